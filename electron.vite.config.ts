@@ -1,0 +1,45 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "electron-vite";
+
+/**
+ * Three builds:
+ * - main: Electron's main process (`index`) and the agent worker (`agent-worker`), both ESM because
+ *   pi-ai and electron-store are ESM-only. The worker is its own output file so the same file runs under
+ *   Electron's utilityProcess and Node's child_process.fork (tests, `npm run dev:web`).
+ * - preload: CommonJS, because a sandboxed preload cannot be an ES module.
+ * - renderer: the React app.
+ */
+const root = dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: "out/main",
+      rollupOptions: {
+        input: {
+          index: resolve(root, "src/main/electron/index.ts"),
+          "agent-worker": resolve(root, "src/agent-worker/host/entry.ts"),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: "out/preload",
+      rollupOptions: {
+        input: { index: resolve(root, "src/preload/index.ts") },
+        output: { format: "cjs", entryFileNames: "[name].cjs" },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, "src/renderer"),
+    plugins: [react()],
+    build: {
+      outDir: "out/renderer",
+      rollupOptions: { input: { index: resolve(root, "src/renderer/index.html") } },
+    },
+  },
+});

@@ -1,0 +1,2 @@
+// Placeholder: the worker host lands with the "Agent workers" issue.
+export {};
