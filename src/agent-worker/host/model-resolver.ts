@@ -1,0 +1,21 @@
+/**
+ * Turns a model reference from settings or the UI into a pi-ai Model: a built-in provider's model from pi-ai's
+ * catalogue, or a model on one of the user's OpenAI-compatible endpoints.
+ */
+import { getModels, getProviders, type KnownProvider, type Model } from "@mariozechner/pi-ai";
+import type { ModelRef } from "../../shared/protocol/app-api";
+import { customModel, customProviderId, type CustomProvider } from "../../shared/providers/custom-provider";
+
+/** Throws a readable Error when the provider or model is unknown. */
+export function resolveModel(ref: ModelRef, customProviders: readonly CustomProvider[]): Model<any> {
+  const customId = customProviderId(ref.provider);
+  if (customId !== undefined) {
+    const provider = customProviders.find((p) => p.id === customId);
+    if (!provider) throw new Error(`Unknown custom provider "${customId}". Add it in Settings first.`);
+    return customModel(provider, ref.id);
+  }
+  if (!(getProviders() as string[]).includes(ref.provider)) throw new Error(`Unknown provider "${ref.provider}"`);
+  const model = getModels(ref.provider as KnownProvider).find((m) => m.id === ref.id);
+  if (!model) throw new Error(`Provider "${ref.provider}" has no model "${ref.id}"`);
+  return model;
+}

@@ -1,0 +1,368 @@
+/**
+ * One session, hosted: the Agent, its transcript on disk, and the mirrors connected to it.
+ *
+ * Every state change the Agent makes is encoded at O(delta) and sent to all connected mirrors in numbered batches.
+ * The transcript is appended and flushed at every message_end, before the run moves on; queued steering and
+ * follow-up messages are journaled too, so a killed worker loses neither.
+ */
+import * as Comlink from "comlink";
+import { streamSimple, type ImageContent } from "@mariozechner/pi-ai";
+import { Agent } from "../agent/agent";
+import type { AgentMessage, StreamFn } from "../../shared/agent/types";
+import type { AgentStateData, AgentStateEvent } from "../../shared/agent/state";
+import type { MainControlApi, WorkerInitOptions, WorkerInitResult, WorkerSettings } from "../../shared/protocol/control-protocol";
+import type { ModelRef } from "../../shared/protocol/app-api";
+import type {
+  EventBatch,
+  SessionApi,
+  SessionSnapshot,
+  SessionStreamItem,
+  ToolRunRecord,
+  WireAgentState,
+} from "../../shared/protocol/session-protocol";
+import { StateEventEncoder } from "../../shared/protocol/wire-events";
+import { stateDigest } from "../../shared/protocol/state-digest";
+import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
+import type { Transport } from "../../shared/transport/transport";
+import { customProviderId, KEYLESS_API_KEY } from "../../shared/providers/custom-provider";
+import { builtinTools } from "../tools";
+import { EventForwarder } from "./event-forwarder";
+import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
+import { resolveModel } from "./model-resolver";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
+
+const TITLE_CHARS = 60;
+
+function userText(message: AgentMessage): string | undefined {
+  if (message.role !== "user") return undefined;
+  const content = message.content;
+  if (typeof content === "string") return content;
+  return content.map((c) => (c.type === "text" ? c.text : "")).join(" ");
+}
+
+function titleFrom(messages: readonly AgentMessage[]): string | undefined {
+  for (const m of messages) {
+    const text = userText(m)?.replace(/\s+/g, " ").trim();
+    if (text) return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+  }
+  return undefined;
+}
+
+function costOf(messages: readonly AgentMessage[]): number {
+  let total = 0;
+  for (const m of messages) if (m.role === "assistant") total += m.usage?.cost?.total ?? 0;
+  return total;
+}
+
+function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMessage | undefined): WireAgentState {
+  return { ...data, streamingMessage, messages: data.messages.slice(), pendingToolCalls: [...data.pendingToolCalls].sort() };
+}
+
+export class SessionHost {
+  readonly agent: Agent;
+  private readonly encoder = new StateEventEncoder();
+  private readonly forwarder: EventForwarder;
+  private readonly sinks = new Set<Transport>();
+  private readonly toolRuns = new Map<string, ToolRunRecord>();
+  /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
+  private queuesDirty = false;
+  private settings: WorkerSettings;
+  private title: string | undefined;
+  private modelRef: ModelRef | undefined;
+  private closed = false;
+  /** The journal write of the latest queue change; steer/followUp return only once it is on disk. */
+  private queueJournal: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly options: WorkerInitOptions,
+    private readonly main: Pick<MainControlApi, "getApiKey" | "report">,
+    private readonly writer: TranscriptWriter,
+    loaded: Awaited<ReturnType<typeof loadTranscript>>,
+  ) {
+    this.settings = options.settings;
+    this.title = loaded.title ?? titleFrom(loaded.messages);
+    this.modelRef = loaded.model ?? options.settings.defaultModel;
+    const epoch = `${process.pid}-${Date.now().toString(36)}`;
+    this.forwarder = new EventForwarder({
+      epoch,
+      send: (batch) => this.broadcast(batch),
+      digest: options.integrityCheck ? () => this.digest() : undefined,
+    });
+    const streamFn: StreamFn = (model, context, streamOptions) =>
+      // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()).
+      streamSimple(model, context, { ...streamOptions, timeoutMs: this.settings.requestTimeoutMs, maxRetries: 0 });
+    this.agent = new Agent({
+      initialState: {
+        messages: loaded.messages,
+        tools: builtinTools(),
+        thinkingLevel: options.settings.thinkingLevel,
+        ...(this.modelRef ? { model: this.tryResolve(this.modelRef) } : {}),
+      },
+      steeringMode: options.settings.steeringMode,
+      followUpMode: options.settings.followUpMode,
+      toolExecution: options.settings.toolExecution,
+      sessionId: options.sessionId,
+      streamFn,
+      getApiKey: async (provider) => {
+        const key = await this.main.getApiKey(provider).catch(() => undefined);
+        return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
+      },
+      onStateEvent: (event, state) => this.onStateEvent(event, state),
+      onQueueChange: (change) => {
+        this.forwarder.push({ k: "q", steering: [...change.steering], followUp: [...change.followUp] });
+        if (change.reason === "drain") this.queuesDirty = true;
+        else this.queueJournal = this.journal({ t: "queues", steering: [...change.steering], followUp: [...change.followUp] });
+      },
+    });
+    this.agent.subscribe(async (event) => {
+      if (event.type !== "message_end") return;
+      const records: TranscriptRecord[] = [{ t: "message", message: event.message }];
+      if (this.queuesDirty) {
+        this.queuesDirty = false;
+        const queues = this.agent.queuedMessages();
+        records.push({ t: "queues", steering: queues.steering, followUp: queues.followUp });
+      }
+      const title = this.title ?? titleFrom(this.agent.state.messages);
+      if (title && title !== this.title) {
+        this.title = title;
+        records.push({ t: "meta", title });
+      }
+      await this.journal(...records);
+      this.reportStatus();
+    });
+    for (const m of loaded.steering) this.agent.steer(m);
+    for (const m of loaded.followUp) this.agent.followUp(m);
+  }
+
+  /** Loads the session's transcript and starts hosting it. */
+  static async open(options: WorkerInitOptions, main: Pick<MainControlApi, "getApiKey" | "report">): Promise<{ host: SessionHost; result: WorkerInitResult }> {
+    const loaded = await loadTranscript(options.transcriptFile);
+    const writer = await TranscriptWriter.open(options.transcriptFile);
+    const host = new SessionHost(options, main, writer, loaded);
+    const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
+    return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
+  }
+
+  /** The commands mirrors call. Each validates its state and rejects with a readable Error. */
+  readonly api: SessionApi = {
+    prompt: async (text: string, images?: ImageContent[]) => {
+      this.requireModel();
+      await this.agent.prompt(text, images);
+    },
+    continue: async () => {
+      this.requireModel();
+      // Retry after a failed turn: the failed reply is dropped so the model answers the user's message again.
+      // (pi's continue() refuses an assistant last message; a failed one carries no content worth keeping.)
+      const messages = this.agent.state.messages;
+      const last = messages[messages.length - 1];
+      if (last?.role === "assistant" && last.stopReason === "error" && !this.agent.state.isStreaming && !this.agent.hasQueuedMessages()) {
+        this.agent.state.messages = messages.slice(0, -1);
+        await this.journal({ t: "replace", messages: this.agent.state.messages });
+      }
+      await this.agent.continue();
+    },
+    steer: async (text: string) => {
+      this.agent.steer(this.userMessage(text));
+      await this.queueJournal;
+    },
+    followUp: async (text: string) => {
+      this.agent.followUp(this.userMessage(text));
+      await this.queueJournal;
+    },
+    abort: async () => {
+      if (this.settings.clearQueuesOnAbort) this.agent.clearAllQueues();
+      this.agent.abort();
+    },
+    reset: async () => {
+      this.agent.reset();
+      this.title = undefined;
+      await this.journal({ t: "reset" });
+    },
+    clearQueues: async () => this.agent.clearAllQueues(),
+    removeQueued: async (queue, index) => {
+      const queues = this.agent.queuedMessages();
+      const list = queue === "steering" ? queues.steering : queues.followUp;
+      if (index >= list.length) throw new Error(`There is no queued ${queue} message at position ${index}`);
+      list.splice(index, 1);
+      if (queue === "steering") {
+        this.agent.clearSteeringQueue();
+        for (const m of list) this.agent.steer(m);
+      } else {
+        this.agent.clearFollowUpQueue();
+        for (const m of list) this.agent.followUp(m);
+      }
+    },
+    setModel: async (ref) => {
+      this.agent.state.model = resolveModel(ref, this.settings.customProviders);
+      this.modelRef = ref;
+      await this.journal({ t: "meta", model: ref });
+      this.reportStatus();
+    },
+    setThinkingLevel: async (level) => {
+      this.agent.state.thinkingLevel = level;
+    },
+    setSteeringMode: async (mode) => {
+      this.agent.steeringMode = mode;
+      this.pushModes();
+    },
+    setFollowUpMode: async (mode) => {
+      this.agent.followUpMode = mode;
+      this.pushModes();
+    },
+    setToolExecution: async (mode) => {
+      this.agent.toolExecution = mode;
+      this.pushModes();
+    },
+    setSystemPrompt: async (prompt) => {
+      this.agent.state.systemPrompt = prompt;
+    },
+    getSnapshot: async () => this.snapshot(),
+  };
+
+  /** Serves one mirror on `transport` until it closes. */
+  connect(transport: Transport): void {
+    if (this.closed) {
+      transport.close();
+      return;
+    }
+    transport.onMessage((frame) => {
+      const ch = typeof frame === "object" && frame !== null ? (frame as { ch?: unknown }).ch : undefined;
+      if (ch !== "rpc") transport.send({ ch: "err", message: `Unknown frame: expected {ch:"rpc"}, got ${ch === undefined ? typeof frame : String(ch).slice(0, 40)}` });
+    });
+    const endpoint = rpcEndpoint(transport, (message) => {
+      const verdict = checkRpcMessage(message);
+      if (verdict.ok) return true;
+      if (verdict.id) transport.send({ ch: "rpc", m: rpcErrorReply(verdict.id, verdict.error) });
+      else transport.send({ ch: "err", message: verdict.error });
+      return false;
+    });
+    Comlink.expose(this.api, endpoint);
+    this.sinks.add(transport);
+    transport.onClose(() => this.sinks.delete(transport));
+  }
+
+  updateSettings(settings: WorkerSettings): void {
+    this.settings = settings;
+  }
+
+  /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.agent.abort();
+    await this.agent.waitForIdle();
+    this.closed = true;
+    this.forwarder.flush();
+    this.forwarder.dispose();
+    await this.writer.close();
+    for (const sink of this.sinks) sink.close();
+    this.sinks.clear();
+  }
+
+  private onStateEvent(event: AgentStateEvent, state: Readonly<AgentStateData>): void {
+    this.trackToolRun(event);
+    const item: SessionStreamItem = this.encoder.encode(event, state);
+    this.forwarder.push(item);
+    if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
+  }
+
+  private trackToolRun(event: AgentStateEvent): void {
+    switch (event.type) {
+      case "run_start":
+      case "reset":
+        this.toolRuns.clear();
+        break;
+      case "tool_execution_start":
+        this.toolRuns.set(event.toolCallId, { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
+        break;
+      case "tool_execution_update": {
+        const run = this.toolRuns.get(event.toolCallId);
+        if (run) run.partialResult = event.partialResult;
+        break;
+      }
+      case "tool_execution_end": {
+        const run = this.toolRuns.get(event.toolCallId);
+        if (run) Object.assign(run, { result: event.result, isError: event.isError });
+        break;
+      }
+    }
+  }
+
+  private snapshot(): SessionSnapshot {
+    this.forwarder.flush();
+    const queues = this.agent.queuedMessages();
+    return {
+      sessionId: this.options.sessionId,
+      seq: this.forwarder.lastSeq,
+      epoch: this.forwarder.epoch,
+      state: toWireState(this.agent.data, this.encoder.mirroredStreamingMessage),
+      steering: queues.steering,
+      followUp: queues.followUp,
+      steeringMode: this.agent.steeringMode,
+      followUpMode: this.agent.followUpMode,
+      toolExecution: this.agent.toolExecution,
+      toolRuns: [...this.toolRuns.values()],
+    };
+  }
+
+  private digest(): string {
+    const queues = this.agent.queuedMessages();
+    const state = { ...this.agent.data, streamingMessage: this.encoder.mirroredStreamingMessage };
+    return stateDigest(state, queues.steering, queues.followUp);
+  }
+
+  private broadcast(batch: EventBatch): void {
+    const frame = { ch: "ev", b: batch };
+    for (const sink of this.sinks) sink.send(frame);
+  }
+
+  private pushModes(): void {
+    this.forwarder.push({
+      k: "m",
+      steeringMode: this.agent.steeringMode,
+      followUpMode: this.agent.followUpMode,
+      toolExecution: this.agent.toolExecution,
+    });
+  }
+
+  private journal(...records: TranscriptRecord[]): Promise<void> {
+    return this.writer.append(...records).catch((error: unknown) => {
+      const text = `Could not save the transcript: ${error instanceof Error ? error.message : String(error)}`;
+      this.forwarder.push({ k: "n", kind: "error", text });
+    });
+  }
+
+  private reportStatus(): void {
+    const state = this.agent.state;
+    try {
+      this.main.report({
+        sessionId: this.options.sessionId,
+        running: state.isStreaming,
+        title: this.title,
+        messageCount: state.messages.length,
+        updated: Date.now(),
+        model: this.modelRef,
+        cost: costOf(state.messages),
+      });
+    } catch {
+      // Main went away; the worker is about to be shut down.
+    }
+  }
+
+  private requireModel(): void {
+    if (this.agent.state.model.id === "unknown") {
+      throw new Error("No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
+    }
+  }
+
+  private tryResolve(ref: ModelRef) {
+    try {
+      return resolveModel(ref, this.settings.customProviders);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private userMessage(text: string): AgentMessage {
+    return { role: "user", content: [{ type: "text", text }], timestamp: Date.now() };
+  }
+}

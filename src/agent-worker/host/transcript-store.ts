@@ -1,0 +1,212 @@
+/**
+ * One append-only JSONL file per session. The session's worker is its only writer; records are journal entries
+ * replayed in order by `loadTranscript`. Appends are flushed to disk before they resolve, so whatever the worker
+ * acknowledged survives a crash; a crash mid-write leaves at most a torn last line, which the loader skips.
+ */
+import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { AgentMessage } from "../../shared/agent/types";
+
+export type TranscriptRecord =
+  | { t: "message"; message: AgentMessage }
+  /** The whole steering and follow-up queues as they are now; the last such record wins. */
+  | { t: "queues"; steering: AgentMessage[]; followUp: AgentMessage[] }
+  /** The caller replaced the whole transcript. */
+  | { t: "replace"; messages: AgentMessage[] }
+  /** Clears messages and queues (as Agent.reset does); title and model stay. */
+  | { t: "reset" }
+  /** Session metadata; fields present override, fields absent keep their value. */
+  | { t: "meta"; title?: string; model?: { provider: string; id: string } };
+
+export interface TranscriptProblem {
+  /** 1-based line number in the file. */
+  line: number;
+  kind: "torn-last-line" | "corrupt-line";
+  detail: string;
+}
+
+export interface LoadedTranscript {
+  messages: AgentMessage[];
+  steering: AgentMessage[];
+  followUp: AgentMessage[];
+  title?: string;
+  model?: { provider: string; id: string };
+  problems: TranscriptProblem[];
+}
+
+/**
+ * Replays a transcript file. A missing file is an empty transcript. Never throws on bad content: a line that does
+ * not parse or is not a valid record is skipped and reported, as "torn-last-line" when it is the final line and
+ * has no trailing newline (a crash mid-write), else "corrupt-line". A complete final record lacking only its
+ * newline is kept: the data is whole. Rejects only when the file exists but cannot be read.
+ */
+export async function loadTranscript(file: string): Promise<LoadedTranscript> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { messages: [], steering: [], followUp: [], problems: [] };
+    throw error;
+  }
+  const result: LoadedTranscript = { messages: [], steering: [], followUp: [], problems: [] };
+  const lines = text.split("\n");
+  // After a final newline, split() yields one empty string; without one, the last element is an unterminated line.
+  const lastTerminated = text.endsWith("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === "") continue;
+    const torn = i === lines.length - 1 && !lastTerminated;
+    const parsed = parseRecord(line);
+    if (typeof parsed === "string") {
+      result.problems.push({ line: i + 1, kind: torn ? "torn-last-line" : "corrupt-line", detail: parsed });
+      continue;
+    }
+    apply(result, parsed);
+  }
+  return result;
+}
+
+function apply(state: LoadedTranscript, record: TranscriptRecord): void {
+  switch (record.t) {
+    case "message":
+      state.messages.push(record.message);
+      break;
+    case "queues":
+      state.steering = record.steering;
+      state.followUp = record.followUp;
+      break;
+    case "replace":
+      state.messages = record.messages;
+      break;
+    case "reset":
+      state.messages = [];
+      state.steering = [];
+      state.followUp = [];
+      break;
+    case "meta":
+      if (record.title !== undefined) state.title = record.title;
+      if (record.model !== undefined) state.model = record.model;
+      break;
+  }
+}
+
+/** The record on this line, or a description of what is wrong with it. */
+function parseRecord(line: string): TranscriptRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return `not JSON: ${(error as Error).message}`;
+  }
+  if (!isObject(value)) return "not a JSON object";
+  switch (value.t) {
+    case "message":
+      return isMessage(value.message) ? { t: "message", message: value.message } : "message record without a valid message";
+    case "queues":
+      return isMessageList(value.steering) && isMessageList(value.followUp)
+        ? { t: "queues", steering: value.steering, followUp: value.followUp }
+        : "queues record without valid steering and followUp lists";
+    case "replace":
+      return isMessageList(value.messages) ? { t: "replace", messages: value.messages } : "replace record without a valid message list";
+    case "reset":
+      return { t: "reset" };
+    case "meta": {
+      if (value.title !== undefined && typeof value.title !== "string") return "meta record with a non-string title";
+      if (value.model !== undefined && !isModelRef(value.model)) return "meta record with an invalid model";
+      const meta: TranscriptRecord = { t: "meta" };
+      if (value.title !== undefined) meta.title = value.title;
+      if (value.model !== undefined) meta.model = { provider: value.model.provider, id: value.model.id };
+      return meta;
+    }
+    default:
+      return `unknown record type ${JSON.stringify(value.t)}`;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isMessage(value: unknown): value is AgentMessage {
+  return isObject(value) && typeof value.role === "string";
+}
+
+function isMessageList(value: unknown): value is AgentMessage[] {
+  return Array.isArray(value) && value.every(isMessage);
+}
+
+function isModelRef(value: unknown): value is { provider: string; id: string } {
+  return isObject(value) && typeof value.provider === "string" && typeof value.id === "string";
+}
+
+/**
+ * Appends records to one transcript file. Appends are serialized in call order; each resolves only after its
+ * records are on disk (fdatasync). A failed append rejects without blocking later ones, and the next append starts
+ * on a fresh line so a partial write cannot glue onto the following record.
+ */
+export class TranscriptWriter {
+  private tail: Promise<void> = Promise.resolve();
+  private closing?: Promise<void>;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    /** Whether the file may end mid-line (torn by a crash or a failed write). */
+    private needsNewline: boolean,
+  ) {}
+
+  /** Opens `file` for appending, creating it and its folders. If the file ends mid-line, the next write starts on a new line. */
+  static async open(file: string): Promise<TranscriptWriter> {
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(file, "a+");
+    try {
+      const { size } = await handle.stat();
+      let needsNewline = false;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        needsNewline = last[0] !== 0x0a;
+      }
+      return new TranscriptWriter(handle, needsNewline);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Appends the records as one write and flushes them to disk (fdatasync) before resolving; writes are
+   * serialized. Rejects, writing nothing, if a record cannot be serialized; rejects after close().
+   */
+  append(...records: TranscriptRecord[]): Promise<void> {
+    if (this.closing) return Promise.reject(new Error("TranscriptWriter is closed"));
+    let data: string;
+    try {
+      data = records.map((record) => JSON.stringify(record) + "\n").join("");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (data === "") return this.tail;
+    const done = this.tail.then(() => this.write(data));
+    this.tail = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Waits for pending appends, then closes the file. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.tail.then(() => this.handle.close());
+    return this.closing;
+  }
+
+  private async write(data: string): Promise<void> {
+    const buffer = Buffer.from(this.needsNewline ? "\n" + data : data, "utf8");
+    this.needsNewline = true; // until the whole buffer is known to be written
+    let offset = 0;
+    while (offset < buffer.length) {
+      // In append mode the position is ignored: every write lands at the end of the file.
+      const { bytesWritten } = await this.handle.write(buffer, offset, buffer.length - offset);
+      offset += bytesWritten;
+    }
+    this.needsNewline = false;
+    await this.handle.datasync();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Starts agent workers with Node's child_process.fork: the same built worker file Electron runs as a
+ * utilityProcess, talking over child-process IPC with the "advanced" (structured clone) serialization.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { BaseTransport } from "../../shared/transport/transport";
+import type { WorkerExit, WorkerLauncher, WorkerProcess } from "./worker-process";
+
+class ChildProcessTransport extends BaseTransport {
+  constructor(private readonly child: ChildProcess) {
+    super();
+    child.on("message", (message) => this.receive(message));
+    child.on("disconnect", () => this.markClosed("worker disconnected"));
+    child.on("exit", () => this.markClosed("worker exited"));
+  }
+
+  send(message: unknown): void {
+    if (this.closed || !this.child.connected) return;
+    this.child.send(message as never, (error) => {
+      if (error) this.markClosed(`send failed: ${error.message}`);
+    });
+  }
+
+  protected closeUnderlying(): void {
+    if (this.child.connected) this.child.disconnect();
+  }
+}
+
+export class NodeWorkerLauncher implements WorkerLauncher {
+  constructor(
+    private readonly workerFile: string,
+    private readonly options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; inheritStdio?: boolean } = {},
+  ) {}
+
+  launch(): WorkerProcess {
+    const child = fork(this.workerFile, [], {
+      serialization: "advanced",
+      execArgv: this.options.execArgv ?? [],
+      env: { ...process.env, ...this.options.env },
+      stdio: this.options.inheritStdio === false ? ["ignore", "ignore", "pipe", "ipc"] : ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const exited = new Promise<WorkerExit>((resolve) => {
+      child.once("exit", (code, signal) => resolve({ code, signal }));
+    });
+    return {
+      pid: child.pid,
+      control: new ChildProcessTransport(child),
+      exited,
+      kill: () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      },
+    };
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * A live worker with its typed control channel: main calls `WorkerControlApi`, the worker calls back
+ * `MainControlApi` (API keys, status). Knows whether its exit was asked for, so a crash can be told apart.
+ */
+import * as Comlink from "comlink";
+import type { MainControlApi, WorkerControlApi } from "../../shared/protocol/control-protocol";
+import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
+import type { WorkerExit, WorkerProcess } from "./worker-process";
+
+export class WorkerHandle {
+  readonly control: Comlink.Remote<WorkerControlApi>;
+  private stopping = false;
+  private exit: WorkerExit | undefined;
+  private readonly closed: Promise<never>;
+
+  constructor(
+    readonly process: WorkerProcess,
+    callbacks: MainControlApi,
+  ) {
+    Comlink.expose(callbacks, rpcEndpoint(process.control, undefined, "w2c"));
+    this.control = Comlink.wrap<WorkerControlApi>(rpcEndpoint(process.control, undefined, "c2w"));
+    process.exited.then((exit) => {
+      this.exit = exit;
+    });
+    this.closed = process.exited.then((exit) => {
+      throw new Error(`The agent worker stopped: ${exit.signal ?? `code ${exit.code}`}`);
+    });
+    this.closed.catch(() => {});
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  get alive(): boolean {
+    return this.exit === undefined;
+  }
+
+  /** Whether the process is going away because we asked it to. */
+  get expectedExit(): boolean {
+    return this.stopping;
+  }
+
+  /** A control call that rejects (instead of hanging) if the worker dies first. */
+  call<T>(fn: (control: Comlink.Remote<WorkerControlApi>) => Promise<T>): Promise<T> {
+    return Promise.race([fn(this.control), this.closed]);
+  }
+
+  /**
+   * Graceful stop: the worker aborts its run and flushes its transcript; after `timeoutMs` it is killed.
+   * Resolves when the process is gone.
+   */
+  async stop(timeoutMs = 2000): Promise<void> {
+    this.stopping = true;
+    if (!this.alive) return;
+    const timer = setTimeout(() => this.process.kill(), timeoutMs);
+    try {
+      await Promise.race([this.call((c) => c.shutdown()).catch(() => {}), delay(timeoutMs)]);
+      await Promise.race([this.process.exited, delay(timeoutMs)]);
+    } finally {
+      clearTimeout(timer);
+      this.process.kill();
+      await this.process.exited;
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,31 @@
+import hljs from "highlight.js/lib/common";
+
+/** Code longer than this is shown plain: highlighting it would block the frame for too long. */
+const MAX_HIGHLIGHT_CHARS = 60_000;
+const CACHE_LIMIT = 100;
+const cache = new Map<string, string | null>();
+
+/**
+ * Highlighted HTML for a finished code block, or null when the language is unknown or the code too long (then the
+ * caller shows plain text). highlight.js escapes the code, so the result is safe to insert as HTML. Never guesses
+ * the language: auto-detection runs every grammar and is too slow for the render path.
+ */
+export function highlightCode(code: string, lang: string | undefined): string | null {
+  const language = lang?.trim().split(/\s+/)[0]?.toLowerCase();
+  if (!language || code.length > MAX_HIGHLIGHT_CHARS || !hljs.getLanguage(language)) return null;
+  const key = `${language}\u0000${code}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  let html: string | null;
+  try {
+    html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  } catch {
+    html = null;
+  }
+  cache.set(key, html);
+  if (cache.size > CACHE_LIMIT) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return html;
+}

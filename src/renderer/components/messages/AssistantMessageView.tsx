@@ -1,0 +1,70 @@
+import { memo } from "react";
+import type { AssistantMessage, ToolResultMessage } from "@mariozechner/pi-ai";
+import type { ToolRunView } from "../../store/session-view";
+import { Markdown } from "../markdown/Markdown";
+import { ThinkingBlock } from "./ThinkingBlock";
+import { ToolCard } from "./ToolCard";
+import { formatCost, formatTokens } from "./chatItems";
+
+interface AssistantMessageViewProps {
+  message: AssistantMessage;
+  streaming: boolean;
+  toolRuns: Readonly<Record<string, ToolRunView>>;
+  toolResults: ReadonlyMap<string, ToolResultMessage>;
+}
+
+/** An assistant reply: thinking, text and tool calls in the order the model produced them, then usage and cost. */
+export const AssistantMessageView = memo(function AssistantMessageView(props: AssistantMessageViewProps) {
+  const { message, streaming, toolRuns, toolResults } = props;
+  const lastIndex = message.content.length - 1;
+  const empty = message.content.every((b) => (b.type === "text" ? !b.text : b.type === "thinking" ? !b.thinking : false));
+  return (
+    <div className="assistant-message">
+      {message.content.map((block, i) => {
+        const live = streaming && i === lastIndex;
+        switch (block.type) {
+          case "thinking":
+            return <ThinkingBlock key={i} text={block.thinking} redacted={block.redacted} live={live} />;
+          case "text":
+            return <Markdown key={i} text={block.text} streaming={live} />;
+          case "toolCall":
+            return (
+              <ToolCard key={block.id || i} call={block} run={toolRuns[block.id]} result={toolResults.get(block.id)}
+                argsStreaming={live} />
+            );
+          default:
+            return null;
+        }
+      })}
+      {streaming && empty ? <TypingDots /> : null}
+      {!streaming ? <MessageFooter message={message} /> : null}
+    </div>
+  );
+});
+
+function TypingDots() {
+  return (
+    <div className="typing" aria-hidden="true">
+      <span /><span /><span />
+    </div>
+  );
+}
+
+function MessageFooter({ message }: { message: AssistantMessage }) {
+  const usage = message.usage;
+  return (
+    <div className="message-footer">
+      {message.stopReason === "aborted" ? <span className="badge badge-muted">Stopped</span> : null}
+      {message.stopReason === "length" ? <span className="badge badge-warn">Cut off (length limit)</span> : null}
+      {message.stopReason === "error" ? (
+        <span className="badge badge-error" title={message.errorMessage}>Error{message.errorMessage ? `: ${message.errorMessage}` : ""}</span>
+      ) : null}
+      <span className="footer-model">{message.model}</span>
+      {usage && usage.totalTokens > 0 ? (
+        <span className="footer-usage" title={`input ${usage.input} · output ${usage.output} · cache read ${usage.cacheRead} · cache write ${usage.cacheWrite}`}>
+          {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {formatCost(usage.cost?.total ?? 0)}
+        </span>
+      ) : null}
+    </div>
+  );
+}

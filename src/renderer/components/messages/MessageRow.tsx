@@ -1,0 +1,48 @@
+import { memo } from "react";
+import type { ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
+import type { ToolRunView } from "../../store/session-view";
+import { AssistantMessageView } from "./AssistantMessageView";
+import type { ChatItem } from "./chatItems";
+
+interface MessageRowProps {
+  item: ChatItem;
+  toolRuns: Readonly<Record<string, ToolRunView>>;
+  toolResults: ReadonlyMap<string, ToolResultMessage>;
+}
+
+/** One row of the list; `data-testid="message-<role>"` is what e2e tests count and read. */
+export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults }: MessageRowProps) {
+  switch (item.kind) {
+    case "user":
+      return (
+        <div className="row row-user" data-testid="message-user">
+          <div className="user-bubble">{userText(item.message)}</div>
+        </div>
+      );
+    case "assistant":
+      return (
+        <div className="row row-assistant" data-testid="message-assistant" data-streaming={item.streaming || undefined}>
+          <div className="avatar" aria-hidden="true">P</div>
+          <AssistantMessageView message={item.message} streaming={item.streaming} toolRuns={toolRuns} toolResults={toolResults} />
+        </div>
+      );
+    case "toolResult":
+      return (
+        <div className="row row-note" data-testid="message-toolResult">
+          <span className={item.message.isError ? "badge badge-error" : "badge badge-muted"}>{item.message.toolName}</span>{" "}
+          {item.message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n")}
+        </div>
+      );
+    default:
+      return (
+        <div className="row row-note" data-testid={`message-${String(item.message.role)}`}>
+          {String(item.message.role)}
+        </div>
+      );
+  }
+});
+
+function userText(message: UserMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
+}

@@ -1,0 +1,81 @@
+import { memo, useState } from "react";
+import type { ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
+import type { ToolRunView } from "../../store/session-view";
+import { ToolIcon } from "../common/icons";
+
+interface ToolCardProps {
+  call: ToolCall;
+  run?: ToolRunView;
+  result?: ToolResultMessage;
+  /** True while the assistant message carrying the call is still streaming (arguments may be partial). */
+  argsStreaming: boolean;
+}
+
+type Status = "pending" | "running" | "done" | "error";
+
+/**
+ * One tool call: name, arguments, streamed partial output, then the result or the error. The final toolResult
+ * message wins over the live run (it is what the model saw); the run fills in while the tool executes.
+ */
+export const ToolCard = memo(function ToolCard({ call, run, result, argsStreaming }: ToolCardProps) {
+  const status: Status = result
+    ? result.isError ? "error" : "done"
+    : run ? (run.status === "running" ? "running" : run.status) : "pending";
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const open = choice ?? (status !== "done");
+  const output = result ? contentText(result.content) : run?.result !== undefined ? resultText(run.result) :
+    run?.partialResult !== undefined ? resultText(run.partialResult) : "";
+  const statusLabel = { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
+  return (
+    <div className={`tool-card tool-${status}`} data-testid="tool-card" data-status={status}>
+      <button type="button" className="tool-header" aria-expanded={open} onClick={() => setChoice(!open)}>
+        <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span>
+        <span className="tool-icon"><ToolIcon /></span>
+        <span className="tool-name">{call.name || "tool"}</span>
+        <span className="tool-summary">{summarizeArgs(call.arguments)}</span>
+        <span className={`tool-status status-${status}`}>
+          {status === "running" || (status === "pending" && argsStreaming) ? <span className="spinner" aria-hidden="true" /> : null}
+          {statusLabel}
+        </span>
+      </button>
+      {open ? (
+        <div className="tool-body">
+          <div className="tool-section-label">Arguments</div>
+          <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+          {output || status === "running" ? (
+            <>
+              <div className="tool-section-label">{status === "error" ? "Error" : status === "running" ? "Output so far" : "Result"}</div>
+              <pre className={`tool-pre${status === "error" ? " tool-error-text" : ""}`} data-testid="tool-output">
+                {output || "…"}
+              </pre>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+});
+
+function contentText(content: ToolResultMessage["content"]): string {
+  return content.map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`)).join("\n");
+}
+
+/** Tool results travel as `{ content, details }` (AgentToolResult); anything else is shown as JSON. */
+function resultText(value: unknown): string {
+  if (value && typeof value === "object" && Array.isArray((value as { content?: unknown }).content)) {
+    return contentText((value as { content: ToolResultMessage["content"] }).content);
+  }
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+function summarizeArgs(args: Record<string, unknown> | undefined): string {
+  if (!args) return "";
+  const first = Object.values(args).find((v) => typeof v === "string" || typeof v === "number");
+  const text = first === undefined ? "" : String(first);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

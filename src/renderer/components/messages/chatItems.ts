@@ -1,0 +1,94 @@
+import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from "@mariozechner/pi-ai";
+import type { AgentMessage } from "../../../shared/agent/types";
+
+/** One row of the message list. `key` stays the same when a streaming message joins the transcript. */
+export type ChatItem =
+  | { kind: "user"; key: string; message: UserMessage }
+  | { kind: "assistant"; key: string; message: AssistantMessage; streaming: boolean }
+  | { kind: "toolResult"; key: string; message: ToolResultMessage }
+  | { kind: "other"; key: string; message: AgentMessage };
+
+export interface Transcript {
+  items: ChatItem[];
+  /** Tool results by tool-call id, shown inside the assistant's tool card rather than as rows of their own. */
+  toolResults: ReadonlyMap<string, ToolResultMessage>;
+}
+
+/**
+ * Turns the transcript into list rows. Tool results whose call appears in an assistant message are folded into
+ * that message's tool card; orphans keep a row. O(messages): callers memoize on the messages array, which changes
+ * only when a message ends, not per streamed token.
+ */
+export function buildTranscript(messages: readonly AgentMessage[]): Transcript {
+  const callIds = new Set<string>();
+  const toolResults = new Map<string, ToolResultMessage>();
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      for (const block of message.content) if (block.type === "toolCall") callIds.add(block.id);
+    } else if (message.role === "toolResult") {
+      toolResults.set(message.toolCallId, message);
+    }
+  }
+  const items: ChatItem[] = [];
+  messages.forEach((message, index) => {
+    const key = `m${index}`;
+    switch (message.role) {
+      case "user":
+        items.push({ kind: "user", key, message });
+        break;
+      case "assistant":
+        items.push({ kind: "assistant", key, message, streaming: false });
+        break;
+      case "toolResult":
+        if (!callIds.has(message.toolCallId)) items.push({ kind: "toolResult", key, message });
+        break;
+      default:
+        items.push({ kind: "other", key, message });
+    }
+  });
+  return { items, toolResults };
+}
+
+/** The streaming message as a row, keyed by the index it will take in the transcript. */
+export function streamingItem(message: AgentMessage | undefined, index: number): ChatItem | null {
+  if (!message) return null;
+  const key = `m${index}`;
+  if (message.role === "assistant") return { kind: "assistant", key, message, streaming: true };
+  if (message.role === "user") return { kind: "user", key, message };
+  return null;
+}
+
+export interface UsageTotals {
+  input: number;
+  output: number;
+  totalTokens: number;
+  cost: number;
+}
+
+/** Sums usage and cost over every assistant message. */
+export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {
+  const totals: UsageTotals = { input: 0, output: 0, totalTokens: 0, cost: 0 };
+  for (const message of messages) {
+    if (message.role !== "assistant" || !message.usage) continue;
+    const usage: Usage = message.usage;
+    totals.input += usage.input;
+    totals.output += usage.output;
+    totals.totalTokens += usage.totalTokens;
+    totals.cost += usage.cost?.total ?? 0;
+  }
+  return totals;
+}
+
+/** "1234" -> "1.2k"; keeps small numbers exact. */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** Dollars with enough precision to see the cost of a single small reply. */
+export function formatCost(dollars: number): string {
+  if (dollars === 0) return "$0";
+  if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
+  return `$${dollars.toFixed(2)}`;
+}

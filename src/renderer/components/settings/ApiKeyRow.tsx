@@ -1,0 +1,58 @@
+import { useState } from "react";
+import type { ProviderStatus } from "../../../shared/protocol/app-api";
+import { useServices } from "../../app/ServicesContext";
+
+interface ApiKeyRowProps {
+  status: ProviderStatus;
+  onChanged(): void;
+  onError(message: string): void;
+}
+
+const SOURCE_LABEL: Record<ProviderStatus["keySource"], string> = {
+  settings: "Key saved",
+  environment: "From environment",
+  none: "Not set",
+};
+
+/** A write-only key field: the key goes to main and is never read back; only whether one is set is shown. */
+export function ApiKeyRow({ status, onChanged, onError }: ApiKeyRowProps) {
+  const { app } = useServices();
+  const [draft, setDraft] = useState("");
+  const [busy, setBusy] = useState(false);
+  const id = `key-${status.provider}`;
+
+  const store = async (key: string | null) => {
+    setBusy(true);
+    try {
+      await app.setApiKey(status.provider, key);
+      setDraft("");
+      onChanged();
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="field key-row" data-testid={`api-key-${status.provider}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (draft.trim()) void store(draft.trim());
+      }}>
+      <div className="field-label">
+        <label htmlFor={id}>{status.provider}</label>
+        <span className={`key-status key-${status.keySource}`}>{SOURCE_LABEL[status.keySource]}</span>
+      </div>
+      <div className="field-control key-control">
+        <input id={id} type="password" autoComplete="off" spellCheck={false} value={draft}
+          placeholder={status.keySource === "none" ? "Paste API key" : "Replace key"}
+          onChange={(e) => setDraft(e.target.value)} />
+        <button type="submit" className="btn btn-secondary" disabled={busy || !draft.trim()}>Save</button>
+        {status.keySource === "settings" ? (
+          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void store(null)}>Remove</button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import { useEffect, useState } from "react";
+import type { ProviderStatus } from "../../../shared/protocol/app-api";
+import type { CustomProvider } from "../../../shared/settings/schema";
+import { useServices } from "../../app/ServicesContext";
+
+interface CustomProvidersEditorProps {
+  providers: readonly CustomProvider[];
+  providerStatus: readonly ProviderStatus[];
+  /** Saves the whole list; resolves false when main rejected it (the editor then keeps the draft). */
+  onSave(list: CustomProvider[]): Promise<boolean>;
+  onKeyChanged(): void;
+  onError(message: string): void;
+}
+
+interface Draft {
+  id: string;
+  name: string;
+  baseUrl: string;
+  models: string;
+  reasoning: boolean;
+  key: string;
+}
+
+const toDraft = (p: CustomProvider): Draft => ({
+  id: p.id, name: p.name, baseUrl: p.baseUrl, models: p.models.join(", "), reasoning: p.reasoning ?? false, key: "",
+});
+
+/** Edits the list of OpenAI-compatible endpoints as drafts; Save sends the whole list (and any new keys). */
+export function CustomProvidersEditor({ providers, providerStatus, onSave, onKeyChanged, onError }: CustomProvidersEditorProps) {
+  const { app } = useServices();
+  const [drafts, setDrafts] = useState<Draft[]>(() => providers.map(toDraft));
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    if (!dirty) setDrafts(providers.map(toDraft));
+  }, [providers, dirty]);
+
+  const edit = (i: number, patch: Partial<Draft>) => {
+    setDirty(true);
+    setDrafts((list) => list.map((d, j) => (j === i ? { ...d, ...patch } : d)));
+  };
+
+  const save = async () => {
+    const list: CustomProvider[] = drafts.map((d) => ({
+      id: d.id.trim(),
+      name: d.name.trim() || d.id.trim(),
+      baseUrl: d.baseUrl.trim(),
+      models: d.models.split(/[,\n]/).map((m) => m.trim()).filter(Boolean),
+      ...(d.reasoning ? { reasoning: true } : {}),
+    }));
+    if (!(await onSave(list))) return;
+    try {
+      for (const d of drafts) if (d.key.trim()) await app.setApiKey(`custom:${d.id.trim()}`, d.key.trim());
+      if (drafts.some((d) => d.key.trim())) onKeyChanged();
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    }
+    setDirty(false);
+  };
+
+  const add = () => {
+    const taken = new Set(drafts.map((d) => d.id));
+    let id = "ollama";
+    for (let n = 2; taken.has(id); n++) id = `endpoint-${n}`;
+    setDirty(true);
+    setDrafts((list) => [...list, {
+      id, name: id === "ollama" ? "Ollama" : "Local endpoint", baseUrl: "http://127.0.0.1:11434/v1", models: "", reasoning: false, key: "",
+    }]);
+  };
+
+  return (
+    <div className="custom-providers" data-testid="custom-providers">
+      {drafts.length === 0 ? <p className="muted">No custom endpoints.</p> : null}
+      {drafts.map((d, i) => {
+        const keySet = providerStatus.find((p) => p.provider === `custom:${d.id}`)?.keySource === "settings";
+        return (
+          <fieldset key={i} className="custom-provider">
+            <legend>{d.name || d.id || "Endpoint"}</legend>
+            <div className="grid-2">
+              <label>Name<input value={d.name} onChange={(e) => edit(i, { name: e.target.value })} /></label>
+              <label>Id<input value={d.id} onChange={(e) => edit(i, { id: e.target.value })} spellCheck={false} /></label>
+              <label className="span-2">Base URL<input value={d.baseUrl} onChange={(e) => edit(i, { baseUrl: e.target.value })} spellCheck={false} /></label>
+              <label className="span-2">Model ids (comma separated)<input value={d.models} placeholder="llama3.2, qwen2.5-coder"
+                onChange={(e) => edit(i, { models: e.target.value })} spellCheck={false} /></label>
+              <label>API key (optional{keySet ? ", one is saved" : ""})<input type="password" autoComplete="off" value={d.key}
+                onChange={(e) => edit(i, { key: e.target.value })} /></label>
+              <label className="check inline-check"><input type="checkbox" checked={d.reasoning}
+                onChange={(e) => edit(i, { reasoning: e.target.checked })} /> Reasoning models</label>
+            </div>
+            <button type="button" className="btn btn-ghost danger" onClick={() => {
+              setDirty(true);
+              setDrafts((list) => list.filter((_, j) => j !== i));
+            }}>Remove endpoint</button>
+          </fieldset>
+        );
+      })}
+      <div className="row-actions">
+        <button type="button" className="btn btn-secondary" onClick={add}>Add endpoint</button>
+        <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={!dirty}>Save endpoints</button>
+      </div>
+    </div>
+  );
+}

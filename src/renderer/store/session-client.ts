@@ -1,0 +1,179 @@
+/**
+ * A page's (or test's) live connection to one session's worker: Comlink commands out, event batches in, applied to
+ * a `SessionMirror`. Survives the worker: when the transport drops it asks its connector for a new one (main
+ * respawns the worker and restores the transcript), tells the user why, and resyncs from a snapshot.
+ *
+ * Contract: commands reject with a readable Error (never hang) when the connection is lost mid-call; the mirror is
+ * never left "loading" after a run ended, because every resync reloads the whole state.
+ */
+import * as Comlink from "comlink";
+import { createAgentStateData } from "../../shared/agent/state";
+import type { ThinkingLevel } from "../../shared/agent/types";
+import type { ModelRef } from "../../shared/protocol/app-api";
+import type { EventBatch, SessionApi, SessionFrame } from "../../shared/protocol/session-protocol";
+import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
+import type { Transport } from "../../shared/transport/transport";
+import { SessionMirror } from "./session-mirror";
+import type { SessionCommands } from "./session-view";
+
+export interface SessionConnection {
+  transport: Transport;
+  /** Set when the worker had died and was restarted since the last connection: why it died. */
+  restartedReason?: string;
+}
+
+/** Gets a transport to the session's worker (from the preload bridge, the web host, or a test's broker). */
+export type SessionConnector = () => Promise<SessionConnection>;
+
+const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1000, 2000];
+
+export class SessionClient implements SessionCommands {
+  readonly mirror: SessionMirror;
+  private transport: Transport | undefined;
+  private remote: Comlink.Remote<SessionApi> | undefined;
+  private disconnected: Promise<never> = new Promise(() => {});
+  private buffered: EventBatch[] = [];
+  private resyncing = false;
+  private closed = false;
+  private reconnecting = false;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly connector: SessionConnector,
+  ) {
+    this.mirror = new SessionMirror(sessionId, createAgentStateData());
+  }
+
+  /** Connects and loads the first snapshot. Rejects if the first connection cannot be made. */
+  async start(): Promise<void> {
+    await this.connect(await this.connector());
+  }
+
+  close(): void {
+    this.closed = true;
+    this.transport?.close();
+    this.mirror.setConnection("closed");
+  }
+
+  // --- SessionCommands -------------------------------------------------------------------------------------------
+
+  prompt(text: string): Promise<void> {
+    return this.call((api) => api.prompt(text));
+  }
+  steer(text: string): Promise<void> {
+    return this.call((api) => api.steer(text));
+  }
+  followUp(text: string): Promise<void> {
+    return this.call((api) => api.followUp(text));
+  }
+  abort(): Promise<void> {
+    return this.call((api) => api.abort());
+  }
+  continue(): Promise<void> {
+    return this.call((api) => api.continue());
+  }
+  removeQueued(queue: "steering" | "followUp", index: number): Promise<void> {
+    return this.call((api) => api.removeQueued(queue, index));
+  }
+  clearQueues(): Promise<void> {
+    return this.call((api) => api.clearQueues());
+  }
+  setModel(model: ModelRef): Promise<void> {
+    return this.call((api) => api.setModel(model));
+  }
+  setThinkingLevel(level: ThinkingLevel): Promise<void> {
+    return this.call((api) => api.setThinkingLevel(level));
+  }
+  dismissNotice(id: number): void {
+    this.mirror.dismissNotice(id);
+  }
+
+  /** Any session command, for callers that need more than the UI's set (tests, settings sync). */
+  call<T>(fn: (api: Comlink.Remote<SessionApi>) => Promise<T>): Promise<T> {
+    const remote = this.remote;
+    if (!remote) return Promise.reject(new Error("Not connected to the session's worker"));
+    return Promise.race([fn(remote), this.disconnected]);
+  }
+
+  // --- connection --------------------------------------------------------------------------------------------------
+
+  private async connect(connection: SessionConnection): Promise<void> {
+    const { transport } = connection;
+    this.transport = transport;
+    this.buffered = [];
+    let rejectDisconnected: (error: Error) => void = () => {};
+    this.disconnected = new Promise<never>((_, reject) => {
+      rejectDisconnected = reject;
+    });
+    this.disconnected.catch(() => {});
+    transport.onMessage((frame) => this.onFrame(frame as SessionFrame));
+    transport.onClose((reason) => {
+      rejectDisconnected(new Error(`The session's worker connection was lost (${reason})`));
+      if (this.transport === transport) void this.reconnect();
+    });
+    this.remote = Comlink.wrap<SessionApi>(rpcEndpoint(transport));
+    if (connection.restartedReason) this.mirror.addNotice("worker-restarted", `The agent process restarted: ${connection.restartedReason}`);
+    await this.resync();
+    this.mirror.setConnection("ready");
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.closed || this.reconnecting) return;
+    this.reconnecting = true;
+    this.remote = undefined;
+    this.mirror.setConnection("restarting");
+    try {
+      for (let attempt = 0; !this.closed; attempt++) {
+        await new Promise((r) => setTimeout(r, RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]));
+        try {
+          await this.connect(await this.connector());
+          return;
+        } catch {
+          // The worker may still be restarting; try again.
+        }
+      }
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
+  private onFrame(frame: SessionFrame): void {
+    if (typeof frame !== "object" || frame === null) return;
+    if (frame.ch === "err") {
+      this.mirror.addNotice("error", frame.message);
+      return;
+    }
+    if (frame.ch !== "ev") return;
+    if (!this.mirror.synced || this.resyncing) {
+      this.buffered.push(frame.b);
+      return;
+    }
+    if (this.mirror.applyBatch(frame.b) === "resync") void this.resync();
+  }
+
+  /** Loads a snapshot, then replays whatever batches arrived meanwhile. */
+  private async resync(): Promise<void> {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    try {
+      for (;;) {
+        const remote = this.remote;
+        if (!remote) return;
+        const snapshot = await Promise.race([remote.getSnapshot(), this.disconnected]);
+        this.mirror.loadSnapshot(snapshot);
+        const pending = this.buffered;
+        this.buffered = [];
+        let ok = true;
+        for (const batch of pending) {
+          if (this.mirror.applyBatch(batch) === "resync") {
+            ok = false;
+            break;
+          }
+        }
+        if (ok) return;
+      }
+    } finally {
+      this.resyncing = false;
+    }
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The renderer's copy of one session's state, rebuilt from the worker's event batches with the same reducer the
+ * worker's Agent uses. Readonly to callers: `getView()` returns a frozen-by-contract object that changes identity
+ * exactly when something changed, so React can subscribe with `useSyncExternalStore`.
+ *
+ * Contract: batches must be applied in sequence. A batch that does not follow the last one (a gap, a new worker
+ * epoch) or that fails to decode or verify is refused with "resync": the caller then loads a fresh snapshot.
+ * The mirror never throws on bad batches.
+ */
+import { reduceAgentState, type AgentStateData } from "../../shared/agent/state";
+import type { AgentMessage } from "../../shared/agent/types";
+import type { EventBatch, SessionSnapshot, SessionStreamItem } from "../../shared/protocol/session-protocol";
+import { stateDigest } from "../../shared/protocol/state-digest";
+import { StateEventDecoder } from "../../shared/protocol/wire-events";
+import type { ConnectionStatus, SessionNotice, SessionView, ToolRunView } from "./session-view";
+
+export type BatchOutcome = "applied" | "stale" | "resync";
+
+export interface MirrorStats {
+  batches: number;
+  events: number;
+  resyncs: number;
+  digestChecks: number;
+  digestMismatches: number;
+}
+
+export class SessionMirror {
+  private view: SessionView;
+  private seq = -1;
+  private epoch: string | undefined;
+  private decoder = new StateEventDecoder();
+  private readonly listeners = new Set<() => void>();
+  private nextNoticeId = 1;
+  readonly stats: MirrorStats = { batches: 0, events: 0, resyncs: 0, digestChecks: 0, digestMismatches: 0 };
+
+  constructor(sessionId: string, initialState: AgentStateData) {
+    this.view = {
+      sessionId,
+      state: initialState,
+      steering: [],
+      followUp: [],
+      toolRuns: {},
+      connection: "connecting",
+      notices: [],
+    };
+  }
+
+  getView = (): SessionView => this.view;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Whether a snapshot has been loaded (batches before that are buffered by the client). */
+  get synced(): boolean {
+    return this.seq >= 0;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  loadSnapshot(snapshot: SessionSnapshot): void {
+    const { pendingToolCalls, ...rest } = snapshot.state;
+    const toolRuns: Record<string, ToolRunView> = {};
+    for (const run of snapshot.toolRuns) {
+      toolRuns[run.toolCallId] = { ...run, status: run.result === undefined ? "running" : run.isError ? "error" : "done" };
+    }
+    this.seq = snapshot.seq;
+    this.epoch = snapshot.epoch;
+    this.decoder = new StateEventDecoder();
+    this.commit({
+      ...this.view,
+      state: { ...rest, pendingToolCalls: new Set(pendingToolCalls) },
+      steering: snapshot.steering,
+      followUp: snapshot.followUp,
+      toolRuns,
+    });
+  }
+
+  /** Applies one batch; see the class contract for "stale" and "resync". */
+  applyBatch(batch: EventBatch): BatchOutcome {
+    if (!this.synced) return "resync";
+    if (batch.epoch !== this.epoch) return this.refuse();
+    if (batch.seq <= this.seq) return "stale";
+    if (batch.seq !== this.seq + 1) return this.refuse();
+    let view = this.view;
+    try {
+      for (const item of batch.items) view = this.applyItem(view, item);
+    } catch {
+      return this.refuse();
+    }
+    this.seq = batch.seq;
+    this.stats.batches += 1;
+    this.stats.events += batch.items.length;
+    if (batch.digest !== undefined) {
+      this.stats.digestChecks += 1;
+      if (stateDigest(view.state, view.steering, view.followUp) !== batch.digest) {
+        this.stats.digestMismatches += 1;
+        this.commit(view);
+        return this.refuse();
+      }
+    }
+    this.commit(view);
+    return "applied";
+  }
+
+  setConnection(connection: ConnectionStatus): void {
+    if (this.view.connection !== connection) this.commit({ ...this.view, connection });
+  }
+
+  addNotice(kind: SessionNotice["kind"], text: string): void {
+    this.commit({ ...this.view, notices: [...this.view.notices, { id: this.nextNoticeId++, kind, text }] });
+  }
+
+  dismissNotice(id: number): void {
+    this.commit({ ...this.view, notices: this.view.notices.filter((n) => n.id !== id) });
+  }
+
+  private refuse(): BatchOutcome {
+    this.stats.resyncs += 1;
+    this.seq = -1;
+    return "resync";
+  }
+
+  private applyItem(view: SessionView, item: SessionStreamItem): SessionView {
+    switch (item.k) {
+      case "q":
+        return { ...view, steering: item.steering, followUp: item.followUp };
+      case "m":
+        return view;
+      case "n":
+        return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text }] };
+      default: {
+        const event = this.decoder.decode(item, view.state);
+        const state = reduceAgentState(view.state as AgentStateData, event);
+        const toolRuns = reduceToolRuns(view.toolRuns, event);
+        return state === view.state && toolRuns === view.toolRuns ? view : { ...view, state, toolRuns };
+      }
+    }
+  }
+
+  private commit(view: SessionView): void {
+    if (view === this.view) return;
+    this.view = view;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+type ToolRuns = SessionView["toolRuns"];
+
+function reduceToolRuns(runs: ToolRuns, event: { type: string } & Record<string, unknown>): ToolRuns {
+  switch (event.type) {
+    case "run_start":
+    case "reset":
+      return Object.keys(runs).length === 0 ? runs : {};
+    case "tool_execution_start": {
+      const id = event.toolCallId as string;
+      return { ...runs, [id]: { toolCallId: id, toolName: event.toolName as string, args: event.args, status: "running" } };
+    }
+    case "tool_execution_update": {
+      const id = event.toolCallId as string;
+      const run = runs[id];
+      return run ? { ...runs, [id]: { ...run, partialResult: event.partialResult } } : runs;
+    }
+    case "tool_execution_end": {
+      const id = event.toolCallId as string;
+      const run = runs[id];
+      if (!run) return runs;
+      const isError = event.isError as boolean;
+      return { ...runs, [id]: { ...run, result: event.result, isError, status: isError ? "error" : "done" } };
+    }
+    default:
+      return runs;
+  }
+}
+
+/** Used by the client for messages it sends, so tests and UI can compare queue contents. */
+export function messageText(message: AgentMessage): string {
+  if (message.role === "user") {
+    const content = message.content;
+    return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  }
+  if (message.role === "assistant") return message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  return "";
+}

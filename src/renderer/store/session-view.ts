@@ -1,0 +1,52 @@
+import type { AgentMessage, ThinkingLevel } from "../../shared/agent/types";
+import type { AgentStateData } from "../../shared/agent/state";
+import type { ModelRef } from "../../shared/protocol/app-api";
+
+/** What the UI knows about one tool call beyond AgentState: its streamed partial output and final result. */
+export interface ToolRunView {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly partialResult?: unknown;
+  readonly result?: unknown;
+  readonly isError?: boolean;
+  readonly status: "running" | "done" | "error";
+}
+
+export type ConnectionStatus = "connecting" | "ready" | "restarting" | "closed";
+
+/** A notice the chat shows once, e.g. after the worker process died and was restarted. */
+export interface SessionNotice {
+  readonly id: number;
+  readonly kind: "worker-restarted" | "resynced" | "error";
+  readonly text: string;
+}
+
+/**
+ * The readonly picture of one session that the UI renders. Produced by the mirror store from the worker's event
+ * batches with the same reducer the worker uses; a new object whenever anything changed (so React can compare by
+ * identity), the same object otherwise.
+ */
+export interface SessionView {
+  readonly sessionId: string;
+  readonly state: Readonly<AgentStateData>;
+  readonly steering: readonly AgentMessage[];
+  readonly followUp: readonly AgentMessage[];
+  readonly toolRuns: Readonly<Record<string, ToolRunView>>;
+  readonly connection: ConnectionStatus;
+  readonly notices: readonly SessionNotice[];
+}
+
+/** Commands the UI sends to its session's worker. Every call rejects with a readable Error on failure. */
+export interface SessionCommands {
+  prompt(text: string): Promise<void>;
+  steer(text: string): Promise<void>;
+  followUp(text: string): Promise<void>;
+  abort(): Promise<void>;
+  continue(): Promise<void>;
+  removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
+  clearQueues(): Promise<void>;
+  setModel(model: ModelRef): Promise<void>;
+  setThinkingLevel(level: ThinkingLevel): Promise<void>;
+  dismissNotice(id: number): void;
+}

@@ -1,0 +1,183 @@
+import { useEffect, useMemo, useState } from "react";
+import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { ThinkingLevel } from "../../shared/agent/types";
+import type { ModelOption } from "../../shared/protocol/app-api";
+import type { AbortSettings } from "../../shared/settings/schema";
+import type { SessionNotice } from "../store/session-view";
+import type { SessionHandle } from "../app/services";
+import { useSessionView } from "../app/useSessionHandle";
+import { MessageList } from "../components/messages/MessageList";
+import { buildTranscript, formatCost, formatTokens, streamingItem, sumUsage, type ChatItem } from "../components/messages/chatItems";
+import { Composer } from "../components/composer/Composer";
+import { QueueStrip } from "../components/composer/QueueStrip";
+import { ErrorBanner } from "../components/common/ErrorBanner";
+import { NoticeBanner } from "../components/common/NoticeBanner";
+import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
+import { EmptyChat } from "./EmptyChat";
+import { MenuIcon } from "../components/common/icons";
+
+interface ChatViewProps {
+  handle: SessionHandle;
+  title: string;
+  models: readonly ModelOption[];
+  abortSettings: AbortSettings;
+  /** Told when a run starts or ends (the sidebar refreshes titles and running marks then). */
+  onRunningChange?(running: boolean): void;
+  /** Shows the sidebar on narrow windows, where it is hidden. */
+  onToggleSidebar?(): void;
+}
+
+/** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
+export function ChatView({ handle, title, models, abortSettings, onRunningChange, onToggleSidebar }: ChatViewProps) {
+  const view = useSessionView(handle);
+  const { state, commands } = { state: view.state, commands: handle.commands };
+  const running = state.isStreaming;
+  const [retrying, setRetrying] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  useEffect(() => {
+    onRunningChange?.(running);
+  }, [running, onRunningChange]);
+
+  const transcript = useMemo(() => buildTranscript(state.messages), [state.messages]);
+  const usage = useMemo(() => sumUsage(state.messages), [state.messages]);
+  const items = useMemo(() => {
+    const tail = streamingItem(state.streamingMessage, state.messages.length) ?? waitingItem(state, running);
+    return tail ? [...transcript.items, tail] : transcript.items;
+  }, [transcript, state, running]);
+
+  const currentModel = models.find((m) => m.provider === state.model.provider && m.id === state.model.id);
+  const failure = running ? null : lastFailure(state.messages, state.errorMessage);
+
+  const stop = (clearQueues: boolean) => {
+    // Queues are cleared first so a queued follow-up cannot start as the aborted run ends.
+    const cleared = clearQueues ? commands.clearQueues() : Promise.resolve();
+    cleared.then(() => commands.abort()).catch((e: unknown) => setActionError(errorText(e)));
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || !running) return;
+      if (abortSettings.escAction === "nothing") return;
+      e.preventDefault();
+      stop(abortSettings.escAction === "abort-and-clear-queues" || abortSettings.clearQueuesOnAbort);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const retry = () => {
+    setRetrying(true);
+    setActionError(null);
+    commands.continue().catch((e: unknown) => setActionError(errorText(e))).finally(() => setRetrying(false));
+  };
+
+  const act = (p: Promise<void>) => {
+    setActionError(null);
+    p.catch((e: unknown) => setActionError(errorText(e)));
+  };
+
+  const blockedReason =
+    view.connection === "closed" ? "Disconnected from the agent — reopen the chat" :
+    state.model.id === "unknown" && !currentModel ? "Choose a model above to start" : undefined;
+
+  return (
+    <section className="chat" aria-label={`Chat: ${title}`}>
+      <header className="chat-header">
+        {onToggleSidebar ? (
+          <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
+        ) : null}
+        <h1 className="chat-title" title={title}>{title}</h1>
+        <ConnectionPill status={view.connection} />
+        <div className="chat-controls">
+          <ModelPicker models={models} current={state.model}
+            onChange={(m) => act(commands.setModel({ provider: m.provider, id: m.id }))} />
+          {currentModel?.reasoning ? (
+            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel}
+              onChange={(level: ThinkingLevel) => act(commands.setThinkingLevel(level))} />
+          ) : null}
+          {usage.totalTokens > 0 ? (
+            <span className="session-usage" data-testid="session-usage"
+              title={`This chat: ${usage.input} input tokens, ${usage.output} output tokens`}>
+              {formatTokens(usage.totalTokens)} tokens · {formatCost(usage.cost)}
+            </span>
+          ) : null}
+        </div>
+      </header>
+      {view.notices.length > 0 ? (
+        <div className="notices">
+          {view.notices.map((n) => (
+            <NoticeBanner key={n.id} level={noticeLevel(n)} text={n.text} onDismiss={() => commands.dismissNotice(n.id)} />
+          ))}
+        </div>
+      ) : null}
+      {items.length === 0 ? (
+        <EmptyChat modelName={currentModel?.name} />
+      ) : (
+        <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+          tailVersion={state.streamingMessage} />
+      )}
+      <div className="chat-bottom">
+        {failure ? <ErrorBanner message={failure} onRetry={retry} retrying={retrying} /> : null}
+        {actionError ? (
+          <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
+        ) : null}
+        <QueueStrip steering={view.steering} followUp={view.followUp}
+          onRemove={(queue, index) => act(commands.removeQueued(queue, index))} />
+        <Composer
+          running={running}
+          blockedReason={blockedReason}
+          focusKey={view.sessionId}
+          onSend={(text) => commands.prompt(text)}
+          onSteer={(text) => commands.steer(text)}
+          onFollowUp={(text) => commands.followUp(text)}
+          onStop={() => stop(abortSettings.clearQueuesOnAbort)}
+        />
+      </div>
+      <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">
+        {running ? "Assistant is responding…" : failure ? "The reply failed." : ""}
+      </div>
+    </section>
+  );
+}
+
+/** A placeholder row while the agent works but no message streams yet (waiting for the model's first token). */
+function waitingItem(state: ChatViewState, running: boolean): ChatItem | null {
+  if (!running || state.streamingMessage) return null;
+  const last = state.messages[state.messages.length - 1];
+  if (last && last.role === "assistant") return null; // its tool cards show the progress
+  const placeholder: AssistantMessage = {
+    role: "assistant", content: [], api: "", provider: state.model.provider, model: state.model.id,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: "stop", timestamp: 0,
+  };
+  return { kind: "assistant", key: `m${state.messages.length}`, message: placeholder, streaming: true };
+}
+
+type ChatViewState = ReturnType<typeof useSessionView>["state"];
+
+/** The error to offer Retry for: the last reply failed (not stopped by the user). */
+function lastFailure(messages: ChatViewState["messages"], errorMessage: string | undefined): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    if (m.stopReason === "error") return m.errorMessage ?? errorMessage ?? "Unknown error";
+    if (m.stopReason === "aborted") return null;
+    break;
+  }
+  return errorMessage ?? null;
+}
+
+function noticeLevel(n: SessionNotice): "info" | "warning" | "error" {
+  return n.kind === "error" ? "error" : n.kind === "worker-restarted" ? "warning" : "info";
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function ConnectionPill({ status }: { status: ReturnType<typeof useSessionView>["connection"] }) {
+  if (status === "ready") return null;
+  const label = { connecting: "Connecting…", restarting: "Restarting agent…", closed: "Disconnected" }[status];
+  return <span className={`pill pill-${status}`} role="status">{label}</span>;
+}

@@ -1,0 +1,196 @@
+import { useState, type ReactNode } from "react";
+import type { ModelOption, ProviderStatus } from "../../shared/protocol/app-api";
+import type { CustomProvider, Settings, SettingsPatch } from "../../shared/settings/schema";
+import type { ThinkingLevel } from "../../shared/agent/types";
+import { useServices } from "../app/ServicesContext";
+import { CustomProvidersEditor } from "../components/settings/CustomProvidersEditor";
+import { ApiKeyRow } from "../components/settings/ApiKeyRow";
+
+interface SettingsViewProps {
+  settings: Settings;
+  models: readonly ModelOption[];
+  providerStatus: readonly ProviderStatus[];
+  onSettings(settings: Settings): void;
+  /** Keys or endpoints changed: the caller reloads provider status and models. */
+  onProvidersChanged(): void;
+  onClose(): void;
+}
+
+const THINKING: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** Every setting, saved as soon as it changes (main validates; a rejected change is shown and not applied). */
+export function SettingsView(props: SettingsViewProps) {
+  const { settings, models, providerStatus, onSettings, onProvidersChanged, onClose } = props;
+  const { app } = useServices();
+  const [error, setError] = useState<string | null>(null);
+  const [timeoutDraft, setTimeoutDraft] = useState<string | null>(null);
+
+  const save = async (patch: SettingsPatch): Promise<boolean> => {
+    setError(null);
+    try {
+      onSettings(await app.updateSettings(patch));
+      return true;
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      return false;
+    }
+  };
+
+  const modelKey = settings.defaultModel ? JSON.stringify([settings.defaultModel.provider, settings.defaultModel.id]) : "";
+  const timeoutSeconds = timeoutDraft ?? String(Math.round(settings.abort.requestTimeoutMs / 1000));
+
+  return (
+    <section className="settings" data-testid="settings-view" aria-labelledby="settings-title">
+      <header className="settings-header">
+        <h1 id="settings-title">Settings</h1>
+        <button type="button" className="btn btn-secondary" onClick={onClose}>Done</button>
+      </header>
+      {error ? <div className="notice notice-error" role="alert">{error}</div> : null}
+      <div className="settings-body">
+        <Group title="Appearance">
+          <Field label="Theme" htmlFor="set-theme">
+            <div className="segmented" role="radiogroup" aria-label="Theme" id="set-theme">
+              {(["system", "light", "dark"] as const).map((t) => (
+                <label key={t} className={settings.theme === t ? "selected" : undefined}>
+                  <input type="radio" name="theme" value={t} checked={settings.theme === t}
+                    onChange={() => void save({ theme: t })} data-testid={`theme-${t}`} />
+                  {t[0].toUpperCase() + t.slice(1)}
+                </label>
+              ))}
+            </div>
+          </Field>
+        </Group>
+
+        <Group title="Model">
+          <Field label="Default model for new chats" htmlFor="set-model">
+            <select id="set-model" value={modelKey} onChange={(e) => {
+              const m = models.find((o) => JSON.stringify([o.provider, o.id]) === e.target.value);
+              void save({ defaultModel: m ? { provider: m.provider, id: m.id } : null });
+            }}>
+              <option value="">None (choose per chat)</option>
+              {settings.defaultModel && !models.some((o) => o.provider === settings.defaultModel!.provider && o.id === settings.defaultModel!.id)
+                ? <option value={modelKey}>{settings.defaultModel.provider}/{settings.defaultModel.id} (unavailable)</option> : null}
+              {models.map((m) => (
+                <option key={`${m.provider}/${m.id}`} value={JSON.stringify([m.provider, m.id])}>{m.provider} · {m.name}</option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Default thinking level" htmlFor="set-thinking" hint="Used by reasoning models; others ignore it.">
+            <select id="set-thinking" value={settings.thinkingLevel}
+              onChange={(e) => void save({ thinkingLevel: e.target.value as ThinkingLevel })}>
+              {THINKING.map((l) => <option key={l} value={l}>{l}</option>)}
+            </select>
+          </Field>
+        </Group>
+
+        <Group title="Agent">
+          <Field label="Steering messages" htmlFor="set-steering" hint="Sent while the agent works, delivered before its next step.">
+            <select id="set-steering" value={settings.steeringMode}
+              onChange={(e) => void save({ steeringMode: e.target.value as Settings["steeringMode"] })}>
+              <option value="one-at-a-time">One at a time</option>
+              <option value="all">All at once</option>
+            </select>
+          </Field>
+          <Field label="Follow-up messages" htmlFor="set-followup" hint="Queued for when the agent would otherwise stop.">
+            <select id="set-followup" value={settings.followUpMode}
+              onChange={(e) => void save({ followUpMode: e.target.value as Settings["followUpMode"] })}>
+              <option value="one-at-a-time">One at a time</option>
+              <option value="all">All at once</option>
+            </select>
+          </Field>
+          <Field label="Tool execution" htmlFor="set-tools">
+            <select id="set-tools" value={settings.toolExecution}
+              onChange={(e) => void save({ toolExecution: e.target.value as Settings["toolExecution"] })}>
+              <option value="parallel">Parallel</option>
+              <option value="sequential">Sequential</option>
+            </select>
+          </Field>
+        </Group>
+
+        <Group title="Stopping and timeouts">
+          <Field label="Esc while the agent runs" htmlFor="set-esc">
+            <select id="set-esc" value={settings.abort.escAction}
+              onChange={(e) => void save({ abort: { escAction: e.target.value as Settings["abort"]["escAction"] } })}>
+              <option value="abort">Stop the agent</option>
+              <option value="abort-and-clear-queues">Stop and clear queued messages</option>
+              <option value="nothing">Do nothing</option>
+            </select>
+          </Field>
+          <Check label="Stop also clears queued messages" checked={settings.abort.clearQueuesOnAbort}
+            onChange={(v) => void save({ abort: { clearQueuesOnAbort: v } })} />
+          <Check label="Ask before closing a window while its agent runs" checked={settings.abort.confirmCloseWhileRunning}
+            onChange={(v) => void save({ abort: { confirmCloseWhileRunning: v } })} />
+          <Field label="Request timeout (seconds)" htmlFor="set-timeout" hint="At least 5 seconds.">
+            <input id="set-timeout" type="number" min={5} step={1} value={timeoutSeconds}
+              onChange={(e) => setTimeoutDraft(e.target.value)}
+              onBlur={() => {
+                const seconds = Number(timeoutDraft);
+                if (timeoutDraft === null) return;
+                if (!Number.isFinite(seconds) || seconds < 5) {
+                  setError("The request timeout must be at least 5 seconds.");
+                  return;
+                }
+                void save({ abort: { requestTimeoutMs: Math.round(seconds * 1000) } }).then((ok) => ok && setTimeoutDraft(null));
+              }} />
+          </Field>
+        </Group>
+
+        <Group title="API keys" description="Keys are stored encrypted by Paddock and never shown again. Keys from environment variables are used when none is set here.">
+          {providerStatus.filter((p) => !p.provider.startsWith("custom:")).map((p) => (
+            <ApiKeyRow key={p.provider} status={p} onChanged={onProvidersChanged} onError={setError} />
+          ))}
+        </Group>
+
+        <Group title="Custom endpoints" description="OpenAI-compatible servers such as Ollama, LM Studio or vLLM.">
+          <CustomProvidersEditor
+            providers={settings.customProviders}
+            providerStatus={providerStatus}
+            onSave={async (list: CustomProvider[]) => {
+              const ok = await save({ customProviders: list });
+              if (ok) onProvidersChanged();
+              return ok;
+            }}
+            onKeyChanged={onProvidersChanged}
+            onError={setError}
+          />
+        </Group>
+
+        <Group title="First-run setup">
+          <Check label="Setup finished (uncheck to see the welcome setup again)" checked={settings.onboarded}
+            onChange={(v) => void save({ onboarded: v })} />
+        </Group>
+      </div>
+    </section>
+  );
+}
+
+function Group({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <section className="settings-group">
+      <h2>{title}</h2>
+      {description ? <p className="muted group-description">{description}</p> : null}
+      <div className="settings-card">{children}</div>
+    </section>
+  );
+}
+
+function Field({ label, htmlFor, hint, children }: { label: string; htmlFor: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <div className="field-label">
+        <label htmlFor={htmlFor}>{label}</label>
+        {hint ? <div className="field-hint">{hint}</div> : null}
+      </div>
+      <div className="field-control">{children}</div>
+    </div>
+  );
+}
+
+function Check({ label, checked, onChange }: { label: string; checked: boolean; onChange(v: boolean): void }) {
+  return (
+    <label className="field check">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span>{label}</span>
+    </label>
+  );
+}

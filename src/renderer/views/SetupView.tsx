@@ -1,0 +1,121 @@
+import { useState } from "react";
+import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
+import type { Settings } from "../../shared/settings/schema";
+import { useServices } from "../app/ServicesContext";
+
+interface SetupViewProps {
+  settings: Settings;
+  providerStatus: readonly ProviderStatus[];
+  /** Called after a key or endpoint was added; `model` is a suggested default when the setup knows one. */
+  onReady(model?: ModelRef): Promise<void>;
+  /** Re-reads provider status (after the user set an environment variable and restarted, say). */
+  onRecheck(): Promise<void>;
+  onSkip(): void;
+}
+
+const ENV_VARS: [string, string][] = [
+  ["Anthropic", "ANTHROPIC_API_KEY"],
+  ["OpenAI", "OPENAI_API_KEY"],
+  ["Google Gemini", "GEMINI_API_KEY"],
+  ["OpenRouter", "OPENROUTER_API_KEY"],
+];
+
+/** First launch with no usable model: three ways to get chatting, each one step. */
+export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip }: SetupViewProps) {
+  const { app } = useServices();
+  const keyProviders = providerStatus.map((p) => p.provider).filter((p) => !p.startsWith("custom:"));
+  const [provider, setProvider] = useState(keyProviders.includes("anthropic") ? "anthropic" : keyProviders[0] ?? "");
+  const [key, setKey] = useState("");
+  const [baseUrl, setBaseUrl] = useState("http://127.0.0.1:11434/v1");
+  const [modelId, setModelId] = useState("llama3.2");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const saveKey = () => run(async () => {
+    await app.setApiKey(provider, key.trim());
+    setKey("");
+    await onReady();
+  });
+
+  const addEndpoint = () => run(async () => {
+    const taken = new Set(settings.customProviders.map((p) => p.id));
+    let id = "ollama";
+    for (let n = 2; taken.has(id); n++) id = `ollama-${n}`;
+    const model = modelId.trim();
+    await app.updateSettings({
+      customProviders: [...settings.customProviders, { id, name: "Local models", baseUrl: baseUrl.trim(), models: [model] }],
+    });
+    await onReady({ provider: `custom:${id}`, id: model });
+  });
+
+  return (
+    <section className="setup" data-testid="setup-view" aria-labelledby="setup-title">
+      <div className="setup-inner">
+        <div className="empty-logo" aria-hidden="true">P</div>
+        <h1 id="setup-title">Welcome to Paddock</h1>
+        <p className="muted">Connect a model to start chatting. You can change this any time in Settings.</p>
+        {error ? <div className="notice notice-error" role="alert">{error}</div> : null}
+
+        <div className="setup-cards">
+          <form className="setup-card" onSubmit={(e) => {
+            e.preventDefault();
+            if (key.trim() && provider) void saveKey();
+          }}>
+            <h2>Paste an API key</h2>
+            <p className="muted">Stored encrypted on this computer; Paddock never shows it again.</p>
+            <label>Provider
+              <select value={provider} onChange={(e) => setProvider(e.target.value)} data-testid="setup-provider">
+                {keyProviders.map((p) => <option key={p} value={p}>{p}</option>)}
+              </select>
+            </label>
+            <label>API key
+              <input type="password" autoComplete="off" spellCheck={false} value={key} placeholder="sk-…"
+                onChange={(e) => setKey(e.target.value)} data-testid="setup-key" />
+            </label>
+            <button type="submit" className="btn btn-primary" disabled={busy || !key.trim() || !provider}>Save key and start</button>
+          </form>
+
+          <form className="setup-card" onSubmit={(e) => {
+            e.preventDefault();
+            if (baseUrl.trim() && modelId.trim()) void addEndpoint();
+          }}>
+            <h2>Use a local model</h2>
+            <p className="muted">Any OpenAI-compatible server: Ollama, LM Studio, vLLM. Run <code>ollama pull llama3.2</code> first.</p>
+            <label>Base URL
+              <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} data-testid="setup-base-url" />
+            </label>
+            <label>Model id
+              <input value={modelId} onChange={(e) => setModelId(e.target.value)} spellCheck={false} data-testid="setup-model" />
+            </label>
+            <button type="submit" className="btn btn-primary" disabled={busy || !baseUrl.trim() || !modelId.trim()}>Add endpoint and start</button>
+          </form>
+
+          <div className="setup-card">
+            <h2>Use an environment variable</h2>
+            <p className="muted">
+              If you already export a key in your shell, Paddock picks it up at launch. Set one of these, restart
+              Paddock from that shell, then check again:
+            </p>
+            <ul className="env-list">
+              {ENV_VARS.map(([name, env]) => <li key={env}><span>{name}</span> <code>{env}</code></li>)}
+            </ul>
+            <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void run(onRecheck)}>Check again</button>
+          </div>
+        </div>
+        <button type="button" className="link-button" onClick={onSkip}>Skip for now</button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The control channel: main (the broker) <-> one agent worker. Two Comlink lanes on one transport: main calls
+ * `WorkerControlApi` on lane "c2w", the worker calls `MainControlApi` on lane "w2c". Session traffic never uses it.
+ */
+import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
+import type { CustomProvider } from "../providers/custom-provider";
+import type { ModelRef } from "./app-api";
+import type { QueueMode } from "./session-protocol";
+
+/** The settings a worker needs; main sends them at init and whenever they change. */
+export interface WorkerSettings {
+  defaultModel?: ModelRef;
+  thinkingLevel: ThinkingLevel;
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  toolExecution: ToolExecutionMode;
+  requestTimeoutMs: number;
+  clearQueuesOnAbort: boolean;
+  customProviders: CustomProvider[];
+}
+
+export interface WorkerInitOptions {
+  sessionId: string;
+  /** The session's JSONL transcript; the worker is its only writer. */
+  transcriptFile: string;
+  settings: WorkerSettings;
+  /** Attach a state digest to every event batch so mirrors can prove they are in sync (diagnostics, tests). */
+  integrityCheck?: boolean;
+  /**
+   * Where session clients connect. "websocket": the worker listens on 127.0.0.1 with a random token (Node hosts:
+   * tests, `npm run dev:web`). "port": main hands over MessagePorts (Electron).
+   */
+  sessionTransport: "websocket" | "port";
+}
+
+export interface WorkerInitResult {
+  /** For "websocket": the URL a session client connects to (includes the token). */
+  url?: string;
+  /** Problems met while loading the transcript (a torn last line, a corrupt line). */
+  problems: string[];
+  messageCount: number;
+  title?: string;
+}
+
+export interface WorkerStatus {
+  sessionId: string;
+  running: boolean;
+  title?: string;
+  messageCount: number;
+  updated: number;
+  model?: ModelRef;
+  /** Total cost so far in USD, from the assistant messages' usage. */
+  cost: number;
+}
+
+export interface WorkerControlApi {
+  /** Binds this (possibly pre-warmed) worker to a session; loads its transcript. Called once. */
+  init(options: WorkerInitOptions): Promise<WorkerInitResult>;
+  updateSettings(settings: WorkerSettings): Promise<void>;
+  /** Aborts any run, flushes the transcript and closes connections; the process exits on its own afterwards. */
+  shutdown(): Promise<void>;
+  /** Liveness probe, also used to measure start-up: resolves once the worker serves. */
+  ping(): Promise<{ pid: number; rssBytes: number }>;
+}
+
+export interface MainControlApi {
+  /** The key for a provider, or undefined. Keys live in main; the worker asks before every model call. */
+  getApiKey(provider: string): Promise<string | undefined>;
+  report(status: WorkerStatus): void;
+}

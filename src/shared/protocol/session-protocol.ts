@@ -1,0 +1,138 @@
+/**
+ * The session channel: page (or test client) <-> one session's agent worker.
+ *
+ * One transport carries two things: Comlink RPC for commands (`SessionApi`), and a one-way stream of numbered event
+ * batches. Everything on it is plain JSON-compatible data, so the same protocol runs over an Electron MessagePort,
+ * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
+ */
+import { Type, type Static, type TSchema } from "typebox";
+import type { ImageContent } from "@mariozechner/pi-ai";
+import type { AgentMessage, ThinkingLevel, ToolExecutionMode } from "../agent/types";
+import type { AgentStateData } from "../agent/state";
+import type { ModelRef } from "./app-api";
+import type { WireEvent } from "./wire-events";
+
+export type QueueMode = "one-at-a-time" | "all";
+
+/** AgentStateData as it travels: the Set becomes a sorted array. */
+export type WireAgentState = Omit<AgentStateData, "pendingToolCalls"> & { pendingToolCalls: string[] };
+
+/** Tool output that is not part of AgentState, kept so a late-joining window can show running tools. */
+export interface ToolRunRecord {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  partialResult?: unknown;
+  result?: unknown;
+  isError?: boolean;
+}
+
+export interface SessionSnapshot {
+  sessionId: string;
+  /** The last batch sequence number this snapshot includes; batches with seq <= this are already in it. */
+  seq: number;
+  /** The worker process lifetime the sequence numbers belong to. */
+  epoch: string;
+  state: WireAgentState;
+  steering: AgentMessage[];
+  followUp: AgentMessage[];
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  toolExecution: ToolExecutionMode;
+  toolRuns: ToolRunRecord[];
+}
+
+/** What the mirror receives besides state events. */
+export type SessionStreamItem =
+  | WireEvent
+  /** Both queues changed (enqueue, drain, removal, clear). */
+  | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[] }
+  /** Queue/tool-execution modes changed. */
+  | { k: "m"; steeringMode: QueueMode; followUpMode: QueueMode; toolExecution: ToolExecutionMode }
+  /** Something the user should be told, e.g. the worker was restarted after a crash. */
+  | { k: "n"; kind: "worker-restarted" | "error"; text: string };
+
+export interface EventBatch {
+  /** 1, 2, 3... per worker process lifetime; a restarted worker starts a new epoch. */
+  seq: number;
+  epoch: string;
+  items: SessionStreamItem[];
+  /** Digest of the worker's state after this batch, when the session was started with integrity checks on. */
+  digest?: string;
+}
+
+/** Frames on the session transport. */
+export type SessionFrame =
+  | { ch: "rpc"; m: unknown }
+  | { ch: "ev"; b: EventBatch }
+  /** A protocol error that could not be answered as an RPC reply (no id). */
+  | { ch: "err"; message: string };
+
+/** The commands a session's worker serves. Every method rejects with a readable Error on bad input or state. */
+export interface SessionApi {
+  /** Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). */
+  prompt(text: string, images?: ImageContent[]): Promise<void>;
+  continue(): Promise<void>;
+  steer(text: string): Promise<void>;
+  followUp(text: string): Promise<void>;
+  abort(): Promise<void>;
+  reset(): Promise<void>;
+  clearQueues(): Promise<void>;
+  removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
+  setModel(model: ModelRef): Promise<void>;
+  setThinkingLevel(level: ThinkingLevel): Promise<void>;
+  setSteeringMode(mode: QueueMode): Promise<void>;
+  setFollowUpMode(mode: QueueMode): Promise<void>;
+  setToolExecution(mode: ToolExecutionMode): Promise<void>;
+  setSystemPrompt(prompt: string): Promise<void>;
+  /** Flushes pending events, then returns the state they lead to. */
+  getSnapshot(): Promise<SessionSnapshot>;
+}
+
+/** Largest text a single command may carry (a long paste is fine; a 50 MB string is not). */
+export const MAX_TEXT_CHARS = 1_000_000;
+/** Largest inbound frame, estimated in characters; larger frames are rejected before any work is done. */
+export const MAX_FRAME_CHARS = 16 * 1024 * 1024;
+
+const Text = Type.String({ maxLength: MAX_TEXT_CHARS });
+const QueueModeSchema = Type.Union([Type.Literal("one-at-a-time"), Type.Literal("all")]);
+const ThinkingLevelSchema = Type.Union(
+  (["off", "minimal", "low", "medium", "high", "xhigh"] as const).map((l) => Type.Literal(l)),
+);
+const ImageSchema = Type.Object(
+  { type: Type.Literal("image"), data: Type.String({ maxLength: 12 * 1024 * 1024 }), mimeType: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+const ModelRefSchema = Type.Object(
+  { provider: Type.String({ minLength: 1, maxLength: 200 }), id: Type.String({ minLength: 1, maxLength: 300 }) },
+  { additionalProperties: false },
+);
+
+/** Argument-list schemas, one per method: the only methods the worker will run. */
+export const SESSION_METHOD_SCHEMAS = {
+  prompt: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Type.Array(ImageSchema, { maxItems: 16 })])]),
+  continue: Type.Tuple([]),
+  steer: Type.Tuple([Text]),
+  followUp: Type.Tuple([Text]),
+  abort: Type.Tuple([]),
+  reset: Type.Tuple([]),
+  clearQueues: Type.Tuple([]),
+  removeQueued: Type.Tuple([
+    Type.Union([Type.Literal("steering"), Type.Literal("followUp")]),
+    Type.Integer({ minimum: 0, maximum: 100_000 }),
+  ]),
+  setModel: Type.Tuple([ModelRefSchema]),
+  setThinkingLevel: Type.Tuple([ThinkingLevelSchema]),
+  setSteeringMode: Type.Tuple([QueueModeSchema]),
+  setFollowUpMode: Type.Tuple([QueueModeSchema]),
+  setToolExecution: Type.Tuple([Type.Union([Type.Literal("parallel"), Type.Literal("sequential")])]),
+  setSystemPrompt: Type.Tuple([Type.String({ maxLength: MAX_TEXT_CHARS })]),
+  getSnapshot: Type.Tuple([]),
+} satisfies Record<keyof SessionApi, TSchema>;
+
+export type SessionMethod = keyof SessionApi;
+export type SessionMethodArgs<M extends SessionMethod> = Static<(typeof SESSION_METHOD_SCHEMAS)[M]>;
+
+export function isSessionMethod(name: unknown): name is SessionMethod {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(SESSION_METHOD_SCHEMAS, name);
+}

@@ -1,0 +1,277 @@
+/**
+ * Paddock's settings: the one schema for the settings file, the page's changes to it, and the migrations that read
+ * older files. Pure data and functions (no Node, DOM or Electron), shared by main, the web host and the renderer.
+ *
+ * API keys are not settings: they live in main's encrypted secret store and never appear here.
+ */
+import { Type, type Static, type TSchema } from "typebox";
+import { Value } from "typebox/value";
+import { MIGRATIONS } from "./migrations";
+
+export const SETTINGS_VERSION = 2;
+
+export const ModelRefSchema = Type.Object(
+  { provider: Type.String({ minLength: 1 }), id: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+export const ThinkingLevelSchema = Type.Enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
+export const QueueModeSchema = Type.Enum(["one-at-a-time", "all"]);
+export const ToolExecutionSchema = Type.Enum(["parallel", "sequential"]);
+export const ThemeSchema = Type.Enum(["system", "light", "dark"]);
+
+/** Below this, slow local models and long tool-heavy turns time out for no good reason. */
+export const MIN_REQUEST_TIMEOUT_MS = 5000;
+
+export const AbortSettingsSchema = Type.Object(
+  {
+    /** What Esc does in the composer while the agent runs. */
+    escAction: Type.Enum(["abort", "abort-and-clear-queues", "nothing"]),
+    /** Whether Stop (and an Esc abort) also drops queued steering and follow-up messages. */
+    clearQueuesOnAbort: Type.Boolean(),
+    /** Ask before closing a window, or quitting, while its session's agent runs. */
+    confirmCloseWhileRunning: Type.Boolean(),
+    requestTimeoutMs: Type.Integer({ minimum: MIN_REQUEST_TIMEOUT_MS }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * An OpenAI-compatible endpoint (Ollama, LM Studio, vLLM...). Its models are addressed as provider `custom:<id>`;
+ * its optional key is a secret stored under that same provider name.
+ */
+export const CustomProviderSchema = Type.Object(
+  {
+    id: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$" }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    baseUrl: Type.String({ pattern: "^https?://[^\\s]+$" }),
+    models: Type.Array(Type.String({ minLength: 1 })),
+    reasoning: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const WindowBoundsSchema = Type.Object(
+  {
+    x: Type.Integer(),
+    y: Type.Integer(),
+    width: Type.Integer({ minimum: 1 }),
+    height: Type.Integer({ minimum: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+/** An open window, kept so that relaunching reopens it on the same session and place. */
+export const WindowRecordSchema = Type.Object(
+  { sessionId: Type.String({ minLength: 1 }), bounds: Type.Optional(WindowBoundsSchema) },
+  { additionalProperties: false },
+);
+
+export const SettingsSchema = Type.Object(
+  {
+    version: Type.Literal(SETTINGS_VERSION),
+    defaultModel: Type.Optional(ModelRefSchema),
+    thinkingLevel: ThinkingLevelSchema,
+    steeringMode: QueueModeSchema,
+    followUpMode: QueueModeSchema,
+    toolExecution: ToolExecutionSchema,
+    abort: AbortSettingsSchema,
+    customProviders: Type.Array(CustomProviderSchema),
+    theme: ThemeSchema,
+    windows: Type.Array(WindowRecordSchema),
+    onboarded: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * What a page may change, each part optional. `abort` merges field by field; `customProviders` replaces the whole
+ * list; `defaultModel: null` clears the default. `version` and `windows` belong to main and are not patchable.
+ */
+export const SettingsPatchSchema = Type.Object(
+  {
+    defaultModel: Type.Optional(Type.Union([ModelRefSchema, Type.Null()])),
+    thinkingLevel: Type.Optional(ThinkingLevelSchema),
+    steeringMode: Type.Optional(QueueModeSchema),
+    followUpMode: Type.Optional(QueueModeSchema),
+    toolExecution: Type.Optional(ToolExecutionSchema),
+    abort: Type.Optional(Type.Partial(AbortSettingsSchema)),
+    customProviders: Type.Optional(Type.Array(CustomProviderSchema)),
+    theme: Type.Optional(ThemeSchema),
+    onboarded: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export type Settings = Static<typeof SettingsSchema>;
+export type SettingsPatch = Static<typeof SettingsPatchSchema>;
+export type AbortSettings = Settings["abort"];
+export type CustomProvider = Static<typeof CustomProviderSchema>;
+export type WindowRecord = Static<typeof WindowRecordSchema>;
+export type WindowBounds = Static<typeof WindowBoundsSchema>;
+export type Theme = Settings["theme"];
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
+  version: SETTINGS_VERSION,
+  thinkingLevel: "off",
+  steeringMode: "one-at-a-time",
+  followUpMode: "one-at-a-time",
+  toolExecution: "parallel",
+  abort: {
+    escAction: "abort",
+    clearQueuesOnAbort: false,
+    confirmCloseWhileRunning: true,
+    requestTimeoutMs: 120_000,
+  },
+  customProviders: [],
+  theme: "system",
+  windows: [],
+  onboarded: false,
+});
+
+export type SettingsValidation = { ok: true; value: Settings } | { ok: false; errors: string[] };
+
+/**
+ * Checks `value` against the schema and the rules a schema cannot say (custom provider ids are unique). On success
+ * returns the same object, typed; never throws.
+ */
+export function validateSettings(value: unknown): SettingsValidation {
+  const errors = schemaErrors(SettingsSchema, value);
+  if (errors.length > 0) return { ok: false, errors };
+  const settings = value as Settings;
+  const seen = new Set<string>();
+  for (const provider of settings.customProviders) {
+    if (seen.has(provider.id)) errors.push(`customProviders: the id "${provider.id}" is used twice`);
+    seen.add(provider.id);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: settings };
+}
+
+/**
+ * Returns new settings with `patch` applied; `settings` is not modified and the result shares no mutable data with
+ * `patch`. Throws an Error whose message lists every problem when the patch is malformed or its result invalid.
+ */
+export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
+  const patchErrors = schemaErrors(SettingsPatchSchema, patch);
+  if (patchErrors.length > 0) throw new Error(`Invalid settings change: ${patchErrors.join("; ")}`);
+  const { defaultModel, abort, ...rest } = structuredClone(patch);
+  const next: Settings = {
+    ...settings,
+    ...withoutUndefined(rest),
+    abort: { ...settings.abort, ...withoutUndefined(abort ?? {}) },
+  };
+  if (defaultModel === null) delete next.defaultModel;
+  else if (defaultModel !== undefined) next.defaultModel = defaultModel;
+  const result = validateSettings(next);
+  if (!result.ok) throw new Error(`Invalid settings change: ${result.errors.join("; ")}`);
+  return result.value;
+}
+
+/** Thrown by `migrateSettings` when a file cannot be read as settings even after migrating it. */
+export class InvalidSettingsError extends Error {
+  constructor(readonly errors: string[]) {
+    super(`Invalid settings: ${errors.join("; ")}`);
+    this.name = "InvalidSettingsError";
+  }
+}
+
+/**
+ * Reads a parsed settings file of any known version (or none) as current settings: runs the migrations from its
+ * version up, fills missing fields with defaults, then validates. Throws `InvalidSettingsError` when the result is
+ * still invalid, or the file is not an object, or comes from a newer version than this one; `salvageSettings` then
+ * recovers what it can.
+ */
+export function migrateSettings(raw: unknown): Settings {
+  const result = validateSettings(migrateToCurrent(raw));
+  if (!result.ok) throw new InvalidSettingsError(result.errors);
+  return result.value;
+}
+
+/**
+ * Best-effort recovery of an invalid file: defaults, overlaid with every migrated field (and, inside objects and
+ * lists, every sub-field or item) that is valid on its own. Always returns valid settings; never throws.
+ */
+export function salvageSettings(raw: unknown): Settings {
+  const migrated = migrateToCurrent(raw);
+  const candidate = isRecord(migrated) ? migrated : {};
+  let kept: Settings = structuredClone(DEFAULT_SETTINGS) as Settings;
+  const accept = (next: Record<string, unknown>): boolean => {
+    const result = validateSettings(next);
+    if (result.ok) kept = result.value;
+    return result.ok;
+  };
+  for (const [key, value] of Object.entries(candidate)) {
+    if (key === "version" || accept({ ...kept, [key]: value })) continue;
+    const current = field(kept, key);
+    if (Array.isArray(value) && Array.isArray(current)) {
+      for (const item of value) accept({ ...kept, [key]: [...(field(kept, key) as unknown[]), item] });
+    } else if (isRecord(value) && isRecord(current)) {
+      for (const [subKey, subValue] of Object.entries(value)) {
+        accept({ ...kept, [key]: { ...(field(kept, key) as object), [subKey]: subValue } });
+      }
+    }
+  }
+  return kept;
+}
+
+/** Runs the migration steps and fills defaults; the result is unvalidated. Non-objects are returned as they are. */
+function migrateToCurrent(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  let data: Record<string, unknown> = raw;
+  let version = raw.version === undefined ? 1 : raw.version;
+  // An unknown version (from a newer Paddock, or nonsense) is returned as is: validation then names the version.
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1 || version > SETTINGS_VERSION) {
+    return raw;
+  }
+  while (version < SETTINGS_VERSION) {
+    const step = MIGRATIONS[version];
+    if (!step) return raw;
+    data = step(data);
+    version += 1;
+  }
+  const defaults = structuredClone(DEFAULT_SETTINGS) as Settings;
+  // A missing abort block takes the defaults; a partial one is completed; anything else is left to fail validation.
+  let abort = data.abort ?? defaults.abort;
+  if (isRecord(abort)) abort = { ...defaults.abort, ...abort };
+  return { ...defaults, ...data, abort };
+}
+
+/** The schema's complaints about `value`, one readable line each ("abort.requestTimeoutMs: must be >= 5000"). */
+function schemaErrors(schema: TSchema, value: unknown): string[] {
+  if (Value.Check(schema, value)) return [];
+  const lines = new Set<string>();
+  for (const error of Value.Errors(schema, value)) {
+    const where = error.instancePath === "" ? "settings" : error.instancePath.slice(1).replaceAll("/", ".");
+    if (error.keyword === "boolean") continue; // restated by the additionalProperties error below
+    if (error.keyword === "additionalProperties") {
+      lines.add(`${where}: unknown field(s) ${error.params.additionalProperties.join(", ")}`);
+    } else if (error.keyword === "enum") {
+      lines.add(`${where}: must be one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`);
+    } else if (error.keyword === "const" && where === "version") {
+      const found = JSON.stringify((value as { version?: unknown }).version);
+      lines.add(`version: must be ${SETTINGS_VERSION} (this file says ${found})`);
+    } else {
+      lines.add(`${where}: ${error.message}`);
+    }
+  }
+  return [...lines];
+}
+
+function field(settings: Settings, key: string): unknown {
+  return (settings as Record<string, unknown>)[key];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value as object)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,295 @@
+/**
+ * The chat UI in a real Chromium, against the test-only fixture (test/e2e/fixtures): the real App with scripted
+ * in-memory sessions. Checks key handling, abort, retry, queue removal, virtualization and the main screens, and
+ * saves screenshots of each state under test-results/ui/.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { buildAndServeFixture, launchChromium, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
+
+let server: FixtureServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(screenshotDir, { recursive: true });
+  server = await buildAndServeFixture();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Call {
+  name: string;
+  args: unknown[];
+}
+
+/** Opens the fixture on a scenario; fails the test on any page error or CSP violation. */
+async function open(scenario: string, extra = "", viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(m.text());
+  });
+  (page as Page & { problems?: string[] }).problems = problems;
+  await page.goto(`${server.url}?scenario=${scenario}${extra}`);
+  await page.waitForSelector("[data-testid=session-list]");
+  return page;
+}
+
+function problemsOf(page: Page): string[] {
+  return (page as Page & { problems?: string[] }).problems ?? [];
+}
+
+const sessionCalls = (page: Page, id = "s1"): Promise<Call[]> =>
+  page.evaluate((sid) => (globalThis as any).__fixture.session(sid).calls, id);
+const appCalls = (page: Page): Promise<Call[]> => page.evaluate(() => (globalThis as any).__fixture.app.calls);
+const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+
+describe("chat UI fixture", () => {
+  it("Enter sends, Shift+Enter adds a line, and the draft clears", async () => {
+    const page = await open("empty");
+    await page.waitForSelector("[data-testid=empty-chat]");
+    await shot(page, "empty");
+    const composer = page.getByTestId("composer");
+    await composer.click();
+    await composer.pressSequentially("first line");
+    await composer.press("Shift+Enter");
+    await composer.pressSequentially("second line");
+    expect(await composer.inputValue()).toBe("first line\nsecond line");
+    await composer.press("Enter");
+    expect((await sessionCalls(page)).filter((c) => c.name === "prompt")).toEqual([
+      { name: "prompt", args: ["first line\nsecond line"] },
+    ]);
+    expect(await composer.inputValue()).toBe("");
+    await page.getByTestId("message-user").waitFor();
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps the draft when sending fails", async () => {
+    const page = await open("empty");
+    await page.evaluate(() => (globalThis as any).__fixture.session().failing.add("prompt"));
+    const composer = page.getByTestId("composer");
+    await composer.fill("do not lose me");
+    await composer.press("Enter");
+    await expect.poll(() => composer.inputValue()).toBe("do not lose me");
+    await page.getByText("prompt failed (scripted)").waitFor();
+    await page.close();
+  });
+
+  it("while running, Enter steers and Alt+Enter queues a follow-up; each queued message can be removed", async () => {
+    const page = await open("streaming");
+    await shot(page, "streaming");
+    const composer = page.getByTestId("composer");
+    await composer.fill("use generics");
+    await composer.press("Enter");
+    await composer.fill("then add tests");
+    await composer.press("Alt+Enter");
+    const names = (await sessionCalls(page)).map((c) => `${c.name}:${c.args.join(",")}`);
+    expect(names).toEqual(expect.arrayContaining(["steer:use generics", "followUp:then add tests"]));
+    expect(names.some((n) => n.startsWith("prompt"))).toBe(false);
+    const strip = page.getByTestId("queue-strip");
+    await expect.poll(() => strip.getByRole("listitem").count()).toBe(2);
+    await strip.getByRole("button", { name: /Remove queued follow-up/ }).click();
+    expect((await sessionCalls(page)).filter((c) => c.name === "removeQueued").map((c) => c.args)).toEqual([["followUp", 0]]);
+    await expect.poll(() => strip.getByRole("listitem").count()).toBe(1);
+    await page.close();
+  });
+
+  it("shows the queue strip with both queues", async () => {
+    const page = await open("queue");
+    const strip = page.getByTestId("queue-strip");
+    await expect.poll(() => strip.getByTestId("queued-steering").count()).toBe(1);
+    expect(await strip.getByTestId("queued-followUp").count()).toBe(2);
+    await shot(page, "queue-strip");
+    await strip.getByRole("button", { name: /Remove queued steering/ }).click();
+    expect((await sessionCalls(page)).filter((c) => c.name === "removeQueued").map((c) => c.args)).toEqual([["steering", 0]]);
+    await page.close();
+  });
+
+  it("Esc aborts a running agent, and so does the Stop button", async () => {
+    const page = await open("streaming");
+    await page.getByTestId("composer").press("Escape");
+    await expect.poll(async () => (await sessionCalls(page)).filter((c) => c.name === "abort").length).toBe(1);
+    await page.getByTestId("send-button").waitFor(); // the run ended: Stop is gone
+    expect(await page.getByTestId("stop-button").count()).toBe(0);
+    await page.evaluate(() => (globalThis as any).__fixture.session().setState({ isStreaming: true }));
+    await page.getByTestId("stop-button").click();
+    await expect.poll(async () => (await sessionCalls(page)).filter((c) => c.name === "abort").length).toBe(2);
+    await page.close();
+  });
+
+  it("Esc follows settings: 'nothing' does not abort, 'abort-and-clear-queues' clears first", async () => {
+    const page = await open("queue", "&esc=nothing");
+    await page.getByTestId("composer").press("Escape");
+    await page.getByTestId("composer").press("Escape");
+    expect((await sessionCalls(page)).some((c) => c.name === "abort")).toBe(false);
+    await page.close();
+    const page2 = await open("queue", "&esc=abort-and-clear-queues");
+    await page2.getByTestId("composer").press("Escape");
+    await expect.poll(async () => (await sessionCalls(page2)).map((c) => c.name).filter((n) => n === "abort" || n === "clearQueues"))
+      .toEqual(["clearQueues", "abort"]);
+    await page2.close();
+  });
+
+  it("an error shows a banner whose Retry continues", async () => {
+    const page = await open("error");
+    const banner = page.getByTestId("error-banner");
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain("500 Internal Server Error");
+    await shot(page, "error");
+    await page.getByTestId("retry-button").click();
+    await expect.poll(async () => (await sessionCalls(page)).filter((c) => c.name === "continue").length).toBe(1);
+    await banner.waitFor({ state: "detached" }); // running again: no banner while streaming
+    await page.close();
+  });
+
+  it("renders tool cards with arguments, streamed output and error results", async () => {
+    const page = await open("tool");
+    const cards = page.getByTestId("tool-card");
+    await expect.poll(() => cards.count()).toBe(3);
+    const statuses = await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")));
+    expect(statuses).toEqual(["done", "error", "running"]);
+    expect(await cards.nth(1).textContent()).toContain("Tool web_search not found");
+    expect(await cards.nth(2).textContent()).toContain("running agent.test.ts");
+    await shot(page, "tool-card");
+    await page.close();
+  });
+
+  it("streams markdown: completed code is highlighted and the text grows in place", async () => {
+    const page = await open("chat");
+    await page.locator(".md-code .hljs-keyword").first().waitFor();
+    await shot(page, "chat-markdown");
+    await page.evaluate(() => {
+      const s = (globalThis as any).__fixture.session();
+      s.setState({ isStreaming: true });
+      void s.streamReply("## Plan\n\nFirst paragraph.\n\n```js\nconst x = 1;\n```\n\nDone.", 5, 10);
+    });
+    await expect.poll(() => page.locator("[data-testid=message-assistant]").last().textContent()).toContain("Done.");
+    await expect.poll(() => page.getByTestId("send-button").count()).toBe(1);
+    const last = page.locator("[data-testid=message-assistant]").last();
+    expect(await last.locator("h2").textContent()).toBe("Plan");
+    expect(await last.locator(".hljs-keyword").first().textContent()).toBe("const");
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("opens a 10,000-message session with far fewer rows in the DOM, at the bottom", async () => {
+    const page = await open("big");
+    await page.getByTestId("message-list").waitFor();
+    const rows = await page.locator("[data-testid^=message-]").count();
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(100);
+    await expect.poll(() => page.locator("[data-testid=message-assistant]").last().textContent()).toContain("Answer 9999");
+    await shot(page, "big-session");
+    await page.getByTestId("message-list").evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
+    await expect.poll(() => page.getByText(/Question #2500:/).count()).toBeGreaterThan(0);
+    expect(await page.locator("[data-testid^=message-]").count()).toBeLessThan(100);
+    await page.close();
+  });
+
+  it("shows model and thinking pickers; thinking only for reasoning models", async () => {
+    const page = await open("chat");
+    const picker = page.getByTestId("model-picker");
+    expect(await page.getByTestId("thinking-picker").count()).toBe(0);
+    await picker.selectOption({ label: "Claude Sonnet 4.5 · reasoning" });
+    expect((await sessionCalls(page)).filter((c) => c.name === "setModel").map((c) => c.args[0]))
+      .toEqual([{ provider: "anthropic", id: "claude-sonnet-4-5" }]);
+    await page.close();
+    const page2 = await open("streaming");
+    await page2.getByTestId("thinking-picker").selectOption("high");
+    expect((await sessionCalls(page2)).filter((c) => c.name === "setThinkingLevel").map((c) => c.args)).toEqual([["high"]]);
+    await page2.close();
+  });
+
+  it("sidebar: search, rename inline, delete with undo, open in a new window", async () => {
+    const page = await open("chat");
+    const list = page.getByTestId("session-list");
+    await page.getByTestId("session-search").fill("lisbon");
+    await expect.poll(() => list.getByTestId("session-item").count()).toBe(1);
+    await page.getByTestId("session-search").fill("");
+    const second = list.locator("[data-session-id=s2]");
+    await second.getByRole("button", { name: /^Actions for/ }).click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
+    const input = page.getByTestId("rename-input");
+    await input.fill("Lisbon in May");
+    await input.press("Enter");
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "renameSession").map((c) => c.args))
+      .toEqual([["s2", "Lisbon in May"]]);
+    await second.getByRole("button", { name: /^Actions for/ }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await page.getByTestId("toast").getByRole("button", { name: "Undo" }).click();
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "restoreSession").map((c) => c.args)).toEqual([["s2"]]);
+    await expect.poll(() => list.locator("[data-session-id=s2]").count()).toBe(1);
+    await list.locator("[data-session-id=s3] .session-open").click({ modifiers: ["Control"] });
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "openSession").map((c) => c.args))
+      .toEqual([["s3", "new-window"]]);
+    await page.close();
+  });
+
+  it("settings: edits reach updateSettings, keys are write-only, theme switches", async () => {
+    const page = await open("chat");
+    await page.getByTestId("open-settings").click();
+    const view = page.getByTestId("settings-view");
+    await view.waitFor();
+    await shot(page, "settings");
+    await page.getByLabel("Esc while the agent runs").selectOption("nothing");
+    await page.getByRole("radiogroup", { name: "Theme" }).getByText("Dark").click();
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
+    await page.getByLabel("google").fill("sk-test");
+    await page.getByTestId("api-key-google").getByRole("button", { name: "Save" }).click();
+    const calls = await appCalls(page);
+    expect(calls.filter((c) => c.name === "updateSettings").map((c) => c.args[0]))
+      .toEqual([{ abort: { escAction: "nothing" } }, { theme: "dark" }]);
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "setApiKey").map((c) => c.args)).toEqual([["google", "<redacted>"]]);
+    await expect.poll(() => page.getByTestId("api-key-google").textContent()).toContain("Key saved");
+    expect(await page.getByLabel("google").inputValue()).toBe("");
+    await shot(page, "settings-dark");
+    await page.close();
+  });
+
+  it("first launch without keys shows setup; a local endpoint gets the user chatting", async () => {
+    const page = await open("setup");
+    await page.getByTestId("setup-view").waitFor();
+    await shot(page, "setup");
+    await page.getByRole("button", { name: "Add endpoint and start" }).click();
+    await page.getByTestId("composer").waitFor();
+    const patches = (await appCalls(page)).filter((c) => c.name === "updateSettings").map((c) => c.args[0]);
+    expect(patches[0]).toEqual({ customProviders: [{ id: "ollama", name: "Local models", baseUrl: "http://127.0.0.1:11434/v1", models: ["llama3.2"] }] });
+    expect(patches[1]).toEqual({ onboarded: true, defaultModel: { provider: "custom:ollama", id: "llama3.2" } });
+    expect((await sessionCalls(page)).filter((c) => c.name === "setModel").map((c) => c.args[0])).toEqual([{ provider: "custom:ollama", id: "llama3.2" }]);
+    await page.close();
+  });
+
+  it("notices from the app and the session are dismissible", async () => {
+    const page = await open("notices");
+    const notices = page.getByTestId("notice");
+    await expect.poll(() => notices.count()).toBe(2);
+    await shot(page, "notices");
+    await notices.filter({ hasText: "agent process restarted" }).getByRole("button", { name: "Dismiss notice" }).click();
+    expect((await sessionCalls(page)).filter((c) => c.name === "dismissNotice").map((c) => c.args)).toEqual([[7]]);
+    await notices.filter({ hasText: "settings file was corrupt" }).getByRole("button", { name: "Dismiss notice" }).click();
+    await expect.poll(() => notices.count()).toBe(0);
+    await page.close();
+  });
+
+  it("dark theme and 200% zoom stay usable", async () => {
+    const page = await open("tool", "&theme=dark");
+    await shot(page, "dark-tool");
+    await page.close();
+    const zoomed = await browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+    await zoomed.goto(`${server.url}?scenario=chat`);
+    await zoomed.getByTestId("composer").waitFor();
+    // At 1280x800 and 200% zoom the layout viewport is 640x400 CSS px: the sidebar folds away behind a button.
+    expect(await zoomed.getByRole("button", { name: "Show chats" }).isVisible()).toBe(true);
+    expect(await zoomed.getByTestId("composer").isVisible()).toBe(true);
+    await zoomed.screenshot({ path: join(screenshotDir, "zoom-200.png") });
+    await zoomed.close();
+  });
+});

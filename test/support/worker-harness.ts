@@ -1,0 +1,116 @@
+/**
+ * Real agent workers for integration tests: the built worker file (out/main/agent-worker.js) under Node's
+ * child_process.fork, brokered by the real SessionBroker, talking to a loopback OpenAI-compatible server through
+ * a custom provider, with SessionClients connected over WebSockets exactly as the web host's pages are.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import WebSocket from "ws";
+import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
+import { SessionBroker } from "../../src/main/broker/session-broker";
+import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
+import { SessionClient, type SessionConnection } from "../../src/renderer/store/session-client";
+import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
+import { startOpenAIServer, type OpenAITestServer } from "./openai-server";
+
+export const WORKER_FILE = resolve("out/main/agent-worker.js");
+
+export function testSettings(server: OpenAITestServer, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
+  return {
+    defaultModel: { provider: "custom:loopback", id: "test-model" },
+    thinkingLevel: "off",
+    steeringMode: "one-at-a-time",
+    followUpMode: "one-at-a-time",
+    toolExecution: "parallel",
+    requestTimeoutMs: 30_000,
+    clearQueuesOnAbort: false,
+    customProviders: [
+      { id: "loopback", name: "Loopback", baseUrl: server.baseUrl, models: ["test-model", "other-model"] },
+    ],
+    ...overrides,
+  };
+}
+
+export async function openWebSocket(url: string): Promise<WebSocketTransport> {
+  const socket = new WebSocket(url, { maxPayload: 256 * 1024 * 1024 });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  return new WebSocketTransport(socket as unknown as WebSocketLike);
+}
+
+export interface Harness {
+  server: OpenAITestServer;
+  broker: SessionBroker;
+  dataDir: string;
+  settings: WorkerSettings;
+  /** A client viewing `sessionId` as viewer `viewerId`, connected and synced. */
+  client(sessionId: string, viewerId?: string): Promise<SessionClient>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { integrityCheck?: boolean; keepSpare?: boolean; settings?: Partial<WorkerSettings> } = {}): Promise<Harness> {
+  if (!existsSync(WORKER_FILE)) throw new Error(`${WORKER_FILE} is missing: run \`npm run build\` first`);
+  const server = await startOpenAIServer();
+  const dataDir = mkdtempSync(join(tmpdir(), "paddock-it-"));
+  const settings = testSettings(server, options.settings);
+  const broker = new SessionBroker({
+    launcher: new NodeWorkerLauncher(WORKER_FILE),
+    sessionsDir: join(dataDir, "sessions"),
+    sessionTransport: "websocket",
+    getApiKey: () => undefined,
+    getWorkerSettings: () => settings,
+    integrityCheck: options.integrityCheck ?? true,
+    keepSpare: options.keepSpare ?? false,
+  });
+  const clients: SessionClient[] = [];
+  let viewerCounter = 0;
+  return {
+    server,
+    broker,
+    dataDir,
+    settings,
+    async client(sessionId, viewerId = `viewer-${++viewerCounter}`) {
+      const connector = async (): Promise<SessionConnection> => {
+        const attachment = await broker.attach(sessionId, viewerId);
+        const transport = await openWebSocket(attachment.url!);
+        return { transport, restartedReason: attachment.restartedReason };
+      };
+      const client = new SessionClient(sessionId, connector);
+      clients.push(client);
+      await client.start();
+      return client;
+    },
+    async close() {
+      for (const c of clients) c.close();
+      await broker.dispose();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves when `predicate` holds for the client's view, checking on every change. */
+export function waitForView(client: SessionClient, predicate: (view: ReturnType<SessionClient["mirror"]["getView"]>) => boolean, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (predicate(client.mirror.getView())) return resolve();
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`Timed out waiting for the view; last state: ${JSON.stringify(summary(client))}`));
+    }, timeoutMs);
+    const off = client.mirror.subscribe(() => {
+      if (predicate(client.mirror.getView())) {
+        clearTimeout(timer);
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+function summary(client: SessionClient) {
+  const v = client.mirror.getView();
+  return { streaming: v.state.isStreaming, messages: v.state.messages.map((m) => m.role), error: v.state.errorMessage, connection: v.connection };
+}

@@ -1,0 +1,128 @@
+/** Behaviour d (queues) and g (continue) of the Agent (issue 2). */
+import {
+  type Context,
+  fauxAssistantMessage,
+  type FauxProviderRegistration,
+  type FauxResponseStep,
+  fauxToolCall,
+} from "@mariozechner/pi-ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Agent } from "../../../src/agent-worker/agent/index";
+import { echoTool, registerScriptedModel, textOf, userMessage } from "./harness";
+
+let faux: FauxProviderRegistration;
+beforeAll(() => {
+  faux = registerScriptedModel();
+});
+afterAll(() => faux.unregister());
+
+/** A response step that records the last user-visible text of each request. */
+function answering(requests: string[][], text: string): FauxResponseStep {
+  return (context: Context) => {
+    requests.push(context.messages.map((m) => `${m.role}:${textOf(m as never)}`));
+    return fauxAssistantMessage(text);
+  };
+}
+
+function scriptedAgent(responses: FauxResponseStep[]): Agent {
+  faux.setResponses(responses);
+  return new Agent({ initialState: { model: faux.getModel(), tools: [echoTool("echo")] } });
+}
+
+describe("d. queues", () => {
+  it("steering enters after the turn's tool calls and before the next model call, one per turn", async () => {
+    const requests: string[][] = [];
+    const agent = scriptedAgent([
+      fauxAssistantMessage([fauxToolCall("echo", { text: "a", delayMs: 5 }, { id: "c1" })]),
+      answering(requests, "saw s1"),
+      answering(requests, "saw s2"),
+    ]);
+    agent.subscribe((event) => {
+      if (event.type === "tool_execution_start") {
+        agent.steer(userMessage("s1"));
+        agent.steer(userMessage("s2"));
+      }
+    });
+    await agent.prompt("go");
+    expect(requests[0].slice(-3)).toEqual(["assistant:[toolCall]", "toolResult:echo:a", "user:s1"]);
+    expect(requests[1].slice(-2)).toEqual(["assistant:saw s1", "user:s2"]);
+  });
+
+  it("follow-ups wait until the agent would stop; mode 'all' drains together", async () => {
+    const requests: string[][] = [];
+    const agent = scriptedAgent([
+      fauxAssistantMessage([fauxToolCall("echo", { text: "a" }, { id: "c1" })]),
+      answering(requests, "tools done"),
+      answering(requests, "both follow-ups"),
+    ]);
+    agent.followUpMode = "all";
+    agent.subscribe((event) => {
+      if (event.type === "tool_execution_start") {
+        agent.followUp(userMessage("f1"));
+        agent.followUp(userMessage("f2"));
+      }
+    });
+    await agent.prompt("go");
+    expect(requests[0].at(-1)).toBe("toolResult:echo:a");
+    expect(requests[1].slice(-3)).toEqual(["assistant:tools done", "user:f1", "user:f2"]);
+    expect(agent.hasQueuedMessages()).toBe(false);
+  });
+
+  it("modes can switch at any time; clear functions empty the queues", () => {
+    const agent = new Agent({ steeringMode: "all" });
+    expect(agent.steeringMode).toBe("all");
+    expect(agent.followUpMode).toBe("one-at-a-time");
+    agent.steeringMode = "one-at-a-time";
+    expect(agent.steeringMode).toBe("one-at-a-time");
+    agent.steer(userMessage("s"));
+    agent.followUp(userMessage("f"));
+    agent.clearSteeringQueue();
+    expect(agent.queuedMessages()).toEqual({ steering: [], followUp: [userMessage("f")] });
+    agent.clearFollowUpQueue();
+    expect(agent.hasQueuedMessages()).toBe(false);
+    agent.steer(userMessage("s"));
+    agent.followUp(userMessage("f"));
+    agent.clearAllQueues();
+    expect(agent.hasQueuedMessages()).toBe(false);
+  });
+});
+
+describe("g. continue()", () => {
+  it("throws with no messages, and from an assistant message with empty queues", async () => {
+    const agent = scriptedAgent([fauxAssistantMessage("hi")]);
+    await expect(agent.continue()).rejects.toThrow("No messages to continue from");
+    await agent.prompt("go");
+    await expect(agent.continue()).rejects.toThrow("Cannot continue from message role: assistant");
+  });
+
+  it("continues from a user or toolResult message without adding one", async () => {
+    const requests: string[][] = [];
+    const agent = scriptedAgent([answering(requests, "answer")]);
+    agent.state.messages = [userMessage("pending")];
+    await agent.continue();
+    expect(requests).toEqual([["user:pending"]]);
+    expect(agent.state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("from an assistant message drains steering first, without polling steering again before the first call", async () => {
+    const requests: string[][] = [];
+    const agent = scriptedAgent([fauxAssistantMessage("first"), answering(requests, "a"), answering(requests, "b")]);
+    await agent.prompt("go");
+    agent.steer(userMessage("s1"));
+    agent.steer(userMessage("s2"));
+    agent.followUp(userMessage("f"));
+    faux.appendResponses([answering(requests, "c")]);
+    await agent.continue();
+    // s1 alone first (s2 was not pulled in by an extra poll), then s2, then the follow-up.
+    expect(requests.map((r) => r.at(-1))).toEqual(["user:s1", "user:s2", "user:f"]);
+  });
+
+  it("from an assistant message with only follow-ups queued runs the follow-up", async () => {
+    const requests: string[][] = [];
+    const agent = scriptedAgent([fauxAssistantMessage("first"), answering(requests, "ok")]);
+    await agent.prompt("go");
+    agent.followUp(userMessage("later"));
+    await agent.continue();
+    expect(requests.map((r) => r.at(-1))).toEqual(["user:later"]);
+  });
+});

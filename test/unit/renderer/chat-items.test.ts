@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { AssistantMessage } from "@mariozechner/pi-ai";
+import { buildTranscript, formatCost, formatTokens, sumUsage } from "../../../src/renderer/components/messages/chatItems";
+
+const usage = (total: number, cost: number) => ({
+  input: total / 2, output: total / 2, cacheRead: 0, cacheWrite: 0, totalTokens: total,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
+});
+const assistant = (content: AssistantMessage["content"], total = 10, cost = 0.001): AssistantMessage => ({
+  role: "assistant", content, api: "x", provider: "p", model: "m", usage: usage(total, cost), stopReason: "stop", timestamp: 0,
+});
+
+describe("buildTranscript", () => {
+  it("folds tool results into their call's card and keeps orphans as rows", () => {
+    const { items, toolResults } = buildTranscript([
+      { role: "user", content: "hi", timestamp: 0 },
+      assistant([{ type: "toolCall", id: "c1", name: "read", arguments: {} }]),
+      { role: "toolResult", toolCallId: "c1", toolName: "read", content: [], isError: false, timestamp: 0 },
+      { role: "toolResult", toolCallId: "lost", toolName: "read", content: [], isError: true, timestamp: 0 },
+    ]);
+    expect(items.map((i) => `${i.kind}:${i.key}`)).toEqual(["user:m0", "assistant:m1", "toolResult:m3"]);
+    expect([...toolResults.keys()]).toEqual(["c1", "lost"]);
+  });
+
+  it("sums usage and cost over assistant messages", () => {
+    const totals = sumUsage([assistant([], 100, 0.5), { role: "user", content: "x", timestamp: 0 }, assistant([], 50, 0.25)]);
+    expect(totals).toEqual({ input: 75, output: 75, totalTokens: 150, cost: 0.75 });
+  });
+
+  it("formats tokens and cost readably", () => {
+    expect(formatTokens(999)).toBe("999");
+    expect(formatTokens(1234)).toBe("1.2k");
+    expect(formatTokens(2_500_000)).toBe("2.5M");
+    expect(formatCost(0)).toBe("$0");
+    expect(formatCost(0.00512)).toBe("$0.0051");
+    expect(formatCost(1.5)).toBe("$1.50");
+  });
+});

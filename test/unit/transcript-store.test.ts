@@ -1,0 +1,163 @@
+import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentMessage } from "../../src/shared/agent/types";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
+
+const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
+const line = (record: TranscriptRecord) => JSON.stringify(record) + "\n";
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "paddock-transcript-"));
+  file = join(dir, "sessions", "nested", "s1.jsonl");
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function write(...records: TranscriptRecord[]): Promise<void> {
+  const writer = await TranscriptWriter.open(file);
+  await writer.append(...records);
+  await writer.close();
+}
+
+describe("transcript store", () => {
+  it("loads a missing file as an empty transcript", async () => {
+    expect(await loadTranscript(join(dir, "none.jsonl"))).toEqual({ messages: [], steering: [], followUp: [], problems: [] });
+  });
+
+  it("round-trips messages, queues and meta, creating folders", async () => {
+    await write(
+      { t: "meta", title: "First", model: { provider: "custom:local", id: "m" } },
+      { t: "message", message: user("a") },
+      { t: "message", message: user("b") },
+    );
+    const writer = await TranscriptWriter.open(file);
+    await writer.append({ t: "queues", steering: [user("s")], followUp: [user("f")] }, { t: "meta", title: "Renamed" });
+    await writer.close();
+
+    expect(await loadTranscript(file)).toEqual({
+      messages: [user("a"), user("b")],
+      steering: [user("s")],
+      followUp: [user("f")],
+      title: "Renamed",
+      model: { provider: "custom:local", id: "m" },
+      problems: [],
+    });
+    expect((await readFile(file, "utf8")).split("\n")).toHaveLength(6); // five records, final newline
+  });
+
+  it("skips and reports a torn last line", async () => {
+    await write({ t: "message", message: user("kept") });
+    await appendFile(file, '{"t":"message","message":{"role":"us');
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("kept")]);
+    expect(loaded.problems).toEqual([{ line: 2, kind: "torn-last-line", detail: expect.stringMatching(/^not JSON/) }]);
+  });
+
+  it("keeps a complete last record that only lacks its newline", async () => {
+    await write({ t: "message", message: user("a") });
+    await appendFile(file, JSON.stringify({ t: "message", message: user("b") }));
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("a"), user("b")]);
+    expect(loaded.problems).toEqual([]);
+  });
+
+  it("skips and reports corrupt and invalid lines in the middle without throwing", async () => {
+    await write({ t: "message", message: user("a") });
+    await appendFile(
+      file,
+      [
+        "{garbage",
+        '{"t":"message","message":{"content":"no role"}}',
+        '{"t":"message","message":"text"}',
+        '{"t":"queues","steering":[{"role":1}],"followUp":[]}',
+        '{"t":"meta","title":7}',
+        '{"t":"nope"}',
+        "[1,2]",
+        "\u0000\u0000\u0000",
+        "",
+      ].join("\n"),
+    );
+    await appendFile(file, line({ t: "message", message: user("b") }));
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("a"), user("b")]);
+    expect(loaded.steering).toEqual([]);
+    expect(loaded.title).toBeUndefined();
+    expect(loaded.problems.map((p) => [p.line, p.kind])).toEqual([
+      [2, "corrupt-line"],
+      [3, "corrupt-line"],
+      [4, "corrupt-line"],
+      [5, "corrupt-line"],
+      [6, "corrupt-line"],
+      [7, "corrupt-line"],
+      [8, "corrupt-line"],
+      [9, "corrupt-line"],
+    ]);
+  });
+
+  it("starts on a fresh line when opened on a torn file, so the next record survives", async () => {
+    await write({ t: "message", message: user("a") });
+    await appendFile(file, '{"t":"mess');
+    await write({ t: "message", message: user("b") });
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("a"), user("b")]);
+    expect(loaded.problems).toEqual([{ line: 2, kind: "corrupt-line", detail: expect.any(String) }]);
+  });
+
+  it("applies reset and replace in order", async () => {
+    await write(
+      { t: "meta", title: "T" },
+      { t: "message", message: user("a") },
+      { t: "queues", steering: [user("s")], followUp: [user("f")] },
+      { t: "reset" },
+      { t: "message", message: user("b") },
+      { t: "replace", messages: [user("x"), user("y")] },
+      { t: "message", message: user("z") },
+    );
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("x"), user("y"), user("z")]);
+    expect(loaded.steering).toEqual([]);
+    expect(loaded.followUp).toEqual([]);
+    expect(loaded.title).toBe("T");
+  });
+
+  it("journals queues: the last queues record wins", async () => {
+    await write(
+      { t: "queues", steering: [user("s1")], followUp: [] },
+      { t: "message", message: user("a") },
+      { t: "queues", steering: [user("s1"), user("s2")], followUp: [user("f1")] },
+      { t: "queues", steering: [], followUp: [user("f1")] },
+    );
+    const loaded = await loadTranscript(file);
+    expect(loaded.steering).toEqual([]);
+    expect(loaded.followUp).toEqual([user("f1")]);
+  });
+
+  it("keeps call order for concurrent appends", async () => {
+    const writer = await TranscriptWriter.open(file);
+    const texts = Array.from({ length: 200 }, (_, i) => `m${i}`);
+    await Promise.all(texts.map((text) => writer.append({ t: "message", message: user(text) })));
+    await writer.close();
+    expect((await loadTranscript(file)).messages.map((m) => (m as { content: string }).content)).toEqual(texts);
+  });
+
+  it("rejects an unserializable record without writing or blocking later appends", async () => {
+    const writer = await TranscriptWriter.open(file);
+    const cyclic: any = { role: "user", content: "x" };
+    cyclic.self = cyclic;
+    await expect(writer.append({ t: "message", message: user("a") }, { t: "message", message: cyclic })).rejects.toThrow();
+    await writer.append({ t: "message", message: user("b") });
+    await writer.close();
+    expect(await loadTranscript(file)).toMatchObject({ messages: [user("b")], problems: [] });
+  });
+
+  it("rejects appends after close", async () => {
+    const writer = await TranscriptWriter.open(file);
+    await writer.close();
+    await expect(writer.append({ t: "reset" })).rejects.toThrow(/closed/);
+  });
+});
