@@ -1,0 +1,65 @@
+/**
+ * A worker killed with SIGKILL is noticed, respawned, and restores the transcript and the queued messages from
+ * disk; the client reconnects on its own and tells the user why.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { messageText } from "../../src/renderer/store/session-mirror";
+import type { BrokerEvent } from "../../src/main/broker/session-broker";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+async function workerPid(sessionId: string): Promise<number> {
+  const attachment = await h.broker.attach(sessionId, "probe");
+  return attachment.worker.pid!;
+}
+
+describe("a worker killed with kill -9", () => {
+  it("mid-stream: the respawned worker holds every completed message and queued message", async () => {
+    h.server.enqueue({ text: "a reply that will be cut short ".repeat(50), chunkChars: 3, tokensPerSecond: 200 });
+    const events: BrokerEvent[] = [];
+    h.broker.onEvent((e) => events.push(e));
+    const client = await h.client("crash-stream");
+    void client.prompt("tell me a story").catch(() => {});
+    await waitForView(client, (v) => v.state.streamingMessage?.role === "assistant" && messageText(v.state.streamingMessage).length > 10);
+    await client.followUp("queued before the crash");
+    const pid = await workerPid("crash-stream");
+    process.kill(pid, "SIGKILL");
+
+    await waitForView(client, (v) => v.notices.some((n) => n.kind === "worker-restarted") && v.connection === "ready");
+    const view = client.mirror.getView();
+    expect(view.notices.find((n) => n.kind === "worker-restarted")!.text).toMatch(/SIGKILL/);
+    expect(view.state.isStreaming).toBe(false);
+    expect(view.state.messages.map((m) => messageText(m))).toEqual(["tell me a story"]);
+    expect(view.followUp.map((m) => messageText(m))).toEqual(["queued before the crash"]);
+    expect(events.some((e) => e.type === "worker-exited" && e.reason.includes("SIGKILL"))).toBe(true);
+    expect(await workerPid("crash-stream")).not.toBe(pid);
+  });
+
+  it("mid-tool: completed messages and the steering queue survive, and the session carries on", async () => {
+    h.server.enqueue({ toolCalls: [{ id: "t1", name: "wait", arguments: { seconds: 60 } }] });
+    const client = await h.client("crash-tool");
+    void client.prompt("wait for it").catch(() => {});
+    await waitForView(client, (v) => v.state.pendingToolCalls.has("t1"));
+    await client.steer("steer that must survive");
+    const pid = await workerPid("crash-tool");
+    process.kill(pid, "SIGKILL");
+
+    await waitForView(client, (v) => v.notices.some((n) => n.kind === "worker-restarted") && v.connection === "ready");
+    const view = client.mirror.getView();
+    expect(view.state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(view.steering.map((m) => messageText(m))).toEqual(["steer that must survive"]);
+
+    // The queued steering message drives the next turn.
+    h.server.enqueue({ text: "back in business" });
+    await client.continue();
+    await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 4);
+    expect(client.mirror.getView().state.messages.map((m) => messageText(m)).slice(2)).toEqual(["steer that must survive", "back in business"]);
+  });
+});
