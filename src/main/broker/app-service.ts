@@ -1,0 +1,168 @@
+/**
+ * Main's side of the page calls (AppApi), Electron-free: sessions index, settings, keys, models, notices. The
+ * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
+ */
+import { randomUUID } from "node:crypto";
+import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
+import type { AppApi, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import type { WorkerSettings } from "../../shared/protocol/control-protocol";
+import { customModel, type CustomProvider } from "../../shared/providers/custom-provider";
+import type { Settings, SettingsPatch } from "../../shared/settings/schema";
+import type { ThinkingLevel } from "../../shared/agent/types";
+import { apiKeySource, resolveApiKey, type SecretStore } from "./secrets";
+import type { SessionBroker } from "./session-broker";
+import type { SessionIndex } from "./session-index";
+import type { SettingsStore } from "./settings-store";
+
+/** Deleted sessions stay restorable this long (the sidebar's undo). */
+const UNDO_WINDOW_MS = 60_000;
+
+export function toWorkerSettings(settings: Settings): WorkerSettings {
+  return {
+    defaultModel: settings.defaultModel,
+    thinkingLevel: settings.thinkingLevel,
+    steeringMode: settings.steeringMode,
+    followUpMode: settings.followUpMode,
+    toolExecution: settings.toolExecution,
+    requestTimeoutMs: settings.abort.requestTimeoutMs,
+    clearQueuesOnAbort: settings.abort.clearQueuesOnAbort,
+    customProviders: settings.customProviders as CustomProvider[],
+  };
+}
+
+export interface AppServiceOptions {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  index: SessionIndex;
+  /** Set after construction when the broker needs the service's key lookup. */
+  broker?: SessionBroker;
+  openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
+}
+
+export class AppService implements AppApi {
+  private readonly notices: AppNotice[] = [];
+  private nextNoticeId = 1;
+  broker: SessionBroker | undefined;
+
+  constructor(private readonly options: AppServiceOptions) {
+    this.broker = options.broker;
+    for (const n of options.settings.notices) this.notify("warning", n.text);
+    for (const n of options.secrets.notices) this.notify("warning", n.text);
+    for (const p of options.index.problems) this.notify("warning", p);
+  }
+
+  /** Wires broker status reports into the session index (titles, counts, running state). */
+  attachBroker(broker: SessionBroker): void {
+    this.broker = broker;
+    broker.onEvent((event) => {
+      if (event.type === "status") {
+        const s = event.status;
+        if (!this.options.index.get(s.sessionId)) return;
+        this.options.index.update(s.sessionId, {
+          ...(s.title ? { title: s.title } : {}),
+          messageCount: s.messageCount,
+          updated: s.updated,
+          ...(s.model ? { model: s.model } : {}),
+        });
+      } else if (event.type === "worker-exited") {
+        this.notify("warning", `A chat's agent process stopped unexpectedly (${event.reason}); it was restarted.`);
+      }
+    });
+    this.options.settings.subscribe(() => void broker.broadcastSettings());
+  }
+
+  /** The key a worker gets for `provider`: settings first, then the environment. */
+  apiKey(provider: string): string | undefined {
+    return resolveApiKey(provider, this.options.secrets);
+  }
+
+  notify(level: AppNotice["level"], text: string): void {
+    this.notices.push({ id: this.nextNoticeId++, level, text });
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    return this.options.index.list().map((s) => ({ ...s, running: this.broker?.isRunning(s.id) ?? false }));
+  }
+
+  async createSession(): Promise<SessionSummary> {
+    const now = Date.now();
+    const summary = { id: randomUUID(), title: "New chat", created: now, updated: now, messageCount: 0 };
+    this.options.index.upsert(summary);
+    return summary;
+  }
+
+  async renameSession(id: string, title: string): Promise<void> {
+    if (!this.options.index.update(id, { title: title.trim() || "Untitled" })) throw new Error("No such chat");
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    if (!this.options.index.get(id)) throw new Error("No such chat");
+    this.options.index.markDeleted(id);
+    this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS);
+  }
+
+  async restoreSession(id: string): Promise<void> {
+    this.options.index.restore(id);
+  }
+
+  openSession(id: string, where: "this-window" | "new-window"): Promise<void> {
+    return this.options.openSession(id, where);
+  }
+
+  async getSettings(): Promise<Settings> {
+    return this.options.settings.get();
+  }
+
+  async updateSettings(patch: SettingsPatch): Promise<Settings> {
+    return this.options.settings.update(patch);
+  }
+
+  async setApiKey(provider: string, key: string | null): Promise<void> {
+    this.options.secrets.set(provider, key);
+  }
+
+  async providerStatus(): Promise<ProviderStatus[]> {
+    return getProviders().map((provider) => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
+  }
+
+  async listModels(): Promise<ModelOption[]> {
+    const options: ModelOption[] = [];
+    for (const provider of getProviders()) {
+      if (apiKeySource(provider, this.options.secrets) === "none") continue;
+      for (const model of getModels(provider as KnownProvider)) {
+        options.push({
+          provider,
+          id: model.id,
+          name: model.name,
+          reasoning: model.reasoning,
+          thinkingLevels: thinkingLevels(model),
+          contextWindow: model.contextWindow,
+        });
+      }
+    }
+    for (const provider of this.options.settings.get().customProviders as CustomProvider[]) {
+      for (const id of provider.models) {
+        const model = customModel(provider, id);
+        options.push({
+          provider: model.provider,
+          id,
+          name: `${id} (${provider.name})`,
+          reasoning: model.reasoning,
+          thinkingLevels: thinkingLevels(model),
+          contextWindow: model.contextWindow,
+        });
+      }
+    }
+    return options;
+  }
+
+  async takeNotices(): Promise<AppNotice[]> {
+    return this.notices.splice(0, this.notices.length);
+  }
+}
+
+function thinkingLevels(model: Parameters<typeof getSupportedThinkingLevels>[0]): ThinkingLevel[] {
+  if (!model.reasoning) return ["off"];
+  const levels = getSupportedThinkingLevels(model) as ThinkingLevel[];
+  return levels.includes("off") ? levels : ["off", ...levels];
+}

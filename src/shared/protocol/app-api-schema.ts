@@ -1,0 +1,30 @@
+/**
+ * One input schema per AppApi method: main validates every call from a page against these before doing anything
+ * (the preload bridge in Electron, the HTTP API of the web host). Typebox's interpreted checks, no eval.
+ */
+import { Type, type TSchema } from "typebox";
+import { SettingsPatchSchema } from "../settings/schema";
+import type { AppApi } from "./app-api";
+
+const SessionId = Type.String({ pattern: "^[A-Za-z0-9_-]{1,100}$" });
+
+export const APP_API_SCHEMAS = {
+  listSessions: Type.Tuple([]),
+  createSession: Type.Tuple([]),
+  renameSession: Type.Tuple([SessionId, Type.String({ minLength: 1, maxLength: 200 })]),
+  deleteSession: Type.Tuple([SessionId]),
+  restoreSession: Type.Tuple([SessionId]),
+  openSession: Type.Tuple([SessionId, Type.Union([Type.Literal("this-window"), Type.Literal("new-window")])]),
+  getSettings: Type.Tuple([]),
+  updateSettings: Type.Tuple([SettingsPatchSchema]),
+  setApiKey: Type.Tuple([Type.String({ minLength: 1, maxLength: 100 }), Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])]),
+  providerStatus: Type.Tuple([]),
+  listModels: Type.Tuple([]),
+  takeNotices: Type.Tuple([]),
+} satisfies Record<keyof AppApi, TSchema>;
+
+export type AppMethod = keyof AppApi;
+
+export function isAppMethod(name: unknown): name is AppMethod {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(APP_API_SCHEMAS, name);
+}
