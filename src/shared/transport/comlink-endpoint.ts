@@ -22,7 +22,7 @@ export function rpcEndpoint(transport: Transport, filter?: (message: unknown) =>
         if (typeof frame !== "object" || frame === null || (frame as { ch?: unknown }).ch !== lane) return;
         const message = (frame as { m?: unknown }).m;
         if (filter && !filter(message)) return;
-        const event = { data: message } as MessageEventLike;
+        const event = { data: message } as unknown as MessageEventLike;
         if (typeof listener === "function") listener(event);
         else listener.handleEvent(event);
       });

@@ -1,0 +1,210 @@
+/**
+ * The web host's HTTP server: loopback only, every request carrying the host's random token.
+ *
+ * - `GET /` (or any static path under the renderer build): the page. The token comes in the URL (`?token=`); the
+ *   answer sets it as a strict, HttpOnly cookie so the page's own scripts and styles load without it.
+ * - `POST /api/...`: JSON in, JSON out, token in the `x-paddock-token` header only (never a cookie), so another
+ *   site in the same browser cannot make calls: a custom header needs a CORS preflight, which is never granted.
+ * - The Host header must name this loopback address, which stops DNS-rebinding pages from reaching the API.
+ *
+ * Bad input answers 400 with `{ error }`; a failure inside a route answers 500 with `{ error }`.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { createReadStream, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { extname, resolve, sep } from "node:path";
+
+export const TOKEN_HEADER = "x-paddock-token";
+const MAX_BODY_BYTES = 1024 * 1024;
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".woff2": "font/woff2",
+  ".json": "application/json",
+};
+
+/** What the API routes do; each may throw (answered as 500). */
+export interface WebHostRoutes {
+  /** One AppApi call; its errors are the caller's bad input (answered as 400). */
+  call(method: unknown, args: unknown): Promise<unknown>;
+  attach(sessionId: string, viewerId: string): Promise<{ url: string; restartedReason?: string }>;
+  detach(sessionId: string, viewerId: string): Promise<void>;
+}
+
+export interface HttpServerOptions {
+  port: number;
+  staticDir: string;
+  token: string;
+  routes: WebHostRoutes;
+}
+
+export interface RunningHttpServer {
+  /** The page's address, token included. */
+  url: string;
+  port: number;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const staticDir = resolve(options.staticDir);
+  const sockets = new Set<Socket>();
+  let port = 0;
+  const cookieName = () => `paddock-token-${port}`;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof HttpError ? error.status : 500;
+      sendJson(res, status, { error: error instanceof Error ? error.message : String(error) });
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const host = req.headers.host ?? "";
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) throw new HttpError(403, "wrong Host header");
+    const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    if (url.pathname.startsWith("/api/")) {
+      if (!tokenMatches(headerValue(req.headers[TOKEN_HEADER]), options.token)) throw new HttpError(401, "missing or wrong token");
+      if (req.method !== "POST") throw new HttpError(405, "API calls are POST");
+      const body = await readJsonBody(req);
+      return sendJson(res, 200, await route(url.pathname, body));
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
+    const fromQuery = url.searchParams.get("token");
+    const fromCookie = cookie(req.headers.cookie, cookieName());
+    if (!tokenMatches(fromQuery ?? fromCookie, options.token)) throw new HttpError(401, "missing or wrong token");
+    serveStatic(url.pathname, res, fromQuery !== null);
+  }
+
+  async function route(path: string, body: Record<string, unknown>): Promise<unknown> {
+    if (path === "/api/call") {
+      try {
+        return { result: (await options.routes.call(body.method, body.args)) ?? null };
+      } catch (error) {
+        throw new HttpError(400, error instanceof Error ? error.message : String(error));
+      }
+    }
+    const match = /^\/api\/session\/([^/]+)\/(attach|detach)$/.exec(path);
+    if (!match) throw new HttpError(404, `no route ${path}`);
+    const sessionId = decodeURIComponent(match[1]);
+    if (!ID_PATTERN.test(sessionId)) throw new HttpError(400, "invalid session id");
+    const viewerId = body.viewerId;
+    if (typeof viewerId !== "string" || !ID_PATTERN.test(viewerId)) throw new HttpError(400, "viewerId must match [A-Za-z0-9_-]{1,100}");
+    if (match[2] === "attach") return options.routes.attach(sessionId, viewerId);
+    await options.routes.detach(sessionId, viewerId);
+    return {};
+  }
+
+  function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): void {
+    const relative = pathname === "/" ? "index.html" : decodeURIComponent(pathname).replace(/^\/+/, "");
+    const file = resolve(staticDir, relative);
+    if (file !== staticDir && !file.startsWith(staticDir + sep)) throw new HttpError(404, "not found");
+    let size: number;
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) throw new Error("not a file");
+      size = stat.size;
+    } catch {
+      throw new HttpError(404, "not found");
+    }
+    const headers: Record<string, string | number> = {
+      "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
+      "content-length": size,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+    };
+    if (setCookie) headers["set-cookie"] = `${cookieName()}=${options.token}; Path=/; HttpOnly; SameSite=Strict`;
+    res.writeHead(200, headers);
+    createReadStream(file).pipe(res);
+  }
+
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(options.port, "127.0.0.1", () => ok());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${options.token}`,
+    port,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+function tokenMatches(presented: string | null | undefined, token: string): boolean {
+  if (typeof presented !== "string") return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function cookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return rest.join("=");
+  }
+  return undefined;
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const type = headerValue(req.headers["content-type"]) ?? "";
+  if (!type.startsWith("application/json")) throw new HttpError(400, "send JSON (content-type: application/json)");
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req as AsyncIterable<Buffer>) {
+    size += part.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body over ${MAX_BODY_BYTES} bytes`);
+    parts.push(part);
+  }
+  let body: unknown;
+  try {
+    body = size === 0 ? {} : JSON.parse(Buffer.concat(parts).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "request body is not JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "request body must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+function sendJson(res: ServerResponse, status: number, data: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(data);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
+  res.end(text);
+}
+
