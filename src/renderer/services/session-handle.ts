@@ -1,0 +1,34 @@
+import type { SessionHandle } from "../app/services";
+import { SessionClient, type SessionConnector } from "../store/session-client";
+
+/**
+ * Turns a session connector into the App's SessionHandle: a SessionClient that starts connecting at once. The
+ * handle is usable before the connection is ready (the view says "connecting"); if the first connection fails,
+ * the view shows the reason as a notice and the connection as closed. `release` runs once, on `close()`.
+ */
+export function openSessionHandle(sessionId: string, connector: SessionConnector, release: () => void): SessionHandle {
+  const client = new SessionClient(sessionId, connector);
+  let closed = false;
+  client.start().catch((error: unknown) => {
+    if (closed) return;
+    client.mirror.addNotice("error", `Could not open this chat: ${error instanceof Error ? error.message : String(error)}`);
+    client.close();
+  });
+  return {
+    subscribe: (fn) => client.mirror.subscribe(fn),
+    getView: () => client.mirror.getView(),
+    commands: client,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      client.close();
+      release();
+    },
+  };
+}
+
+/** A random id for one viewer of a session (a page may view several sessions over its life). */
+export function newViewerId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run dev:web`: Paddock in a browser, for developing the UI and for the e2e tests. The package script is
+ *   "dev:web": "electron-vite build && tsx src/web-host/main.ts --openai-test-server"
+ * and the flags are:
+ *   --data-dir DIR          settings, keys (in the clear: dev only), session index and transcripts; default ./.paddock-dev
+ *   --port N                loopback port, default 0 (random)
+ *   --openai-test-server    run the scripted OpenAI-compatible test server in-process as provider "Loopback"
+ *                           (models test-model, other-model), so the app works with no key
+ *   --integrity-check       workers verify every state batch (slower; the e2e tests use it)
+ *
+ * Prints `PADDOCK_WEB_URL <url>` once serving, and `worker <pid> session <id>` whenever a worker takes a session.
+ * SIGINT/SIGTERM stop the workers gracefully and write the session index before exiting.
+ */
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startOpenAIServer } from "../../test/support/openai-server";
+import { parseArgs } from "./args";
+import { startWebHost } from "./web-host";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+let args;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+
+const openai = args.openaiTestServer ? await startOpenAIServer({ models: ["test-model", "other-model"] }) : undefined;
+const host = await startWebHost({
+  dataDir: args.dataDir,
+  port: args.port,
+  buildDir: resolve(repoRoot, "out"),
+  integrityCheck: args.integrityCheck,
+  loopbackBaseUrl: openai?.baseUrl,
+  onWorker: (pid, sessionId) => process.stdout.write(`worker ${pid ?? "?"} session ${sessionId}\n`),
+});
+process.stdout.write(`PADDOCK_WEB_URL ${host.url}\n`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void (async () => {
+      try {
+        await host.close();
+        await openai?.close();
+      } finally {
+        process.exit(0);
+      }
+    })();
+  });
+}
