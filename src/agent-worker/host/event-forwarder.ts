@@ -17,7 +17,7 @@ export interface EventForwarderOptions {
 }
 
 function isUrgent(item: SessionStreamItem): boolean {
-  if (item.k === "u") return false;
+  if (item.k === "a" || item.k === "u") return false;
   if (item.k === "s") return item.e.type !== "message_start" && item.e.type !== "turn_start";
   return true;
 }
@@ -40,7 +40,7 @@ export class EventForwarder {
 
   push(item: SessionStreamItem): void {
     const last = this.pending[this.pending.length - 1];
-    const merged = last && item.k === "u" && last.k === "u" ? mergeWireEvents(last, item) : undefined;
+    const merged = last && item.k === "a" && last.k === "a" ? mergeWireEvents(last, item) : undefined;
     if (merged) this.pending[this.pending.length - 1] = merged;
     else this.pending.push(item);
     if (isUrgent(item)) this.flush();

@@ -25,6 +25,12 @@ export interface WireAssistantEvent {
 }
 
 export type WireEvent =
+  /**
+   * The common case of message_update, kept tiny: the streamed string of block `i` grew by `a`. Which string and
+   * which provider event follow from the block's type (text -> text_delta, thinking -> thinking_delta,
+   * toolCall -> toolcall_delta).
+   */
+  | { k: "a"; i: number; a: string }
   /** message_update: patches to the streaming message plus the provider event that caused them. */
   | { k: "u"; e: WireAssistantEvent; p: Patch[] }
   /** message_end of the streaming message: patches (usually none) that turn it into the final message. */
@@ -36,6 +42,13 @@ const HOT_FIELD_BY_EVENT: Record<string, string> = {
   text_delta: "text",
   thinking_delta: "thinking",
   toolcall_delta: "partialArgs",
+};
+
+/** Block type -> [streamed field, delta event type], for the compact append item. */
+const APPEND_BY_BLOCK: Record<string, [string, string]> = {
+  text: ["text", "text_delta"],
+  thinking: ["thinking", "thinking_delta"],
+  toolCall: ["partialArgs", "toolcall_delta"],
 };
 
 /** How far back from the end of the transcript a message is looked up by identity (covers any one turn). */
@@ -82,6 +95,13 @@ export class StateEventEncoder {
         // The shadow moves exactly as the mirror's copy will: by applying the same patches.
         this.shadow = patches.length > 0 ? applyPatches(before, patches) : before;
         this.shadowSource = event.message;
+        const only = patches.length === 1 ? patches[0] : undefined;
+        if (hot && only && "a" in only && only.p.length === 3 && only.p[1] === hot.contentIndex) {
+          const block = (this.shadow as AssistantMessage).content[hot.contentIndex];
+          const expected = block ? APPEND_BY_BLOCK[block.type] : undefined;
+          if (expected && expected[0] === hot.field && expected[1] === ame.type) return { k: "a", i: hot.contentIndex, a: only.a };
+        }
+        delete e.delta; // carried by the patch; the decoder takes it from there
         return { k: "u", e, p: patches };
       }
       case "message_start": {
@@ -133,10 +153,21 @@ export class StateEventEncoder {
 export class StateEventDecoder {
   decode(wire: WireEvent, state: Readonly<AgentStateData>): AgentStateEvent {
     switch (wire.k) {
+      case "a": {
+        const base = state.streamingMessage as AssistantMessage | undefined;
+        const block = base?.content[wire.i];
+        const append = block ? APPEND_BY_BLOCK[block.type] : undefined;
+        if (!base || !append) throw new Error("append to a block the mirror does not have");
+        const message = applyPatches(base, [{ p: ["content", wire.i, append[0]], a: wire.a }]);
+        const ame = rebuildAssistantEvent({ type: append[1], contentIndex: wire.i, delta: wire.a }, message);
+        return { type: "message_update", message, assistantMessageEvent: ame } as AgentEvent;
+      }
       case "u": {
         const base = (state.streamingMessage ?? {}) as AssistantMessage;
         const message = applyPatches(base, wire.p);
-        const ame = rebuildAssistantEvent(wire.e, message);
+        const append = wire.p.find((p) => "a" in p && p.p[0] === "content" && p.p[1] === wire.e.contentIndex);
+        const e = HOT_FIELD_BY_EVENT[wire.e.type] ? { ...wire.e, delta: append && "a" in append ? append.a : "" } : wire.e;
+        const ame = rebuildAssistantEvent(e, message);
         return { type: "message_update", message, assistantMessageEvent: ame } as AgentEvent;
       }
       case "me": {
@@ -174,15 +205,8 @@ function rebuildAssistantEvent(e: WireAssistantEvent, partial: AssistantMessage)
   return out;
 }
 
-/** True when two wire events can travel as one: consecutive appends to the same streaming string. */
+/** Two wire events as one, when they are consecutive appends to the same streamed string; else undefined. */
 export function mergeWireEvents(previous: WireEvent, next: WireEvent): WireEvent | undefined {
-  if (previous.k !== "u" || next.k !== "u") return undefined;
-  if (previous.e.type !== next.e.type || previous.e.contentIndex !== next.e.contentIndex) return undefined;
-  if (previous.p.length !== 1 || next.p.length !== 1) return undefined;
-  const a = previous.p[0];
-  const b = next.p[0];
-  if (!("a" in a) || !("a" in b) || a.p.length !== b.p.length || a.p.some((seg, i) => seg !== b.p[i])) return undefined;
-  const e = { ...previous.e };
-  if (e.delta !== undefined && next.e.delta !== undefined) e.delta += next.e.delta;
-  return { k: "u", e, p: [{ p: a.p, a: a.a + b.a }] };
+  if (previous.k === "a" && next.k === "a" && previous.i === next.i) return { k: "a", i: previous.i, a: previous.a + next.a };
+  return undefined;
 }

@@ -1,0 +1,142 @@
+/**
+ * The O(delta) event stream, in one process: a real Agent (pi-ai's faux provider) -> StateEventEncoder ->
+ * EventForwarder (with state digests) -> a cloning transport -> SessionMirror. The mirror checks the worker's digest
+ * after every batch, so zero mismatches means it equalled the worker after every batch.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider, type FauxProviderRegistration } from "@mariozechner/pi-ai";
+import { Agent, type AgentTool } from "../../../src/agent-worker/agent/index";
+import { EventForwarder } from "../../../src/agent-worker/host/event-forwarder";
+import { createAgentStateData } from "../../../src/shared/agent/state";
+import { jsonEqual } from "../../../src/shared/protocol/message-patch";
+import { stateDigest } from "../../../src/shared/protocol/state-digest";
+import { StateEventEncoder } from "../../../src/shared/protocol/wire-events";
+import type { EventBatch } from "../../../src/shared/protocol/session-protocol";
+import { SessionMirror } from "../../../src/renderer/store/session-mirror";
+import { registerScriptedModel, textResult, userMessage } from "../agent/harness";
+import { Type } from "@mariozechner/pi-ai";
+
+let faux: FauxProviderRegistration | undefined;
+afterEach(() => faux?.unregister());
+
+function wire(agentOptions: ConstructorParameters<typeof Agent>[0] = {}, withDigest = true) {
+  const encoder = new StateEventEncoder();
+  const mirror = new SessionMirror("s", createAgentStateData());
+  let bytes = 0;
+  let agent!: Agent;
+  const forwarder = new EventForwarder({
+    epoch: "e1",
+    send: (batch: EventBatch) => {
+      const json = JSON.stringify(batch);
+      bytes += json.length;
+      const outcome = mirror.applyBatch(JSON.parse(json));
+      if (outcome !== "applied") throw new Error(`batch ${batch.seq} was ${outcome}`);
+    },
+    digest: !withDigest ? undefined : () => {
+      const queues = agent.queuedMessages();
+      return stateDigest({ ...agent.data, streamingMessage: encoder.mirroredStreamingMessage }, queues.steering, queues.followUp);
+    },
+  });
+  agent = new Agent({
+    ...agentOptions,
+    onStateEvent: (event, state) => forwarder.push(encoder.encode(event, state)),
+    onQueueChange: (c) => forwarder.push({ k: "q", steering: [...c.steering], followUp: [...c.followUp] }),
+  });
+  mirror.loadSnapshot({
+    sessionId: "s", seq: 0, epoch: "e1", state: { ...agent.data, pendingToolCalls: [] }, steering: [], followUp: [],
+    steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", toolExecution: "parallel", toolRuns: [],
+  });
+  const settle = async () => {
+    await agent.waitForIdle();
+    forwarder.flush();
+  };
+  const expectEqual = () => {
+    const view = mirror.getView();
+    expect(mirror.stats.digestMismatches).toBe(0);
+    expect(mirror.stats.resyncs).toBe(0);
+    expect(jsonEqual(view.state.messages, agent.state.messages)).toBe(true);
+    expect(view.state.isStreaming).toBe(agent.state.isStreaming);
+    expect(view.state.errorMessage).toBe(agent.state.errorMessage);
+  };
+  return { agent, mirror, settle, expectEqual, bytes: () => bytes };
+}
+
+const echoTool: AgentTool<any> = {
+  name: "echo",
+  label: "Echo",
+  description: "echo",
+  parameters: Type.Object({ text: Type.String() }),
+  execute: async (_id: string, params: { text: string }) => textResult(params.text),
+};
+
+describe("the event stream from worker to mirror", () => {
+  it("keeps the mirror equal through thinking, text and streamed tool-call arguments", async () => {
+    faux = registerScriptedModel();
+    faux.setResponses([
+      fauxAssistantMessage([fauxThinking("let me think about this"), fauxText("I will echo."), fauxToolCall("echo", { text: "a long argument ".repeat(5) }, { id: "t1" })], { stopReason: "toolUse" }),
+      fauxAssistantMessage("Echoed. **Done**."),
+    ]);
+    const w = wire({ initialState: { model: faux.getModel(), tools: [echoTool] } });
+    await w.agent.prompt("go");
+    await w.settle();
+    w.expectEqual();
+    expect(w.mirror.stats.digestChecks).toBeGreaterThan(5);
+    expect(w.mirror.getView().state.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+  });
+
+  it("keeps the mirror equal through an abort mid-stream, queues, and reset", async () => {
+    faux = registerScriptedModel();
+    faux.setResponses([fauxAssistantMessage("word ".repeat(200)), fauxAssistantMessage("after follow-up")]);
+    const w = wire({ initialState: { model: faux.getModel() } });
+    const run = w.agent.prompt("talk");
+    await new Promise((r) => setTimeout(r, 30));
+    w.agent.followUp(userMessage("later"));
+    w.agent.abort();
+    await run;
+    await w.settle();
+    w.expectEqual();
+    expect(w.mirror.getView().followUp).toHaveLength(1);
+    w.agent.reset();
+    await w.settle();
+    w.expectEqual();
+    expect(w.mirror.getView().state.messages).toEqual([]);
+  });
+
+  it("costs O(delta): a long reply at 2000 tokens/s travels in under two bytes per character", async () => {
+    faux = registerFauxProvider({ api: "bytes", provider: "bytes", tokenSize: { min: 4, max: 4 }, tokensPerSecond: 2000 });
+    const text = "0123456789".repeat(2_000);
+    faux.setResponses([fauxAssistantMessage(text)]);
+    const w = wire({ initialState: { model: faux.getModel() } }, false);
+    await w.agent.prompt("long");
+    await w.settle();
+    w.expectEqual();
+    expect(w.bytes() / text.length).toBeLessThan(2);
+  });
+});
+
+describe("the mirror's sequencing", () => {
+  const snapshot = {
+    sessionId: "s", seq: 5, epoch: "e", state: { ...createAgentStateData(), pendingToolCalls: [] as string[] },
+    steering: [], followUp: [], steeringMode: "all" as const, followUpMode: "all" as const, toolExecution: "parallel" as const, toolRuns: [],
+  };
+
+  it("ignores batches the snapshot already holds and asks for a resync on a gap or a new epoch", () => {
+    const mirror = new SessionMirror("s", createAgentStateData());
+    expect(mirror.applyBatch({ seq: 1, epoch: "e", items: [] })).toBe("resync");
+    mirror.loadSnapshot(snapshot);
+    expect(mirror.applyBatch({ seq: 5, epoch: "e", items: [] })).toBe("stale");
+    expect(mirror.applyBatch({ seq: 6, epoch: "e", items: [{ k: "s", e: { type: "run_start" } }] })).toBe("applied");
+    expect(mirror.getView().state.isStreaming).toBe(true);
+    expect(mirror.applyBatch({ seq: 8, epoch: "e", items: [] })).toBe("resync");
+    mirror.loadSnapshot(snapshot);
+    expect(mirror.applyBatch({ seq: 6, epoch: "other", items: [] })).toBe("resync");
+  });
+
+  it("refuses a batch it cannot decode instead of throwing", () => {
+    const mirror = new SessionMirror("s", createAgentStateData());
+    mirror.loadSnapshot(snapshot);
+    const bad = { seq: 6, epoch: "e", items: [{ k: "me", p: [] }] } as EventBatch;
+    expect(mirror.applyBatch(bad)).toBe("resync");
+    expect(mirror.stats.resyncs).toBe(1);
+  });
+});
