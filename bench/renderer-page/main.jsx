@@ -1,0 +1,97 @@
+// @ts-check
+/**
+ * BENCH ONLY. The real App, with the UI fixture's in-memory AppApi for the sidebar and settings, and a REAL session:
+ * a SessionClient + SessionMirror connected over a WebSocket to a real worker (URL in `?ws=`). Exposes
+ * `window.__bench` for bench/renderer.ts: the client, frame/long-task recording, and first-paint marks.
+ */
+import { createRoot } from "react-dom/client";
+import { App } from "../../src/renderer/app/App";
+import { SessionClient } from "../../src/renderer/store/session-client";
+import { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
+import { FakeApp, defaultSettings } from "../../test/e2e/fixtures/fake-app.js";
+
+const params = new URLSearchParams(location.search);
+const wsUrl = params.get("ws") ?? "";
+const sessionId = params.get("session") ?? "bench";
+const now = Date.now();
+
+/** @type {{ openedAt?: number, firstMessagePaintAt?: number }} */
+const marks = {};
+/** @type {SessionClient | undefined} */
+let client;
+
+function connect() {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl);
+    socket.addEventListener("open", () => resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) }));
+    socket.addEventListener("error", reject);
+  });
+}
+
+/** Marks the first frame painted with a message row: the row exists, then one rAF, then a task after that frame. */
+function watchFirstMessagePaint() {
+  const found = () => document.querySelector('[data-testid^="message-"]');
+  const observer = new MutationObserver(() => {
+    if (!found()) return;
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => (marks.firstMessagePaintAt = performance.now()), 0));
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+}
+
+const app = new FakeApp({
+  sessions: [{ id: sessionId, title: "Benchmark session", created: now, updated: now, messageCount: 0 }],
+  settings: defaultSettings(),
+  providerStatus: [{ provider: "openai", keySource: "settings" }],
+});
+
+/** @type {import("../../src/renderer/app/services").AppServices} */
+const services = {
+  app,
+  initialSessionId: sessionId,
+  openSession(id) {
+    marks.openedAt = performance.now();
+    watchFirstMessagePaint();
+    const opened = new SessionClient(id, connect);
+    client = opened;
+    void opened.start();
+    return { subscribe: opened.mirror.subscribe, getView: opened.mirror.getView, commands: opened, close: () => opened.close() };
+  },
+};
+
+/** @type {{ deltas: number[], longTasks: number[], running: boolean }} */
+const frames = { deltas: [], longTasks: [], running: false };
+new PerformanceObserver((list) => {
+  if (!frames.running) return;
+  for (const entry of list.getEntries()) frames.longTasks.push(entry.duration);
+}).observe({ type: "longtask", buffered: false });
+
+Object.assign(window, {
+  __bench: {
+    marks,
+    client: () => client,
+    startFrames() {
+      frames.deltas = [];
+      frames.longTasks = [];
+      frames.running = true;
+      let last = performance.now();
+      const tick = (/** @type {number} */ t) => {
+        if (!frames.running) return;
+        frames.deltas.push(t - last);
+        last = t;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame((t) => {
+        last = t;
+        requestAnimationFrame(tick);
+      });
+    },
+    stopFrames() {
+      frames.running = false;
+      return { deltas: frames.deltas, longTasks: frames.longTasks };
+    },
+  },
+});
+
+const root = document.getElementById("root");
+if (root) createRoot(root).render(<App services={services} />);
