@@ -68,7 +68,14 @@ export class AppService implements AppApi {
         this.notify("warning", `A chat's agent process stopped unexpectedly (${event.reason}); it was restarted.`);
       }
     });
-    this.options.settings.subscribe(() => void broker.broadcastSettings());
+    // Only what workers use: window moves also change settings, and must not ping every worker.
+    let last = JSON.stringify(toWorkerSettings(this.options.settings.get()));
+    this.options.settings.subscribe((settings) => {
+      const next = JSON.stringify(toWorkerSettings(settings));
+      if (next === last) return;
+      last = next;
+      void broker.broadcastSettings();
+    });
   }
 
   /** The key a worker gets for `provider`: settings first, then the environment. */

@@ -1,25 +1,182 @@
+/**
+ * Electron's main process: the composition root. It builds the Electron-free core (settings, secrets, session
+ * index, broker, app service) on Electron's adapters and wires windows, IPC, menus and the app's life cycle.
+ * No business logic here: anything worth testing lives in src/main/broker.
+ */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { app, BrowserWindow } from "electron";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { app, BrowserWindow, session } from "electron";
+import ElectronStore from "electron-store";
+import { AppService, toWorkerSettings } from "../broker/app-service";
+import { SecretStore } from "../broker/secrets";
+import { SessionBroker } from "../broker/session-broker";
+import { SessionIndex } from "../broker/session-index";
+import { SettingsStore } from "../broker/settings-store";
+import { SESSION_QUERY_PARAM } from "../../preload/api";
+import { ChatWindows } from "./chat-windows";
+import { CloseGuard } from "./confirm-close";
+import { appApiWith, registerIpc } from "./ipc";
+import { installApplicationMenu } from "./menu";
+import { safeStorageCipher } from "./safe-storage-cipher";
+import { hardenSession } from "./security";
+import { claimSingleInstance } from "./single-instance";
+import { appFiles, applyUserDataOverride } from "./user-data";
+import { UtilityWorkerLauncher } from "./utility-worker-launcher";
+import { WindowStateTracker } from "./window-state";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
+const pageFile = join(here, "../renderer/index.html");
+const pageHref = pathToFileURL(pageFile).href;
+/** electron-vite's dev server, in development only: a packaged app never loads pages from the network. */
+const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+const devServerOrigin = devServerUrl ? new URL(devServerUrl).origin : undefined;
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1100,
-    height: 760,
-    webPreferences: {
-      preload: join(here, "../preload/index.cjs"),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(here, "../renderer/index.html"));
+/** Whether `url` is the app's page (any query), i.e. a page that may use the bridge. */
+function isAppUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (devServerOrigin !== undefined && parsed.origin === devServerOrigin) return true;
+  parsed.search = "";
+  parsed.hash = "";
+  return parsed.href === pageHref;
 }
 
-void app.whenReady().then(createWindow);
-app.on("window-all-closed", () => {
-  if (process.platform !== "darwin") app.quit();
-});
+function loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<void> {
+  const query: Record<string, string> = sessionId === undefined ? {} : { [SESSION_QUERY_PARAM]: sessionId };
+  if (!devServerUrl) return win.loadFile(pageFile, { query });
+  const url = new URL(devServerUrl);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  return win.loadURL(url.href);
+}
+
+/** Builds everything after app ready; returns the window manager for the single-instance hand-over. */
+async function start(): Promise<ChatWindows> {
+  const files = appFiles();
+  const settings = SettingsStore.open({
+    cwd: files.settingsDir,
+    // electron-store with neither defaults, schema nor migrations: SettingsStore does all three.
+    storeFactory: ({ cwd, name }) => new ElectronStore<Record<string, unknown>>({ cwd, name }),
+  });
+  const secrets = SecretStore.open(files.secretsFile, safeStorageCipher);
+  const index = await SessionIndex.open(files.sessionIndexFile);
+  const sessionExists = (id: string) => {
+    const summary = index.get(id);
+    return summary !== undefined && summary.deleted === undefined;
+  };
+
+  const service = new AppService({
+    settings,
+    secrets,
+    index,
+    // Only reached without a calling window (see apiFor below), where "this window" means a new one.
+    openSession: async (id) => void chatWindows.open(id),
+  });
+  const broker = new SessionBroker({
+    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
+    sessionsDir: files.sessionsDir,
+    sessionTransport: "port",
+    getApiKey: (provider) => service.apiKey(provider),
+    getWorkerSettings: () => toWorkerSettings(settings.get()),
+  });
+  service.attachBroker(broker);
+
+  hardenSession(session.defaultSession, { isAppUrl, devServerOrigin });
+  const tracker = new WindowStateTracker(settings);
+  const closeGuard = new CloseGuard({
+    isRunning: (id) => broker.isRunning(id),
+    sessionOf: (win): string | undefined => chatWindows.sessionOf(win),
+    shouldConfirm: () => settings.get().abort.confirmCloseWhileRunning,
+  });
+  const chatWindows: ChatWindows = new ChatWindows({
+    preloadPath: join(here, "../preload/index.cjs"),
+    loadPage,
+    broker,
+    tracker,
+    closeGuard,
+    sessionExists,
+    warn: (text) => service.notify("warning", text),
+  });
+
+  const newChatWindow = () =>
+    service.createSession().then(
+      (created) => void chatWindows.open(created.id),
+      (error: unknown) => service.notify("error", `Could not start a new chat: ${(error as Error).message}`),
+    );
+  registerIpc({
+    windowOf: (event) => chatWindows.fromContents(event.sender),
+    isAppUrl,
+    apiFor: (win) =>
+      appApiWith(service, async (id, where) => {
+        if (!sessionExists(id)) throw new Error("No such chat");
+        if (where === "new-window") chatWindows.open(id);
+        else chatWindows.show(win, id);
+      }),
+    connect: (win, sessionId) => chatWindows.connect(win, sessionId),
+  });
+  installApplicationMenu(
+    {
+      newChat: (window) => {
+        const win = chatWindows.chatWindow(window);
+        if (win) chatWindows.command(win, "new-chat");
+        else void newChatWindow();
+      },
+      newWindow: () => void newChatWindow(),
+      closeWindow: (window) => window?.close(),
+      // With no window (macOS), open one; the user is one more Cmd+, away from the settings.
+      openSettings: (window) => {
+        const win = chatWindows.chatWindow(window);
+        if (win) chatWindows.command(win, "open-settings");
+        else chatWindows.open();
+      },
+    },
+    { development: !app.isPackaged },
+  );
+
+  const restorable = tracker.restorable().filter((record) => sessionExists(record.sessionId));
+  for (const record of restorable) chatWindows.open(record.sessionId, record.bounds);
+  if (restorable.length === 0) chatWindows.open();
+  broker.warmUp();
+
+  app.on("activate", () => {
+    if (BrowserWindow.getAllWindows().length === 0) chatWindows.open();
+  });
+  app.on("window-all-closed", () => {
+    // macOS apps stay in the Dock with no window; elsewhere the last window closing ends the app.
+    if (process.platform !== "darwin") app.quit();
+  });
+  let cleanedUp = false;
+  let cleaning = false;
+  app.on("will-quit", (event) => {
+    if (cleanedUp) return;
+    // Workers flush their transcripts and the index reaches disk before the process goes.
+    event.preventDefault();
+    if (cleaning) return;
+    cleaning = true;
+    void Promise.allSettled([broker.dispose(), index.flush()]).then(() => {
+      cleanedUp = true;
+      app.quit();
+    });
+  });
+  return chatWindows;
+}
+
+applyUserDataOverride();
+app.enableSandbox();
+/** Set once started; a second launch before then has nothing to hand over to and is ignored. */
+let windows: ChatWindows | undefined;
+if (claimSingleInstance({ openWindow: () => windows?.open() })) {
+  app
+    .whenReady()
+    .then(start)
+    .then((started) => {
+      windows = started;
+    })
+    .catch((error: unknown) => {
+      console.error("paddock: could not start", error);
+      app.exit(1);
+    });
+}

@@ -67,8 +67,9 @@ export function hardenSession(ses: Session, options: SessionSecurityOptions): vo
   ses.setPermissionRequestHandler((contents, permission, callback) => {
     callback(ALLOWED_PERMISSIONS.has(permission) && options.isAppUrl(contents.getURL()));
   });
-  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
-    return ALLOWED_PERMISSIONS.has(permission) && options.isAppUrl(requestingOrigin);
+  ses.setPermissionCheckHandler((contents, permission, requestingOrigin) => {
+    // A file:// page's origin is just "file:///", which says nothing about which page asks: judge its full URL.
+    return ALLOWED_PERMISSIONS.has(permission) && options.isAppUrl(contents?.getURL() ?? requestingOrigin);
   });
   const policy = contentSecurityPolicy(options.devServerOrigin);
   ses.webRequest.onHeadersReceived((details, callback) => {

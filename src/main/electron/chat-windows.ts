@@ -1,0 +1,148 @@
+/**
+ * The chat windows: each shows one session at a time and is one viewer of it in the broker (viewer id = its
+ * webContents id). Opening, binding a window to a session, handing it session ports, and letting go of the
+ * session when the window closes or moves on. Sessions themselves are the broker's business.
+ */
+import { BrowserWindow, MessageChannelMain, type BaseWindow, type WebContents } from "electron";
+import type { SessionPortMessage } from "../../preload/api";
+import type { WindowBounds } from "../../shared/settings/schema";
+import type { SessionBroker } from "../broker/session-broker";
+import type { WorkerHandle } from "../broker/worker-handle";
+import type { CloseGuard } from "./confirm-close";
+import { COMMAND_CHANNEL, SESSION_PORT_CHANNEL } from "./ipc-channels";
+import { hardenWindow, secureWebPreferences } from "./security";
+import { UtilityWorkerProcess } from "./utility-worker-launcher";
+import type { WindowStateTracker } from "./window-state";
+
+export type PageCommand = "open-settings" | "new-chat";
+
+export interface ChatWindowsOptions {
+  preloadPath: string;
+  /** Loads the app page into `win`, bound to `sessionId` when given (`index.html?session=<id>`). */
+  loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<void>;
+  broker: SessionBroker;
+  tracker: WindowStateTracker;
+  closeGuard: CloseGuard;
+  /** Whether the session exists and is not deleted: windows and ports are only ever made for such sessions. */
+  sessionExists(sessionId: string): boolean;
+  /** Shows the user a problem that is not tied to a call (e.g. a transcript loaded with damage). */
+  warn(text: string): void;
+}
+
+interface ChatWindow {
+  win: BrowserWindow;
+  viewerId: string;
+  /** The session the window shows; undefined until its page picks one. */
+  sessionId?: string;
+  /** Sessions this window is a broker viewer of (normally just `sessionId`; two during a switch). */
+  attached: Set<string>;
+}
+
+const DEFAULT_SIZE = { width: 1100, height: 760 };
+
+export class ChatWindows {
+  readonly #options: ChatWindowsOptions;
+  readonly #byWindowId = new Map<number, ChatWindow>();
+  readonly #byContentsId = new Map<number, ChatWindow>();
+  /** Workers whose transcript problems were already shown, so a second viewer does not repeat them. */
+  readonly #reported = new WeakSet<WorkerHandle>();
+
+  constructor(options: ChatWindowsOptions) {
+    this.#options = options;
+  }
+
+  /** Opens a window on `sessionId` (or, without one, on whatever session the page chooses) at `bounds`. */
+  open(sessionId?: string, bounds?: WindowBounds): BrowserWindow {
+    const win = new BrowserWindow({
+      ...(bounds ?? DEFAULT_SIZE),
+      minWidth: 480,
+      minHeight: 400,
+      show: false,
+      title: "Paddock",
+      webPreferences: secureWebPreferences(this.#options.preloadPath),
+    });
+    hardenWindow(win);
+    this.#options.closeGuard.watch(win);
+    const chat: ChatWindow = { win, viewerId: `window-${win.webContents.id}`, attached: new Set() };
+    const windowId = win.id;
+    const contentsId = win.webContents.id;
+    this.#byWindowId.set(windowId, chat);
+    this.#byContentsId.set(contentsId, chat);
+    win.once("ready-to-show", () => win.show());
+    win.on("closed", () => {
+      this.#byWindowId.delete(windowId);
+      this.#byContentsId.delete(contentsId);
+      for (const sessionId of chat.attached) void this.#options.broker.detach(sessionId, chat.viewerId);
+      chat.attached.clear();
+    });
+    const shown = sessionId !== undefined && this.#options.sessionExists(sessionId) ? sessionId : undefined;
+    if (shown !== undefined) this.show(win, shown);
+    this.#options.loadPage(win, shown).catch((error: unknown) => {
+      this.#options.warn(`A window could not load its page: ${(error as Error).message}`);
+    });
+    return win;
+  }
+
+  /** The window whose page is `contents`, if it is one of ours. */
+  fromContents(contents: WebContents): BrowserWindow | undefined {
+    return this.#byContentsId.get(contents.id)?.win;
+  }
+
+  /** `window` if it is one of our chat windows (menu callbacks receive any BaseWindow, or none). */
+  chatWindow(window: BaseWindow | undefined): BrowserWindow | undefined {
+    return window ? this.#byWindowId.get(window.id)?.win : undefined;
+  }
+
+  sessionOf(win: BrowserWindow): string | undefined {
+    return this.#byWindowId.get(win.id)?.sessionId;
+  }
+
+  /**
+   * Records that `win` now shows `sessionId` (restored on relaunch) and lets go of the session it showed before,
+   * whose worker stops if no other window shows it.
+   */
+  show(win: BrowserWindow, sessionId: string): void {
+    const chat = this.#byWindowId.get(win.id);
+    if (!chat || chat.sessionId === sessionId) return;
+    const previous = chat.sessionId;
+    chat.sessionId = sessionId;
+    if (previous === undefined) this.#options.tracker.track(win, sessionId);
+    else this.#options.tracker.rebind(win, sessionId);
+    if (previous !== undefined && chat.attached.delete(previous)) {
+      void this.#options.broker.detach(previous, chat.viewerId);
+    }
+  }
+
+  /**
+   * Gives `win`'s page a new port to `sessionId`'s worker (starting it if needed) and binds the window to that
+   * session. Rejects when the session does not exist, or when the window closed or moved to another session
+   * while the worker was starting (no port is sent then).
+   */
+  async connect(win: BrowserWindow, sessionId: string): Promise<void> {
+    const chat = this.#byWindowId.get(win.id);
+    if (!chat) throw new Error("Not a Paddock window");
+    if (!this.#options.sessionExists(sessionId)) throw new Error("No such chat");
+    this.show(win, sessionId);
+    chat.attached.add(sessionId);
+    const attachment = await this.#options.broker.attach(sessionId, chat.viewerId);
+    // Closing or switching meanwhile already detached this viewer; a port now would reach a stopping worker.
+    if (win.isDestroyed() || chat.sessionId !== sessionId) throw new Error("The window moved on to another chat");
+    const worker = attachment.worker;
+    if (!(worker.process instanceof UtilityWorkerProcess)) throw new Error("The agent worker cannot take ports");
+    if (!worker.alive) throw new Error("The chat's agent process is restarting; try again");
+    if (attachment.problems.length > 0 && !this.#reported.has(worker)) {
+      this.#reported.add(worker);
+      this.#options.warn(`While opening a chat: ${attachment.problems.join("; ")}`);
+    }
+    const { port1, port2 } = new MessageChannelMain();
+    worker.process.transferPort(port1);
+    const message: SessionPortMessage = { type: SESSION_PORT_CHANNEL, sessionId };
+    if (attachment.restartedReason !== undefined) message.restartedReason = attachment.restartedReason;
+    win.webContents.postMessage(SESSION_PORT_CHANNEL, message, [port2]);
+  }
+
+  /** Sends a menu command to `win`'s page. */
+  command(win: BrowserWindow, command: PageCommand): void {
+    if (!win.isDestroyed()) win.webContents.send(COMMAND_CHANNEL, command);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Starts agent workers as Electron utility processes (Node without Chromium's renderer, sandboxed by the OS like
+ * other Chromium children). The control channel is the process's own postMessage / `process.parentPort`; session
+ * ports travel the same way, as a message with one MessagePortMain attached.
+ */
+import { utilityProcess, type MessagePortMain, type UtilityProcess } from "electron";
+import { BaseTransport } from "../../shared/transport/transport";
+import type { WorkerExit, WorkerLauncher, WorkerProcess } from "../broker/worker-process";
+
+/** The frame that carries a session port; the worker takes any message with a port as a session connection. */
+const PORT_FRAME = { ch: "port" } as const;
+
+class UtilityProcessTransport extends BaseTransport {
+  constructor(private readonly child: UtilityProcess) {
+    super();
+    child.on("message", (message) => this.receive(message));
+    child.once("exit", () => this.markClosed("worker exited"));
+  }
+
+  send(message: unknown): void {
+    if (this.closed) return;
+    try {
+      this.child.postMessage(message);
+    } catch (error) {
+      this.markClosed(`send failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** A utility process has no channel to disconnect; ending the process is the equivalent. */
+  protected closeUnderlying(): void {
+    this.child.kill();
+  }
+}
+
+/** A worker running as a utility process; unlike a forked Node child it can receive session ports. */
+export class UtilityWorkerProcess implements WorkerProcess {
+  readonly control: UtilityProcessTransport;
+  readonly exited: Promise<WorkerExit>;
+  readonly #child: UtilityProcess;
+  #pid: number | undefined;
+  /** Why the process ended when we know better than its exit code: our own kill, or V8's fatal error. */
+  #cause: string | null = null;
+  #gone = false;
+
+  constructor(child: UtilityProcess) {
+    this.#child = child;
+    this.#pid = child.pid;
+    child.once("spawn", () => {
+      this.#pid = child.pid;
+    });
+    child.on("error", (type, location) => {
+      this.#cause = `${type === "FatalError" ? "fatal V8 error" : type} at ${location}`;
+    });
+    this.control = new UtilityProcessTransport(child);
+    this.exited = new Promise((resolve) => {
+      // Electron reports only the exit code; the cause we saw (if any) stands in for the signal in describeExit().
+      child.once("exit", (code) => {
+        this.#gone = true;
+        resolve({ code, signal: this.#cause });
+      });
+    });
+  }
+
+  /** The OS pid; kept after exit (Electron forgets it), so reports can still name the process. */
+  get pid(): number | undefined {
+    return this.#pid;
+  }
+
+  /** Hands `port` to the worker, which serves the session it hosts on it. The port is unusable here afterwards. */
+  transferPort(port: MessagePortMain): void {
+    this.#child.postMessage(PORT_FRAME, [port]);
+  }
+
+  kill(): void {
+    if (this.#gone) return;
+    const pid = this.#child.pid;
+    if (pid === undefined) {
+      // Still starting: end it as soon as it exists.
+      this.#child.once("spawn", () => this.kill());
+      return;
+    }
+    this.#cause ??= "SIGKILL";
+    // utilityProcess.kill() sends SIGTERM, which a stuck worker may not act on; the contract is an immediate end.
+    if (process.platform === "win32") this.#child.kill();
+    else {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        this.#child.kill();
+      }
+    }
+  }
+}
+
+export class UtilityWorkerLauncher implements WorkerLauncher {
+  /** `workerFile`: the built worker entry (out/main/agent-worker.js). Launch only after app ready. */
+  constructor(private readonly workerFile: string) {}
+
+  launch(): UtilityWorkerProcess {
+    const child = utilityProcess.fork(this.workerFile, [], { serviceName: "Paddock Agent", stdio: "pipe" });
+    // Piped, not inherited, so an unread pipe can never fill up and block the worker: pass its output on.
+    child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    return new UtilityWorkerProcess(child);
+  }
+}

@@ -1,0 +1,2 @@
+export function findElectronBinary(): { path: string } | { missing: string };
+export function skipMessage(missing: string): string;
