@@ -66,7 +66,7 @@ const echoTool: AgentTool<any> = {
   label: "Echo",
   description: "echo",
   parameters: Type.Object({ text: Type.String() }),
-  execute: async (_id: string, params: { text: string }) => textResult(params.text),
+  execute: async (_id: string, params: unknown) => textResult((params as { text: string }).text),
 };
 
 describe("the event stream from worker to mirror", () => {
