@@ -3,14 +3,18 @@
  */
 export interface WebHostArgs {
   dataDir: string;
+  /** Output of `electron-vite build` (main/agent-worker.js, renderer/); default ./out next to src/. */
+  buildDir?: string;
   /** 0 = a random free port. */
   port: number;
   openaiTestServer: boolean;
+  /** An OpenAI-compatible server already running on loopback, registered as "Loopback" (tests script it). */
+  loopbackUrl?: string;
   integrityCheck: boolean;
 }
 
 export const USAGE =
-  "usage: tsx src/web-host/main.ts [--data-dir DIR] [--port N] [--openai-test-server] [--integrity-check]";
+  "usage: tsx src/web-host/main.ts [--data-dir DIR] [--build-dir DIR] [--port N] [--openai-test-server | --loopback-url URL] [--integrity-check]";
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
   const args: WebHostArgs = { dataDir: "./.paddock-dev", port: 0, openaiTestServer: false, integrityCheck: false };
@@ -25,6 +29,9 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
       case "--data-dir":
         args.dataDir = value();
         break;
+      case "--build-dir":
+        args.buildDir = value();
+        break;
       case "--port": {
         const raw = value();
         const port = Number(raw);
@@ -35,6 +42,14 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
       case "--openai-test-server":
         args.openaiTestServer = true;
         break;
+      case "--loopback-url": {
+        const url = value();
+        if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(\/\S*)?$/.test(url)) {
+          throw new Error(`--loopback-url must be an http URL on a loopback address, got ${url}`);
+        }
+        args.loopbackUrl = url;
+        break;
+      }
       case "--integrity-check":
         args.integrityCheck = true;
         break;
@@ -42,5 +57,6 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
         throw new Error(`unknown argument ${flag}\n${USAGE}`);
     }
   }
+  if (args.openaiTestServer && args.loopbackUrl) throw new Error("use --openai-test-server or --loopback-url, not both");
   return args;
 }

@@ -52,6 +52,9 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+/** Thrown by a route to answer 400 (the caller asked for something that cannot be). */
+export class BadRequest extends Error {}
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -69,7 +72,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const status = error instanceof HttpError ? error.status : 500;
+      const status = error instanceof HttpError ? error.status : error instanceof BadRequest ? 400 : 500;
       sendJson(res, status, { error: error instanceof Error ? error.message : String(error) });
     });
   });

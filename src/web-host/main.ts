@@ -3,9 +3,13 @@
  *   "dev:web": "electron-vite build && tsx src/web-host/main.ts --openai-test-server"
  * and the flags are:
  *   --data-dir DIR          settings, keys (in the clear: dev only), session index and transcripts; default ./.paddock-dev
+ *   --build-dir DIR         the electron-vite output to run; default out/ (the e2e tests run a private copy, so a
+ *                           rebuild during the run cannot pull files from under them)
  *   --port N                loopback port, default 0 (random)
  *   --openai-test-server    run the scripted OpenAI-compatible test server in-process as provider "Loopback"
  *                           (models test-model, other-model), so the app works with no key
+ *   --loopback-url URL      instead, register an OpenAI-compatible server already running on loopback as
+ *                           "Loopback" (the e2e tests own their test server, to queue turns and read requests)
  *   --integrity-check       workers verify every state batch (slower; the e2e tests use it)
  *
  * Prints `PADDOCK_WEB_URL <url>` once serving, and `worker <pid> session <id>` whenever a worker takes a session.
@@ -31,9 +35,9 @@ const openai = args.openaiTestServer ? await startOpenAIServer({ models: ["test-
 const host = await startWebHost({
   dataDir: args.dataDir,
   port: args.port,
-  buildDir: resolve(repoRoot, "out"),
+  buildDir: resolve(args.buildDir ?? resolve(repoRoot, "out")),
   integrityCheck: args.integrityCheck,
-  loopbackBaseUrl: openai?.baseUrl,
+  loopbackBaseUrl: openai?.baseUrl ?? args.loopbackUrl,
   onWorker: (pid, sessionId) => process.stdout.write(`worker ${pid ?? "?"} session ${sessionId}\n`),
 });
 process.stdout.write(`PADDOCK_WEB_URL ${host.url}\n`);

@@ -15,7 +15,7 @@ import { plaintextDevCipher, SecretStore } from "../main/broker/secrets";
 import { SessionBroker } from "../main/broker/session-broker";
 import { SessionIndex } from "../main/broker/session-index";
 import { SettingsStore } from "../main/broker/settings-store";
-import { startHttpServer } from "./http-server";
+import { BadRequest, startHttpServer } from "./http-server";
 
 export interface WebHostOptions {
   dataDir: string;
@@ -83,7 +83,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     routes: {
       call: (method, args) => dispatchAppCall(app, method, args),
       attach: async (sessionId, viewerId) => {
-        if (!index.get(sessionId)) throw new Error("No such chat");
+        if (!index.get(sessionId)) throw new BadRequest("No such chat");
         const attachment = await broker.attach(sessionId, viewerId);
         announce(sessionId, attachment.worker.pid);
         if (!attachment.url) throw new Error("The worker offered no session URL");

@@ -1,0 +1,314 @@
+/**
+ * Paddock end to end, nothing faked: the web host (`src/web-host/main.ts`) as a child process with real agent
+ * workers, the built renderer in Debian's Chromium, and the loopback OpenAI-compatible test server as the model.
+ * Replies are scripted with `[[turn: {json}]]` in the prompt (see test/support/openai-server.ts).
+ *
+ * The main host is given a test server this file owns (`--loopback-url`), so a test can queue a one-off failure
+ * and read the requests; the settings tests run their own hosts with `--openai-test-server`, as `npm run dev:web`.
+ * Screenshots of the main states go to test-results/screens/.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./fixtures/serve-fixture";
+import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../support/openai-server";
+import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
+
+const SCREENS = join(REPO_ROOT, "test-results", "screens");
+const turn = (t: ScriptedTurn) => `[[turn: ${JSON.stringify(t)}]]`;
+
+let browser: Browser;
+let build: ReturnType<typeof privateBuildCopy>;
+const tempDirs: string[] = [];
+
+/** The host on a fresh (or given) data dir, running this run's private copy of the build. */
+const startHost = (...args: string[]) => startWebHostProcess(["--build-dir", build.dir, "--integrity-check", ...args]);
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "paddock-e2e-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENS, { recursive: true });
+  build = privateBuildCopy();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  build?.remove();
+});
+
+interface ChatPage {
+  page: Page;
+  sessionId: string;
+  /** Page errors and console errors seen so far. */
+  problems: string[];
+}
+
+/** A new chat in a new page, ready to type. */
+async function openChat(host: WebHostProcess, sessionId?: string): Promise<ChatPage> {
+  const id = sessionId ?? (await host.call<{ id: string }>("createSession")).id;
+  const page = await browser.newPage({ viewport: { width: 1100, height: 720 }, colorScheme: "light" });
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(m.text());
+  });
+  await page.goto(host.pageUrl(id));
+  await page.getByTestId("composer").waitFor();
+  await expect.poll(() => page.getByTestId("composer").isEnabled()).toBe(true);
+  return { page, sessionId: id, problems };
+}
+
+async function send(page: Page, text: string, keys = "Enter"): Promise<void> {
+  const composer = page.getByTestId("composer");
+  await composer.fill(text);
+  await composer.press(keys);
+}
+
+const lastAssistant = (page: Page) => page.getByTestId("message-assistant").last();
+const userTexts = (page: Page) => page.getByTestId("message-user").allTextContents();
+const idle = (page: Page) => page.getByTestId("send-button").waitFor({ timeout: 15_000 });
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `${name}.png`) });
+
+describe("Paddock in the browser host", () => {
+  let server: OpenAITestServer;
+  let host: WebHostProcess;
+
+  beforeAll(async () => {
+    server = await startOpenAIServer({ models: ["test-model", "other-model"] });
+    host = await startHost("--data-dir", tempDir(), "--loopback-url", server.baseUrl);
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await server?.close();
+  });
+
+  it("streams a markdown reply whose code block is highlighted once complete", async () => {
+    const { page, problems } = await openChat(host);
+    await page.getByTestId("empty-chat").waitFor();
+    await shot(page, "empty");
+    const reply =
+      "## Plan\n\nFirst, some **bold** words.\n\n```ts\nconst answer: number = 42;\nfunction twice(x: number) {\n  return x * 2;\n}\n```\n\nDone.";
+    await send(page, `Show me code ${turn({ text: reply, chunkChars: 3, tokensPerSecond: 25 })}`);
+    await page.getByTestId("stop-button").waitFor();
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("some bold");
+    await shot(page, "streaming");
+    await idle(page);
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("Done.");
+    const last = lastAssistant(page);
+    expect(await last.locator("h2").textContent()).toBe("Plan");
+    expect(await last.locator("strong").textContent()).toBe("bold");
+    await last.locator(".hljs-keyword").first().waitFor();
+    expect(await last.locator(".hljs-keyword").allTextContents()).toEqual(expect.arrayContaining(["const", "function", "return"]));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("shows tool-call cards: a built-in tool's result and an unknown tool's error", async () => {
+    const { page, problems } = await openChat(host);
+    await send(page, `Use tools ${turn({
+      toolCalls: [
+        { name: "calculate", arguments: { expression: "6*7" } },
+        { name: "web_search", arguments: { query: "paddock" } },
+      ],
+    })}`);
+    await idle(page);
+    const cards = page.getByTestId("tool-card");
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["done", "error"]);
+    await cards.nth(0).getByRole("button").first().click(); // a done card starts folded
+    expect(await cards.nth(0).getByTestId("tool-output").textContent()).toContain("6*7 = 42");
+    expect(await cards.nth(1).getByTestId("tool-output").textContent()).toMatch(/web_search.*not found/i);
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("Received 2 tool results.");
+    await shot(page, "tool-card");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("while running, Enter steers and Alt+Enter queues follow-ups; a removed one is never sent", async () => {
+    const { page, problems } = await openChat(host);
+    await send(page, `Talk slowly ${turn({ text: "word ".repeat(100), chunkChars: 5, tokensPerSecond: 40 })}`);
+    await page.getByTestId("stop-button").waitFor();
+    await send(page, "steer-one");
+    await send(page, "follow-one", "Alt+Enter");
+    await send(page, "follow-removed", "Alt+Enter");
+    const strip = page.getByTestId("queue-strip");
+    await expect.poll(() => strip.getByRole("listitem").allTextContents()).toEqual([
+      expect.stringContaining("steer-one"), expect.stringContaining("follow-one"), expect.stringContaining("follow-removed"),
+    ]);
+    await shot(page, "queue-strip");
+    await strip.getByRole("button", { name: /Remove queued follow-up message: follow-removed/ }).click();
+    await expect.poll(() => strip.getByRole("listitem").count()).toBe(2);
+
+    await expect.poll(async () => (await userTexts(page)).length, { timeout: 15_000 }).toBe(3);
+    await idle(page);
+    expect((await userTexts(page)).slice(1)).toEqual(["steer-one", "follow-one"]);
+    await expect.poll(() => page.getByTestId("message-assistant").allTextContents())
+      .toEqual([expect.stringContaining("word word"), expect.stringContaining("steer-one"), expect.stringContaining("follow-one")]);
+    expect(JSON.stringify(server.requests.map((r) => r.body.messages))).not.toContain("follow-removed");
+    expect(await strip.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("Esc aborts a running reply and the chat is usable again", async () => {
+    const { page, problems } = await openChat(host);
+    await send(page, `Hang ${turn({ text: "This reply starts and then hangs forever, never finishing.", chunkChars: 6, hangAfterChunks: 3 })}`);
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("This reply");
+    await page.getByTestId("composer").press("Escape");
+    await idle(page);
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("Stopped");
+    expect(await page.getByTestId("error-banner").count()).toBe(0);
+    await send(page, "after the stop");
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("after the stop");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("a 500 shows an error banner whose Retry asks again and succeeds", async () => {
+    const { page, problems } = await openChat(host);
+    server.enqueue({ error: { status: 500, message: "upstream exploded" } });
+    await send(page, "retry me please");
+    const banner = page.getByTestId("error-banner");
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/500.*upstream exploded/);
+    await shot(page, "error");
+    await page.getByTestId("retry-button").click();
+    await banner.waitFor({ state: "detached" });
+    await idle(page);
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("retry me please");
+    expect(await userTexts(page)).toEqual(["retry me please"]);
+    expect(await page.getByTestId("message-assistant").count()).toBe(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("switching model mid-session applies from the next reply", async () => {
+    const { page, problems } = await openChat(host);
+    await send(page, "first question");
+    await idle(page);
+    await expect.poll(() => lastAssistant(page).locator(".footer-model").textContent()).toBe("test-model");
+    await page.getByTestId("model-picker").selectOption({ label: "other-model (Loopback)" });
+    const before = server.requests.length;
+    await send(page, "second question");
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("second question");
+    await idle(page);
+    expect(await lastAssistant(page).locator(".footer-model").textContent()).toBe("other-model");
+    expect(server.requests.slice(before).map((r) => r.body.model)).toEqual(["other-model"]);
+    expect(await page.getByTestId("message-assistant").first().locator(".footer-model").textContent()).toBe("test-model");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("two pages chat at once without crosstalk", async () => {
+    const [a, b] = await Promise.all([openChat(host), openChat(host)]);
+    const slow = (word: string) => turn({ text: `${word} `.repeat(60), chunkChars: 6, tokensPerSecond: 30 });
+    await send(a.page, `A ${slow("alpha")}`);
+    await send(b.page, `B ${slow("bravo")}`);
+    // Both replies are in flight at the same time.
+    await Promise.all([
+      expect.poll(() => lastAssistant(a.page).textContent()).toContain("alpha alpha"),
+      expect.poll(() => lastAssistant(b.page).textContent()).toContain("bravo bravo"),
+    ]);
+    expect(await a.page.getByTestId("stop-button").count()).toBe(1);
+    expect(await b.page.getByTestId("stop-button").count()).toBe(1);
+    await Promise.all([idle(a.page), idle(b.page)]);
+    expect(await lastAssistant(a.page).textContent()).not.toContain("bravo");
+    expect(await lastAssistant(b.page).textContent()).not.toContain("alpha");
+    expect(host.workers.get(a.sessionId)).not.toEqual(host.workers.get(b.sessionId));
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await Promise.all([a.page.close(), b.page.close()]);
+  });
+
+  it("a worker killed mid-reply is restarted: the transcript survives and the user is told", async () => {
+    const { page, sessionId } = await openChat(host);
+    await send(page, "remember me");
+    await idle(page);
+    await send(page, `Long story ${turn({ text: "once upon a time ".repeat(60), chunkChars: 4, tokensPerSecond: 40 })}`);
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("once upon");
+    const pid = await host.waitForWorker(sessionId);
+    process.kill(pid, "SIGKILL");
+
+    const notice = page.getByTestId("notice").filter({ hasText: "agent process restarted" });
+    await notice.waitFor({ timeout: 20_000 });
+    expect(await notice.textContent()).toContain("SIGKILL");
+    expect(await host.waitForWorker(sessionId, pid)).not.toBe(pid);
+    await idle(page); // never left "loading"
+    expect(await userTexts(page)).toEqual(["remember me", expect.stringContaining("Long story")]);
+    expect(await page.getByTestId("message-assistant").first().textContent()).toContain("remember me");
+    await shot(page, "worker-restarted");
+
+    await send(page, "still there?");
+    await expect.poll(() => lastAssistant(page).textContent()).toContain("still there?");
+    await page.close();
+  }, 60_000);
+});
+
+describe("settings in the browser host", () => {
+  it("a corrupt settings file is set aside, defaults restored, and the user told", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "settings.json"), "{ this is not json");
+    const host = await startHost("--data-dir", dir, "--openai-test-server");
+    try {
+      const { page, problems } = await openChat(host);
+      const notice = page.getByTestId("notice").filter({ hasText: "settings file was unreadable" });
+      await notice.waitFor();
+      await shot(page, "corrupt-settings-notice");
+      expect(readdirSync(dir).some((f) => /^settings\.corrupt-.*\.json$/.test(f))).toBe(true);
+      await send(page, "works anyway");
+      await expect.poll(() => lastAssistant(page).textContent()).toContain("works anyway");
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
+
+  it("settings and chats survive a host restart", async () => {
+    const dir = tempDir();
+    let host = await startHost("--data-dir", dir, "--openai-test-server");
+    let sessionId: string;
+    try {
+      const chat = await openChat(host);
+      sessionId = chat.sessionId;
+      const { page } = chat;
+      await send(page, `Code please ${turn({ text: "Here you go:\n\n```js\nconst greet = (name) => `hi ${name}`;\n```" })}`);
+      await idle(page);
+      await page.getByTestId("open-settings").click();
+      await page.getByTestId("settings-view").waitFor();
+      await shot(page, "settings");
+      await page.getByLabel("Esc while the agent runs").selectOption("nothing");
+      await page.getByRole("radiogroup", { name: "Theme" }).getByText("Dark").click();
+      await expect.poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
+      expect(chat.problems).toEqual([]);
+      await page.close();
+    } finally {
+      await host.stop();
+    }
+
+    host = await startHost("--data-dir", dir, "--openai-test-server");
+    try {
+      const { page, problems } = await openChat(host, sessionId);
+      await expect.poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
+      await expect.poll(() => lastAssistant(page).textContent()).toContain("Here you go");
+      await lastAssistant(page).locator(".hljs-keyword").first().waitFor();
+      await shot(page, "dark-theme");
+      await page.getByTestId("open-settings").click();
+      expect(await page.getByLabel("Esc while the agent runs").inputValue()).toBe("nothing");
+      const sessions = await host.call<{ id: string }[]>("listSessions");
+      expect(sessions.map((s) => s.id)).toContain(sessionId);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await host.stop();
+    }
+  }, 90_000);
+});
