@@ -61,8 +61,8 @@ async function openChat(host: WebHostProcess, sessionId?: string): Promise<ChatP
     if (m.type() === "error") problems.push(m.text());
   });
   await page.goto(host.pageUrl(id));
-  await page.getByTestId("composer").waitFor();
-  await expect.poll(() => page.getByTestId("composer").isEnabled()).toBe(true);
+  // Connected, snapshot loaded, model known: the composer says so.
+  await poll(() => page.getByTestId("composer").getAttribute("placeholder")).toBe("Message Paddock…");
   return { page, sessionId: id, problems };
 }
 
@@ -72,9 +72,17 @@ async function send(page: Page, text: string, keys = "Enter"): Promise<void> {
   await composer.press(keys);
 }
 
+/** Polls with room for paced streams (vitest's default is 1 s). */
+const poll = <T>(fn: () => Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout });
+/** The last assistant message's text ("" when none); never waits for the element. */
+const lastText = async (page: Page) => (await page.getByTestId("message-assistant").allTextContents()).at(-1) ?? "";
 const lastAssistant = (page: Page) => page.getByTestId("message-assistant").last();
 const userTexts = (page: Page) => page.getByTestId("message-user").allTextContents();
-const idle = (page: Page) => page.getByTestId("send-button").waitFor({ timeout: 15_000 });
+/** Resolves once `n` assistant messages are complete (their footers show) and the run has ended. */
+async function replies(page: Page, n: number): Promise<void> {
+  await poll(() => page.locator("[data-testid=message-assistant] .message-footer").count()).toBe(n);
+  await page.getByTestId("send-button").waitFor({ timeout: 15_000 });
+}
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `${name}.png`) });
 
 describe("Paddock in the browser host", () => {
@@ -99,10 +107,10 @@ describe("Paddock in the browser host", () => {
       "## Plan\n\nFirst, some **bold** words.\n\n```ts\nconst answer: number = 42;\nfunction twice(x: number) {\n  return x * 2;\n}\n```\n\nDone.";
     await send(page, `Show me code ${turn({ text: reply, chunkChars: 3, tokensPerSecond: 25 })}`);
     await page.getByTestId("stop-button").waitFor();
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("some bold");
+    await poll(() => lastText(page)).toContain("some bold");
     await shot(page, "streaming");
-    await idle(page);
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("Done.");
+    await replies(page, 1);
+    await poll(() => lastText(page)).toContain("Done.");
     const last = lastAssistant(page);
     expect(await last.locator("h2").textContent()).toBe("Plan");
     expect(await last.locator("strong").textContent()).toBe("bold");
@@ -120,14 +128,14 @@ describe("Paddock in the browser host", () => {
         { name: "web_search", arguments: { query: "paddock" } },
       ],
     })}`);
-    await idle(page);
+    await replies(page, 2);
     const cards = page.getByTestId("tool-card");
-    await expect.poll(() => cards.count()).toBe(2);
+    await poll(() => cards.count()).toBe(2);
     expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["done", "error"]);
     await cards.nth(0).getByRole("button").first().click(); // a done card starts folded
     expect(await cards.nth(0).getByTestId("tool-output").textContent()).toContain("6*7 = 42");
     expect(await cards.nth(1).getByTestId("tool-output").textContent()).toMatch(/web_search.*not found/i);
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("Received 2 tool results.");
+    await poll(() => lastText(page)).toContain("Received 2 tool results.");
     await shot(page, "tool-card");
     expect(problems).toEqual([]);
     await page.close();
@@ -141,17 +149,17 @@ describe("Paddock in the browser host", () => {
     await send(page, "follow-one", "Alt+Enter");
     await send(page, "follow-removed", "Alt+Enter");
     const strip = page.getByTestId("queue-strip");
-    await expect.poll(() => strip.getByRole("listitem").allTextContents()).toEqual([
+    await poll(() => strip.getByRole("listitem").allTextContents()).toEqual([
       expect.stringContaining("steer-one"), expect.stringContaining("follow-one"), expect.stringContaining("follow-removed"),
     ]);
     await shot(page, "queue-strip");
     await strip.getByRole("button", { name: /Remove queued follow-up message: follow-removed/ }).click();
-    await expect.poll(() => strip.getByRole("listitem").count()).toBe(2);
+    await poll(() => strip.getByRole("listitem").count()).toBe(2);
 
-    await expect.poll(async () => (await userTexts(page)).length, { timeout: 15_000 }).toBe(3);
-    await idle(page);
+    await poll(async () => (await userTexts(page)).length).toBe(3);
+    await replies(page, 3);
     expect((await userTexts(page)).slice(1)).toEqual(["steer-one", "follow-one"]);
-    await expect.poll(() => page.getByTestId("message-assistant").allTextContents())
+    await poll(() => page.getByTestId("message-assistant").allTextContents())
       .toEqual([expect.stringContaining("word word"), expect.stringContaining("steer-one"), expect.stringContaining("follow-one")]);
     expect(JSON.stringify(server.requests.map((r) => r.body.messages))).not.toContain("follow-removed");
     expect(await strip.count()).toBe(0);
@@ -162,13 +170,13 @@ describe("Paddock in the browser host", () => {
   it("Esc aborts a running reply and the chat is usable again", async () => {
     const { page, problems } = await openChat(host);
     await send(page, `Hang ${turn({ text: "This reply starts and then hangs forever, never finishing.", chunkChars: 6, hangAfterChunks: 3 })}`);
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("This reply");
+    await poll(() => lastText(page)).toContain("This reply");
     await page.getByTestId("composer").press("Escape");
-    await idle(page);
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("Stopped");
+    await replies(page, 1);
+    await poll(() => lastText(page)).toContain("Stopped");
     expect(await page.getByTestId("error-banner").count()).toBe(0);
     await send(page, "after the stop");
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("after the stop");
+    await poll(() => lastText(page)).toContain("after the stop");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -183,8 +191,8 @@ describe("Paddock in the browser host", () => {
     await shot(page, "error");
     await page.getByTestId("retry-button").click();
     await banner.waitFor({ state: "detached" });
-    await idle(page);
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("retry me please");
+    await replies(page, 1);
+    await poll(() => lastText(page)).toContain("retry me please");
     expect(await userTexts(page)).toEqual(["retry me please"]);
     expect(await page.getByTestId("message-assistant").count()).toBe(1);
     expect(problems).toEqual([]);
@@ -194,13 +202,13 @@ describe("Paddock in the browser host", () => {
   it("switching model mid-session applies from the next reply", async () => {
     const { page, problems } = await openChat(host);
     await send(page, "first question");
-    await idle(page);
-    await expect.poll(() => lastAssistant(page).locator(".footer-model").textContent()).toBe("test-model");
+    await replies(page, 1);
+    await poll(() => lastAssistant(page).locator(".footer-model").textContent()).toBe("test-model");
     await page.getByTestId("model-picker").selectOption({ label: "other-model (Loopback)" });
     const before = server.requests.length;
     await send(page, "second question");
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("second question");
-    await idle(page);
+    await poll(() => lastText(page)).toContain("second question");
+    await replies(page, 2);
     expect(await lastAssistant(page).locator(".footer-model").textContent()).toBe("other-model");
     expect(server.requests.slice(before).map((r) => r.body.model)).toEqual(["other-model"]);
     expect(await page.getByTestId("message-assistant").first().locator(".footer-model").textContent()).toBe("test-model");
@@ -215,12 +223,12 @@ describe("Paddock in the browser host", () => {
     await send(b.page, `B ${slow("bravo")}`);
     // Both replies are in flight at the same time.
     await Promise.all([
-      expect.poll(() => lastAssistant(a.page).textContent()).toContain("alpha alpha"),
-      expect.poll(() => lastAssistant(b.page).textContent()).toContain("bravo bravo"),
+      poll(() => lastText(a.page)).toContain("alpha alpha"),
+      poll(() => lastText(b.page)).toContain("bravo bravo"),
     ]);
     expect(await a.page.getByTestId("stop-button").count()).toBe(1);
     expect(await b.page.getByTestId("stop-button").count()).toBe(1);
-    await Promise.all([idle(a.page), idle(b.page)]);
+    await Promise.all([replies(a.page, 1), replies(b.page, 1)]);
     expect(await lastAssistant(a.page).textContent()).not.toContain("bravo");
     expect(await lastAssistant(b.page).textContent()).not.toContain("alpha");
     expect(host.workers.get(a.sessionId)).not.toEqual(host.workers.get(b.sessionId));
@@ -231,9 +239,9 @@ describe("Paddock in the browser host", () => {
   it("a worker killed mid-reply is restarted: the transcript survives and the user is told", async () => {
     const { page, sessionId } = await openChat(host);
     await send(page, "remember me");
-    await idle(page);
+    await replies(page, 1);
     await send(page, `Long story ${turn({ text: "once upon a time ".repeat(60), chunkChars: 4, tokensPerSecond: 40 })}`);
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("once upon");
+    await poll(() => lastText(page)).toContain("once upon");
     const pid = await host.waitForWorker(sessionId);
     process.kill(pid, "SIGKILL");
 
@@ -241,13 +249,16 @@ describe("Paddock in the browser host", () => {
     await notice.waitFor({ timeout: 20_000 });
     expect(await notice.textContent()).toContain("SIGKILL");
     expect(await host.waitForWorker(sessionId, pid)).not.toBe(pid);
-    await idle(page); // never left "loading"
+    await replies(page, 1); // never left "loading"
+    // The interrupted prompt was delivered (it is in the transcript), so it is not offered for sending again.
+    expect(await page.getByTestId("composer").inputValue()).toBe("");
+    expect(await page.getByText(/^Not sent/).count()).toBe(0);
     expect(await userTexts(page)).toEqual(["remember me", expect.stringContaining("Long story")]);
     expect(await page.getByTestId("message-assistant").first().textContent()).toContain("remember me");
     await shot(page, "worker-restarted");
 
     await send(page, "still there?");
-    await expect.poll(() => lastAssistant(page).textContent()).toContain("still there?");
+    await poll(() => lastText(page)).toContain("still there?");
     await page.close();
   }, 60_000);
 });
@@ -264,7 +275,7 @@ describe("settings in the browser host", () => {
       await shot(page, "corrupt-settings-notice");
       expect(readdirSync(dir).some((f) => /^settings\.corrupt-.*\.json$/.test(f))).toBe(true);
       await send(page, "works anyway");
-      await expect.poll(() => lastAssistant(page).textContent()).toContain("works anyway");
+      await poll(() => lastText(page)).toContain("works anyway");
       expect(problems).toEqual([]);
       await page.close();
     } finally {
@@ -281,13 +292,13 @@ describe("settings in the browser host", () => {
       sessionId = chat.sessionId;
       const { page } = chat;
       await send(page, `Code please ${turn({ text: "Here you go:\n\n```js\nconst greet = (name) => `hi ${name}`;\n```" })}`);
-      await idle(page);
+      await replies(page, 1);
       await page.getByTestId("open-settings").click();
       await page.getByTestId("settings-view").waitFor();
       await shot(page, "settings");
       await page.getByLabel("Esc while the agent runs").selectOption("nothing");
       await page.getByRole("radiogroup", { name: "Theme" }).getByText("Dark").click();
-      await expect.poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
+      await poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
       expect(chat.problems).toEqual([]);
       await page.close();
     } finally {
@@ -297,8 +308,8 @@ describe("settings in the browser host", () => {
     host = await startHost("--data-dir", dir, "--openai-test-server");
     try {
       const { page, problems } = await openChat(host, sessionId);
-      await expect.poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
-      await expect.poll(() => lastAssistant(page).textContent()).toContain("Here you go");
+      await poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
+      await poll(() => lastText(page)).toContain("Here you go");
       await lastAssistant(page).locator(".hljs-keyword").first().waitFor();
       await shot(page, "dark-theme");
       await page.getByTestId("open-settings").click();

@@ -79,6 +79,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
 
   const blockedReason =
     view.connection === "closed" ? "Disconnected from the agent — reopen the chat" :
+    view.connection === "connecting" ? "Connecting to the agent…" :
     state.model.id === "unknown" && !currentModel ? "Choose a model above to start" : undefined;
 
   return (
@@ -128,7 +129,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
           running={running}
           blockedReason={blockedReason}
           focusKey={view.sessionId}
-          onSend={(text) => commands.prompt(text)}
+          onSend={(text) => sendPrompt(handle, text)}
           onSteer={(text) => commands.steer(text)}
           onFollowUp={(text) => commands.followUp(text)}
           onStop={() => stop(abortSettings.clearQueuesOnAbort)}
@@ -139,6 +140,24 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
       </div>
     </section>
   );
+}
+
+/**
+ * Sends a prompt. The call resolves only when the whole run ends, so a lost connection mid-run (the worker died)
+ * rejects it even though the message was delivered and is in the transcript: that is not a failure to send, and
+ * the composer must not put the text back (the user would send it twice).
+ */
+function sendPrompt(handle: SessionHandle, text: string): Promise<void> {
+  const before = handle.getView().state.messages.length;
+  return handle.commands.prompt(text).catch((error: unknown) => {
+    const delivered = handle.getView().state.messages.slice(before).some((m) => m.role === "user" && userText(m) === text);
+    if (!delivered) throw error;
+  });
+}
+
+function userText(message: ChatViewState["messages"][number]): string {
+  if (message.role !== "user") return "";
+  return typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
 /** A placeholder row while the agent works but no message streams yet (waiting for the model's first token). */
