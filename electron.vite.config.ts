@@ -17,7 +17,12 @@ export default defineConfig({
   main: {
     build: {
       outDir: "out/main",
+      // Bundled rather than loaded from node_modules: resolving and loading pi-ai's and typebox's hundreds of ES
+      // modules dominated worker start-up (measured: importing typebox alone took ~350 ms under Node 20).
+      externalizeDeps: { exclude: ["@mariozechner/pi-ai", "comlink"] },
       rollupOptions: {
+        // pi-ai's provider SDKs stay external: each loads lazily, only when a model of that provider is used.
+        external: [/^(openai|@anthropic-ai|@google|@mistralai|@aws-sdk|@smithy|undici|proxy-agent|chalk|zod-to-json-schema)(\/|$)/],
         input: {
           index: resolve(root, "src/main/electron/index.ts"),
           "agent-worker": resolve(root, "src/agent-worker/host/entry.ts"),
