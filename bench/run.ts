@@ -3,7 +3,7 @@
  * bench/results/latest.json ({ ipc, worker, broker, renderer, machine, timestamp }). Loopback only; every loop is
  * bounded and every wait has a timeout. Not part of `npm test`.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { benchBroker } from "./broker";
@@ -19,10 +19,19 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["renderer", benchRenderer],
 ];
 
+// `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !groups.some(([g]) => g === name));
+if (unknown.length > 0) throw new Error(`Unknown bench group(s): ${unknown.join(", ")}`);
+const selected = only.length > 0 ? groups.filter(([g]) => only.includes(g)) : groups;
+
 const startedAt = new Date();
 const loadBefore = loadavg();
+const latestFile = resolve("bench/results/latest.json");
+const previous = only.length > 0 && existsSync(latestFile) ? (JSON.parse(readFileSync(latestFile, "utf8")) as Record<string, unknown>) : {};
 const results: Record<string, Record<string, Metric>> = {};
-for (const [name, run] of groups) {
+for (const [name] of groups) if (!selected.some(([g]) => g === name) && previous[name]) results[name] = previous[name] as Record<string, Metric>;
+for (const [name, run] of selected) {
   const t0 = performance.now();
   process.stdout.write(`bench: ${name}... `);
   results[name] = await run();

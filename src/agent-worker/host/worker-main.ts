@@ -49,6 +49,9 @@ const api: WorkerControlApi = {
     // Exit after the reply has left.
     setTimeout(() => process.exit(0), 10);
   },
+  async warmUp() {
+    if (!(process as unknown as { parentPort?: unknown }).parentPort) await webSocketListener();
+  },
   async ping() {
     return { pid: process.pid, rssBytes: process.memoryUsage.rss() };
   },

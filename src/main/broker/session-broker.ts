@@ -145,15 +145,17 @@ export class SessionBroker {
   private async startWorker(sessionId: string): Promise<{ worker: WorkerHandle; url?: string; problems: string[] }> {
     const worker = await this.pool.take();
     this.sessionOfWorker.set(worker, sessionId);
-    const result = await worker.call((c) =>
-      c.init({
-        sessionId,
-        transcriptFile: this.transcriptFile(sessionId),
-        settings: this.options.getWorkerSettings(),
-        integrityCheck: this.options.integrityCheck,
-        sessionTransport: this.options.sessionTransport,
-      }),
-    );
+    const result = await worker
+      .call((c) =>
+        c.init({
+          sessionId,
+          transcriptFile: this.transcriptFile(sessionId),
+          settings: this.options.getWorkerSettings(),
+          integrityCheck: this.options.integrityCheck,
+          sessionTransport: this.options.sessionTransport,
+        }),
+      )
+      .finally(() => this.pool.refill());
     void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit)));
     return { worker, url: result.url, problems: result.problems };
   }

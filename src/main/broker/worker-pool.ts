@@ -16,21 +16,26 @@ export class WorkerPool {
     private readonly keepSpare = true,
   ) {}
 
-  /** Starts a worker and resolves once it answers a ping. */
+  /** Starts a worker and resolves once it answers a ping and has finished loading (see WorkerControlApi.warmUp). */
   spawn(): Promise<WorkerHandle> {
     let handle!: WorkerHandle;
     handle = new WorkerHandle(this.launcher.launch(), this.callbacksFor(() => handle));
-    return handle.call((c) => c.ping()).then(() => handle);
+    return handle
+      .call((c) => c.ping())
+      .then(() => handle.call((c) => c.warmUp()))
+      .then(() => handle);
   }
 
-  /** A ready worker: the spare if there is a live one (then a new spare is started), else a fresh one. */
+  /**
+   * A ready worker: the spare if there is a live one, else a fresh one. Does not start the next spare: the caller
+   * calls `refill()` once it has bound the worker, so a new process starting up does not compete with the hand-off.
+   */
   async take(): Promise<WorkerHandle> {
     const spare = this.spare;
     this.spare = undefined;
     let worker: WorkerHandle | undefined;
     if (spare) worker = await spare.catch(() => undefined);
     if (!worker || !worker.alive) worker = await this.spawn();
-    this.refill();
     return worker;
   }
 

@@ -59,6 +59,11 @@ export interface WorkerControlApi {
   updateSettings(settings: WorkerSettings): Promise<void>;
   /** Aborts any run, flushes the transcript and closes connections; the process exits on its own afterwards. */
   shutdown(): Promise<void>;
+  /**
+   * Resolves once the worker has loaded everything `init` needs, so a warm spare hands over a session at once.
+   * (The worker answers `ping` before that: it is ready for commands first, and finishes loading in the background.)
+   */
+  warmUp(): Promise<void>;
   /** Liveness probe, also used to measure start-up: resolves once the worker serves. */
   ping(): Promise<{ pid: number; rssBytes: number }>;
 }
