@@ -82,9 +82,7 @@ export class SessionHost {
     this.settings = options.settings;
     this.title = loaded.title ?? titleFrom(loaded.messages);
     this.modelRef = loaded.model ?? options.settings.defaultModel;
-    const epoch = `${process.pid}-${Date.now().toString(36)}`;
     this.forwarder = new EventForwarder({
-      epoch,
       send: (batch) => this.broadcast(batch),
       digest: options.integrityCheck ? () => this.digest() : undefined,
     });
@@ -293,7 +291,6 @@ export class SessionHost {
     return {
       sessionId: this.options.sessionId,
       seq: this.forwarder.lastSeq,
-      epoch: this.forwarder.epoch,
       state: toWireState(this.agent.data, this.encoder.mirroredStreamingMessage),
       steering: queues.steering,
       followUp: queues.followUp,
@@ -311,7 +308,7 @@ export class SessionHost {
   }
 
   private broadcast(batch: EventBatch): void {
-    const frame = { ch: "ev", b: batch };
+    const frame = { ch: "ev", ...batch };
     for (const sink of this.sinks) sink.send(frame);
   }
 

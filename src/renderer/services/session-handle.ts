@@ -1,4 +1,5 @@
 import type { SessionHandle } from "../app/services";
+import { frameCoalesced } from "../store/frame-coalesced";
 import { SessionClient, type SessionConnector } from "../store/session-client";
 
 /**
@@ -14,9 +15,10 @@ export function openSessionHandle(sessionId: string, connector: SessionConnector
     client.mirror.addNotice("error", `Could not open this chat: ${error instanceof Error ? error.message : String(error)}`);
     client.close();
   });
+  const view = frameCoalesced(client.mirror);
   return {
-    subscribe: (fn) => client.mirror.subscribe(fn),
-    getView: () => client.mirror.getView(),
+    subscribe: view.subscribe,
+    getView: view.getView,
     commands: client,
     close: () => {
       if (closed) return;

@@ -145,10 +145,10 @@ export class SessionClient implements SessionCommands {
     }
     if (frame.ch !== "ev") return;
     if (!this.mirror.synced || this.resyncing) {
-      this.buffered.push(frame.b);
+      this.buffered.push(frame);
       return;
     }
-    if (this.mirror.applyBatch(frame.b) === "resync") void this.resync();
+    if (this.mirror.applyBatch(frame) === "resync") void this.resync();
   }
 
   /** Loads a snapshot, then replays whatever batches arrived meanwhile. */

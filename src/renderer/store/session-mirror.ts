@@ -3,8 +3,7 @@
  * worker's Agent uses. Readonly to callers: `getView()` returns a frozen-by-contract object that changes identity
  * exactly when something changed, so React can subscribe with `useSyncExternalStore`.
  *
- * Contract: batches must be applied in sequence. A batch that does not follow the last one (a gap, a new worker
- * epoch) or that fails to decode or verify is refused with "resync": the caller then loads a fresh snapshot.
+ * Contract: batches must be applied in sequence. A batch that does not follow the last one (a gap) or that fails to decode or verify is refused with "resync": the caller then loads a fresh snapshot.
  * The mirror never throws on bad batches.
  */
 import { reduceAgentState, type AgentStateData } from "../../shared/agent/state";
@@ -27,7 +26,6 @@ export interface MirrorStats {
 export class SessionMirror {
   private view: SessionView;
   private seq = -1;
-  private epoch: string | undefined;
   private decoder = new StateEventDecoder();
   private readonly listeners = new Set<() => void>();
   private nextNoticeId = 1;
@@ -68,7 +66,6 @@ export class SessionMirror {
       toolRuns[run.toolCallId] = { ...run, status: run.result === undefined ? "running" : run.isError ? "error" : "done" };
     }
     this.seq = snapshot.seq;
-    this.epoch = snapshot.epoch;
     this.decoder = new StateEventDecoder();
     this.commit({
       ...this.view,
@@ -82,7 +79,6 @@ export class SessionMirror {
   /** Applies one batch; see the class contract for "stale" and "resync". */
   applyBatch(batch: EventBatch): BatchOutcome {
     if (!this.synced) return "resync";
-    if (batch.epoch !== this.epoch) return this.refuse();
     if (batch.seq <= this.seq) return "stale";
     if (batch.seq !== this.seq + 1) return this.refuse();
     let view = this.view;

@@ -31,8 +31,6 @@ export interface SessionSnapshot {
   sessionId: string;
   /** The last batch sequence number this snapshot includes; batches with seq <= this are already in it. */
   seq: number;
-  /** The worker process lifetime the sequence numbers belong to. */
-  epoch: string;
   state: WireAgentState;
   steering: AgentMessage[];
   followUp: AgentMessage[];
@@ -52,10 +50,13 @@ export type SessionStreamItem =
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "n"; kind: "worker-restarted" | "error"; text: string };
 
+/**
+ * Numbered per connection's worker: 1, 2, 3... A connection always ends with its worker process, and a new
+ * connection starts from a snapshot, so the numbers need no process tag. Kept lean: one rides on every few
+ * characters of streamed text.
+ */
 export interface EventBatch {
-  /** 1, 2, 3... per worker process lifetime; a restarted worker starts a new epoch. */
   seq: number;
-  epoch: string;
   items: SessionStreamItem[];
   /** Digest of the worker's state after this batch, when the session was started with integrity checks on. */
   digest?: string;
@@ -64,7 +65,7 @@ export interface EventBatch {
 /** Frames on the session transport. */
 export type SessionFrame =
   | { ch: "rpc"; m: unknown }
-  | { ch: "ev"; b: EventBatch }
+  | ({ ch: "ev" } & EventBatch)
   /** A protocol error that could not be answered as an RPC reply (no id). */
   | { ch: "err"; message: string };
 

@@ -25,7 +25,6 @@ function wire(agentOptions: ConstructorParameters<typeof Agent>[0] = {}, withDig
   let bytes = 0;
   let agent!: Agent;
   const forwarder = new EventForwarder({
-    epoch: "e1",
     send: (batch: EventBatch) => {
       const json = JSON.stringify(batch);
       bytes += json.length;
@@ -43,7 +42,7 @@ function wire(agentOptions: ConstructorParameters<typeof Agent>[0] = {}, withDig
     onQueueChange: (c) => forwarder.push({ k: "q", steering: [...c.steering], followUp: [...c.followUp] }),
   });
   mirror.loadSnapshot({
-    sessionId: "s", seq: 0, epoch: "e1", state: { ...agent.data, pendingToolCalls: [] }, steering: [], followUp: [],
+    sessionId: "s", seq: 0, state: { ...agent.data, pendingToolCalls: [] }, steering: [], followUp: [],
     steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", toolExecution: "parallel", toolRuns: [],
   });
   const settle = async () => {
@@ -116,26 +115,24 @@ describe("the event stream from worker to mirror", () => {
 
 describe("the mirror's sequencing", () => {
   const snapshot = {
-    sessionId: "s", seq: 5, epoch: "e", state: { ...createAgentStateData(), pendingToolCalls: [] as string[] },
+    sessionId: "s", seq: 5, state: { ...createAgentStateData(), pendingToolCalls: [] as string[] },
     steering: [], followUp: [], steeringMode: "all" as const, followUpMode: "all" as const, toolExecution: "parallel" as const, toolRuns: [],
   };
 
-  it("ignores batches the snapshot already holds and asks for a resync on a gap or a new epoch", () => {
+  it("ignores batches the snapshot already holds and asks for a resync on a gap", () => {
     const mirror = new SessionMirror("s", createAgentStateData());
-    expect(mirror.applyBatch({ seq: 1, epoch: "e", items: [] })).toBe("resync");
+    expect(mirror.applyBatch({ seq: 1, items: [] })).toBe("resync");
     mirror.loadSnapshot(snapshot);
-    expect(mirror.applyBatch({ seq: 5, epoch: "e", items: [] })).toBe("stale");
-    expect(mirror.applyBatch({ seq: 6, epoch: "e", items: [{ k: "s", e: { type: "run_start" } }] })).toBe("applied");
+    expect(mirror.applyBatch({ seq: 5, items: [] })).toBe("stale");
+    expect(mirror.applyBatch({ seq: 6, items: [{ k: "s", e: { type: "run_start" } }] })).toBe("applied");
     expect(mirror.getView().state.isStreaming).toBe(true);
-    expect(mirror.applyBatch({ seq: 8, epoch: "e", items: [] })).toBe("resync");
-    mirror.loadSnapshot(snapshot);
-    expect(mirror.applyBatch({ seq: 6, epoch: "other", items: [] })).toBe("resync");
+    expect(mirror.applyBatch({ seq: 8, items: [] })).toBe("resync");
   });
 
   it("refuses a batch it cannot decode instead of throwing", () => {
     const mirror = new SessionMirror("s", createAgentStateData());
     mirror.loadSnapshot(snapshot);
-    const bad = { seq: 6, epoch: "e", items: [{ k: "me", p: [] }] } as EventBatch;
+    const bad = { seq: 6, items: [{ k: "me", p: [] }] } as EventBatch;
     expect(mirror.applyBatch(bad)).toBe("resync");
     expect(mirror.stats.resyncs).toBe(1);
   });
