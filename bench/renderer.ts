@@ -30,7 +30,8 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
     logLevel: "warn",
     plugins: [react()],
     base: "./",
-    build: { outDir, emptyOutDir: true, sourcemap: false },
+    // BENCH_PROFILE=1 keeps names readable for the CPU profile summary.
+    build: { outDir, emptyOutDir: true, sourcemap: false, minify: !process.env.BENCH_PROFILE },
   });
   const http = createServer((req, res) => {
     let file = resolve(outDir, `.${decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)}`);
@@ -61,6 +62,7 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
     const idle = (await page.evaluate(() => (window as any).__bench.stopFrames())) as FrameRecord;
     server.enqueue({ text: markdownReply(REPLY_CHARS), chunkChars: 8, tokensPerSecond: 2000 });
     await page.evaluate(() => (window as any).__bench.startFrames());
+    const profiler = process.env.BENCH_PROFILE ? await startProfile(page) : undefined;
     await page.evaluate(() => void (window as any).__bench.client().prompt("Stream the long markdown reply."));
     await page.waitForFunction(
       (chars) => {
@@ -72,6 +74,7 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
       { timeout: 90_000, polling: 250 },
     );
     const streamed = (await page.evaluate(() => (window as any).__bench.stopFrames())) as FrameRecord;
+    if (profiler) await profiler.stopAndPrint();
     await page.close();
     await bench.broker.detach("stream", "bench-page");
 
@@ -144,4 +147,27 @@ function bigTranscript(count: number): string {
     lines.push(JSON.stringify({ t: "message", message }));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** BENCH_PROFILE=1: a CPU profile of the page while it streams, printed as the top functions by self time. */
+async function startProfile(page: Page): Promise<{ stopAndPrint(): Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  return {
+    async stopAndPrint() {
+      const { profile } = (await cdp.send("Profiler.stop")) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } ; hitCount?: number }[]; samples: number[]; timeDeltas: number[] } };
+      const self = new Map<string, number>();
+      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      profile.samples.forEach((id, i) => {
+        const node = byId.get(id)!;
+        const key = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop()}:${node.callFrame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+      });
+      const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+      console.log("\nrenderer CPU profile (self ms):");
+      for (const [name, ms] of top) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
+    },
+  };
 }

@@ -6,7 +6,7 @@
  */
 import { createRoot } from "react-dom/client";
 import { App } from "../../src/renderer/app/App";
-import { SessionClient } from "../../src/renderer/store/session-client";
+import { openSessionHandle } from "../../src/renderer/services/session-handle";
 import { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
 import { FakeApp, defaultSettings } from "../../test/e2e/fixtures/fake-app.js";
 
@@ -17,7 +17,7 @@ const now = Date.now();
 
 /** @type {{ openedAt?: number, firstMessagePaintAt?: number }} */
 const marks = {};
-/** @type {SessionClient | undefined} */
+/** @type {import("../../src/renderer/store/session-client").SessionClient | undefined} */
 let client;
 
 function connect() {
@@ -52,10 +52,10 @@ const services = {
   openSession(id) {
     marks.openedAt = performance.now();
     watchFirstMessagePaint();
-    const opened = new SessionClient(id, connect);
-    client = opened;
-    void opened.start();
-    return { subscribe: opened.mirror.subscribe, getView: opened.mirror.getView, commands: opened, close: () => opened.close() };
+    // The product's own handle (frame-coalesced view over a SessionClient), as the real pages use it.
+    const handle = openSessionHandle(id, connect, () => {});
+    client = /** @type {any} */ (handle.commands);
+    return handle;
   },
 };
 
