@@ -216,6 +216,14 @@ describe("Paddock in the browser host", () => {
     await page.close();
   });
 
+  it("Ctrl+, opens Settings from the chat", async () => {
+    const { page, problems } = await openChat(host);
+    await page.getByTestId("composer").press("Control+Comma");
+    await page.getByTestId("settings-view").waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("two pages chat at once without crosstalk", async () => {
     const [a, b] = await Promise.all([openChat(host), openChat(host)]);
     const slow = (word: string) => turn({ text: `${word} `.repeat(60), chunkChars: 6, tokensPerSecond: 30 });

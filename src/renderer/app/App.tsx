@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { AppNotice, ModelOption, ModelRef, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
 import { ChatView } from "../views/ChatView";
@@ -8,7 +8,7 @@ import { Sidebar } from "../components/sidebar/Sidebar";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { Toast } from "../components/common/Toast";
 import { ServicesContext } from "./ServicesContext";
-import type { AppServices } from "./services";
+import type { AppCommand, AppServices } from "./services";
 import { useSessionHandle } from "./useSessionHandle";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
@@ -121,6 +121,26 @@ function AppShell({ services }: { services: AppServices }) {
       openSession(created.id, "this-window");
     }, report);
   };
+
+  // Native menus (Cmd/Ctrl+, and Cmd/Ctrl+N in Electron) and the same keys in the browser host.
+  const commandRef = useRef<(command: AppCommand) => void>(() => {});
+  commandRef.current = (command) => {
+    if (command === "open-settings") setRoute("settings");
+    else newChat();
+  };
+  useEffect(() => services.onCommand?.((command) => commandRef.current(command)), [services]);
+  useEffect(() => {
+    if (services.onCommand) return; // the native menu owns these keys
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.metaKey || e.ctrlKey) || e.altKey || e.shiftKey) return;
+      if (e.key === ",") {
+        e.preventDefault();
+        commandRef.current("open-settings");
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [services]);
 
   const rename = (id: string, title: string) => {
     setSessions((old) => old.map((s) => (s.id === id ? { ...s, title } : s)));

@@ -19,4 +19,9 @@ export interface AppServices {
   openSession(sessionId: string): SessionHandle;
   /** The session this window shows at start (from the URL), if any. */
   initialSessionId?: string;
+  /** Commands from the host's native menus (Electron); returns the unsubscribe function. */
+  onCommand?(listener: (command: AppCommand) => void): () => void;
 }
+
+/** What a native menu (or its accelerator) asks the focused window to do. */
+export type AppCommand = "open-settings" | "new-chat";

@@ -20,6 +20,7 @@ export function createElectronServices(bridge: PaddockBridge, location: Location
   return {
     app,
     initialSessionId: new URLSearchParams(location.search).get(SESSION_QUERY_PARAM) ?? undefined,
+    onCommand: (listener) => bridge.onCommand(listener),
     openSession(sessionId) {
       const connector = () => acquirePort(bridge, sessionId);
       // Main notices a closed port; closing the transport (in client.close) is all a viewer owes.
