@@ -62,4 +62,14 @@ describe("a worker killed with kill -9", () => {
     await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 4);
     expect(client.mirror.getView().state.messages.map((m) => messageText(m)).slice(2)).toEqual(["steer that must survive", "back in business"]);
   });
+
+  it("tells every window viewing the session why its worker restarted", async () => {
+    const first = await h.client("crash-two", "window-1");
+    const second = await h.client("crash-two", "window-2");
+    process.kill(await workerPid("crash-two"), "SIGKILL");
+    for (const client of [first, second]) {
+      await waitForView(client, (v) => v.connection === "ready" && v.notices.some((n) => n.kind === "worker-restarted"));
+      expect(client.mirror.getView().notices.filter((n) => n.kind === "worker-restarted")).toHaveLength(1);
+    }
+  });
 });

@@ -3,6 +3,7 @@
  * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
  */
 import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
 import type { AppApi, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
@@ -105,7 +106,11 @@ export class AppService implements AppApi {
   async deleteSession(id: string): Promise<void> {
     if (!this.options.index.get(id)) throw new Error("No such chat");
     this.options.index.markDeleted(id);
-    this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS);
+    // Sessions deleted longer ago than the undo window are gone for good, transcripts included.
+    for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
+      const file = this.broker?.transcriptFile(purged);
+      if (file && !this.broker?.openSessionIds().includes(purged)) await rm(file, { force: true });
+    }
   }
 
   async restoreSession(id: string): Promise<void> {

@@ -39,7 +39,7 @@ export interface Attachment {
   worker: WorkerHandle;
   /** For "websocket" session transport: where the viewer connects. */
   url?: string;
-  /** Set once after a crash: why the previous worker died. */
+  /** After a crash, for each viewer once: why the previous worker died. */
   restartedReason?: string;
   /** Problems met loading the transcript. */
   problems: string[];
@@ -49,7 +49,8 @@ interface LiveSession {
   id: string;
   viewers: Set<string>;
   worker: Promise<{ worker: WorkerHandle; url?: string; problems: string[] }>;
-  restartedReason?: string;
+  /** Why the last worker died, per viewer that has not reconnected since (each is told once). */
+  restartReasons: Map<string, string>;
   closing: boolean;
   running: boolean;
 }
@@ -92,7 +93,7 @@ export class SessionBroker {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(sessionId)) throw new Error(`Invalid session id: ${sessionId.slice(0, 40)}`);
     let live = this.sessions.get(sessionId);
     if (!live || live.closing) {
-      live = { id: sessionId, viewers: new Set(), worker: this.startWorker(sessionId), closing: false, running: false };
+      live = { id: sessionId, viewers: new Set(), worker: this.startWorker(sessionId), restartReasons: new Map(), closing: false, running: false };
       this.sessions.set(sessionId, live);
       live.worker.catch(() => {
         if (this.sessions.get(sessionId) === live) this.sessions.delete(sessionId);
@@ -100,8 +101,8 @@ export class SessionBroker {
     }
     live.viewers.add(viewerId);
     const { worker, url, problems } = await live.worker;
-    const restartedReason = live.restartedReason;
-    live.restartedReason = undefined;
+    const restartedReason = live.restartReasons.get(viewerId);
+    live.restartReasons.delete(viewerId);
     return { sessionId, worker, url, restartedReason, problems };
   }
 
@@ -169,7 +170,7 @@ export class SessionBroker {
     void current.then((started) => {
       if (started.worker !== worker || this.sessions.get(sessionId) !== live) return;
       live.running = false;
-      live.restartedReason = reason;
+      for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
       live.worker = this.startWorker(sessionId);
       live.worker.then(
         (next) => this.listeners.emit({ type: "worker-restarted", sessionId, pid: next.worker.pid }),

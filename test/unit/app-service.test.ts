@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AppService, toWorkerSettings } from "../../src/main/broker/app-service";
+import { dispatchAppCall } from "../../src/main/broker/app-call";
+import { plaintextDevCipher, SecretStore } from "../../src/main/broker/secrets";
+import { SessionBroker } from "../../src/main/broker/session-broker";
+import { SessionIndex } from "../../src/main/broker/session-index";
+import { SettingsStore } from "../../src/main/broker/settings-store";
+import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
+
+let dir: string;
+let service: AppService;
+let broker: SessionBroker;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "paddock-app-"));
+  const settings = SettingsStore.open({ cwd: dir });
+  const secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
+  const index = await SessionIndex.open(join(dir, "sessions", "index.json"));
+  service = new AppService({ settings, secrets, index, openSession: async () => {} });
+  broker = new SessionBroker({
+    launcher: new NodeWorkerLauncher("never-started.js"),
+    sessionsDir: join(dir, "sessions"),
+    sessionTransport: "websocket",
+    getApiKey: (p) => service.apiKey(p),
+    getWorkerSettings: () => toWorkerSettings(settings.get()),
+    keepSpare: false,
+  });
+  service.attachBroker(broker);
+});
+afterEach(async () => {
+  await broker.dispose();
+  rmSync(dir, { recursive: true, force: true });
+  vi.useRealTimers();
+});
+
+describe("the app service behind every page call", () => {
+  it("creates, renames, deletes with undo, and finally forgets a chat and its transcript", async () => {
+    const chat = await service.createSession();
+    await service.renameSession(chat.id, "  Trip plans ");
+    expect((await service.listSessions()).map((s) => s.title)).toEqual(["Trip plans"]);
+    mkdirSync(join(dir, "sessions"), { recursive: true });
+    writeFileSync(broker.transcriptFile(chat.id), "{}\n");
+
+    await service.deleteSession(chat.id);
+    expect(await service.listSessions()).toEqual([]);
+    await service.restoreSession(chat.id);
+    expect((await service.listSessions()).map((s) => s.id)).toEqual([chat.id]);
+
+    await service.deleteSession(chat.id);
+    vi.useFakeTimers({ now: Date.now() + 120_000, toFake: ["Date"] });
+    const other = await service.createSession();
+    await service.deleteSession(other.id); // purges what was deleted before the undo window
+    expect(existsSync(broker.transcriptFile(chat.id))).toBe(false);
+    await service.restoreSession(chat.id);
+    expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
+  });
+
+  it("lists custom endpoints' models, and built-in providers' only with a key", async () => {
+    await service.updateSettings({ customProviders: [{ id: "lab", name: "Lab", baseUrl: "http://127.0.0.1:9/v1", models: ["m1"] }] });
+    const models = await service.listModels();
+    expect(models.filter((m) => m.provider === "custom:lab").map((m) => m.id)).toEqual(["m1"]);
+    const before = models.filter((m) => m.provider === "groq").length;
+    await service.setApiKey("groq", "gsk-test");
+    expect((await service.listModels()).filter((m) => m.provider === "groq").length).toBeGreaterThan(before);
+    expect((await service.providerStatus()).find((p) => p.provider === "groq")?.keySource).toBe("settings");
+    expect(JSON.stringify(await service.providerStatus())).not.toContain("gsk-test");
+  });
+
+  it("rejects malformed calls before they reach the service", async () => {
+    await expect(dispatchAppCall(service, "eval", [])).rejects.toThrow(/Unknown call/);
+    await expect(dispatchAppCall(service, "renameSession", ["../../etc", "x"])).rejects.toThrow(/invalid arguments/);
+    await expect(dispatchAppCall(service, "updateSettings", [{ theme: "neon" }])).rejects.toThrow(/invalid arguments/);
+    await expect(dispatchAppCall(service, "listSessions", "nope")).rejects.toThrow(/invalid arguments/);
+    expect(await dispatchAppCall(service, "listSessions", [])).toEqual([]);
+  });
+});
