@@ -15,7 +15,7 @@ const wsUrl = params.get("ws") ?? "";
 const sessionId = params.get("session") ?? "bench";
 const now = Date.now();
 
-/** @type {{ openedAt?: number, firstMessagePaintAt?: number }} */
+/** @type {{ openedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number }} */
 const marks = {};
 /** @type {import("../../src/renderer/store/session-client").SessionClient | undefined} */
 let client;
@@ -55,6 +55,12 @@ const services = {
     // The product's own handle (frame-coalesced view over a SessionClient), as the real pages use it.
     const handle = openSessionHandle(id, connect, () => {});
     client = /** @type {any} */ (handle.commands);
+    const opened = client;
+    const off = opened?.mirror.subscribe(() => {
+      if (opened.mirror.getView().connection !== "ready") return;
+      marks.snapshotLoadedAt = performance.now();
+      off?.();
+    });
     return handle;
   },
 };
