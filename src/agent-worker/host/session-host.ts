@@ -134,8 +134,7 @@ export class SessionHost {
 
   /** Loads the session's transcript and starts hosting it. */
   static async open(options: WorkerInitOptions, main: Pick<MainControlApi, "getApiKey" | "report">): Promise<{ host: SessionHost; result: WorkerInitResult }> {
-    const loaded = await loadTranscript(options.transcriptFile);
-    const writer = await TranscriptWriter.open(options.transcriptFile);
+    const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
     const host = new SessionHost(options, main, writer, loaded);
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };

@@ -10,36 +10,40 @@ import { MessagePortMainTransport } from "../../shared/transport/message-port-ma
 import { ParentTransport } from "./parent-transport";
 import { SessionHost } from "./session-host";
 
+const isUtilityProcess = Boolean((process as unknown as { parentPort?: unknown }).parentPort);
+
 /**
- * The WebSocket listener (Node hosts only) loads after start-up, so a worker is ready to take commands without
- * waiting for it; Electron workers, which get MessagePorts, never load it.
+ * Node hosts only (Electron workers get MessagePorts): the loopback WebSocket listener for session connections.
+ * It starts after start-up, so a worker takes commands without waiting for it, and before `init`, so a warm spare
+ * hands over a session without waiting for it either. Connections before `init` are turned away.
  */
-let webSocketListenerModule: Promise<typeof import("./websocket-listener")> | undefined;
-const webSocketListener = () => (webSocketListenerModule ??= import("./websocket-listener"));
+let listening: Promise<{ url: string; close(): void }> | undefined;
+const listenForSessionsOnce = () =>
+  (listening ??= import("./websocket-listener").then(({ listenForSessions }) =>
+    listenForSessions((transport) => {
+      if (host) host.connect(transport);
+      else transport.close();
+    }),
+  ));
 
 const control = new ParentTransport();
 const main = Comlink.wrap<MainControlApi>(rpcEndpoint(control, undefined, "w2c"));
 let host: SessionHost | undefined;
-let closeListener: (() => void) | undefined;
 
 async function shutdown(): Promise<void> {
-  closeListener?.();
+  if (listening) (await listening.catch(() => undefined))?.close();
   await host?.shutdown();
 }
 
 const api: WorkerControlApi = {
   async init(options) {
     if (host) throw new Error("This worker already hosts a session");
-    const opened = await SessionHost.open(options, main);
+    const [opened, listener] = await Promise.all([
+      SessionHost.open(options, main),
+      options.sessionTransport === "websocket" ? listenForSessionsOnce() : undefined,
+    ]);
     host = opened.host;
-    if (options.sessionTransport === "websocket") {
-      const bound = opened.host;
-      const { listenForSessions } = await webSocketListener();
-      const listener = await listenForSessions((transport) => bound.connect(transport));
-      closeListener = listener.close;
-      return { ...opened.result, url: listener.url };
-    }
-    return opened.result;
+    return listener ? { ...opened.result, url: listener.url } : opened.result;
   },
   async updateSettings(settings) {
     host?.updateSettings(settings);
@@ -50,7 +54,7 @@ const api: WorkerControlApi = {
     setTimeout(() => process.exit(0), 10);
   },
   async warmUp() {
-    if (!(process as unknown as { parentPort?: unknown }).parentPort) await webSocketListener();
+    if (!isUtilityProcess) await listenForSessionsOnce();
   },
   async ping() {
     return { pid: process.pid, rssBytes: process.memoryUsage.rss() };
@@ -66,7 +70,7 @@ control.onPort((port) => {
 control.onClose(() => {
   void shutdown().finally(() => process.exit(0));
 });
-if (!(process as unknown as { parentPort?: unknown }).parentPort) setTimeout(() => void webSocketListener(), 0);
+if (!isUtilityProcess) setTimeout(() => void listenForSessionsOnce(), 0);
 
 process.on("uncaughtException", (error) => {
   // A bug must not take the session down silently: report it and keep serving.
