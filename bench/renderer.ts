@@ -62,7 +62,7 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
     const idle = (await page.evaluate(() => (window as any).__bench.stopFrames())) as FrameRecord;
     server.enqueue({ text: markdownReply(REPLY_CHARS), chunkChars: 8, tokensPerSecond: 2000 });
     await page.evaluate(() => (window as any).__bench.startFrames());
-    const profiler = process.env.BENCH_PROFILE === "1" ? await startProfile(page) : undefined;
+    const profiler = process.env.BENCH_PROFILE === "1" ? await startProfile(page) : process.env.BENCH_PROFILE === "trace" ? await startTrace(browser, page) : undefined;
     await page.evaluate(() => void (window as any).__bench.client().prompt("Stream the long markdown reply."));
     await page.waitForFunction(
       (chars) => {
@@ -180,6 +180,21 @@ async function startProfile(page: Page): Promise<{ stopAndPrint(): Promise<void>
       const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
       console.log("\nrenderer CPU profile (self ms):");
       for (const [name, ms] of top) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
+    },
+  };
+}
+
+/** BENCH_PROFILE=trace: a Chromium trace while streaming, printed as total time per trace event (style, layout, paint...). */
+async function startTrace(browser: import("playwright-core").Browser, page: Page): Promise<{ stopAndPrint(): Promise<void> }> {
+  await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
+  return {
+    async stopAndPrint() {
+      const buffer = await browser.stopTracing();
+      const events = (JSON.parse(buffer.toString()) as { traceEvents: { name: string; ph: string; dur?: number; tid: number }[] }).traceEvents;
+      const totals = new Map<string, number>();
+      for (const e of events) if (e.ph === "X" && e.dur) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
+      console.log("\nrenderer trace (total ms per event, all threads):");
+      for (const [name, ms] of [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
     },
   };
 }
