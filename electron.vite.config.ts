@@ -2,6 +2,15 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "electron-vite";
+import type { Plugin } from "vite";
+import { withMetaPolicy } from "./src/shared/security/content-security-policy";
+
+/** The dev server's pages need Vite's HMR socket and inline preamble; the built page keeps the strict policy. */
+const devContentSecurityPolicy: Plugin = {
+  name: "paddock-dev-csp",
+  apply: "serve",
+  transformIndexHtml: (html) => withMetaPolicy(html, { devServer: true }),
+};
 
 /**
  * Three builds:
@@ -41,7 +50,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, "src/renderer"),
-    plugins: [react()],
+    plugins: [react(), devContentSecurityPolicy],
     build: {
       outDir: "out/renderer",
       rollupOptions: { input: { index: resolve(root, "src/renderer/index.html") } },

@@ -10,10 +10,11 @@
  * Bad input answers 400 with `{ error }`; a failure inside a route answers 500 with `{ error }`.
  */
 import { timingSafeEqual } from "node:crypto";
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { extname, resolve, sep } from "node:path";
+import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
 
 export const TOKEN_HEADER = "x-paddock-token";
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -137,6 +138,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       "referrer-policy": "no-referrer",
     };
     if (setCookie) headers["set-cookie"] = `${cookieName()}=${options.token}; Path=/; HttpOnly; SameSite=Strict`;
+    if (extname(file) === ".html") {
+      // The shipped page's policy forbids WebSockets; this host's pages talk to workers over ws://127.0.0.1.
+      const html = Buffer.from(withMetaPolicy(readFileSync(file, "utf8"), { loopbackWebSockets: true }));
+      res.writeHead(200, { ...headers, "content-length": html.length, "content-security-policy": contentSecurityPolicy({ loopbackWebSockets: true }) });
+      res.end(html);
+      return;
+    }
     res.writeHead(200, headers);
     createReadStream(file).pipe(res);
   }

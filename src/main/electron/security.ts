@@ -4,6 +4,7 @@
  * No business logic: main's wiring calls these for each session and window it creates.
  */
 import { shell, type BrowserWindow, type Session, type WebPreferences } from "electron";
+import { contentSecurityPolicy as sharedPolicy } from "../../shared/security/content-security-policy";
 
 /**
  * Web preferences for every Paddock window. Every security-relevant option is set explicitly, so a change of
@@ -87,24 +88,9 @@ export function hardenSession(ses: Session, options: SessionSecurityOptions): vo
  * attributes. `file://` pages get no response headers, so the built index.html must carry the same policy in a
  * `<meta http-equiv>` tag.
  */
+/** The response-header policy for the app's pages (see shared/security/content-security-policy.ts). */
 export function contentSecurityPolicy(devServerOrigin?: string): string {
-  const devSocket = devServerOrigin?.replace(/^http/, "ws");
-  const directives: Record<string, string[]> = {
-    "default-src": ["'none'"],
-    "script-src": devServerOrigin ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-    "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:", "blob:"],
-    "font-src": ["'self'", "data:"],
-    "connect-src": devSocket ? ["'self'", devSocket] : ["'self'"],
-    "worker-src": ["'self'", "blob:"],
-    "object-src": ["'none'"],
-    "base-uri": ["'none'"],
-    "form-action": ["'none'"],
-    "frame-ancestors": ["'none'"],
-  };
-  return Object.entries(directives)
-    .map(([name, sources]) => `${name} ${sources.join(" ")}`)
-    .join("; ");
+  return sharedPolicy({ devServer: devServerOrigin !== undefined });
 }
 
 /** Hands http(s) URLs to the system browser; every other scheme (file:, javascript:, custom protocols) is ignored. */
