@@ -12,21 +12,12 @@ import type { WorkerSettings } from "../../src/shared/protocol/control-protocol"
 import type { AgentMessage } from "../../src/shared/agent/types";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import type { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
-import { openWebSocket } from "../../test/support/worker-harness";
+import { openWebSocket, testSettings } from "../../test/support/worker-harness";
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
 
 export function benchSettings(baseUrl: string): WorkerSettings {
-  return {
-    defaultModel: { provider: "custom:loopback", id: "test-model" },
-    thinkingLevel: "off",
-    steeringMode: "one-at-a-time",
-    followUpMode: "one-at-a-time",
-    toolExecution: "parallel",
-    requestTimeoutMs: 120_000,
-    clearQueuesOnAbort: false,
-    customProviders: [{ id: "loopback", name: "Loopback", baseUrl, models: ["test-model"] }],
-  };
+  return testSettings({ baseUrl }, { requestTimeoutMs: 120_000 });
 }
 
 export interface BenchSession {

@@ -16,7 +16,8 @@ import { startOpenAIServer, type OpenAITestServer } from "./openai-server";
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
 
-export function testSettings(server: OpenAITestServer, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
+/** Worker settings with the loopback server as the custom provider "loopback" and its model as the default. */
+export function testSettings(server: Pick<OpenAITestServer, "baseUrl">, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
   return {
     defaultModel: { provider: "custom:loopback", id: "test-model" },
     thinkingLevel: "off",
