@@ -10,6 +10,7 @@ import { streamSimple, type ImageContent } from "@mariozechner/pi-ai";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, StreamFn } from "../../shared/agent/types";
 import type { AgentStateData, AgentStateEvent } from "../../shared/agent/state";
+import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
 import type { MainControlApi, WorkerInitOptions, WorkerInitResult, WorkerSettings } from "../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import type {
@@ -17,7 +18,6 @@ import type {
   SessionApi,
   SessionSnapshot,
   SessionStreamItem,
-  ToolRunRecord,
   WireAgentState,
 } from "../../shared/protocol/session-protocol";
 import { StateEventEncoder } from "../../shared/protocol/wire-events";
@@ -63,7 +63,7 @@ export class SessionHost {
   private readonly encoder = new StateEventEncoder();
   private readonly forwarder: EventForwarder;
   private readonly sinks = new Set<Transport>();
-  private readonly toolRuns = new Map<string, ToolRunRecord>();
+  private toolRuns: ToolRuns = NO_TOOL_RUNS;
   /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
   private queuesDirty = false;
   private settings: WorkerSettings;
@@ -256,32 +256,10 @@ export class SessionHost {
   }
 
   private onStateEvent(event: AgentStateEvent, state: Readonly<AgentStateData>): void {
-    this.trackToolRun(event);
+    this.toolRuns = reduceToolRuns(this.toolRuns, event);
     const item: SessionStreamItem = this.encoder.encode(event, state);
     this.forwarder.push(item);
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
-  }
-
-  private trackToolRun(event: AgentStateEvent): void {
-    switch (event.type) {
-      case "run_start":
-      case "reset":
-        this.toolRuns.clear();
-        break;
-      case "tool_execution_start":
-        this.toolRuns.set(event.toolCallId, { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
-        break;
-      case "tool_execution_update": {
-        const run = this.toolRuns.get(event.toolCallId);
-        if (run) run.partialResult = event.partialResult;
-        break;
-      }
-      case "tool_execution_end": {
-        const run = this.toolRuns.get(event.toolCallId);
-        if (run) Object.assign(run, { result: event.result, isError: event.isError });
-        break;
-      }
-    }
   }
 
   private snapshot(): SessionSnapshot {
@@ -296,7 +274,7 @@ export class SessionHost {
       steeringMode: this.agent.steeringMode,
       followUpMode: this.agent.followUpMode,
       toolExecution: this.agent.toolExecution,
-      toolRuns: [...this.toolRuns.values()],
+      toolRuns: this.toolRuns,
     };
   }
 

@@ -11,7 +11,8 @@ import type { AgentMessage } from "../../shared/agent/types";
 import type { EventBatch, SessionSnapshot, SessionStreamItem } from "../../shared/protocol/session-protocol";
 import { stateDigest } from "../../shared/protocol/state-digest";
 import { StateEventDecoder } from "../../shared/protocol/wire-events";
-import type { ConnectionStatus, SessionNotice, SessionView, ToolRunView } from "./session-view";
+import { NO_TOOL_RUNS, reduceToolRuns } from "../../shared/agent/tool-runs";
+import type { ConnectionStatus, SessionNotice, SessionView } from "./session-view";
 
 export type BatchOutcome = "applied" | "stale" | "resync";
 
@@ -37,7 +38,7 @@ export class SessionMirror {
       state: initialState,
       steering: [],
       followUp: [],
-      toolRuns: {},
+      toolRuns: NO_TOOL_RUNS,
       connection: "connecting",
       notices: [],
     };
@@ -61,10 +62,6 @@ export class SessionMirror {
 
   loadSnapshot(snapshot: SessionSnapshot): void {
     const { pendingToolCalls, ...rest } = snapshot.state;
-    const toolRuns: Record<string, ToolRunView> = {};
-    for (const run of snapshot.toolRuns) {
-      toolRuns[run.toolCallId] = { ...run, status: run.result === undefined ? "running" : run.isError ? "error" : "done" };
-    }
     this.seq = snapshot.seq;
     this.decoder = new StateEventDecoder();
     this.commit({
@@ -72,7 +69,7 @@ export class SessionMirror {
       state: { ...rest, pendingToolCalls: new Set(pendingToolCalls) },
       steering: snapshot.steering,
       followUp: snapshot.followUp,
-      toolRuns,
+      toolRuns: snapshot.toolRuns,
     });
   }
 
@@ -141,34 +138,6 @@ export class SessionMirror {
     if (view === this.view) return;
     this.view = view;
     for (const listener of [...this.listeners]) listener();
-  }
-}
-
-type ToolRuns = SessionView["toolRuns"];
-
-function reduceToolRuns(runs: ToolRuns, event: { type: string } & Record<string, unknown>): ToolRuns {
-  switch (event.type) {
-    case "run_start":
-    case "reset":
-      return Object.keys(runs).length === 0 ? runs : {};
-    case "tool_execution_start": {
-      const id = event.toolCallId as string;
-      return { ...runs, [id]: { toolCallId: id, toolName: event.toolName as string, args: event.args, status: "running" } };
-    }
-    case "tool_execution_update": {
-      const id = event.toolCallId as string;
-      const run = runs[id];
-      return run ? { ...runs, [id]: { ...run, partialResult: event.partialResult } } : runs;
-    }
-    case "tool_execution_end": {
-      const id = event.toolCallId as string;
-      const run = runs[id];
-      if (!run) return runs;
-      const isError = event.isError as boolean;
-      return { ...runs, [id]: { ...run, result: event.result, isError, status: isError ? "error" : "done" } };
-    }
-    default:
-      return runs;
   }
 }
 

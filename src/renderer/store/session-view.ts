@@ -1,17 +1,10 @@
 import type { AgentMessage, ThinkingLevel } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
+import type { ToolRun, ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
 
-/** What the UI knows about one tool call beyond AgentState: its streamed partial output and final result. */
-export interface ToolRunView {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly args: unknown;
-  readonly partialResult?: unknown;
-  readonly result?: unknown;
-  readonly isError?: boolean;
-  readonly status: "running" | "done" | "error";
-}
+/** A tool call as the UI shows it (see shared/agent/tool-runs.ts, where one reducer maintains them). */
+export type ToolRunView = ToolRun;
 
 export type ConnectionStatus = "connecting" | "ready" | "restarting" | "closed";
 
@@ -32,7 +25,7 @@ export interface SessionView {
   readonly state: Readonly<AgentStateData>;
   readonly steering: readonly AgentMessage[];
   readonly followUp: readonly AgentMessage[];
-  readonly toolRuns: Readonly<Record<string, ToolRunView>>;
+  readonly toolRuns: ToolRuns;
   readonly connection: ConnectionStatus;
   readonly notices: readonly SessionNotice[];
 }

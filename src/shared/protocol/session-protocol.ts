@@ -9,6 +9,7 @@ import { Type, type Static, type TSchema } from "typebox";
 import type { ImageContent } from "@mariozechner/pi-ai";
 import type { AgentMessage, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
+import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
 import type { WireEvent } from "./wire-events";
 
@@ -16,16 +17,6 @@ export type QueueMode = "one-at-a-time" | "all";
 
 /** AgentStateData as it travels: the Set becomes a sorted array. */
 export type WireAgentState = Omit<AgentStateData, "pendingToolCalls"> & { pendingToolCalls: string[] };
-
-/** Tool output that is not part of AgentState, kept so a late-joining window can show running tools. */
-export interface ToolRunRecord {
-  toolCallId: string;
-  toolName: string;
-  args: unknown;
-  partialResult?: unknown;
-  result?: unknown;
-  isError?: boolean;
-}
 
 export interface SessionSnapshot {
   sessionId: string;
@@ -37,7 +28,7 @@ export interface SessionSnapshot {
   steeringMode: QueueMode;
   followUpMode: QueueMode;
   toolExecution: ToolExecutionMode;
-  toolRuns: ToolRunRecord[];
+  toolRuns: ToolRuns;
 }
 
 /** What the mirror receives besides state events. */
