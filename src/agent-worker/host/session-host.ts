@@ -200,15 +200,12 @@ export class SessionHost {
     },
     setSteeringMode: async (mode) => {
       this.agent.steeringMode = mode;
-      this.pushModes();
     },
     setFollowUpMode: async (mode) => {
       this.agent.followUpMode = mode;
-      this.pushModes();
     },
     setToolExecution: async (mode) => {
       this.agent.toolExecution = mode;
-      this.pushModes();
     },
     setSystemPrompt: async (prompt) => {
       this.agent.state.systemPrompt = prompt;
@@ -238,8 +235,16 @@ export class SessionHost {
     transport.onClose(() => this.sinks.delete(transport));
   }
 
+  /**
+   * New settings from main. A changed default for queue modes or tool execution applies to this live session too;
+   * an unchanged one leaves a choice made for this session alone.
+   */
   updateSettings(settings: WorkerSettings): void {
+    const before = this.settings;
     this.settings = settings;
+    if (settings.steeringMode !== before.steeringMode) this.agent.steeringMode = settings.steeringMode;
+    if (settings.followUpMode !== before.followUpMode) this.agent.followUpMode = settings.followUpMode;
+    if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
@@ -287,15 +292,6 @@ export class SessionHost {
   private broadcast(batch: EventBatch): void {
     const frame = { ch: "ev", ...batch };
     for (const sink of this.sinks) sink.send(frame);
-  }
-
-  private pushModes(): void {
-    this.forwarder.push({
-      k: "m",
-      steeringMode: this.agent.steeringMode,
-      followUpMode: this.agent.followUpMode,
-      toolExecution: this.agent.toolExecution,
-    });
   }
 
   private journal(...records: TranscriptRecord[]): Promise<void> {

@@ -121,8 +121,6 @@ export class SessionMirror {
     switch (item.k) {
       case "q":
         return { ...view, steering: item.steering, followUp: item.followUp };
-      case "m":
-        return view;
       case "n":
         return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text }] };
       default: {

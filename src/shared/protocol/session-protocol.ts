@@ -36,8 +36,6 @@ export type SessionStreamItem =
   | WireEvent
   /** Both queues changed (enqueue, drain, removal, clear). */
   | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[] }
-  /** Queue/tool-execution modes changed. */
-  | { k: "m"; steeringMode: QueueMode; followUpMode: QueueMode; toolExecution: ToolExecutionMode }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "n"; kind: "worker-restarted" | "error"; text: string };
 
