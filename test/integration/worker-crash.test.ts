@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../../src/renderer/store/session-mirror";
+import { messageText } from "../support/message-text";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 
 let h: Harness;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../../src/renderer/store/session-mirror";
+import { messageText } from "../support/message-text";
 
 let h: Harness;
 beforeEach(async () => {

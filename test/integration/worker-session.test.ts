@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../../src/renderer/store/session-mirror";
+import { messageText } from "../support/message-text";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 
 let h: Harness;

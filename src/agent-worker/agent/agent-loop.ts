@@ -52,6 +52,12 @@ export function agentLoopContinue(
   return stream;
 }
 
+/** Every run opens with these two events; the first turn's own turn_start is this one. */
+async function emitRunStart(emit: AgentEventSink): Promise<void> {
+  await emit({ type: "agent_start" });
+  await emit({ type: "turn_start" });
+}
+
 /**
  * Runs a prompt to the end, awaiting `emit` for every event. The prompts are reported inside the first turn.
  * Resolves with the prompts plus every message the run produced.
@@ -66,8 +72,7 @@ export async function runAgentLoop(
 ): Promise<AgentMessage[]> {
   const newMessages = [...prompts];
   const loopContext: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
-  await emit({ type: "agent_start" });
-  await emit({ type: "turn_start" });
+  await emitRunStart(emit);
   for (const prompt of prompts) {
     await emit({ type: "message_start", message: prompt });
     await emit({ type: "message_end", message: prompt });
@@ -88,8 +93,7 @@ export async function runAgentLoopContinue(
   const newMessages: AgentMessage[] = [];
   // The messages array is shared with the caller's context on purpose (pi does the same): the Agent hands in a copy.
   const loopContext: AgentContext = { ...context };
-  await emit({ type: "agent_start" });
-  await emit({ type: "turn_start" });
+  await emitRunStart(emit);
   await runTurns(loopContext, newMessages, config, signal, emit, streamFn);
   return newMessages;
 }

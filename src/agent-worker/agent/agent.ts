@@ -13,6 +13,7 @@ import {
   type AgentStateEvent,
   createAgentStateData,
   reduceAgentState,
+  zeroUsage,
 } from "../../shared/agent/state";
 import type {
   AfterToolCallContext,
@@ -395,14 +396,7 @@ export class Agent {
       api: model.api,
       provider: model.provider,
       model: model.id,
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
+      usage: zeroUsage(),
       stopReason: aborted ? "aborted" : "error",
       errorMessage: error instanceof Error ? error.message : String(error),
       timestamp: Date.now(),

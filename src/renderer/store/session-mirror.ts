@@ -7,7 +7,6 @@
  * The mirror never throws on bad batches.
  */
 import { reduceAgentState, type AgentStateData } from "../../shared/agent/state";
-import type { AgentMessage } from "../../shared/agent/types";
 import type { EventBatch, SessionSnapshot, SessionStreamItem } from "../../shared/protocol/session-protocol";
 import { stateDigest } from "../../shared/protocol/state-digest";
 import { StateEventDecoder } from "../../shared/protocol/wire-events";
@@ -137,14 +136,4 @@ export class SessionMirror {
     this.view = view;
     for (const listener of [...this.listeners]) listener();
   }
-}
-
-/** Used by the client for messages it sends, so tests and UI can compare queue contents. */
-export function messageText(message: AgentMessage): string {
-  if (message.role === "user") {
-    const content = message.content;
-    return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  }
-  if (message.role === "assistant") return message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  return "";
 }

@@ -60,7 +60,8 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
       if (e.key !== "Escape" || e.defaultPrevented || !running) return;
       if (abortSettings.escAction === "nothing") return;
       e.preventDefault();
-      stop(abortSettings.escAction === "abort-and-clear-queues" || abortSettings.clearQueuesOnAbort);
+      // The worker itself clears the queues on abort when `clearQueuesOnAbort` is set; this is Esc's own choice.
+      stop(abortSettings.escAction === "abort-and-clear-queues");
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -132,7 +133,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
           onSend={(text) => sendPrompt(handle, text)}
           onSteer={(text) => commands.steer(text)}
           onFollowUp={(text) => commands.followUp(text)}
-          onStop={() => stop(abortSettings.clearQueuesOnAbort)}
+          onStop={() => stop(false)}
         />
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">

@@ -3,7 +3,7 @@
  * loop event and runtime change; the renderer's mirror runs the same function on forwarded events, which is why
  * the mirror can be trusted to match the worker.
  */
-import type { AssistantMessage, Model } from "@mariozechner/pi-ai";
+import type { AssistantMessage, Model, Usage } from "@mariozechner/pi-ai";
 import type { AgentEvent, AgentMessage, ThinkingLevel } from "./types";
 
 /** Plain data: everything in AgentState except tools (tools hold functions and never leave the worker). */
@@ -35,6 +35,11 @@ export type AgentRuntimeEvent =
   | { type: "reset" };
 
 export type AgentStateEvent = AgentEvent | AgentRuntimeEvent;
+
+/** A fresh zero usage, for assistant messages no model produced (the Agent's failure message). */
+export function zeroUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+}
 
 /** pi's placeholder model, used until the caller picks one. */
 export const DEFAULT_MODEL: Model<any> = {

@@ -11,6 +11,7 @@ import {
   type UserMessage,
 } from "@mariozechner/pi-ai";
 import type { AgentMessage, AgentTool, AgentToolResult } from "../../../src/agent-worker/agent/index";
+import { zeroUsage } from "../../../src/shared/agent/state";
 
 /**
  * A faux provider that streams one 4-character chunk per timer tick. Timers (not microtasks) make the interleaving
@@ -37,14 +38,7 @@ export function assistantText(model: Model<any>, text: string): AssistantMessage
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: zeroUsage(),
     stopReason: "stop",
     timestamp: 1,
   };
