@@ -13,9 +13,13 @@ interface ParentPortLike {
 export class ParentTransport extends BaseTransport {
   private portListener: ((port: MessagePortMain, frame: unknown) => void) | undefined;
 
+  /** Which parent started this worker: Electron (utilityProcess, MessagePorts) or Node (fork, no ports). */
+  readonly parent: "utility-process" | "fork";
+
   constructor() {
     super();
     const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+    this.parent = parentPort ? "utility-process" : "fork";
     if (parentPort) {
       parentPort.on("message", (event) => {
         if (event.ports.length > 0) this.portListener?.(event.ports[0], event.data);

@@ -10,8 +10,6 @@ import { MessagePortMainTransport } from "../../shared/transport/message-port-ma
 import { ParentTransport } from "./parent-transport";
 import { SessionHost } from "./session-host";
 
-const isUtilityProcess = Boolean((process as unknown as { parentPort?: unknown }).parentPort);
-
 /**
  * Node hosts only (Electron workers get MessagePorts): the loopback WebSocket listener for session connections.
  * It starts after start-up, so a worker takes commands without waiting for it, and before `init`, so a warm spare
@@ -27,6 +25,7 @@ const listenForSessionsOnce = () =>
   ));
 
 const control = new ParentTransport();
+const isUtilityProcess = control.parent === "utility-process";
 const main = Comlink.wrap<MainControlApi>(rpcEndpoint(control, undefined, "w2c"));
 let host: SessionHost | undefined;
 
