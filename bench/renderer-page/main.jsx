@@ -15,7 +15,7 @@ const wsUrl = params.get("ws") ?? "";
 const sessionId = params.get("session") ?? "bench";
 const now = Date.now();
 
-/** @type {{ openedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number }} */
+/** @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number }} */
 const marks = {};
 /** @type {import("../../src/renderer/store/session-client").SessionClient | undefined} */
 let client;
@@ -23,7 +23,10 @@ let client;
 function connect() {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(wsUrl);
-    socket.addEventListener("open", () => resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) }));
+    socket.addEventListener("message", (event) => {
+      if (typeof event.data === "string" && event.data.length > 100_000) marks.bigFrameAt ??= performance.now();
+    });
+    socket.addEventListener("open", () => (marks.connectedAt ??= performance.now(), resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) })));
     socket.addEventListener("error", reject);
   });
 }

@@ -2,7 +2,7 @@ import { memo, useRef } from "react";
 import type { Token, Tokens } from "marked";
 import { CodeBlock } from "./CodeBlock";
 import { Inline } from "./Inline";
-import { finishedBlocks, IncrementalBlocks } from "./blocks";
+import { finishedChunks, IncrementalBlocks } from "./blocks";
 
 interface MarkdownProps {
   text: string;
@@ -14,23 +14,52 @@ interface MarkdownProps {
  * Markdown for chat messages. While streaming, completed blocks keep their token identity and their memoized
  * components are skipped, so a new token re-renders only the block being written. The last block counts as open
  * (a code block in it stays plain) only while `streaming` is true.
+ *
+ * Blocks render in fixed groups (`.md-chunk`, see BLOCKS_PER_CHUNK): React compares one prop per finished group,
+ * and the browser lays out and paints only the groups on screen, so a 100k-character reply streams as cheaply at
+ * its end as at its start.
  */
 export function Markdown({ text, streaming = false }: MarkdownProps) {
   const incremental = useRef<IncrementalBlocks | null>(null);
-  let blocks: readonly Token[];
+  let chunks: readonly (readonly Token[])[];
   if (streaming) incremental.current ??= new IncrementalBlocks();
   // A reply that streamed here keeps its incremental blocks when it ends: lexing a long reply again in one go,
   // and re-rendering every block with new tokens, would be a long task right at the end of the stream.
-  if (incremental.current) blocks = incremental.current.update(text);
-  else blocks = finishedBlocks(text);
-  const last = blocks.length - 1;
+  if (incremental.current) {
+    incremental.current.update(text);
+    chunks = incremental.current.chunks();
+  } else chunks = finishedChunks(text);
+  const last = chunks.length - 1;
   return (
     <div className="md">
-      {blocks.map((block, i) => (
-        <Block key={i} token={block} open={streaming && i === last} />
+      {chunks.map((blocks, i) => (
+        <Chunk key={i} blocks={blocks} openLast={streaming && i === last} />
       ))}
     </div>
   );
+}
+
+const Chunk = memo(function Chunk({ blocks, openLast }: { blocks: readonly Token[]; openLast: boolean }) {
+  const last = blocks.length - 1;
+  return (
+    // `auto` remembers the size the group last rendered at; the estimate only serves groups never yet on screen.
+    <div className="md-chunk" style={{ containIntrinsicSize: `auto ${estimateHeight(blocks)}px` }}>
+      {blocks.map((block, i) => (
+        <Block key={i} token={block} open={openLast && i === last} />
+      ))}
+    </div>
+  );
+});
+
+/** A rough height for blocks never rendered yet: about 90 characters per 26px line, code at 21px per line. */
+function estimateHeight(blocks: readonly Token[]): number {
+  let px = 0;
+  for (const block of blocks) {
+    if (block.type === "space") continue;
+    if (block.type === "code") px += 56 + 21 * (block as Tokens.Code).text.split("\n").length;
+    else px += 16 + 26 * Math.ceil(block.raw.length / 90);
+  }
+  return px;
 }
 
 const Block = memo(function Block({ token, open }: { token: Token; open: boolean }) {

@@ -1,6 +1,13 @@
 import { Lexer, type Token } from "marked";
 
 /**
+ * Blocks are rendered in groups of this many. A full group never changes, so React skips it with one comparison
+ * and the browser skips its layout and paint while it is off screen (`content-visibility: auto` on `.md-chunk`):
+ * the work per streamed token stays about the size of the last group, however long the reply grows.
+ */
+export const BLOCKS_PER_CHUNK = 24;
+
+/**
  * Splits markdown into top-level blocks incrementally, for text that grows at its end while a reply streams.
  *
  * Every block but the last one found is final: its token object never changes again, so memoized block components
@@ -14,6 +21,7 @@ export class IncrementalBlocks {
   private settled: Token[] = [];
   private settledLength = 0;
   private tail: Token[] = [];
+  private frozen: Token[][] = [];
 
   /** Returns the blocks of `text`: settled tokens keep their identity across calls. */
   update(text: string): readonly Token[] {
@@ -33,6 +41,19 @@ export class IncrementalBlocks {
     return this.blocks();
   }
 
+  /**
+   * The blocks of the last `update` in groups of BLOCKS_PER_CHUNK. Every group but the last is full and keeps its
+   * array identity across updates; the last group holds the remaining settled blocks and the open tail.
+   */
+  chunks(): readonly (readonly Token[])[] {
+    while ((this.frozen.length + 1) * BLOCKS_PER_CHUNK <= this.settled.length) {
+      const start = this.frozen.length * BLOCKS_PER_CHUNK;
+      this.frozen.push(this.settled.slice(start, start + BLOCKS_PER_CHUNK));
+    }
+    const rest = this.settled.slice(this.frozen.length * BLOCKS_PER_CHUNK).concat(this.tail);
+    return rest.length === 0 ? this.frozen : [...this.frozen, rest];
+  }
+
   private blocks(): readonly Token[] {
     return this.tail.length === 0 ? this.settled : [...this.settled, ...this.tail];
   }
@@ -42,20 +63,23 @@ export class IncrementalBlocks {
     this.settled = [];
     this.settledLength = 0;
     this.tail = [];
+    this.frozen = [];
   }
 }
 
-const finishedCache = new Map<string, readonly Token[]>();
+const finishedCache = new Map<string, readonly (readonly Token[])[]>();
 const FINISHED_CACHE_LIMIT = 200;
 
 /**
- * Blocks of a finished text, cached by content so a message scrolled out of and back into the virtual list is not
- * lexed again. Bounded: the oldest entry goes first.
+ * Blocks of a finished text in groups of BLOCKS_PER_CHUNK, cached by content so a message scrolled out of and back
+ * into the virtual list is not lexed again. Bounded: the oldest entry goes first.
  */
-export function finishedBlocks(text: string): readonly Token[] {
+export function finishedChunks(text: string): readonly (readonly Token[])[] {
   const hit = finishedCache.get(text);
   if (hit) return hit;
-  const blocks = Lexer.lex(text);
+  const tokens = Lexer.lex(text);
+  const blocks: Token[][] = [];
+  for (let i = 0; i < tokens.length; i += BLOCKS_PER_CHUNK) blocks.push(tokens.slice(i, i + BLOCKS_PER_CHUNK));
   finishedCache.set(text, blocks);
   if (finishedCache.size > FINISHED_CACHE_LIMIT) {
     const oldest = finishedCache.keys().next().value;
