@@ -14,6 +14,7 @@ import { build } from "vite";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/fixtures/serve-fixture";
 import { startOpenAIServer } from "../test/support/openai-server";
+import { longTranscript } from "../test/support/transcripts";
 import { startBenchBroker } from "./lib/sessions";
 import { metric, percentile, round, sleep, withTimeout, type Metric } from "./lib/metrics";
 import { markdownReply } from "./lib/reply";
@@ -90,7 +91,7 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
 
     // --- opening a 10,000-message session -------------------------------------------------------------------------
     mkdirSync(bench.sessionsDir, { recursive: true });
-    writeFileSync(join(bench.sessionsDir, "big.jsonl"), bigTranscript(BIG_SESSION_MESSAGES));
+    writeFileSync(join(bench.sessionsDir, "big.jsonl"), longTranscript(BIG_SESSION_MESSAGES));
     const attachStart = performance.now();
     await bench.broker.attach("big", "warm-load"); // the worker loads the transcript; timed separately below
     const attachMs = performance.now() - attachStart;
@@ -153,23 +154,6 @@ interface FrameRecord {
   longTasks: number[];
 }
 
-/** A transcript of `count` messages, alternating user and assistant, some with code blocks (JSONL records). */
-function bigTranscript(count: number): string {
-  const usage = { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-  const lines: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const message =
-      i % 2 === 0
-        ? { role: "user", content: `Question #${i / 2 + 1}: how do I do step ${i}?`, timestamp: i }
-        : {
-            role: "assistant",
-            content: [{ type: "text", text: i % 10 === 9 ? `Answer ${i}: use this:\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n` : `Answer ${i}: **short** reply with \`code\`.` }],
-            api: "openai-completions", provider: "custom:loopback", model: "test-model", usage, stopReason: "stop", timestamp: i,
-          };
-    lines.push(JSON.stringify({ t: "message", message }));
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 /** BENCH_PROFILE=1: a CPU profile of the page while it streams, printed as the top functions by self time. */
 async function startProfile(page: Page): Promise<{ stopAndPrint(): Promise<void> }> {
@@ -190,6 +174,22 @@ async function startProfile(page: Page): Promise<{ stopAndPrint(): Promise<void>
       const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
       console.log("\nrenderer CPU profile (self ms):");
       for (const [name, ms] of top) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
+      // Inclusive time: each sample counts once for every distinct function on its stack.
+      const parent = new Map<number, number>();
+      for (const n of profile.nodes as { id: number; children?: number[] }[]) for (const c of n.children ?? []) parent.set(c, n.id);
+      const total = new Map<string, number>();
+      profile.samples.forEach((id, i) => {
+        const seen = new Set<string>();
+        for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+          const f = byId.get(at)!.callFrame;
+          if (!f.url) continue;
+          const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+          if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+          seen.add(key);
+        }
+      });
+      console.log("\nrenderer CPU profile (inclusive ms):");
+      for (const [name, ms] of [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
     },
   };
 }

@@ -15,6 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./fixtures/serve-fixture";
 import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../support/openai-server";
 import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
+import { longTranscript } from "../support/transcripts";
 
 const SCREENS = join(REPO_ROOT, "test-results", "screens");
 const turn = (t: ScriptedTurn) => `[[turn: ${JSON.stringify(t)}]]`;
@@ -143,7 +144,8 @@ describe("Paddock in the browser host", () => {
 
   it("while running, Enter steers and Alt+Enter queues follow-ups; a removed one is never sent", async () => {
     const { page, problems } = await openChat(host);
-    await send(page, `Talk slowly ${turn({ text: "word ".repeat(100), chunkChars: 5, tokensPerSecond: 40 })}`);
+    // Slow enough (about 6 s) that the queue is still waiting when a loaded machine gets to read it.
+    await send(page, `Talk slowly ${turn({ text: "word ".repeat(100), chunkChars: 5, tokensPerSecond: 20 })}`);
     await page.getByTestId("stop-button").waitFor();
     await send(page, "steer-one");
     await send(page, "follow-one", "Alt+Enter");
@@ -324,6 +326,37 @@ describe("settings in the browser host", () => {
       expect(await page.getByLabel("Esc while the agent runs").inputValue()).toBe("nothing");
       const sessions = await host.call<{ id: string }[]>("listSessions");
       expect(sessions.map((s) => s.id)).toContain(sessionId);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await host.stop();
+    }
+  }, 90_000);
+});
+
+describe("a long chat in the browser host", () => {
+  it("opens at its newest message, loads older ones behind it, scrolls back to the first, and a send returns to the newest", async () => {
+    const dir = tempDir();
+    const host = await startHost("--data-dir", dir, "--openai-test-server");
+    try {
+      const { id } = await host.call<{ id: string }>("createSession");
+      writeFileSync(join(dir, "sessions", `${id}.jsonl`), longTranscript(3_000));
+      const { page, problems } = await openChat(host, id);
+      await poll(() => page.getByTestId("message-user").last().textContent()).toContain("Question #1500:");
+      await poll(() => page.locator(".row-history").count()).toBe(0);
+
+      const list = page.getByTestId("message-list");
+      await poll(async () => {
+        await list.evaluate((el) => void (el.scrollTop = 0));
+        return page.getByTestId("message-user").first().textContent();
+      }).toContain("Question #1:");
+      await shot(page, "long-chat-top");
+
+      // Sending from up there brings the list back to the newest message, which it then follows.
+      await page.getByRole("button", { name: /Jump to latest/ }).waitFor();
+      await send(page, `Still with me? ${turn({ text: "Yes: all 3,000 messages are still here." })}`);
+      await poll(() => lastText(page)).toContain("all 3,000 messages");
+      await poll(() => page.getByRole("button", { name: /Jump to latest/ }).count()).toBe(0);
       expect(problems).toEqual([]);
       await page.close();
     } finally {

@@ -10,7 +10,7 @@ import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { SessionBroker } from "../../src/main/broker/session-broker";
 import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
-import { SessionClient, type SessionConnection } from "../../src/renderer/store/session-client";
+import { SessionClient, type SessionClientOptions, type SessionConnection } from "../../src/renderer/store/session-client";
 import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
 import { startOpenAIServer, type OpenAITestServer } from "./openai-server";
 
@@ -48,7 +48,7 @@ export interface Harness {
   dataDir: string;
   settings: WorkerSettings;
   /** A client viewing `sessionId` as viewer `viewerId`, connected and synced. */
-  client(sessionId: string, viewerId?: string): Promise<SessionClient>;
+  client(sessionId: string, viewerId?: string, options?: SessionClientOptions): Promise<SessionClient>;
   close(): Promise<void>;
 }
 
@@ -73,13 +73,13 @@ export async function startHarness(options: { integrityCheck?: boolean; keepSpar
     broker,
     dataDir,
     settings,
-    async client(sessionId, viewerId = `viewer-${++viewerCounter}`) {
+    async client(sessionId, viewerId = `viewer-${++viewerCounter}`, clientOptions) {
       const connector = async (): Promise<SessionConnection> => {
         const attachment = await broker.attach(sessionId, viewerId);
         const transport = await openWebSocket(attachment.url!);
         return { transport, restartedReason: attachment.restartedReason };
       };
-      const client = new SessionClient(sessionId, connector);
+      const client = new SessionClient(sessionId, connector, clientOptions);
       clients.push(client);
       await client.start();
       return client;

@@ -13,12 +13,13 @@ import type { AgentStateData, AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
 import type { MainControlApi, WorkerInitOptions, WorkerInitResult, WorkerSettings } from "../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import type {
-  EventBatch,
-  SessionApi,
-  SessionSnapshot,
-  SessionStreamItem,
-  WireAgentState,
+import {
+  MAX_HISTORY_PAGE,
+  type EventBatch,
+  type SessionApi,
+  type SessionSnapshot,
+  type SessionStreamItem,
+  type WireAgentState,
 } from "../../shared/protocol/session-protocol";
 import { StateEventEncoder } from "../../shared/protocol/wire-events";
 import { stateDigest } from "../../shared/protocol/state-digest";
@@ -54,8 +55,8 @@ function costOf(messages: readonly AgentMessage[]): number {
   return total;
 }
 
-function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMessage | undefined): WireAgentState {
-  return { ...data, streamingMessage, messages: data.messages.slice(), pendingToolCalls: [...data.pendingToolCalls].sort() };
+function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMessage | undefined, historyStart: number): WireAgentState {
+  return { ...data, streamingMessage, messages: data.messages.slice(historyStart), pendingToolCalls: [...data.pendingToolCalls].sort() };
 }
 
 export class SessionHost {
@@ -210,7 +211,12 @@ export class SessionHost {
     setSystemPrompt: async (prompt) => {
       this.agent.state.systemPrompt = prompt;
     },
-    getSnapshot: async () => this.snapshot(),
+    getSnapshot: async (tailMessages) => this.snapshot(tailMessages),
+    getHistory: async (start, end) => {
+      if (end - start > MAX_HISTORY_PAGE) throw new Error(`Ask for at most ${MAX_HISTORY_PAGE} messages at a time`);
+      this.forwarder.flush();
+      return this.agent.data.messages.slice(start, Math.max(start, end));
+    },
   };
 
   /** Serves one mirror on `transport` until it closes. */
@@ -267,13 +273,15 @@ export class SessionHost {
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
   }
 
-  private snapshot(): SessionSnapshot {
+  private snapshot(tailMessages?: number): SessionSnapshot {
     this.forwarder.flush();
     const queues = this.agent.queuedMessages();
+    const historyStart = tailMessages === undefined ? 0 : Math.max(0, this.agent.data.messages.length - tailMessages);
     return {
       sessionId: this.options.sessionId,
       seq: this.forwarder.lastSeq,
-      state: toWireState(this.agent.data, this.encoder.mirroredStreamingMessage),
+      ...(historyStart > 0 ? { historyStart } : {}),
+      state: toWireState(this.agent.data, this.encoder.mirroredStreamingMessage, historyStart),
       steering: queues.steering,
       followUp: queues.followUp,
       steeringMode: this.agent.steeringMode,

@@ -2,13 +2,16 @@ import type { SessionHandle } from "../app/services";
 import { frameCoalesced } from "../store/frame-coalesced";
 import { SessionClient, type SessionConnector } from "../store/session-client";
 
+/** A chat opens with this many of its newest messages (several screens); older ones load right behind. */
+const OPEN_WITH_MESSAGES = 100;
+
 /**
  * Turns a session connector into the App's SessionHandle: a SessionClient that starts connecting at once. The
  * handle is usable before the connection is ready (the view says "connecting"); if the first connection fails,
  * the view shows the reason as a notice and the connection as closed. `release` runs once, on `close()`.
  */
 export function openSessionHandle(sessionId: string, connector: SessionConnector, release: () => void): SessionHandle {
-  const client = new SessionClient(sessionId, connector);
+  const client = new SessionClient(sessionId, connector, { historyTail: OPEN_WITH_MESSAGES });
   let closed = false;
   client.start().catch((error: unknown) => {
     if (closed) return;

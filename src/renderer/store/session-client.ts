@@ -26,6 +26,24 @@ export interface SessionConnection {
 export type SessionConnector = () => Promise<SessionConnection>;
 
 const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1000, 2000];
+/** Older messages are fetched this many at a time, one page per frame, behind the first paint. */
+const HISTORY_PAGE = 2_000;
+
+export interface SessionClientOptions {
+  /**
+   * Load at most this many of the newest messages with the snapshot and fetch older ones afterwards, so a long chat
+   * paints at once. Unset: every snapshot carries the whole transcript.
+   */
+  historyTail?: number;
+  /** Runs `fn` after the page has painted what it has; a timer where there is no page (Node tests). */
+  afterPaint?: (fn: () => void) => void;
+}
+
+function afterNextPaint(fn: () => void): void {
+  const raf = (globalThis as { requestAnimationFrame?: (callback: () => void) => number }).requestAnimationFrame;
+  if (raf) raf(() => setTimeout(fn, 0));
+  else setTimeout(fn, 0);
+}
 
 export class SessionClient implements SessionCommands {
   readonly mirror: SessionMirror;
@@ -36,10 +54,12 @@ export class SessionClient implements SessionCommands {
   private resyncing = false;
   private closed = false;
   private reconnecting = false;
+  private loadingHistory = false;
 
   constructor(
     readonly sessionId: string,
     private readonly connector: SessionConnector,
+    private readonly options: SessionClientOptions = {},
   ) {
     this.mirror = new SessionMirror(sessionId, createAgentStateData());
   }
@@ -159,7 +179,8 @@ export class SessionClient implements SessionCommands {
       for (;;) {
         const remote = this.remote;
         if (!remote) return;
-        const snapshot = await Promise.race([remote.getSnapshot(), this.disconnected]);
+        const tail = this.options.historyTail;
+        const snapshot = await Promise.race([tail === undefined ? remote.getSnapshot() : remote.getSnapshot(tail), this.disconnected]);
         this.mirror.loadSnapshot(snapshot);
         const pending = this.buffered;
         this.buffered = [];
@@ -170,10 +191,35 @@ export class SessionClient implements SessionCommands {
             break;
           }
         }
-        if (ok) return;
+        if (ok) break;
       }
     } finally {
       this.resyncing = false;
+    }
+    if (this.mirror.getView().historyStart > 0) void this.loadHistory();
+  }
+
+  /**
+   * Fetches the messages the snapshot left out, newest page first, each after a paint so the chat stays responsive.
+   * Stops when the history is complete, the connection drops (the next resync starts over) or the client closes.
+   */
+  private async loadHistory(): Promise<void> {
+    if (this.loadingHistory) return;
+    this.loadingHistory = true;
+    const afterPaint = this.options.afterPaint ?? afterNextPaint;
+    try {
+      while (!this.closed) {
+        await new Promise<void>((resolve) => afterPaint(resolve));
+        const end = this.mirror.getView().historyStart;
+        if (end <= 0 || !this.remote || this.resyncing) return;
+        const start = Math.max(0, end - HISTORY_PAGE);
+        const page = await this.call((api) => api.getHistory(start, end)).catch(() => undefined);
+        if (!page) return;
+        // Refused when a reset or a new snapshot moved the start meanwhile; the loop then carries on from there.
+        if (!this.mirror.prependHistory(end, page) && this.mirror.getView().historyStart === end) return;
+      }
+    } finally {
+      this.loadingHistory = false;
     }
   }
 }

@@ -3,10 +3,16 @@
  * worker's Agent uses. Readonly to callers: `getView()` returns a frozen-by-contract object that changes identity
  * exactly when something changed, so React can subscribe with `useSyncExternalStore`.
  *
- * Contract: batches must be applied in sequence. A batch that does not follow the last one (a gap) or that fails to decode or verify is refused with "resync": the caller then loads a fresh snapshot.
- * The mirror never throws on bad batches.
+ * Contract: batches must be applied in sequence. A batch that does not follow the last one (a gap) or that fails to
+ * decode or verify is refused with "resync": the caller then loads a fresh snapshot. The mirror never throws on bad
+ * batches.
+ *
+ * A snapshot may leave out the oldest messages (`historyStart`); `prependHistory` adds them back, newest page
+ * first. Until the history is complete the mirror holds a suffix of the worker's transcript, so digests (which
+ * cover the whole state) are not checked; they are again from the first batch after it is complete.
  */
-import { reduceAgentState, type AgentStateData } from "../../shared/agent/state";
+import { reduceAgentState, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
+import type { AgentMessage } from "../../shared/agent/types";
 import type { EventBatch, SessionSnapshot, SessionStreamItem } from "../../shared/protocol/session-protocol";
 import { stateDigest } from "../../shared/protocol/state-digest";
 import { StateEventDecoder } from "../../shared/protocol/wire-events";
@@ -21,6 +27,8 @@ export interface MirrorStats {
   resyncs: number;
   digestChecks: number;
   digestMismatches: number;
+  /** Digests not checked because older history was still loading. */
+  digestSkips: number;
 }
 
 export class SessionMirror {
@@ -29,12 +37,13 @@ export class SessionMirror {
   private decoder = new StateEventDecoder();
   private readonly listeners = new Set<() => void>();
   private nextNoticeId = 1;
-  readonly stats: MirrorStats = { batches: 0, events: 0, resyncs: 0, digestChecks: 0, digestMismatches: 0 };
+  readonly stats: MirrorStats = { batches: 0, events: 0, resyncs: 0, digestChecks: 0, digestMismatches: 0, digestSkips: 0 };
 
   constructor(sessionId: string, initialState: AgentStateData) {
     this.view = {
       sessionId,
       state: initialState,
+      historyStart: 0,
       steering: [],
       followUp: [],
       toolRuns: NO_TOOL_RUNS,
@@ -66,6 +75,7 @@ export class SessionMirror {
     this.commit({
       ...this.view,
       state: { ...rest, pendingToolCalls: new Set(pendingToolCalls) },
+      historyStart: snapshot.historyStart ?? 0,
       steering: snapshot.steering,
       followUp: snapshot.followUp,
       toolRuns: snapshot.toolRuns,
@@ -86,7 +96,8 @@ export class SessionMirror {
     this.seq = batch.seq;
     this.stats.batches += 1;
     this.stats.events += batch.items.length;
-    if (batch.digest !== undefined) {
+    if (batch.digest !== undefined && view.historyStart > 0) this.stats.digestSkips += 1;
+    else if (batch.digest !== undefined) {
       this.stats.digestChecks += 1;
       if (stateDigest(view.state, view.steering, view.followUp) !== batch.digest) {
         this.stats.digestMismatches += 1;
@@ -96,6 +107,22 @@ export class SessionMirror {
     }
     this.commit(view);
     return "applied";
+  }
+
+  /**
+   * Adds older messages in front of the loaded ones: `messages` must be the session's messages that end at index
+   * `end`, and `end` must be where the loaded ones start. Returns false (and changes nothing) otherwise, e.g. when a
+   * reset or a new snapshot came in while the page was on its way.
+   */
+  prependHistory(end: number, messages: readonly AgentMessage[]): boolean {
+    const view = this.view;
+    if (!this.synced || end !== view.historyStart || messages.length === 0 || messages.length > end) return false;
+    this.commit({
+      ...view,
+      historyStart: end - messages.length,
+      state: { ...view.state, messages: [...messages, ...view.state.messages] },
+    });
+    return true;
   }
 
   setConnection(connection: ConnectionStatus): void {
@@ -123,10 +150,12 @@ export class SessionMirror {
       case "n":
         return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text }] };
       default: {
-        const event = this.decoder.decode(item, view.state);
+        const event = this.decoder.decode(item, view.state, view.historyStart);
         const state = reduceAgentState(view.state as AgentStateData, event);
         const toolRuns = reduceToolRuns(view.toolRuns, event);
-        return state === view.state && toolRuns === view.toolRuns ? view : { ...view, state, toolRuns };
+        const historyStart = replacesTranscript(event) ? 0 : view.historyStart;
+        if (state === view.state && toolRuns === view.toolRuns && historyStart === view.historyStart) return view;
+        return { ...view, state, toolRuns, historyStart };
       }
     }
   }
@@ -136,4 +165,9 @@ export class SessionMirror {
     this.view = view;
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+/** Events after which the mirror holds the whole transcript, whatever it lacked before. */
+function replacesTranscript(event: AgentStateEvent): boolean {
+  return event.type === "reset" || (event.type === "state_patch" && event.patch.messages !== undefined);
 }

@@ -23,6 +23,11 @@ export interface SessionNotice {
 export interface SessionView {
   readonly sessionId: string;
   readonly state: Readonly<AgentStateData>;
+  /**
+   * How many of the oldest transcript messages are not loaded yet: `state.messages[0]` is message number
+   * `historyStart` of the session. A long chat opens with its newest messages and loads the rest behind them.
+   */
+  readonly historyStart: number;
   readonly steering: readonly AgentMessage[];
   readonly followUp: readonly AgentMessage[];
   readonly toolRuns: ToolRuns;

@@ -33,18 +33,23 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
   const { state, commands } = { state: view.state, commands: handle.commands };
   const running = state.isStreaming;
   const [retrying, setRetrying] = useState(false);
+  /** Counts the user's sends: sending brings the list back to the newest message. */
+  const [sent, setSent] = useState(0);
   const [actionError, setActionError] = useState<string | null>(null);
 
   useEffect(() => {
     onRunningChange?.(running);
   }, [running, onRunningChange]);
 
-  const transcript = useMemo(() => buildTranscript(state.messages), [state.messages]);
+  const historyStart = view.historyStart;
+  const transcript = useMemo(() => buildTranscript(state.messages, historyStart), [state.messages, historyStart]);
   const usage = useMemo(() => sumUsage(state.messages), [state.messages]);
   const items = useMemo(() => {
-    const tail = streamingItem(state.streamingMessage, state.messages.length) ?? waitingItem(state, running);
-    return tail ? [...transcript.items, tail] : transcript.items;
-  }, [transcript, state, running]);
+    const next = historyStart + state.messages.length;
+    const tail = streamingItem(state.streamingMessage, next) ?? waitingItem(state, running, next);
+    const head: ChatItem[] = historyStart > 0 ? [{ kind: "history", key: "history", count: historyStart }] : [];
+    return head.length > 0 || tail ? [...head, ...transcript.items, ...(tail ? [tail] : [])] : transcript.items;
+  }, [transcript, state, running, historyStart]);
 
   const currentModel = models.find((m) => m.provider === state.model.provider && m.id === state.model.id);
   const failure = running ? null : lastFailure(state.messages, state.errorMessage);
@@ -117,7 +122,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
         <EmptyChat modelName={currentModel?.name} />
       ) : (
         <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-          tailVersion={state.streamingMessage} />
+          tailVersion={state.streamingMessage} followSignal={sent} />
       )}
       <div className="chat-bottom">
         {failure ? <ErrorBanner message={failure} onRetry={retry} retrying={retrying} /> : null}
@@ -130,7 +135,10 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
           running={running}
           blockedReason={blockedReason}
           focusKey={view.sessionId}
-          onSend={(text) => sendPrompt(handle, text)}
+          onSend={(text) => {
+            setSent((n) => n + 1);
+            return sendPrompt(handle, text);
+          }}
           onSteer={(text) => commands.steer(text)}
           onFollowUp={(text) => commands.followUp(text)}
           onStop={() => stop(false)}
@@ -149,11 +157,18 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
  * the composer must not put the text back (the user would send it twice).
  */
 function sendPrompt(handle: SessionHandle, text: string): Promise<void> {
-  const before = handle.getView().state.messages.length;
+  // Counted session-wide: older history may be prepended while the prompt runs.
+  const before = messageCount(handle.getView());
   return handle.commands.prompt(text).catch((error: unknown) => {
-    const delivered = handle.getView().state.messages.slice(before).some((m) => m.role === "user" && userText(m) === text);
+    const view = handle.getView();
+    const added = view.state.messages.slice(Math.max(0, before - view.historyStart));
+    const delivered = added.some((m) => m.role === "user" && userText(m) === text);
     if (!delivered) throw error;
   });
+}
+
+function messageCount(view: ReturnType<typeof useSessionView>): number {
+  return view.historyStart + view.state.messages.length;
 }
 
 function userText(message: ChatViewState["messages"][number]): string {
@@ -162,7 +177,7 @@ function userText(message: ChatViewState["messages"][number]): string {
 }
 
 /** A placeholder row while the agent works but no message streams yet (waiting for the model's first token). */
-function waitingItem(state: ChatViewState, running: boolean): ChatItem | null {
+function waitingItem(state: ChatViewState, running: boolean, index: number): ChatItem | null {
   if (!running || state.streamingMessage) return null;
   const last = state.messages[state.messages.length - 1];
   if (last && last.role === "assistant") return null; // its tool cards show the progress
@@ -171,7 +186,7 @@ function waitingItem(state: ChatViewState, running: boolean): ChatItem | null {
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
     stopReason: "stop", timestamp: 0,
   };
-  return { kind: "assistant", key: `m${state.messages.length}`, message: placeholder, streaming: true };
+  return { kind: "assistant", key: `m${index}`, message: placeholder, streaming: true };
 }
 
 type ChatViewState = ReturnType<typeof useSessionView>["state"];

@@ -22,6 +22,11 @@ export interface SessionSnapshot {
   sessionId: string;
   /** The last batch sequence number this snapshot includes; batches with seq <= this are already in it. */
   seq: number;
+  /**
+   * How many of the oldest transcript messages this snapshot leaves out (0 or absent: none). When positive,
+   * `state.messages` holds the messages from this index on; the rest come from `getHistory`.
+   */
+  historyStart?: number;
   state: WireAgentState;
   steering: AgentMessage[];
   followUp: AgentMessage[];
@@ -75,9 +80,21 @@ export interface SessionApi {
   setFollowUpMode(mode: QueueMode): Promise<void>;
   setToolExecution(mode: ToolExecutionMode): Promise<void>;
   setSystemPrompt(prompt: string): Promise<void>;
-  /** Flushes pending events, then returns the state they lead to. */
-  getSnapshot(): Promise<SessionSnapshot>;
+  /**
+   * Flushes pending events, then returns the state they lead to. With `tailMessages`, the snapshot carries at most
+   * that many of the newest transcript messages (see `SessionSnapshot.historyStart`), so a long chat opens fast.
+   */
+  getSnapshot(tailMessages?: number): Promise<SessionSnapshot>;
+  /**
+   * Flushes pending events, then returns transcript messages [start, end) (clamped to the transcript). Messages
+   * before the newest run only change by a reset or a whole-transcript replacement, and both reach the mirror as
+   * events ahead of this reply, so a page fetched for an older index is either right or already superseded.
+   */
+  getHistory(start: number, end: number): Promise<AgentMessage[]>;
 }
+
+/** Most messages one `getHistory` call returns. */
+export const MAX_HISTORY_PAGE = 5_000;
 
 /** Largest text a single command may carry (a long paste is fine; a 50 MB string is not). */
 export const MAX_TEXT_CHARS = 1_000_000;
@@ -117,7 +134,8 @@ export const SESSION_METHOD_SCHEMAS = {
   setFollowUpMode: Type.Tuple([QueueModeSchema]),
   setToolExecution: Type.Tuple([Type.Union([Type.Literal("parallel"), Type.Literal("sequential")])]),
   setSystemPrompt: Type.Tuple([Type.String({ maxLength: MAX_TEXT_CHARS })]),
-  getSnapshot: Type.Tuple([]),
+  getSnapshot: Type.Union([Type.Tuple([]), Type.Tuple([Type.Integer({ minimum: 1, maximum: 1_000_000 })])]),
+  getHistory: Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]),
 } satisfies Record<keyof SessionApi, TSchema>;
 
 export type SessionMethod = keyof SessionApi;

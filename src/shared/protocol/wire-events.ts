@@ -148,10 +148,12 @@ export class StateEventEncoder {
 
 /**
  * Mirror side. Turns wire events back into the `AgentStateEvent`s the worker reduced. `state` is the mirror's state
- * before the event. Throws on an event it cannot rebuild (a reference it does not have): the caller resyncs.
+ * before the event; `historyStart` is how many of the oldest messages it has not loaded (its `messages[0]` is the
+ * worker's `messages[historyStart]`). Throws on an event it cannot rebuild (a reference it does not have): the
+ * caller resyncs.
  */
 export class StateEventDecoder {
-  decode(wire: WireEvent, state: Readonly<AgentStateData>): AgentStateEvent {
+  decode(wire: WireEvent, state: Readonly<AgentStateData>, historyStart = 0): AgentStateEvent {
     switch (wire.k) {
       case "a": {
         const base = state.streamingMessage as AssistantMessage | undefined;
@@ -175,14 +177,14 @@ export class StateEventDecoder {
         return { type: "message_end", message: applyPatches(state.streamingMessage, wire.p) };
       }
       case "s":
-        return this.resolveRefs(wire.e, state);
+        return this.resolveRefs(wire.e, state, historyStart);
     }
   }
 
-  private resolveRefs(e: Record<string, unknown>, state: Readonly<AgentStateData>): AgentStateEvent {
+  private resolveRefs(e: Record<string, unknown>, state: Readonly<AgentStateData>, historyStart: number): AgentStateEvent {
     const resolve = (m: unknown): AgentMessage => {
       if (!isRef(m)) return m as AgentMessage;
-      const found = "$i" in m ? state.messages[m.$i] : state.streamingMessage;
+      const found = "$i" in m ? state.messages[m.$i - historyStart] : state.streamingMessage;
       if (!found) throw new Error("The mirror lacks a message the worker referenced");
       return found;
     };

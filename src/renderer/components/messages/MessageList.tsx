@@ -11,6 +11,8 @@ interface MessageListProps {
   toolResults: ReadonlyMap<string, ToolResultMessage>;
   /** Changes whenever the last row's content changes (a streamed token), so the list can stay pinned. */
   tailVersion: unknown;
+  /** Changes when the user sends a message: the list goes back to the bottom and follows again. */
+  followSignal?: number;
 }
 
 /** Within this many pixels of the end the list counts as "at the bottom" and follows new content. */
@@ -21,7 +23,7 @@ const STICK_THRESHOLD = 48;
  * bottom and follows new content while the user is at the bottom; scrolling up stops following until the user
  * returns (or presses "Jump to latest").
  */
-export function MessageList({ items, toolRuns, toolResults, tailVersion }: MessageListProps) {
+export function MessageList({ items, toolRuns, toolResults, tailVersion, followSignal }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -29,7 +31,9 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion }: Messa
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 96,
+    estimateSize: (index) => estimateRowHeight(items[index]),
+    // Open at the bottom: rendering the first rows only to scroll past them would double the work of opening a chat.
+    initialOffset: () => items.reduce((sum, item) => sum + estimateRowHeight(item), 0),
     overscan: 6,
     getItemKey: (index) => items[index].key,
     paddingStart: 16,
@@ -50,13 +54,37 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion }: Messa
     if (el && stuck.current) el.scrollTop = el.scrollHeight;
   }, [totalSize, items.length, tailVersion]);
 
-  const jumpToLatest = () => {
+  // Older messages arrive in front of the loaded ones (a long chat opens with its newest messages). A reader who
+  // has scrolled up keeps seeing the same row: the scroll position moves by the height added above it.
+  const anchor = useRef<{ firstKey: string; key: string; start: number } | null>(null);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || items.length === 0) return;
+    const previous = anchor.current;
+    const cache = virtualizer.measurementsCache;
+    const firstKey = (items[0].kind === "history" ? items[1] ?? items[0] : items[0]).key;
+    if (previous && previous.firstKey !== firstKey && !stuck.current) {
+      const index = items.findIndex((item) => item.key === previous.key);
+      if (index >= 0 && cache[index]) el.scrollTop += cache[index].start - previous.start;
+    }
+    // The first row at the top of the viewport, past the "loading earlier messages" row (which stays first).
+    const top = virtualizer.getVirtualItemForOffset(el.scrollTop);
+    const index = top ? Math.min(top.index + (items[top.index]?.kind === "history" ? 1 : 0), items.length - 1) : -1;
+    anchor.current = index >= 0 && cache[index] ? { firstKey, key: items[index].key, start: cache[index].start } : null;
+  }, [items, virtualizer]);
+
+  useLayoutEffect(() => {
+    if (followSignal) jumpToLatest();
+    // Only a new send re-sticks the list, not a re-render.
+  }, [followSignal]);
+
+  function jumpToLatest() {
     stuck.current = true;
     setShowJump(false);
     if (items.length > 0) virtualizer.scrollToIndex(items.length - 1, { align: "end" });
     const el = scrollRef.current;
     if (el) el.scrollTop = el.scrollHeight;
-  };
+  }
 
   const virtualItems = virtualizer.getVirtualItems();
   const rows = useMemo(
@@ -81,4 +109,30 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion }: Messa
       ) : null}
     </div>
   );
+}
+
+/**
+ * A row's height before it is measured, from its text: close estimates keep rows from shifting (and rendering
+ * again) when they are measured, and keep the scrollbar honest for rows never rendered.
+ */
+function estimateRowHeight(item: ChatItem | undefined): number {
+  if (!item) return 96;
+  switch (item.kind) {
+    case "user":
+      return 44 + 24 * Math.ceil(textLength(item.message.content) / 70);
+    case "assistant": {
+      let lines = 0;
+      for (const block of item.message.content) {
+        if (block.type === "text") lines += Math.ceil(block.text.length / 90) + (block.text.match(/\n/g)?.length ?? 0) / 2;
+        else if (block.type === "toolCall") lines += 2;
+      }
+      return 60 + 26 * Math.max(1, lines);
+    }
+    default:
+      return 40;
+  }
+}
+
+function textLength(content: string | readonly { type: string; text?: string }[]): number {
+  return typeof content === "string" ? content.length : content.reduce((n, part) => n + (part.text?.length ?? 0), 0);
 }

@@ -26,6 +26,12 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
           <AssistantMessageView message={item.message} streaming={item.streaming} toolRuns={toolRuns} toolResults={toolResults} />
         </div>
       );
+    case "history":
+      return (
+        <div className="row row-history" role="status">
+          Loading {item.count.toLocaleString()} earlier {item.count === 1 ? "message" : "messages"}…
+        </div>
+      );
     case "toolResult":
       return (
         <div className="row row-note" data-testid="message-toolResult">

@@ -6,7 +6,9 @@ export type ChatItem =
   | { kind: "user"; key: string; message: UserMessage }
   | { kind: "assistant"; key: string; message: AssistantMessage; streaming: boolean }
   | { kind: "toolResult"; key: string; message: ToolResultMessage }
-  | { kind: "other"; key: string; message: AgentMessage };
+  | { kind: "other"; key: string; message: AgentMessage }
+  /** Stands for the older messages still loading (a long chat opens with its newest ones). */
+  | { kind: "history"; key: string; count: number };
 
 export interface Transcript {
   items: ChatItem[];
@@ -16,10 +18,11 @@ export interface Transcript {
 
 /**
  * Turns the transcript into list rows. Tool results whose call appears in an assistant message are folded into
- * that message's tool card; orphans keep a row. O(messages): callers memoize on the messages array, which changes
- * only when a message ends, not per streamed token.
+ * that message's tool card; orphans keep a row. `firstIndex` is the session-wide index of `messages[0]` (older
+ * messages may still be loading), so a row keeps its key when they arrive. O(messages): callers memoize on the
+ * messages array, which changes only when a message ends, not per streamed token.
  */
-export function buildTranscript(messages: readonly AgentMessage[]): Transcript {
+export function buildTranscript(messages: readonly AgentMessage[], firstIndex = 0): Transcript {
   const callIds = new Set<string>();
   const toolResults = new Map<string, ToolResultMessage>();
   for (const message of messages) {
@@ -31,7 +34,7 @@ export function buildTranscript(messages: readonly AgentMessage[]): Transcript {
   }
   const items: ChatItem[] = [];
   messages.forEach((message, index) => {
-    const key = `m${index}`;
+    const key = `m${firstIndex + index}`;
     switch (message.role) {
       case "user":
         items.push({ kind: "user", key, message });
