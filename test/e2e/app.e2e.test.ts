@@ -189,7 +189,7 @@ describe("Paddock in the browser host", () => {
     await send(page, "retry me please");
     const banner = page.getByTestId("error-banner");
     await banner.waitFor();
-    expect(await banner.textContent()).toMatch(/500.*upstream exploded/);
+    expect(await banner.textContent()).toMatch(/The provider had a server error\..*500.*upstream exploded.*Retry/);
     await shot(page, "error");
     await page.getByTestId("retry-button").click();
     await banner.waitFor({ state: "detached" });
@@ -200,6 +200,34 @@ describe("Paddock in the browser host", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("a rejected key and a reply that stalls say what went wrong, and the chat is usable after each", async () => {
+    const { page, problems } = await openChat(host);
+    const banner = page.getByTestId("error-banner");
+    server.enqueue({ error: { status: 401, message: "Incorrect API key provided" } });
+    await send(page, "who am I?");
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/The provider rejected the API key\..*401 Incorrect API key provided.*Settings/);
+
+    await host.call("updateSettings", { abort: { requestTimeoutMs: 5_000 } });
+    try {
+      // The provider answers, sends a few words, then nothing: the run must end by itself, not wait for Stop.
+      await send(page, `Tell me a story ${turn({ text: "Once upon a time there was silence", chunkChars: 5, hangAfterChunks: 2 })}`);
+      await poll(() => banner.textContent(), 20_000).toMatch(/The request timed out\..*nothing for 5 s/);
+      await page.getByTestId("send-button").waitFor();
+      expect(await lastText(page)).toContain("Once upon");
+      await shot(page, "error-timeout");
+    } finally {
+      await host.call("updateSettings", { abort: { requestTimeoutMs: 120_000 } });
+    }
+
+    server.enqueue({ text: "Back in business." });
+    await page.getByTestId("retry-button").click();
+    await poll(() => lastText(page)).toContain("Back in business.");
+    expect(await banner.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it("switching model mid-session applies from the next reply", async () => {
     const { page, problems } = await openChat(host);

@@ -22,6 +22,7 @@ import {
   type WireAgentState,
 } from "../../shared/protocol/session-protocol";
 import { StateEventEncoder } from "../../shared/protocol/wire-events";
+import { withStallTimeout } from "./stall-timeout";
 import { stateDigest } from "../../shared/protocol/state-digest";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
@@ -87,9 +88,16 @@ export class SessionHost {
       send: (batch) => this.broadcast(batch),
       digest: options.integrityCheck ? () => this.digest() : undefined,
     });
-    const streamFn: StreamFn = (model, context, streamOptions) =>
-      // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()).
-      streamSimple(model, context, { ...streamOptions, timeoutMs: this.settings.requestTimeoutMs, maxRetries: 0 });
+    const streamFn: StreamFn = (model, context, streamOptions) => {
+      const timeoutMs = this.settings.requestTimeoutMs;
+      // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()). The timeout
+      // covers a provider that never answers and, through the stall guard, one that stops mid-reply.
+      return withStallTimeout(
+        (signal) => streamSimple(model, context, { ...streamOptions, signal, timeoutMs, maxRetries: 0 }),
+        streamOptions?.signal,
+        timeoutMs,
+      );
+    };
     this.agent = new Agent({
       initialState: {
         messages: loaded.messages,

@@ -120,7 +120,7 @@ export function SettingsView(props: SettingsViewProps) {
             onChange={(v) => void save({ abort: { clearQueuesOnAbort: v } })} />
           <Check label="Ask before closing a window while its agent runs" checked={settings.abort.confirmCloseWhileRunning}
             onChange={(v) => void save({ abort: { confirmCloseWhileRunning: v } })} />
-          <Field label="Request timeout (seconds)" htmlFor="set-timeout" hint="At least 5 seconds.">
+          <Field label="Request timeout (seconds)" htmlFor="set-timeout" hint="How long the provider may stay silent, before it answers or mid-reply. At least 5 seconds.">
             <input id="set-timeout" type="number" min={5} step={1} value={timeoutSeconds}
               onChange={(e) => setTimeoutDraft(e.target.value)}
               onBlur={() => {
