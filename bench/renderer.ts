@@ -58,9 +58,12 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.on("pageerror", (e) => console.error(`bench page error: ${e.message}`));
       const profiler = profile === "open" ? await startProfile(page) : undefined;
-      if (profile === "opentrace") await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
+      if (profile === "opentrace") await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
       await page.goto(`${pageUrl}?ws=${encodeURIComponent(url!)}&session=${sessionId}`);
-      await page.getByTestId("composer").waitFor({ timeout: 30_000 });
+      // Opening the big chat is timed inside the page; Playwright stays off its main thread meanwhile (its injected
+      // scripts and polling would land in the measured window), and asks afterwards.
+      if (sessionId === "big") await sleep(3_000);
+      else await page.getByTestId("composer").waitFor({ timeout: 30_000 });
       return Object.assign(page, { profiler });
     };
 
@@ -99,13 +102,16 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
     const marks = await withTimeout(
       bigPage.waitForFunction(() => {
         const m = (window as any).__bench.marks;
-        return m.firstMessagePaintAt !== undefined ? m : undefined;
-      }, null, { timeout: 30_000 }).then((h) => h.jsonValue() as Promise<{ openedAt: number; connectedAt: number; snapshotLoadedAt: number; firstMessagePaintAt: number }>),
+        return m.firstMessagePaintAt !== undefined && m.historyLoadedAt !== undefined ? m : undefined;
+      }, null, { timeout: 30_000 }).then((h) => h.jsonValue() as Promise<{ openedAt: number; connectedAt: number; snapshotLoadedAt: number; firstMessagePaintAt: number; historyLoadedAt: number }>),
       35_000,
       "first paint of the 10k session",
     );
     await bigPage.profiler?.stopAndPrint();
     if (process.env.BENCH_PROFILE === "opentrace") printTimeline(await browser.stopTracing(), marks);
+    const openLongTasks = ((await bigPage.evaluate(() => (window as any).__bench.allLongTasks)) as [number, number][])
+      .filter(([start]) => start >= marks.openedAt && start <= marks.historyLoadedAt + 100)
+      .map(([, duration]) => round(duration, 1));
     const rows = await bigPage.locator('[data-testid^="message-"]').count();
     await bigPage.close();
 
@@ -129,12 +135,14 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
         detail: { longTasks: streamed.longTasks.length, durationsMs: streamed.longTasks.map((d) => round(d, 1)) },
       }),
       open10kFirstPaintMs: metric(marks.firstMessagePaintAt - marks.openedAt, "<=", 300, "ms", {
-        note: "From the App calling openSession (WebSocket connect, snapshot of 10,000 messages from the worker, mirror load, virtualized list render) to the first frame painted with a message row. The worker had already loaded the transcript (detail.workerLoadMs).",
+        note: "From the App calling openSession (WebSocket connect, snapshot of the newest 100 of 10,000 messages, mirror load, virtualized list render) to the first frame painted with a message row, in a freshly loaded page. The other 9,900 messages load behind it in pages (detail.wholeHistoryLoadedMs). The worker had already loaded the transcript (detail.workerLoadMs).",
         detail: {
           connectedMs: round(marks.connectedAt - marks.openedAt, 1),
-          snapshotFrameMs: round((marks as any).bigFrameAt - marks.openedAt, 1),
+
           snapshotLoadedMs: round(marks.snapshotLoadedAt - marks.openedAt, 1),
           fromNavigationStartMs: round(marks.firstMessagePaintAt, 1),
+          wholeHistoryLoadedMs: round(marks.historyLoadedAt - marks.openedAt, 1),
+          longTasksUntilHistoryLoadedMs: openLongTasks,
           workerLoadMs: round(attachMs, 1),
           renderedRows: rows,
         },
@@ -219,9 +227,11 @@ function printTimeline(buffer: Buffer, marks: Record<string, number>): void {
   for (const e of events) if (e.name === "RunTask" && e.dur && mains.includes(`${e.pid}:${e.tid}`)) busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + e.dur);
   const main = [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === "X" && e.dur);
-  const nav = events.find((e) => e.name === "navigationStart" || e.name === "TimeStamp")?.ts ?? mine[0]?.ts ?? 0;
+  // Times print on the page's own clock (performance.now()), like the marks: from its last navigation start.
+  const navs = events.filter((e) => e.name === "navigationStart" && main?.startsWith(`${e.pid}:`));
+  const nav = navs.at(-1)?.ts ?? mine[0]?.ts ?? 0;
   const tasks = mine.filter((e) => e.name === "RunTask" && e.dur! > 2000);
-  console.log(`\nopen timeline (ms since trace start; marks: ${JSON.stringify(marks)})`);
+  console.log(`\nopen timeline (ms since navigation start; marks: ${JSON.stringify(marks)})`);
   for (const t of tasks) {
     const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && e.name !== "RunTask");
     const totals = new Map<string, number>();

@@ -15,7 +15,7 @@ const wsUrl = params.get("ws") ?? "";
 const sessionId = params.get("session") ?? "bench";
 const now = Date.now();
 
-/** @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number }} */
+/** @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number, historyLoadedAt?: number }} */
 const marks = {};
 /** @type {import("../../src/renderer/store/session-client").SessionClient | undefined} */
 let client;
@@ -23,9 +23,6 @@ let client;
 function connect() {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(wsUrl);
-    socket.addEventListener("message", (event) => {
-      if (typeof event.data === "string" && event.data.length > 100_000) marks.bigFrameAt ??= performance.now();
-    });
     socket.addEventListener("open", () => (marks.connectedAt ??= performance.now(), resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) })));
     socket.addEventListener("error", reject);
   });
@@ -60,8 +57,11 @@ const services = {
     client = /** @type {any} */ (handle.commands);
     const opened = client;
     const off = opened?.mirror.subscribe(() => {
-      if (opened.mirror.getView().connection !== "ready") return;
-      marks.snapshotLoadedAt = performance.now();
+      const view = opened.mirror.getView();
+      if (view.connection !== "ready") return;
+      marks.snapshotLoadedAt ??= performance.now();
+      if (view.historyStart > 0) return;
+      marks.historyLoadedAt = performance.now();
       off?.();
     });
     return handle;
@@ -70,14 +70,19 @@ const services = {
 
 /** @type {{ deltas: number[], longTasks: number[], running: boolean }} */
 const frames = { deltas: [], longTasks: [], running: false };
+/** Every long task since the page loaded, for the opening figures: [start, duration]. */
+const allLongTasks = /** @type {[number, number][]} */ ([]);
 new PerformanceObserver((list) => {
-  if (!frames.running) return;
-  for (const entry of list.getEntries()) frames.longTasks.push(entry.duration);
-}).observe({ type: "longtask", buffered: false });
+  for (const entry of list.getEntries()) {
+    allLongTasks.push([entry.startTime, entry.duration]);
+    if (frames.running) frames.longTasks.push(entry.duration);
+  }
+}).observe({ type: "longtask", buffered: true });
 
 Object.assign(window, {
   __bench: {
     marks,
+    allLongTasks,
     client: () => client,
     startFrames() {
       frames.deltas = [];

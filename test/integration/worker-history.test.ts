@@ -66,7 +66,7 @@ describe("a long chat in a real worker process", () => {
   it("drops pages that arrive after a reset: the chat is then empty, as in the worker", async () => {
     writeLongChat("reset", 6_000);
     const client = await h.client("reset", undefined, { historyTail: 10 });
-    await waitForView(client, (v) => v.historyStart === 3_990); // the first page is in; the next ones are coming
+    await waitForView(client, (v) => v.historyStart > 0 && v.historyStart < 5_990); // a page is in; more are coming
     await client.call((api) => api.reset());
     await waitForView(client, (v) => v.state.messages.length === 0 && v.historyStart === 0);
     await new Promise((r) => setTimeout(r, 200)); // any page still on its way lands, and must be refused

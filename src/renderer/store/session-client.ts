@@ -27,7 +27,7 @@ export type SessionConnector = () => Promise<SessionConnection>;
 
 const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1000, 2000];
 /** Older messages are fetched this many at a time, one page per frame, behind the first paint. */
-const HISTORY_PAGE = 2_000;
+const HISTORY_PAGE = 1_000;
 
 export interface SessionClientOptions {
   /**
