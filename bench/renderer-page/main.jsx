@@ -104,6 +104,23 @@ Object.assign(window, {
       frames.running = false;
       return { deltas: frames.deltas, longTasks: frames.longTasks };
     },
+    /**
+     * Scrolls the message list up by `pxPerFrame` every frame for `ms` (a fast, steady fling through the chat),
+     * while frames are recorded; resolves with the distance covered.
+     */
+    scrollUp(/** @type {number} */ pxPerFrame, /** @type {number} */ ms) {
+      const list = /** @type {HTMLElement} */ (document.querySelector('[data-testid="message-list"]'));
+      const start = list.scrollTop;
+      const until = performance.now() + ms;
+      return new Promise((resolve) => {
+        const step = () => {
+          if (performance.now() >= until || list.scrollTop <= 0) return resolve(start - list.scrollTop);
+          list.scrollTop -= pxPerFrame;
+          requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      });
+    },
   },
 });
 
