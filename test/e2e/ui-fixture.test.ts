@@ -86,6 +86,8 @@ describe("chat UI fixture", () => {
   it("while running, Enter steers and Alt+Enter queues a follow-up; each queued message can be removed", async () => {
     const page = await open("streaming");
     await shot(page, "streaming");
+    // The open chat's sidebar entry shows it is running at once, from the live view rather than main's list.
+    await page.locator(".session-item.active").getByLabel("running").waitFor();
     const composer = page.getByTestId("composer");
     await composer.fill("use generics");
     await composer.press("Enter");

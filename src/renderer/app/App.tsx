@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AppNotice, ModelOption, ModelRef, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
 import { ChatView } from "../views/ChatView";
@@ -34,6 +34,8 @@ interface UndoToast {
 }
 
 const UNDO_MS = 8000;
+/** How often the sidebar asks main again while a chat open elsewhere is running. */
+const BACKGROUND_REFRESH_MS = 3_000;
 
 function AppShell({ services }: { services: AppServices }) {
   const { app } = services;
@@ -169,9 +171,23 @@ function AppShell({ services }: { services: AppServices }) {
     app.restoreSession(id).then(() => refreshSessions(), report);
   };
 
+  // The open chat's run state comes live from its own view; main's list only catches up at the next refresh.
+  const [activeRunning, setActiveRunning] = useState(false);
   const onRunningChange = useCallback((running: boolean) => {
+    setActiveRunning(running);
     if (!running) void refreshSessions();
   }, [refreshSessions]);
+  const listed = useMemo(
+    () => sessions.map((s) => (s.id === activeId && Boolean(s.running) !== activeRunning ? { ...s, running: activeRunning } : s)),
+    [sessions, activeId, activeRunning],
+  );
+  // Runs in chats open elsewhere (another window) show up and clear within a few seconds.
+  const otherRunning = sessions.some((s) => s.running && s.id !== activeId);
+  useEffect(() => {
+    if (!otherRunning) return;
+    const timer = setInterval(() => void refreshSessions(), BACKGROUND_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [otherRunning, refreshSessions]);
 
   if (loadError) {
     return (
@@ -206,7 +222,7 @@ function AppShell({ services }: { services: AppServices }) {
   return (
     <div className={`app${sidebarOpen ? " sidebar-open" : ""}`}>
       <Sidebar
-        sessions={sessions}
+        sessions={listed}
         activeId={activeId}
         settingsOpen={route === "settings"}
         onNewChat={newChat}
