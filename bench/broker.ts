@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { SessionClient } from "../src/renderer/store/session-client";
-import { startOpenAIServer } from "../test/support/openai-server";
+import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { openWebSocket } from "../test/support/worker-harness";
 import { waitForReply } from "./lib/sessions";
 import { metric, round, withTimeout, type Metric } from "./lib/metrics";

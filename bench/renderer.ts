@@ -13,7 +13,7 @@ import react from "@vitejs/plugin-react";
 import { build } from "vite";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/fixtures/serve-fixture";
-import { startOpenAIServer } from "../test/support/openai-server";
+import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { longTranscript } from "../test/support/transcripts";
 import { startBenchBroker } from "./lib/sessions";
 import { metric, percentile, round, sleep, withTimeout, type Metric } from "./lib/metrics";

@@ -5,7 +5,7 @@
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { WorkerHandle } from "../src/main/broker/worker-handle";
 import type { WorkerPool } from "../src/main/broker/worker-pool";
-import { startOpenAIServer } from "../test/support/openai-server";
+import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { startBenchBroker, WORKER_FILE } from "./lib/sessions";
 import { median, metric, round, withTimeout, type Metric } from "./lib/metrics";
 

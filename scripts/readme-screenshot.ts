@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "../test/e2e/fixtures/serve-fixture";
-import { startOpenAIServer } from "../test/support/openai-server";
+import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { REPO_ROOT, startWebHostProcess } from "../test/support/web-host-process";
 
 const answer = [

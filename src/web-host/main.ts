@@ -17,7 +17,7 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startOpenAIServer } from "../../test/support/openai-server";
+import { startOpenAIServer } from "./openai-test-server";
 import { parseArgs } from "./args";
 import { startWebHost } from "./web-host";
 

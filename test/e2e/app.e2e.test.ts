@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./fixtures/serve-fixture";
-import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../support/openai-server";
+import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
 import { longTranscript } from "../support/transcripts";
 

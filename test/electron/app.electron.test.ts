@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { _electron, type ElectronApplication, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
-import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server";
+import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { findElectronBinary, skipMessage } from "./electron-binary.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");

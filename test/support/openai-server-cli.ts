@@ -3,7 +3,7 @@
  *   npx tsx test/support/openai-server-cli.ts [--port 0] [--host 127.0.0.1]
  * Prints `OPENAI_TEST_SERVER <baseUrl>` on stdout once it listens, so a parent process can read the address.
  */
-import { startOpenAIServer } from "./openai-server";
+import { startOpenAIServer } from "../../src/web-host/openai-test-server";
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);

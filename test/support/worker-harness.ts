@@ -12,7 +12,7 @@ import { SessionBroker } from "../../src/main/broker/session-broker";
 import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
 import { SessionClient, type SessionClientOptions, type SessionConnection } from "../../src/renderer/store/session-client";
 import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
-import { startOpenAIServer, type OpenAITestServer } from "./openai-server";
+import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
 

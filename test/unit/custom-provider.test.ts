@@ -6,7 +6,7 @@ import {
   KEYLESS_API_KEY,
   type CustomProvider,
 } from "../../src/shared/providers/custom-provider";
-import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server";
+import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 
 let server: OpenAITestServer;
 let provider: CustomProvider;

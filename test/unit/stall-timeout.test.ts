@@ -3,7 +3,7 @@ import { streamSimple } from "@mariozechner/pi-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withStallTimeout } from "../../src/agent-worker/host/stall-timeout";
 import { customModel, KEYLESS_API_KEY } from "../../src/shared/providers/custom-provider";
-import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../support/openai-server";
+import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 
 let server: OpenAITestServer;
 beforeAll(async () => {

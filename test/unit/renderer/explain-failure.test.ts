@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
 import { explainFailure } from "../../../src/renderer/components/common/explainFailure";
 import { withStallTimeout } from "../../../src/agent-worker/host/stall-timeout";
-import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../support/openai-server";
+import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../src/web-host/openai-test-server";
 
 let server: OpenAITestServer;
 beforeAll(async () => {
