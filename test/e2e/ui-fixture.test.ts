@@ -196,6 +196,33 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("keeps the row a reader is looking at in place while older history lands above it", async () => {
+    const page = await open("history");
+    const list = page.getByTestId("message-list");
+    const older = (n: number) => page.evaluate((count) => (globalThis as any).__fixture.session("s1").loadOlder(count), n);
+    // Scroll to the top of what is loaded: the placeholder for the 900 older messages shows.
+    await expect.poll(async () => {
+      await list.evaluate((el) => void (el.scrollTop = 0));
+      return page.getByText("Loading 900 earlier messages…").count();
+    }).toBe(1);
+    await list.evaluate((el) => void (el.scrollTop = 400));
+    const row = page.getByText(/^Question #\d+:/).first();
+    const text = (await row.textContent())!;
+    const before = (await row.boundingBox())!.y;
+
+    await older(300); // 300 rows land above: the list grows by their height, the reader's row does not move
+    const same = page.getByText(text, { exact: true });
+    await expect.poll(async () => Math.round((await same.boundingBox())?.y ?? -1)).toBe(Math.round(before));
+
+    await older(600);
+    await expect.poll(() => page.getByText(/earlier messages…/).count()).toBe(0);
+    await expect.poll(async () => Math.round((await same.boundingBox())?.y ?? -1)).toBe(Math.round(before));
+    await list.evaluate((el) => void (el.scrollTop = 0));
+    await expect.poll(() => page.getByText("Question #1:", { exact: false }).count()).toBeGreaterThan(0);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
   it("shows model and thinking pickers; thinking only for reasoning models", async () => {
     const page = await open("chat");
     const picker = page.getByTestId("model-picker");

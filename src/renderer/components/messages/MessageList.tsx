@@ -28,6 +28,24 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   const stuck = useRef(true);
   const [showJump, setShowJump] = useState(false);
 
+  // Before the virtualizer sees new items: if rows are about to land above the reader, note which row is at the
+  // top of the viewport and where, from the measurements the screen shows now.
+  const heldRow = useRef<{ key: string; offset: number } | null>(null);
+  const shownItems = useRef(items);
+  const shownVirtualizer = useRef<ReturnType<typeof useVirtualizer<HTMLDivElement, Element>> | null>(null);
+  if (shownItems.current !== items) {
+    const before = shownItems.current;
+    shownItems.current = items;
+    const el = scrollRef.current;
+    const shown = shownVirtualizer.current;
+    const top = el && shown && !stuck.current ? shown.getVirtualItemForOffset(el.scrollTop) : undefined;
+    // The placeholder row stays first whatever lands, so hold the row after it.
+    const row = top && before[top.index]?.kind === "history" ? shown?.measurementsCache[top.index + 1] : top;
+    if (el && row && before[row.index] && firstMessageKey(before) !== firstMessageKey(items)) {
+      heldRow.current = { key: before[row.index].key, offset: row.start - el.scrollTop };
+    }
+  }
+
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -39,6 +57,8 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     paddingStart: 16,
     paddingEnd: 24,
   });
+
+  shownVirtualizer.current = virtualizer;
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -55,22 +75,15 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   }, [totalSize, items.length, tailVersion]);
 
   // Older messages arrive in front of the loaded ones (a long chat opens with its newest messages). A reader who
-  // has scrolled up keeps seeing the same row: the scroll position moves by the height added above it.
-  const anchor = useRef<{ firstKey: string; key: string; start: number } | null>(null);
+  // has scrolled up keeps seeing the same row at the same place: the layout effect below restores it.
   useLayoutEffect(() => {
+    const held = heldRow.current;
+    heldRow.current = null;
     const el = scrollRef.current;
-    if (!el || items.length === 0) return;
-    const previous = anchor.current;
-    const cache = virtualizer.measurementsCache;
-    const firstKey = (items[0].kind === "history" ? items[1] ?? items[0] : items[0]).key;
-    if (previous && previous.firstKey !== firstKey && !stuck.current) {
-      const index = items.findIndex((item) => item.key === previous.key);
-      if (index >= 0 && cache[index]) el.scrollTop += cache[index].start - previous.start;
-    }
-    // The first row at the top of the viewport, past the "loading earlier messages" row (which stays first).
-    const top = virtualizer.getVirtualItemForOffset(el.scrollTop);
-    const index = top ? Math.min(top.index + (items[top.index]?.kind === "history" ? 1 : 0), items.length - 1) : -1;
-    anchor.current = index >= 0 && cache[index] ? { firstKey, key: items[index].key, start: cache[index].start } : null;
+    if (!held || !el) return;
+    const index = items.findIndex((item) => item.key === held.key);
+    const now = index >= 0 ? virtualizer.measurementsCache[index] : undefined;
+    if (now) el.scrollTop = now.start - held.offset;
   }, [items, virtualizer]);
 
   useLayoutEffect(() => {
@@ -135,4 +148,9 @@ function estimateRowHeight(item: ChatItem | undefined): number {
 
 function textLength(content: string | readonly { type: string; text?: string }[]): number {
   return typeof content === "string" ? content.length : content.reduce((n, part) => n + (part.text?.length ?? 0), 0);
+}
+
+/** The key of the first message row (past the "loading earlier messages" row); it changes when history lands. */
+function firstMessageKey(items: readonly ChatItem[]): string | undefined {
+  return (items[0]?.kind === "history" ? items[1] : items[0])?.key;
 }
