@@ -213,8 +213,17 @@ export class SessionClient implements SessionCommands {
         const end = this.mirror.getView().historyStart;
         if (end <= 0 || !this.remote || this.resyncing) return;
         const start = Math.max(0, end - HISTORY_PAGE);
-        const page = await this.call((api) => api.getHistory(start, end)).catch(() => undefined);
-        if (!page) return;
+        const remote = this.remote;
+        let page: Awaited<ReturnType<SessionApi["getHistory"]>>;
+        try {
+          page = await this.call((api) => api.getHistory(start, end));
+        } catch (error) {
+          // A lost connection is retried by the resync that follows; a refusal from a live worker is not.
+          if (this.remote === remote && !this.closed) {
+            this.mirror.addNotice("error", `Could not load older messages: ${error instanceof Error ? error.message : String(error)}`);
+          }
+          return;
+        }
         // Refused when a reset or a new snapshot moved the start meanwhile; the loop then carries on from there.
         if (!this.mirror.prependHistory(end, page) && this.mirror.getView().historyStart === end) return;
       }
