@@ -68,8 +68,8 @@ const services = {
   },
 };
 
-/** @type {{ deltas: number[], longTasks: number[], running: boolean }} */
-const frames = { deltas: [], longTasks: [], running: false };
+/** @type {{ deltas: number[], longTasks: number[], running: boolean, generation: number }} */
+const frames = { deltas: [], longTasks: [], running: false, generation: 0 };
 /** Every long task since the page loaded, for the opening figures: [start, duration]. */
 const allLongTasks = /** @type {[number, number][]} */ ([]);
 new PerformanceObserver((list) => {
@@ -88,9 +88,12 @@ Object.assign(window, {
       frames.deltas = [];
       frames.longTasks = [];
       frames.running = true;
+      // One recording loop at a time: a loop from an earlier recording, still waiting for its next frame when this
+      // one starts, must not record too (it would double the frames).
+      const generation = ++frames.generation;
       let last = performance.now();
       const tick = (/** @type {number} */ t) => {
-        if (!frames.running) return;
+        if (!frames.running || generation !== frames.generation) return;
         frames.deltas.push(t - last);
         last = t;
         requestAnimationFrame(tick);
