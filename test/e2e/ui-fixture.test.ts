@@ -308,6 +308,23 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("the palette follows the system unless a theme is chosen in settings", async () => {
+    const background = async (colorScheme: "light" | "dark", theme = "") => {
+      const page = await browser.newPage({ viewport: { width: 800, height: 600 }, colorScheme });
+      await page.goto(`${server.url}?scenario=chat${theme}`);
+      await page.getByTestId("composer").waitFor();
+      const color = await page.evaluate(() => getComputedStyle((globalThis as any).document.body).backgroundColor);
+      await page.close();
+      return color;
+    };
+    const LIGHT = "rgb(255, 255, 255)";
+    const DARK = "rgb(27, 28, 31)";
+    expect(await background("light")).toBe(LIGHT);
+    expect(await background("dark")).toBe(DARK);
+    expect(await background("dark", "&theme=light")).toBe(LIGHT);
+    expect(await background("light", "&theme=dark")).toBe(DARK);
+  });
+
   it("dark theme and 200% zoom stay usable", async () => {
     const page = await open("tool", "&theme=dark");
     await shot(page, "dark-tool");
