@@ -1,6 +1,6 @@
 /** Our additions to pi's Agent: onStateEvent, onQueueChange, queuedMessages(), data. */
-import { fauxAssistantMessage, type FauxProviderRegistration } from "@mariozechner/pi-ai";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { fauxAssistantMessage } from "@mariozechner/pi-ai";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   Agent,
   type AgentStateData,
@@ -9,13 +9,9 @@ import {
   type QueueChange,
   reduceAgentState,
 } from "../../../src/agent-worker/agent/index";
-import { registerScriptedModel, userMessage } from "./harness";
+import { userMessage, useScriptedModel } from "./harness";
 
-let faux: FauxProviderRegistration;
-beforeAll(() => {
-  faux = registerScriptedModel();
-});
-afterAll(() => faux.unregister());
+const faux = useScriptedModel();
 afterEach(() => vi.restoreAllMocks());
 
 describe("onStateEvent", () => {

@@ -2,12 +2,11 @@
 import {
   type AssistantMessage,
   fauxAssistantMessage,
-  type FauxProviderRegistration,
   type FauxResponseStep,
   fauxToolCall,
   type Message,
 } from "@mariozechner/pi-ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Agent,
   type AgentEvent,
@@ -16,13 +15,9 @@ import {
   type AgentTool,
   runAgentLoop,
 } from "../../../src/agent-worker/agent/index";
-import { echoTool, failingTool, registerScriptedModel, userMessage } from "./harness";
+import { echoTool, failingTool, userMessage, useScriptedModel } from "./harness";
 
-let faux: FauxProviderRegistration;
-beforeAll(() => {
-  faux = registerScriptedModel(["model-a", "model-b"]);
-});
-afterAll(() => faux.unregister());
+const faux = useScriptedModel(["model-a", "model-b"]);
 
 function calls(...list: [string, Record<string, unknown>, string][]): AssistantMessage {
   return fauxAssistantMessage(list.map(([name, args, id]) => fauxToolCall(name, args, { id })));

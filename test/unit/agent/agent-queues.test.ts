@@ -2,19 +2,14 @@
 import {
   type Context,
   fauxAssistantMessage,
-  type FauxProviderRegistration,
   type FauxResponseStep,
   fauxToolCall,
 } from "@mariozechner/pi-ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent } from "../../../src/agent-worker/agent/index";
-import { echoTool, registerScriptedModel, textOf, userMessage } from "./harness";
+import { echoTool, scriptedAgent, textOf, userMessage, useScriptedModel } from "./harness";
 
-let faux: FauxProviderRegistration;
-beforeAll(() => {
-  faux = registerScriptedModel();
-});
-afterAll(() => faux.unregister());
+const faux = useScriptedModel();
 
 /** A response step that records the last user-visible text of each request. */
 function answering(requests: string[][], text: string): FauxResponseStep {
@@ -24,15 +19,13 @@ function answering(requests: string[][], text: string): FauxResponseStep {
   };
 }
 
-function scriptedAgent(responses: FauxResponseStep[]): Agent {
-  faux.setResponses(responses);
-  return new Agent({ initialState: { model: faux.getModel(), tools: [echoTool("echo")] } });
-}
+const agentWithEcho = (responses: FauxResponseStep[]): Agent =>
+  scriptedAgent(faux, responses, { initialState: { tools: [echoTool("echo")] } });
 
 describe("d. queues", () => {
   it("steering enters after the turn's tool calls and before the next model call, one per turn", async () => {
     const requests: string[][] = [];
-    const agent = scriptedAgent([
+    const agent = agentWithEcho([
       fauxAssistantMessage([fauxToolCall("echo", { text: "a", delayMs: 5 }, { id: "c1" })]),
       answering(requests, "saw s1"),
       answering(requests, "saw s2"),
@@ -50,7 +43,7 @@ describe("d. queues", () => {
 
   it("follow-ups wait until the agent would stop; mode 'all' drains together", async () => {
     const requests: string[][] = [];
-    const agent = scriptedAgent([
+    const agent = agentWithEcho([
       fauxAssistantMessage([fauxToolCall("echo", { text: "a" }, { id: "c1" })]),
       answering(requests, "tools done"),
       answering(requests, "both follow-ups"),
@@ -89,7 +82,7 @@ describe("d. queues", () => {
 
 describe("g. continue()", () => {
   it("throws with no messages, and from an assistant message with empty queues", async () => {
-    const agent = scriptedAgent([fauxAssistantMessage("hi")]);
+    const agent = agentWithEcho([fauxAssistantMessage("hi")]);
     await expect(agent.continue()).rejects.toThrow("No messages to continue from");
     await agent.prompt("go");
     await expect(agent.continue()).rejects.toThrow("Cannot continue from message role: assistant");
@@ -97,7 +90,7 @@ describe("g. continue()", () => {
 
   it("continues from a user or toolResult message without adding one", async () => {
     const requests: string[][] = [];
-    const agent = scriptedAgent([answering(requests, "answer")]);
+    const agent = agentWithEcho([answering(requests, "answer")]);
     agent.state.messages = [userMessage("pending")];
     await agent.continue();
     expect(requests).toEqual([["user:pending"]]);
@@ -106,7 +99,7 @@ describe("g. continue()", () => {
 
   it("from an assistant message drains steering first, without polling steering again before the first call", async () => {
     const requests: string[][] = [];
-    const agent = scriptedAgent([fauxAssistantMessage("first"), answering(requests, "a"), answering(requests, "b")]);
+    const agent = agentWithEcho([fauxAssistantMessage("first"), answering(requests, "a"), answering(requests, "b")]);
     await agent.prompt("go");
     agent.steer(userMessage("s1"));
     agent.steer(userMessage("s2"));
@@ -119,7 +112,7 @@ describe("g. continue()", () => {
 
   it("from an assistant message with only follow-ups queued runs the follow-up", async () => {
     const requests: string[][] = [];
-    const agent = scriptedAgent([fauxAssistantMessage("first"), answering(requests, "ok")]);
+    const agent = agentWithEcho([fauxAssistantMessage("first"), answering(requests, "ok")]);
     await agent.prompt("go");
     agent.followUp(userMessage("later"));
     await agent.continue();

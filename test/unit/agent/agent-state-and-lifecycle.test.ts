@@ -1,24 +1,15 @@
 /** Behaviour a, b, c, e, f, h, i, k of the Agent (issue 2), on our implementation alone. */
 import {
   fauxAssistantMessage,
-  type FauxProviderRegistration,
   type FauxResponseStep,
   fauxToolCall,
 } from "@mariozechner/pi-ai";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Agent, type AgentEvent, type AgentTool } from "../../../src/agent-worker/agent/index";
-import { delay, echoTool, registerScriptedModel, userMessage } from "./harness";
+import { delay, echoTool, scriptedAgent, userMessage, useScriptedModel } from "./harness";
 
-let faux: FauxProviderRegistration;
-beforeAll(() => {
-  faux = registerScriptedModel();
-});
-afterAll(() => faux.unregister());
+const faux = useScriptedModel();
 
-function scriptedAgent(responses: FauxResponseStep[], options: ConstructorParameters<typeof Agent>[0] = {}): Agent {
-  faux.setResponses(responses);
-  return new Agent({ ...options, initialState: { model: faux.getModel(), ...options.initialState } });
-}
 
 describe("a. state", () => {
   it("has pi's defaults", () => {
@@ -55,6 +46,7 @@ describe("a. state", () => {
 
   it("replaces pendingToolCalls with a new Set as tools start and end", async () => {
     const agent = scriptedAgent(
+      faux,
       [fauxAssistantMessage([fauxToolCall("echo", { text: "a" }, { id: "c1" })]), fauxAssistantMessage("done")],
       { initialState: { tools: [echoTool("echo")] } },
     );
@@ -70,7 +62,7 @@ describe("a. state", () => {
 
 describe("b. listeners", () => {
   it("are awaited in subscription order, get the run's signal, and see reduced state", async () => {
-    const agent = scriptedAgent([fauxAssistantMessage("hello")]);
+    const agent = scriptedAgent(faux, [fauxAssistantMessage("hello")]);
     const calls: string[] = [];
     const signals = new Set<AbortSignal>();
     agent.subscribe(async (event, signal) => {
@@ -96,7 +88,7 @@ describe("b. listeners", () => {
 
 describe("c. idle", () => {
   it("stays streaming until agent_end listeners settle; waitForIdle resolves only then", async () => {
-    const agent = scriptedAgent([fauxAssistantMessage("hello")]);
+    const agent = scriptedAgent(faux, [fauxAssistantMessage("hello")]);
     let release = () => {};
     let agentEndSeen = false;
     agent.subscribe((event) => {
@@ -131,6 +123,7 @@ describe("e. abort", () => {
     const tool = echoTool("echo");
     const execute = vi.fn(tool.execute as AgentTool<any>["execute"]);
     const agent = scriptedAgent(
+      faux,
       [fauxAssistantMessage([fauxToolCall("echo", { text: "a", delayMs: 1000 }, { id: "c1" })]), fauxAssistantMessage("x")],
       { initialState: { tools: [{ ...tool, execute }] } },
     );
@@ -156,7 +149,7 @@ describe("e. abort", () => {
 
 describe("f. one run at a time", () => {
   it("prompt() and continue() during a run reject with pi's messages", async () => {
-    const agent = scriptedAgent([fauxAssistantMessage("a long enough reply")]);
+    const agent = scriptedAgent(faux, [fauxAssistantMessage("a long enough reply")]);
     const run = agent.prompt("go");
     await expect(agent.prompt("again")).rejects.toThrow(
       "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.",
@@ -171,7 +164,7 @@ describe("f. one run at a time", () => {
 describe("h. reset", () => {
   it("clears messages, runtime state and queues; keeps listeners, tools, prompt and model", async () => {
     const tools = [echoTool("echo")];
-    const agent = scriptedAgent([fauxAssistantMessage("one")], { initialState: { tools, systemPrompt: "sys" } });
+    const agent = scriptedAgent(faux, [fauxAssistantMessage("one")], { initialState: { tools, systemPrompt: "sys" } });
     const events: string[] = [];
     agent.subscribe((event) => {
       events.push(event.type);
@@ -195,7 +188,7 @@ describe("h. reset", () => {
 
 describe("i. safety net", () => {
   it("a throwing convertToLlm becomes an error message, agent_end, errorMessage; prompt resolves", async () => {
-    const agent = scriptedAgent([], {
+    const agent = scriptedAgent(faux, [], {
       convertToLlm: () => {
         throw new Error("cannot convert");
       },
@@ -220,7 +213,7 @@ describe("i. safety net", () => {
   });
 
   it("marks the failure aborted when the run was aborted", async () => {
-    const agent = scriptedAgent([fauxAssistantMessage("hi")], {
+    const agent = scriptedAgent(faux, [fauxAssistantMessage("hi")], {
       transformContext: async (_messages, signal) => {
         agent.abort();
         throw new Error(`gave up (aborted: ${signal?.aborted})`);
@@ -233,7 +226,7 @@ describe("i. safety net", () => {
 
 describe("k. prompt forms and reasoning", () => {
   it("accepts text with images, one message, or several messages", async () => {
-    const agent = scriptedAgent([fauxAssistantMessage("1"), fauxAssistantMessage("2"), fauxAssistantMessage("3")]);
+    const agent = scriptedAgent(faux, [fauxAssistantMessage("1"), fauxAssistantMessage("2"), fauxAssistantMessage("3")]);
     const image = { type: "image" as const, data: "aGVsbG8=", mimeType: "image/png" };
     await agent.prompt("look", [image]);
     await agent.prompt(userMessage("one"));
@@ -249,7 +242,7 @@ describe("k. prompt forms and reasoning", () => {
       reasoning.push((options as { reasoning?: unknown } | undefined)?.reasoning);
       return fauxAssistantMessage("ok");
     };
-    const agent = scriptedAgent([step, step, step]);
+    const agent = scriptedAgent(faux, [step, step, step]);
     await agent.prompt("a");
     agent.state.thinkingLevel = "minimal";
     await agent.prompt("b");

@@ -5,13 +5,12 @@
  */
 import {
   fauxAssistantMessage,
-  type FauxProviderRegistration,
   fauxToolCall,
   type Message,
   Type,
 } from "@mariozechner/pi-ai";
 import type * as Pi from "@mariozechner/pi-agent-core";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   Agent,
   type AfterToolCallContext,
@@ -38,7 +37,7 @@ import {
   type ThinkingLevel,
   type ToolExecutionMode,
 } from "../../../src/agent-worker/agent/index";
-import { registerScriptedModel } from "./harness";
+import { useScriptedModel } from "./harness";
 
 // --- Custom messages through declaration merging, as pi documents it. ---
 interface NoteMessage {
@@ -170,11 +169,7 @@ const sameToolCall: Same<AgentToolCall, Pi.AgentToolCall> = true;
 const sameStreamFn: Same<StreamFn, Pi.StreamFn> = true;
 
 describe("compat: pi-agent-core usage code against our exports", () => {
-  let faux: FauxProviderRegistration;
-  beforeAll(() => {
-    faux = registerScriptedModel();
-  });
-  afterAll(() => faux.unregister());
+  const faux = useScriptedModel();
 
   it("matches pi's public types", () => {
     expect([sameEvent, sameThinking, sameToolCall, sameStreamFn]).toEqual([true, true, true, true]);

@@ -7,7 +7,6 @@
 import * as Reference from "@mariozechner/pi-agent-core";
 import {
   fauxAssistantMessage,
-  type FauxProviderRegistration,
   type FauxResponseStep,
   fauxText,
   fauxThinking,
@@ -16,10 +15,10 @@ import {
   type Message,
   type Model,
 } from "@mariozechner/pi-ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as Ours from "../../../src/agent-worker/agent/index";
 import type { AgentEvent, AgentMessage, AgentTool } from "../../../src/agent-worker/agent/index";
-import { delay, echoTool, failingTool, normalise, registerScriptedModel, userMessage } from "./harness";
+import { delay, echoTool, failingTool, normalise, userMessage, useScriptedModel } from "./harness";
 
 /** The part of the Agent API the scenarios drive; both implementations have it. */
 interface AgentUnderTest {
@@ -67,7 +66,7 @@ interface Scenario {
 
 type AgentConstructor = new (options: Ours.AgentOptions) => AgentUnderTest;
 
-let faux: FauxProviderRegistration;
+const faux = useScriptedModel();
 
 async function attempt(env: ScenarioEnv, label: string, action: () => Promise<void>): Promise<void> {
   try {
@@ -569,11 +568,6 @@ async function record(AgentClass: AgentConstructor, scenario: Scenario): Promise
 }
 
 describe("differential: our Agent against pi-agent-core 0.73.1", () => {
-  beforeAll(() => {
-    faux = registerScriptedModel();
-  });
-  afterAll(() => faux.unregister());
-
   it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))("%s", async (_name, scenario) => {
     const reference = await record(Reference.Agent as unknown as AgentConstructor, scenario);
     const ours = await record(Ours.Agent as unknown as AgentConstructor, scenario);
@@ -650,11 +644,6 @@ async function recordLoop(loop: typeof Ours, scenario: LoopScenario): Promise<un
 }
 
 describe("differential: our loop functions against pi-agent-core 0.73.1", () => {
-  beforeAll(() => {
-    faux = registerScriptedModel();
-  });
-  afterAll(() => faux.unregister());
-
   it.each(loopScenarios.map((scenario) => [scenario.name, scenario] as const))("%s", async (_name, scenario) => {
     const reference = await recordLoop(Reference as unknown as typeof Ours, scenario);
     const ours = await recordLoop(Ours, scenario);

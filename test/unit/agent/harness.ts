@@ -5,12 +5,14 @@
 import {
   type AssistantMessage,
   type FauxProviderRegistration,
+  type FauxResponseStep,
   type Model,
   registerFauxProvider,
   Type,
   type UserMessage,
 } from "@mariozechner/pi-ai";
-import type { AgentMessage, AgentTool, AgentToolResult } from "../../../src/agent-worker/agent/index";
+import { afterAll, beforeAll } from "vitest";
+import { Agent, type AgentMessage, type AgentTool, type AgentToolResult } from "../../../src/agent-worker/agent/index";
 import { zeroUsage } from "../../../src/shared/agent/state";
 
 /**
@@ -25,6 +27,35 @@ export function registerScriptedModel(modelIds: string[] = ["scripted-1"]): Faux
     tokenSize: { min: 1, max: 1 },
     tokensPerSecond: 2000,
   });
+}
+
+/**
+ * The scripted model for the enclosing test file or `describe` block: registered before its tests, unregistered
+ * after. The returned object stands for the registration and may be used once the tests run.
+ */
+export function useScriptedModel(modelIds?: string[]): FauxProviderRegistration {
+  let registration: FauxProviderRegistration | undefined;
+  beforeAll(() => {
+    registration = registerScriptedModel(modelIds);
+  });
+  afterAll(() => registration?.unregister());
+  return new Proxy({} as FauxProviderRegistration, {
+    get(_, key) {
+      if (!registration) throw new Error("The scripted model is only registered while tests run");
+      const value: unknown = Reflect.get(registration, key);
+      return typeof value === "function" ? value.bind(registration) : value;
+    },
+  });
+}
+
+/** An Agent on the scripted model that answers with `responses`, in order; `options.initialState` adds to the model. */
+export function scriptedAgent(
+  faux: FauxProviderRegistration,
+  responses: FauxResponseStep[],
+  options: ConstructorParameters<typeof Agent>[0] = {},
+): Agent {
+  faux.setResponses(responses);
+  return new Agent({ ...options, initialState: { model: faux.getModel(), ...options.initialState } });
 }
 
 export function userMessage(text: string): UserMessage {
