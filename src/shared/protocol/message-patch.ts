@@ -28,8 +28,19 @@ export interface HotField {
   delta: string;
 }
 
-/** The block fields whose content only events may change while a message streams. */
-const STREAMED_FIELDS = new Set(["text", "thinking", "partialArgs"]);
+/**
+ * The block fields whose content only events may change while a message streams: for each, the block type that has
+ * it and the provider event whose delta grows it. The one table of these facts; the wire codec derives from it.
+ */
+export const STREAMED_BLOCK_FIELDS = [
+  { block: "text", field: "text", event: "text_delta" },
+  { block: "thinking", field: "thinking", event: "thinking_delta" },
+  { block: "toolCall", field: "partialArgs", event: "toolcall_delta" },
+] as const;
+
+export type StreamedBlockField = (typeof STREAMED_BLOCK_FIELDS)[number];
+
+const STREAMED_FIELDS = new Set<string>(STREAMED_BLOCK_FIELDS.map((s) => s.field));
 
 type Obj = Record<string, unknown>;
 

@@ -10,7 +10,17 @@
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { AgentEvent, AgentMessage } from "../agent/types";
 import type { AgentStateData, AgentStateEvent } from "../agent/state";
-import { applyPatches, diffMessage, diffStreamingUpdate, type HotField, type Patch, snapshotMessage, streamingStart } from "./message-patch";
+import {
+  applyPatches,
+  diffMessage,
+  diffStreamingUpdate,
+  type HotField,
+  type Patch,
+  snapshotMessage,
+  STREAMED_BLOCK_FIELDS,
+  type StreamedBlockField,
+  streamingStart,
+} from "./message-patch";
 
 /** A message the mirror already holds, by position in `state.messages`, or the one it is streaming. */
 export type MessageRef = { $i: number } | { $s: 1 };
@@ -38,18 +48,9 @@ export type WireEvent =
   /** Any other state event, with its messages replaced by references where the mirror has them. */
   | { k: "s"; e: Record<string, unknown> };
 
-const HOT_FIELD_BY_EVENT: Record<string, string> = {
-  text_delta: "text",
-  thinking_delta: "thinking",
-  toolcall_delta: "partialArgs",
-};
-
-/** Block type -> [streamed field, delta event type], for the compact append item. */
-const APPEND_BY_BLOCK: Record<string, [string, string]> = {
-  text: ["text", "text_delta"],
-  thinking: ["thinking", "thinking_delta"],
-  toolCall: ["partialArgs", "toolcall_delta"],
-};
+const STREAMED_BY_EVENT = new Map<string, StreamedBlockField>(STREAMED_BLOCK_FIELDS.map((s) => [s.event, s]));
+/** For the compact append item: a block's type names its streamed field and the delta event. */
+const STREAMED_BY_BLOCK = new Map<string, StreamedBlockField>(STREAMED_BLOCK_FIELDS.map((s) => [s.block, s]));
 
 /** How far back from the end of the transcript a message is looked up by identity (covers any one turn). */
 const REF_WINDOW = 256;
@@ -87,7 +88,7 @@ export class StateEventEncoder {
         if ("contentIndex" in ame) e.contentIndex = ame.contentIndex;
         if ("delta" in ame) e.delta = ame.delta;
         if ("reason" in ame) e.reason = ame.reason;
-        const field = HOT_FIELD_BY_EVENT[ame.type];
+        const field = STREAMED_BY_EVENT.get(ame.type)?.field;
         const hot: HotField | undefined =
           field && "delta" in ame && "contentIndex" in ame ? { contentIndex: ame.contentIndex, field, delta: ame.delta } : undefined;
         const before = this.shadow ?? ({} as AgentMessage);
@@ -96,10 +97,11 @@ export class StateEventEncoder {
         this.shadow = patches.length > 0 ? applyPatches(before, patches) : before;
         this.shadowSource = event.message;
         const only = patches.length === 1 ? patches[0] : undefined;
-        if (hot && only && "a" in only && only.p.length === 3 && only.p[1] === hot.contentIndex) {
+        // The compact form only when the one change is the event's own delta: an update may also change another
+        // field of the block alone (a tool name arriving after the call started, with an empty delta).
+        if (hot && only && "a" in only && only.p.length === 3 && only.p[1] === hot.contentIndex && only.p[2] === hot.field) {
           const block = (this.shadow as AssistantMessage).content[hot.contentIndex];
-          const expected = block ? APPEND_BY_BLOCK[block.type] : undefined;
-          if (expected && expected[0] === hot.field && expected[1] === ame.type) return { k: "a", i: hot.contentIndex, a: only.a };
+          if (block && STREAMED_BY_BLOCK.get(block.type)?.event === ame.type) return { k: "a", i: hot.contentIndex, a: only.a };
         }
         delete e.delta; // carried by the patch; the decoder takes it from there
         return { k: "u", e, p: patches };
@@ -158,17 +160,18 @@ export class StateEventDecoder {
       case "a": {
         const base = state.streamingMessage as AssistantMessage | undefined;
         const block = base?.content[wire.i];
-        const append = block ? APPEND_BY_BLOCK[block.type] : undefined;
-        if (!base || !append) throw new Error("append to a block the mirror does not have");
-        const message = applyPatches(base, [{ p: ["content", wire.i, append[0]], a: wire.a }]);
-        const ame = rebuildAssistantEvent({ type: append[1], contentIndex: wire.i, delta: wire.a }, message);
+        const streamed = block ? STREAMED_BY_BLOCK.get(block.type) : undefined;
+        if (!base || !streamed) throw new Error("append to a block the mirror does not have");
+        const message = applyPatches(base, [{ p: ["content", wire.i, streamed.field], a: wire.a }]);
+        const ame = rebuildAssistantEvent({ type: streamed.event, contentIndex: wire.i, delta: wire.a }, message);
         return { type: "message_update", message, assistantMessageEvent: ame } as AgentEvent;
       }
       case "u": {
         const base = (state.streamingMessage ?? {}) as AssistantMessage;
         const message = applyPatches(base, wire.p);
-        const append = wire.p.find((p) => "a" in p && p.p[0] === "content" && p.p[1] === wire.e.contentIndex);
-        const e = HOT_FIELD_BY_EVENT[wire.e.type] ? { ...wire.e, delta: append && "a" in append ? append.a : "" } : wire.e;
+        const field = STREAMED_BY_EVENT.get(wire.e.type)?.field;
+        const append = field ? wire.p.find((p) => "a" in p && p.p[0] === "content" && p.p[1] === wire.e.contentIndex && p.p[2] === field) : undefined;
+        const e = field ? { ...wire.e, delta: append && "a" in append ? append.a : "" } : wire.e;
         const ame = rebuildAssistantEvent(e, message);
         return { type: "message_update", message, assistantMessageEvent: ame } as AgentEvent;
       }

@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider, type FauxProviderRegistration } from "@mariozechner/pi-ai";
 import { Agent, type AgentTool } from "../../../src/agent-worker/agent/index";
 import { EventForwarder } from "../../../src/agent-worker/host/event-forwarder";
-import { createAgentStateData } from "../../../src/shared/agent/state";
+import { createAgentStateData, reduceAgentState, zeroUsage, type AgentStateEvent } from "../../../src/shared/agent/state";
 import { jsonEqual } from "../../../src/shared/protocol/message-patch";
 import { stateDigest } from "../../../src/shared/protocol/state-digest";
-import { StateEventEncoder } from "../../../src/shared/protocol/wire-events";
+import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
 import type { EventBatch } from "../../../src/shared/protocol/session-protocol";
 import { SessionMirror } from "../../../src/renderer/store/session-mirror";
 import { registerScriptedModel, textResult, userMessage } from "../agent/harness";
@@ -118,6 +118,32 @@ describe("the mirror's sequencing", () => {
     sessionId: "s", seq: 5, state: { ...createAgentStateData(), pendingToolCalls: [] as string[] },
     steering: [], followUp: [], steeringMode: "all" as const, followUpMode: "all" as const, toolExecution: "parallel" as const, toolRuns: {},
   };
+
+  it("carries a tool name that arrives after the call started, in an update with no argument text", () => {
+    // pi-ai's OpenAI-compatible provider does this when the name comes in a later chunk than the call's id.
+    const encoder = new StateEventEncoder();
+    const decoder = new StateEventDecoder();
+    let worker = createAgentStateData();
+    let mirror = createAgentStateData();
+    const step = (event: AgentStateEvent) => {
+      worker = reduceAgentState(worker, event);
+      const item = JSON.parse(JSON.stringify(encoder.encode(event, worker)));
+      mirror = reduceAgentState(mirror, decoder.decode(item, mirror));
+      expect(mirror.streamingMessage ?? mirror.messages.at(-1)).toEqual(encoder.mirroredStreamingMessage ?? worker.messages.at(-1));
+    };
+    const message = (name: string, partialArgs: string): any => ({
+      role: "assistant", api: "x", provider: "p", model: "m", usage: zeroUsage(), stopReason: "toolUse", timestamp: 1,
+      content: [{ type: "toolCall", id: "c1", name, arguments: {}, partialArgs }],
+    });
+    const update = (m: any, type: string, delta?: string): AgentStateEvent =>
+      ({ type: "message_update", message: m, assistantMessageEvent: { type, contentIndex: 0, ...(delta === undefined ? {} : { delta }), partial: m } }) as AgentStateEvent;
+    step({ type: "message_start", message: { ...message("", ""), content: [] } });
+    step(update(message("", ""), "toolcall_start"));
+    step(update(message("calculate", ""), "toolcall_delta", ""));
+    step(update(message("calculate", '{"x":'), "toolcall_delta", '{"x":'));
+    step(update(message("calculate", '{"x":1}'), "toolcall_delta", "1}"));
+    expect((mirror.streamingMessage as any).content[0]).toMatchObject({ name: "calculate", partialArgs: '{"x":1}' });
+  });
 
   it("ignores batches the snapshot already holds and asks for a resync on a gap", () => {
     const mirror = new SessionMirror("s", createAgentStateData());
