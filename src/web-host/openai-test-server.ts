@@ -83,6 +83,11 @@ export function defaultFallback(body: any): ScriptedTurn {
 }
 
 /** The ScriptedTurn in a `[[turn: {json}]]` directive, or undefined when the text has none. Throws when malformed. */
+/** A directive for a prompt: the test model answers that prompt as `turn` says (see parseTurnDirective). */
+export function turnDirective(turn: ScriptedTurn): string {
+  return `${TURN_DIRECTIVE} ${JSON.stringify(turn)}]]`;
+}
+
 export function parseTurnDirective(text: string): ScriptedTurn | undefined {
   const start = text.indexOf(TURN_DIRECTIVE);
   if (start === -1) return undefined;

@@ -1,7 +1,7 @@
 /**
  * Paddock end to end, nothing faked: the web host (`src/web-host/main.ts`) as a child process with real agent
  * workers, the built renderer in Debian's Chromium, and the loopback OpenAI-compatible test server as the model.
- * Replies are scripted with `[[turn: {json}]]` in the prompt (see test/support/openai-server.ts).
+ * Replies are scripted with `[[turn: {json}]]` in the prompt (see src/web-host/openai-test-server.ts).
  *
  * The main host is given a test server this file owns (`--loopback-url`), so a test can queue a one-off failure
  * and read the requests; the settings tests run their own hosts with `--openai-test-server`, as `npm run dev:web`.
@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./fixtures/serve-fixture";
-import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
+import { startOpenAIServer, turnDirective, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
 import { longTranscript } from "../support/transcripts";
 
 const SCREENS = join(REPO_ROOT, "test-results", "screens");
-const turn = (t: ScriptedTurn) => `[[turn: ${JSON.stringify(t)}]]`;
+const turn = turnDirective;
 
 let browser: Browser;
 let build: ReturnType<typeof privateBuildCopy>;

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { _electron, type ElectronApplication, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { findElectronBinary, skipMessage } from "./electron-binary.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -20,8 +20,8 @@ const binary = findElectronBinary();
 const missing = "missing" in binary ? binary.missing : undefined;
 if (missing !== undefined) console.warn(skipMessage(missing));
 
-/** A user message whose reply the test server scripts (see test/support/openai-server.ts). */
-const turn = (script: object) => `[[turn: ${JSON.stringify(script)}]]`;
+/** A user message whose reply the test server scripts (see src/web-host/openai-test-server.ts). */
+const turn = turnDirective;
 
 describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
   let server: OpenAITestServer;

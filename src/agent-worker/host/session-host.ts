@@ -9,7 +9,7 @@ import * as Comlink from "comlink";
 import { streamSimple, type ImageContent } from "@mariozechner/pi-ai";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, StreamFn } from "../../shared/agent/types";
-import type { AgentStateData, AgentStateEvent } from "../../shared/agent/state";
+import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
 import type { MainControlApi, WorkerInitOptions, WorkerInitResult, WorkerSettings } from "../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../shared/protocol/app-api";
@@ -319,23 +319,24 @@ export class SessionHost {
 
   private reportStatus(): void {
     const state = this.agent.state;
-    try {
-      this.main.report({
-        sessionId: this.options.sessionId,
-        running: state.isStreaming,
-        title: this.title,
-        messageCount: state.messages.length,
-        updated: Date.now(),
-        model: this.modelRef,
-        cost: costOf(state.messages),
-      });
-    } catch {
-      // Main went away; the worker is about to be shut down.
-    }
+    const status = {
+      sessionId: this.options.sessionId,
+      running: state.isStreaming,
+      title: this.title,
+      messageCount: state.messages.length,
+      updated: Date.now(),
+      model: this.modelRef,
+      cost: costOf(state.messages),
+    };
+    // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
+    // down) it rejects, and that must not become an unhandled rejection.
+    void Promise.resolve()
+      .then(() => this.main.report(status))
+      .catch(() => undefined);
   }
 
   private requireModel(): void {
-    if (this.agent.state.model.id === "unknown") {
+    if (!isModelChosen(this.agent.state.model)) {
       throw new Error("No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
     }
   }

@@ -12,6 +12,7 @@ import type { AppCommand, AppServices } from "./services";
 import { useSessionHandle } from "./useSessionHandle";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
+import { isModelChosen } from "../../shared/agent/state";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -212,7 +213,7 @@ function AppShell({ services }: { services: AppServices }) {
       onboarded: true, ...(model ? { defaultModel: { provider: model.provider, id: model.id } } : {}),
     });
     setData((d) => (d ? { ...d, settings: settingsNow } : d));
-    if (model && handle && handle.getView().state.model.id === "unknown") {
+    if (model && handle && !isModelChosen(handle.getView().state.model)) {
       await handle.commands.setModel({ provider: model.provider, id: model.id });
     }
   };

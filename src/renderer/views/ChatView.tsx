@@ -15,6 +15,7 @@ import { NoticeBanner } from "../components/common/NoticeBanner";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { EmptyChat } from "./EmptyChat";
 import { MenuIcon } from "../components/common/icons";
+import { isModelChosen } from "../../shared/agent/state";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -86,7 +87,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
   const blockedReason =
     view.connection === "closed" ? "Disconnected from the agent — reopen the chat" :
     view.connection === "connecting" ? "Connecting to the agent…" :
-    state.model.id === "unknown" && !currentModel ? "Choose a model above to start" : undefined;
+    !isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined;
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>

@@ -55,6 +55,11 @@ export const DEFAULT_MODEL: Model<any> = {
   maxTokens: 0,
 };
 
+/** Whether the state's model was picked by someone, rather than being pi's placeholder. */
+export function isModelChosen(model: Pick<Model<any>, "id">): boolean {
+  return model.id !== DEFAULT_MODEL.id;
+}
+
 /** Initial data: pi's defaults (empty prompt, the unknown model, thinking "off", no messages). Copies `messages`. */
 export function createAgentStateData(initial?: AgentStatePatch): AgentStateData {
   return {

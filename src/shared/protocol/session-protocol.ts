@@ -5,7 +5,7 @@
  * batches. Everything on it is plain JSON-compatible data, so the same protocol runs over an Electron MessagePort,
  * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
  */
-import { Type, type Static, type TSchema } from "typebox";
+import { Type, type TSchema } from "typebox";
 import type { ImageContent } from "@mariozechner/pi-ai";
 import type { AgentMessage, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
@@ -139,7 +139,6 @@ export const SESSION_METHOD_SCHEMAS = {
 } satisfies Record<keyof SessionApi, TSchema>;
 
 export type SessionMethod = keyof SessionApi;
-export type SessionMethodArgs<M extends SessionMethod> = Static<(typeof SESSION_METHOD_SCHEMAS)[M]>;
 
 export function isSessionMethod(name: unknown): name is SessionMethod {
   return typeof name === "string" && Object.prototype.hasOwnProperty.call(SESSION_METHOD_SCHEMAS, name);

@@ -74,12 +74,6 @@ export class StateEventEncoder {
     return this.shadow;
   }
 
-  /** Restart from a snapshot: what the mirror will hold after loading it. */
-  reset(streamingMessage: AgentMessage | undefined): void {
-    this.shadow = streamingMessage ? snapshotMessage(streamingMessage) : undefined;
-    this.shadowSource = undefined;
-  }
-
   encode(event: AgentStateEvent, state: Readonly<AgentStateData>): WireEvent {
     switch (event.type) {
       case "message_update": {

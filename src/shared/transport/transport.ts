@@ -85,28 +85,3 @@ export abstract class BaseTransport implements Transport {
     this.messageListeners.clear();
   }
 }
-
-/**
- * An in-memory pair of connected transports (tests and in-process wiring). Delivery is asynchronous, like a port.
- */
-export function createTransportPair(): [Transport, Transport] {
-  class End extends BaseTransport {
-    peer!: End;
-    send(message: unknown): void {
-      if (this.closed) return;
-      const peer = this.peer;
-      // Cloned like a real port would, so no end can see the other's later mutations.
-      const copy = structuredClone(message);
-      queueMicrotask(() => peer.receive(copy));
-    }
-    protected closeUnderlying(): void {
-      const peer = this.peer;
-      queueMicrotask(() => peer.markClosed("peer closed"));
-    }
-  }
-  const a = new End();
-  const b = new End();
-  a.peer = b;
-  b.peer = a;
-  return [a, b];
-}

@@ -1,5 +1,6 @@
 import type { ThinkingLevel } from "../../../shared/agent/types";
 import type { ModelOption, ModelRef } from "../../../shared/protocol/app-api";
+import { isModelChosen } from "../../../shared/agent/state";
 
 interface ModelPickerProps {
   models: readonly ModelOption[];
@@ -32,7 +33,7 @@ export function ModelPicker({ models, current, onChange, disabled }: ModelPicker
           if (chosen) onChange(chosen);
         }}
       >
-        {!known ? <option value={currentKey}>{current && current.id !== "unknown" ? current.id : "Choose a model…"}</option> : null}
+        {!known ? <option value={currentKey}>{current && isModelChosen(current) ? current.id : "Choose a model…"}</option> : null}
         {[...byProvider].map(([provider, list]) => (
           <optgroup key={provider} label={provider}>
             {list.map((m) => (
