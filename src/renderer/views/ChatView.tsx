@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelOption } from "../../shared/protocol/app-api";
@@ -55,23 +55,31 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
   const currentModel = models.find((m) => m.provider === state.model.provider && m.id === state.model.id);
   const failure = running ? null : lastFailure(state.messages, state.errorMessage);
 
-  const stop = (clearQueues: boolean) => {
+  // Stable callbacks: the header, queue strip and composer are memoized and must not re-render with every
+  // streamed frame (ChatView itself does, as the view changes).
+  const act = useCallback((p: Promise<void>) => {
+    setActionError(null);
+    p.catch((e: unknown) => setActionError(errorText(e)));
+  }, []);
+
+  const stop = useCallback((clearQueues: boolean) => {
     // Queues are cleared first so a queued follow-up cannot start as the aborted run ends.
     const cleared = clearQueues ? commands.clearQueues() : Promise.resolve();
     cleared.then(() => commands.abort()).catch((e: unknown) => setActionError(errorText(e)));
-  };
+  }, [commands]);
 
+  const escAction = abortSettings.escAction;
   useEffect(() => {
+    if (!running || escAction === "nothing") return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented || !running) return;
-      if (abortSettings.escAction === "nothing") return;
+      if (e.key !== "Escape" || e.defaultPrevented) return;
       e.preventDefault();
       // The worker itself clears the queues on abort when `clearQueuesOnAbort` is set; this is Esc's own choice.
-      stop(abortSettings.escAction === "abort-and-clear-queues");
+      stop(escAction === "abort-and-clear-queues");
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  });
+  }, [running, escAction, stop]);
 
   const retry = () => {
     setRetrying(true);
@@ -79,10 +87,19 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
     commands.continue().catch((e: unknown) => setActionError(errorText(e))).finally(() => setRetrying(false));
   };
 
-  const act = (p: Promise<void>) => {
-    setActionError(null);
-    p.catch((e: unknown) => setActionError(errorText(e)));
-  };
+  const onModelChange = useCallback((m: ModelOption) => act(commands.setModel({ provider: m.provider, id: m.id })), [act, commands]);
+  const onThinkingChange = useCallback((level: ThinkingLevel) => act(commands.setThinkingLevel(level)), [act, commands]);
+  const onRemoveQueued = useCallback(
+    (queue: "steering" | "followUp", index: number) => act(commands.removeQueued(queue, index)),
+    [act, commands],
+  );
+  const onSend = useCallback((text: string) => {
+    setSent((n) => n + 1);
+    return sendPrompt(handle, text);
+  }, [handle]);
+  const onSteer = useCallback((text: string) => commands.steer(text), [commands]);
+  const onFollowUp = useCallback((text: string) => commands.followUp(text), [commands]);
+  const onStop = useCallback(() => stop(false), [stop]);
 
   const blockedReason =
     view.connection === "closed" ? "Disconnected from the agent — reopen the chat" :
@@ -98,11 +115,9 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
         <h1 className="chat-title" title={title}>{title}</h1>
         <ConnectionPill status={view.connection} />
         <div className="chat-controls">
-          <ModelPicker models={models} current={state.model}
-            onChange={(m) => act(commands.setModel({ provider: m.provider, id: m.id }))} />
+          <ModelPicker models={models} current={state.model} onChange={onModelChange} />
           {currentModel?.reasoning ? (
-            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel}
-              onChange={(level: ThinkingLevel) => act(commands.setThinkingLevel(level))} />
+            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
           ) : null}
           {usage.totalTokens > 0 ? (
             <span className="session-usage" data-testid="session-usage"
@@ -130,20 +145,9 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
         {actionError ? (
           <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
         ) : null}
-        <QueueStrip steering={view.steering} followUp={view.followUp}
-          onRemove={(queue, index) => act(commands.removeQueued(queue, index))} />
-        <Composer
-          running={running}
-          blockedReason={blockedReason}
-          focusKey={view.sessionId}
-          onSend={(text) => {
-            setSent((n) => n + 1);
-            return sendPrompt(handle, text);
-          }}
-          onSteer={(text) => commands.steer(text)}
-          onFollowUp={(text) => commands.followUp(text)}
-          onStop={() => stop(false)}
-        />
+        <QueueStrip steering={view.steering} followUp={view.followUp} onRemove={onRemoveQueued} />
+        <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId}
+          onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">
         {running ? "Assistant is responding…" : failure ? "The reply failed." : ""}

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { ThinkingLevel } from "../../../shared/agent/types";
 import type { ModelOption, ModelRef } from "../../../shared/protocol/app-api";
 import { isModelChosen } from "../../../shared/agent/state";
@@ -12,7 +13,7 @@ interface ModelPickerProps {
 const keyOf = (m: ModelRef) => JSON.stringify([m.provider, m.id]);
 
 /** Models grouped by provider; a native select so it is keyboard- and screen-reader-friendly everywhere. */
-export function ModelPicker({ models, current, onChange, disabled }: ModelPickerProps) {
+export const ModelPicker = memo(function ModelPicker({ models, current, onChange, disabled }: ModelPickerProps) {
   const byProvider = new Map<string, ModelOption[]>();
   for (const m of models) {
     const list = byProvider.get(m.provider) ?? [];
@@ -44,7 +45,7 @@ export function ModelPicker({ models, current, onChange, disabled }: ModelPicker
       </select>
     </label>
   );
-}
+});
 
 interface ThinkingPickerProps {
   levels: readonly ThinkingLevel[];
@@ -58,7 +59,7 @@ const LEVEL_LABEL: Record<ThinkingLevel, string> = {
 };
 
 /** Reasoning effort, for reasoning models only (the caller decides whether to show it). */
-export function ThinkingPicker({ levels, current, onChange, disabled }: ThinkingPickerProps) {
+export const ThinkingPicker = memo(function ThinkingPicker({ levels, current, onChange, disabled }: ThinkingPickerProps) {
   const options = levels.includes(current) ? levels : [current, ...levels];
   return (
     <label className="picker">
@@ -69,4 +70,4 @@ export function ThinkingPicker({ levels, current, onChange, disabled }: Thinking
       </select>
     </label>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
 import { SendIcon } from "../common/icons";
 
@@ -18,7 +18,7 @@ interface ComposerProps {
  * The message box. The draft is cleared when a message goes out and put back if the call rejects, so nothing the
  * user typed is ever lost; a rejection is shown under the box.
  */
-export function Composer(props: ComposerProps) {
+export const Composer = memo(function Composer(props: ComposerProps) {
   const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey } = props;
   const [draft, setDraft] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
@@ -106,4 +106,4 @@ export function Composer(props: ComposerProps) {
       </div>
     </div>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
 
 interface QueueStripProps {
@@ -7,7 +8,7 @@ interface QueueStripProps {
 }
 
 /** The messages waiting to go to the agent: steering first (delivered at the next turn), then follow-ups. */
-export function QueueStrip({ steering, followUp, onRemove }: QueueStripProps) {
+export const QueueStrip = memo(function QueueStrip({ steering, followUp, onRemove }: QueueStripProps) {
   if (steering.length === 0 && followUp.length === 0) return null;
   const entries = [
     ...steering.map((m, i) => ({ queue: "steering" as const, index: i, text: messageText(m) })),
@@ -27,7 +28,7 @@ export function QueueStrip({ steering, followUp, onRemove }: QueueStripProps) {
       ))}
     </div>
   );
-}
+});
 
 function messageText(message: AgentMessage): string {
   if (message.role !== "user") return String(message.role);

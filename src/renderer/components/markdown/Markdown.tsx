@@ -19,7 +19,7 @@ interface MarkdownProps {
  * and the browser lays out and paints only the groups on screen, so a 100k-character reply streams as cheaply at
  * its end as at its start.
  */
-export function Markdown({ text, streaming = false }: MarkdownProps) {
+export const Markdown = memo(function Markdown({ text, streaming = false }: MarkdownProps) {
   const incremental = useRef<IncrementalBlocks | null>(null);
   let chunks: readonly (readonly Token[])[];
   if (streaming) incremental.current ??= new IncrementalBlocks();
@@ -37,7 +37,7 @@ export function Markdown({ text, streaming = false }: MarkdownProps) {
       ))}
     </div>
   );
-}
+});
 
 const Chunk = memo(function Chunk({ blocks, openLast }: { blocks: readonly Token[]; openLast: boolean }) {
   const last = blocks.length - 1;

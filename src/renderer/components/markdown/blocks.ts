@@ -23,9 +23,9 @@ export class IncrementalBlocks {
   private tail: Token[] = [];
   private frozen: Token[][] = [];
 
-  /** Returns the blocks of `text`: settled tokens keep their identity across calls. */
-  update(text: string): readonly Token[] {
-    if (text === this.text) return this.blocks();
+  /** Takes the text as it is now; read the blocks with `chunks()`. Settled tokens keep their identity. */
+  update(text: string): void {
+    if (text === this.text) return;
     if (!text.startsWith(this.text)) this.reset();
     this.text = text;
     const tokens = Lexer.lex(text.slice(this.settledLength));
@@ -38,7 +38,6 @@ export class IncrementalBlocks {
       this.settledLength += tokens[i].raw.length;
     }
     this.tail = tokens.slice(Math.max(open, 0));
-    return this.blocks();
   }
 
   /**
@@ -52,10 +51,6 @@ export class IncrementalBlocks {
     }
     const rest = this.settled.slice(this.frozen.length * BLOCKS_PER_CHUNK).concat(this.tail);
     return rest.length === 0 ? this.frozen : [...this.frozen, rest];
-  }
-
-  private blocks(): readonly Token[] {
-    return this.tail.length === 0 ? this.settled : [...this.settled, ...this.tail];
   }
 
   private reset(): void {

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRunView } from "../../store/session-view";
@@ -33,27 +33,34 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   const heldRow = useRef<{ key: string; offset: number } | null>(null);
   const shownItems = useRef(items);
   const shownVirtualizer = useRef<ReturnType<typeof useVirtualizer<HTMLDivElement, Element>> | null>(null);
+  const firstKey = firstMessageKey(items);
   if (shownItems.current !== items) {
     const before = shownItems.current;
     shownItems.current = items;
     const el = scrollRef.current;
     const shown = shownVirtualizer.current;
-    const top = el && shown && !stuck.current ? shown.getVirtualItemForOffset(el.scrollTop) : undefined;
-    // The placeholder row stays first whatever lands, so hold the row after it.
-    const row = top && before[top.index]?.kind === "history" ? shown?.measurementsCache[top.index + 1] : top;
-    if (el && row && before[row.index] && firstMessageKey(before) !== firstMessageKey(items)) {
-      heldRow.current = { key: before[row.index].key, offset: row.start - el.scrollTop };
+    if (el && shown && !stuck.current && firstMessageKey(before) !== firstKey) {
+      const top = shown.getVirtualItemForOffset(el.scrollTop);
+      // The placeholder row stays first whatever lands, so hold the row after it.
+      const row = top && before[top.index]?.kind === "history" ? shown.measurementsCache[top.index + 1] : top;
+      if (row && before[row.index]) heldRow.current = { key: before[row.index].key, offset: row.start - el.scrollTop };
     }
   }
+
+  // Row keys follow from the row count and the first message's key (they are session-wide message indices), so
+  // these stay the same function until one of those changes: the virtualizer re-derives every row's position
+  // whenever they change, which must not happen on every streamed frame.
+  const getItemKey = useCallback((index: number) => shownItems.current[index].key, [items.length, firstKey]);
+  const estimateSize = useCallback((index: number) => estimateRowHeight(shownItems.current[index]), [items.length, firstKey]);
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => estimateRowHeight(items[index]),
+    estimateSize,
     // Open at the bottom: rendering the first rows only to scroll past them would double the work of opening a chat.
     initialOffset: () => items.reduce((sum, item) => sum + estimateRowHeight(item), 0),
     overscan: 6,
-    getItemKey: (index) => items[index].key,
+    getItemKey,
     paddingStart: 16,
     paddingEnd: 24,
   });
@@ -99,17 +106,12 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     if (el) el.scrollTop = el.scrollHeight;
   }
 
-  const virtualItems = virtualizer.getVirtualItems();
-  const rows = useMemo(
-    () =>
-      virtualItems.map((v) => (
-        <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow"
-          style={{ transform: `translateY(${v.start}px)` }}>
-          <MessageRow item={items[v.index]} toolRuns={toolRuns} toolResults={toolResults} />
-        </div>
-      )),
-    [virtualItems, items, toolRuns, toolResults, virtualizer.measureElement],
-  );
+  const rows = virtualizer.getVirtualItems().map((v) => (
+    <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow"
+      style={{ transform: `translateY(${v.start}px)` }}>
+      <MessageRow item={items[v.index]} toolRuns={toolRuns} toolResults={toolResults} />
+    </div>
+  ));
 
   return (
     <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-list"
