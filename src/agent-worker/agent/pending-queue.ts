@@ -1,7 +1,6 @@
-import type { AgentMessage } from "../../shared/agent/types";
+import type { AgentMessage, QueueMode } from "../../shared/agent/types";
 
-/** How a queue hands out its messages: the oldest one per poll, or everything at once. */
-export type QueueMode = "all" | "one-at-a-time";
+export type { QueueMode };
 
 /** A FIFO of messages waiting for the loop (steering or follow-up). The mode may change at any time. */
 export class PendingQueue {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import type { ModelOption, ProviderStatus } from "../../shared/protocol/app-api";
 import type { CustomProvider, Settings, SettingsPatch } from "../../shared/settings/schema";
-import type { ThinkingLevel } from "../../shared/agent/types";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/agent/types";
 import { useServices } from "../app/ServicesContext";
 import { CustomProvidersEditor } from "../components/settings/CustomProvidersEditor";
 import { ApiKeyRow } from "../components/settings/ApiKeyRow";
@@ -16,7 +16,6 @@ interface SettingsViewProps {
   onClose(): void;
 }
 
-const THINKING: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 /** Every setting, saved as soon as it changes (main validates; a rejected change is shown and not applied). */
 export function SettingsView(props: SettingsViewProps) {
@@ -78,7 +77,7 @@ export function SettingsView(props: SettingsViewProps) {
           <Field label="Default thinking level" htmlFor="set-thinking" hint="Used by reasoning models; others ignore it.">
             <select id="set-thinking" value={settings.thinkingLevel}
               onChange={(e) => void save({ thinkingLevel: e.target.value as ThinkingLevel })}>
-              {THINKING.map((l) => <option key={l} value={l}>{l}</option>)}
+              {THINKING_LEVELS.map((l) => <option key={l} value={l}>{l}</option>)}
             </select>
           </Field>
         </Group>

@@ -168,8 +168,14 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
   afterToolCall?: (context: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
 }
 
+/** How a queue drains into the run: one message per turn, or all waiting messages at once. */
+export type QueueMode = "one-at-a-time" | "all";
+
+/** Every reasoning effort, lowest first: the one list settings, the protocol and the UI offer. */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+
 /** Requested reasoning effort. "xhigh" exists only on some model families (see pi-ai's model metadata). */
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 /**
  * Apps add their own message kinds by declaration merging:

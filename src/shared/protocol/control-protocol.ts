@@ -5,7 +5,7 @@
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { CustomProvider } from "../providers/custom-provider";
 import type { ModelRef } from "./app-api";
-import type { QueueMode } from "./session-protocol";
+import type { QueueMode } from "../agent/types";
 
 /** The settings a worker needs; main sends them at init and whenever they change. */
 export interface WorkerSettings {

@@ -7,13 +7,13 @@
  */
 import { Type, type TSchema } from "typebox";
 import type { ImageContent } from "@mariozechner/pi-ai";
-import type { AgentMessage, ThinkingLevel, ToolExecutionMode } from "../agent/types";
+import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
 import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
+import { QueueModeSchema, ThinkingLevelSchema, ToolExecutionSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
 
-export type QueueMode = "one-at-a-time" | "all";
 
 /** AgentStateData as it travels: the Set becomes a sorted array. */
 export type WireAgentState = Omit<AgentStateData, "pendingToolCalls"> & { pendingToolCalls: string[] };
@@ -102,10 +102,6 @@ export const MAX_TEXT_CHARS = 1_000_000;
 export const MAX_FRAME_CHARS = 16 * 1024 * 1024;
 
 const Text = Type.String({ maxLength: MAX_TEXT_CHARS });
-const QueueModeSchema = Type.Union([Type.Literal("one-at-a-time"), Type.Literal("all")]);
-const ThinkingLevelSchema = Type.Union(
-  (["off", "minimal", "low", "medium", "high", "xhigh"] as const).map((l) => Type.Literal(l)),
-);
 const ImageSchema = Type.Object(
   { type: Type.Literal("image"), data: Type.String({ maxLength: 12 * 1024 * 1024 }), mimeType: Type.String({ maxLength: 100 }) },
   { additionalProperties: false },
@@ -132,7 +128,7 @@ export const SESSION_METHOD_SCHEMAS = {
   setThinkingLevel: Type.Tuple([ThinkingLevelSchema]),
   setSteeringMode: Type.Tuple([QueueModeSchema]),
   setFollowUpMode: Type.Tuple([QueueModeSchema]),
-  setToolExecution: Type.Tuple([Type.Union([Type.Literal("parallel"), Type.Literal("sequential")])]),
+  setToolExecution: Type.Tuple([ToolExecutionSchema]),
   setSystemPrompt: Type.Tuple([Type.String({ maxLength: MAX_TEXT_CHARS })]),
   getSnapshot: Type.Union([Type.Tuple([]), Type.Tuple([Type.Integer({ minimum: 1, maximum: 1_000_000 })])]),
   getHistory: Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]),

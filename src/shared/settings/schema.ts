@@ -7,6 +7,7 @@
 import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
 import { MIGRATIONS } from "./migrations";
+import { THINKING_LEVELS } from "../agent/types";
 
 export const SETTINGS_VERSION = 2;
 
@@ -14,7 +15,7 @@ export const ModelRefSchema = Type.Object(
   { provider: Type.String({ minLength: 1 }), id: Type.String({ minLength: 1 }) },
   { additionalProperties: false },
 );
-export const ThinkingLevelSchema = Type.Enum(["off", "minimal", "low", "medium", "high", "xhigh"]);
+export const ThinkingLevelSchema = Type.Enum([...THINKING_LEVELS]);
 export const QueueModeSchema = Type.Enum(["one-at-a-time", "all"]);
 export const ToolExecutionSchema = Type.Enum(["parallel", "sequential"]);
 export const ThemeSchema = Type.Enum(["system", "light", "dark"]);
