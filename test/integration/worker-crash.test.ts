@@ -2,6 +2,8 @@
  * A worker killed with SIGKILL is noticed, respawned, and restores the transcript and the queued messages from
  * disk; the client reconnects on its own and tells the user why.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { messageText } from "../support/message-text";
@@ -30,6 +32,7 @@ describe("a worker killed with kill -9", () => {
     await waitForView(client, (v) => v.state.streamingMessage?.role === "assistant" && messageText(v.state.streamingMessage).length > 10);
     await client.followUp("queued before the crash");
     const pid = await workerPid("crash-stream");
+    const journalBefore = readFileSync(join(h.dataDir, "sessions", "crash-stream.jsonl"), "utf8");
     process.kill(pid, "SIGKILL");
 
     await waitForView(client, (v) => v.notices.some((n) => n.kind === "worker-restarted") && v.connection === "ready");
@@ -40,6 +43,8 @@ describe("a worker killed with kill -9", () => {
     expect(view.followUp.map((m) => messageText(m))).toEqual(["queued before the crash"]);
     expect(events.some((e) => e.type === "worker-exited" && e.reason.includes("SIGKILL"))).toBe(true);
     expect(await workerPid("crash-stream")).not.toBe(pid);
+    // The restarted worker put the queue back from the journal without writing it again.
+    expect(readFileSync(join(h.dataDir, "sessions", "crash-stream.jsonl"), "utf8")).toBe(journalBefore);
   });
 
   it("mid-tool: completed messages and the steering queue survive, and the session carries on", async () => {

@@ -3,6 +3,8 @@
  * Every session runs with integrity checks on: each batch carries the worker's state digest and the mirror checks
  * its own against it, so "no digest mismatch" means the mirror equalled the worker after every batch.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { messageText } from "../support/message-text";
@@ -97,6 +99,25 @@ describe("a session in a real worker process", () => {
     await idle(client);
     const texts = client.mirror.getView().state.messages.map((m) => messageText(m));
     expect(texts).toEqual(["go", "first", "and then A", "second", "and then B", "third"]);
+    await expectInSync(client);
+  });
+
+  it("removes one queued follow-up: the others keep their order, and the journal holds the queue once", async () => {
+    h.server.enqueue({ text: "first", tokensPerSecond: 20, chunkChars: 2 }, { text: "second" }, { text: "third" });
+    const client = await h.client("remove");
+    const run = client.prompt("go");
+    await waitForView(client, (v) => v.state.isStreaming);
+    for (const text of ["A", "B", "C"]) await client.followUp(text);
+    await client.removeQueued("followUp", 1);
+    expect(client.mirror.getView().followUp.map((m) => messageText(m))).toEqual(["A", "C"]);
+    const journal = readFileSync(join(h.dataDir, "sessions", "remove.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const queueRecords = journal.filter((r) => r.t === "queues");
+    expect(queueRecords).toHaveLength(4); // three enqueues and one removal, not a clear plus re-enqueues
+    expect(queueRecords.at(-1).followUp.map((m: any) => messageText(m))).toEqual(["A", "C"]);
+    await expect(client.removeQueued("followUp", 5)).rejects.toThrow(/no queued followUp message at position 5/);
+    await run;
+    await idle(client);
+    expect(client.mirror.getView().state.messages.map((m) => messageText(m))).toEqual(["go", "first", "A", "second", "C", "third"]);
     await expectInSync(client);
   });
 

@@ -38,7 +38,7 @@ type Listener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void
 
 /** What `onQueueChange` reports: why, and both queues as they are now. */
 export interface QueueChange {
-  reason: "enqueue" | "drain" | "clear";
+  reason: "enqueue" | "drain" | "remove" | "clear";
   steering: readonly AgentMessage[];
   followUp: readonly AgentMessage[];
 }
@@ -220,6 +220,17 @@ export class Agent {
   followUp(message: AgentMessage): void {
     this.followUpQueue.enqueue(message);
     this.reportQueues("enqueue");
+  }
+
+  /**
+   * Our addition: removes one waiting message (index oldest first) and reports the change once. Returns false,
+   * changing nothing, when that queue has no message at `index`.
+   */
+  removeQueued(queue: "steering" | "followUp", index: number): boolean {
+    const removed = (queue === "steering" ? this.steeringQueue : this.followUpQueue).removeAt(index);
+    if (removed === undefined) return false;
+    this.reportQueues("remove");
+    return true;
   }
 
   clearSteeringQueue(): void {

@@ -24,6 +24,13 @@ export class PendingQueue {
     return drained;
   }
 
+  /** Removes the message at `index` (oldest first); returns it, or undefined when there is none. */
+  removeAt(index: number): AgentMessage | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.items.length) return undefined;
+    const [removed] = this.items.splice(index, 1);
+    return removed;
+  }
+
   /** Empties the queue; returns how many messages were dropped. */
   clear(): number {
     const dropped = this.items.length;

@@ -68,6 +68,8 @@ export class SessionHost {
   private toolRuns: ToolRuns = NO_TOOL_RUNS;
   /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
   private queuesDirty = false;
+  /** True while the constructor puts the journaled queues back: those changes are not journaled again. */
+  private restoringQueues = false;
   private settings: WorkerSettings;
   private title: string | undefined;
   private modelRef: ModelRef | undefined;
@@ -116,6 +118,7 @@ export class SessionHost {
       },
       onStateEvent: (event, state) => this.onStateEvent(event, state),
       onQueueChange: (change) => {
+        if (this.restoringQueues) return; // already on disk, and no mirror is connected yet
         this.forwarder.push({ k: "q", steering: [...change.steering], followUp: [...change.followUp] });
         if (change.reason === "drain") this.queuesDirty = true;
         else this.queueJournal = this.journal({ t: "queues", steering: [...change.steering], followUp: [...change.followUp] });
@@ -137,8 +140,10 @@ export class SessionHost {
       await this.journal(...records);
       this.reportStatus();
     });
+    this.restoringQueues = true;
     for (const m of loaded.steering) this.agent.steer(m);
     for (const m of loaded.followUp) this.agent.followUp(m);
+    this.restoringQueues = false;
   }
 
   /** Loads the session's transcript and starts hosting it. */
@@ -184,19 +189,13 @@ export class SessionHost {
       this.title = undefined;
       await this.journal({ t: "reset" });
     },
-    clearQueues: async () => this.agent.clearAllQueues(),
+    clearQueues: async () => {
+      this.agent.clearAllQueues();
+      await this.queueJournal;
+    },
     removeQueued: async (queue, index) => {
-      const queues = this.agent.queuedMessages();
-      const list = queue === "steering" ? queues.steering : queues.followUp;
-      if (index >= list.length) throw new Error(`There is no queued ${queue} message at position ${index}`);
-      list.splice(index, 1);
-      if (queue === "steering") {
-        this.agent.clearSteeringQueue();
-        for (const m of list) this.agent.steer(m);
-      } else {
-        this.agent.clearFollowUpQueue();
-        for (const m of list) this.agent.followUp(m);
-      }
+      if (!this.agent.removeQueued(queue, index)) throw new Error(`There is no queued ${queue} message at position ${index}`);
+      await this.queueJournal;
     },
     setModel: async (ref) => {
       this.agent.state.model = resolveModel(ref, this.settings.customProviders);

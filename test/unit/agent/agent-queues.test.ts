@@ -6,7 +6,7 @@ import {
   fauxToolCall,
 } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../../src/agent-worker/agent/index";
+import { Agent, type QueueChange } from "../../../src/agent-worker/agent/index";
 import { echoTool, scriptedAgent, textOf, userMessage, useScriptedModel } from "./harness";
 
 const faux = useScriptedModel();
@@ -77,6 +77,22 @@ describe("d. queues", () => {
     agent.followUp(userMessage("f"));
     agent.clearAllQueues();
     expect(agent.hasQueuedMessages()).toBe(false);
+  });
+});
+
+describe("removing one queued message (our addition)", () => {
+  it("removes exactly that message and reports the change once; a missing index changes nothing", () => {
+    const changes: QueueChange[] = [];
+    const agent = new Agent({ onQueueChange: (c) => changes.push(c) });
+    for (const text of ["a", "b", "c"]) agent.followUp(userMessage(text));
+    agent.steer(userMessage("s"));
+    changes.length = 0;
+    expect(agent.removeQueued("followUp", 1)).toBe(true);
+    expect(changes).toEqual([{ reason: "remove", steering: [userMessage("s")], followUp: [userMessage("a"), userMessage("c")] }]);
+    expect(agent.removeQueued("followUp", 2)).toBe(false);
+    expect(agent.removeQueued("steering", -1)).toBe(false);
+    expect(changes).toHaveLength(1);
+    expect(agent.queuedMessages()).toEqual({ steering: [userMessage("s")], followUp: [userMessage("a"), userMessage("c")] });
   });
 });
 
