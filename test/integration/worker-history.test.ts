@@ -74,6 +74,23 @@ describe("a long chat in a real worker process", () => {
     expect(client.mirror.getView().state.messages).toEqual([]);
   });
 
+  it("a Retry drops the failed reply by count: a chat still missing its older history keeps what it has", async () => {
+    writeLongChat("retry", 3_000);
+    // History that never loads (no paint ever comes), so the mirror holds only the newest 20 messages throughout.
+    const client = await h.client("retry", undefined, { historyTail: 20, afterPaint: () => undefined });
+    h.server.enqueue({ error: { status: 500, message: "upstream exploded" } });
+    await client.prompt("fail once");
+    expect(client.mirror.getView().state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+    h.server.enqueue({ text: "second time lucky" });
+    await client.continue();
+    const view = client.mirror.getView();
+    expect(view.historyStart).toBe(2_980);
+    const full = await client.call((api) => api.getSnapshot());
+    expect(full.state.messages).toHaveLength(3_002);
+    expect(view.state.messages).toEqual(full.state.messages.slice(2_980));
+    expect(client.mirror.stats.resyncs).toBe(0);
+  });
+
   it("serves no more than a page per request and answers a bad range with an error, not a crash", async () => {
     writeLongChat("pages", 100);
     const client = await h.client("pages");

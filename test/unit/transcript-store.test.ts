@@ -1,6 +1,6 @@
-import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/shared/agent/types";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
@@ -123,6 +123,20 @@ describe("transcript store", () => {
     expect(loaded.steering).toEqual([]);
     expect(loaded.followUp).toEqual([]);
     expect(loaded.title).toBe("T");
+  });
+
+  it("applies drop records: the newest messages leave, and a bad count is reported, not applied", async () => {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, [
+      JSON.stringify({ t: "message", message: user("a") }),
+      JSON.stringify({ t: "message", message: user("failed reply") }),
+      JSON.stringify({ t: "drop", count: 1 }),
+      JSON.stringify({ t: "drop", count: -3 }),
+      JSON.stringify({ t: "message", message: user("b") }),
+    ].join("\n") + "\n");
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("a"), user("b")]);
+    expect(loaded.problems).toEqual([{ line: 4, kind: "corrupt-line", detail: "drop record without a positive count" }]);
   });
 
   it("journals queues: the last queues record wins", async () => {

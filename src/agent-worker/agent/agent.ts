@@ -223,6 +223,14 @@ export class Agent {
   }
 
   /**
+   * Our addition: removes the newest `count` messages from the transcript in one state event that says only that
+   * (assigning `state.messages` would carry the whole transcript to every mirror). For use between runs.
+   */
+  dropLastMessages(count: number): void {
+    if (count > 0) this.apply({ type: "drop_last_messages", count });
+  }
+
+  /**
    * Our addition: removes one waiting message (index oldest first) and reports the change once. Returns false,
    * changing nothing, when that queue has no message at `index`.
    */

@@ -167,8 +167,8 @@ export class SessionHost {
       const messages = this.agent.state.messages;
       const last = messages[messages.length - 1];
       if (last?.role === "assistant" && last.stopReason === "error" && !this.agent.state.isStreaming && !this.agent.hasQueuedMessages()) {
-        this.agent.state.messages = messages.slice(0, -1);
-        await this.journal({ t: "replace", messages: this.agent.state.messages });
+        this.agent.dropLastMessages(1);
+        await this.journal({ t: "drop", count: 1 });
       }
       await this.agent.continue();
     },

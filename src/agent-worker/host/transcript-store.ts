@@ -11,8 +11,10 @@ export type TranscriptRecord =
   | { t: "message"; message: AgentMessage }
   /** The whole steering and follow-up queues as they are now; the last such record wins. */
   | { t: "queues"; steering: AgentMessage[]; followUp: AgentMessage[] }
-  /** The caller replaced the whole transcript. */
+  /** The caller replaced the whole transcript (older files; the worker now writes `drop`). */
   | { t: "replace"; messages: AgentMessage[] }
+  /** The newest `count` messages left the transcript (Retry drops the failed reply). */
+  | { t: "drop"; count: number }
   /** Clears messages and queues (as Agent.reset does); title and model stay. */
   | { t: "reset" }
   /** Session metadata; fields present override, fields absent keep their value. */
@@ -78,6 +80,9 @@ function apply(state: LoadedTranscript, record: TranscriptRecord): void {
     case "replace":
       state.messages = record.messages;
       break;
+    case "drop":
+      state.messages = state.messages.slice(0, Math.max(0, state.messages.length - record.count));
+      break;
     case "reset":
       state.messages = [];
       state.steering = [];
@@ -108,6 +113,8 @@ function parseRecord(line: string): TranscriptRecord | string {
         : "queues record without valid steering and followUp lists";
     case "replace":
       return isMessageList(value.messages) ? { t: "replace", messages: value.messages } : "replace record without a valid message list";
+    case "drop":
+      return Number.isInteger(value.count) && (value.count as number) > 0 ? { t: "drop", count: value.count as number } : "drop record without a positive count";
     case "reset":
       return { t: "reset" };
     case "meta": {

@@ -31,6 +31,11 @@ export type AgentRuntimeEvent =
   | { type: "run_settled" }
   /** A setter on `agent.state`. */
   | { type: "state_patch"; patch: AgentStatePatch }
+  /**
+   * `agent.dropLastMessages(count)` (our addition): the newest `count` messages leave the transcript. Counted from
+   * the end, so a mirror holding only the newest part of a long transcript applies it as it is.
+   */
+  | { type: "drop_last_messages"; count: number }
   /** `agent.reset()`: empty transcript, runtime state cleared; system prompt, model and thinking level stay. */
   | { type: "reset" };
 
@@ -114,6 +119,9 @@ export function reduceAgentState(state: AgentStateData, event: AgentStateEvent):
       return withChanges(state, { isStreaming: false, streamingMessage: undefined, pendingToolCalls: noPending(state) });
     case "state_patch":
       return withChanges(state, definedFields(event.patch));
+    case "drop_last_messages":
+      if (event.count <= 0 || state.messages.length === 0) return state;
+      return { ...state, messages: state.messages.slice(0, Math.max(0, state.messages.length - event.count)) };
     case "reset":
       return withChanges(state, {
         messages: [],

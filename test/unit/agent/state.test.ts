@@ -60,6 +60,16 @@ describe("reduceAgentState", () => {
     expect(start.streamingMessage).toBeUndefined();
   });
 
+  it("drops the newest messages by count, so a mirror holding only the newest part applies it the same way", () => {
+    const m = (text: string) => ({ role: "user" as const, content: text, timestamp: 0 });
+    const whole = createAgentStateData({ messages: [m("1"), m("2"), m("3"), m("4")] });
+    const newestPart = createAgentStateData({ messages: [m("3"), m("4")] });
+    const drop: AgentStateEvent = { type: "drop_last_messages", count: 1 };
+    expect(reduceAgentState(whole, drop).messages).toEqual([m("1"), m("2"), m("3")]);
+    expect(reduceAgentState(newestPart, drop).messages).toEqual([m("3")]);
+    expect(reduceAgentState(whole, { type: "drop_last_messages", count: 0 })).toBe(whole);
+  });
+
   it("returns the same state when nothing changes", () => {
     const state = createAgentStateData();
     for (const event of [
