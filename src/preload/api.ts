@@ -1,5 +1,5 @@
 /**
- * What the preload exposes to the page as `window.paddock` (types only; shared by preload and renderer).
+ * What the preload exposes to the page as `window.paddock` (types and constants shared by preload, main and renderer).
  *
  * A MessagePort cannot cross contextBridge, so `acquireSessionPort` asks main for a new session port and the
  * preload hands it to the page with `window.postMessage(SessionPortMessage, "*", [port])`; the promise resolves
@@ -11,8 +11,12 @@ export interface PaddockBridge {
   /** Asks main for a fresh port to the session's worker (starting or restarting it as needed). */
   acquireSessionPort(sessionId: string): Promise<void>;
   /** Subscribes to main's pushes (menu commands such as "open-settings" and "new-chat"). */
-  onCommand(listener: (command: "open-settings" | "new-chat") => void): () => void;
+  onCommand(listener: (command: PageCommand) => void): () => void;
 }
+
+/** What main's menus ask the page to do. */
+export const PAGE_COMMANDS = ["open-settings", "new-chat"] as const;
+export type PageCommand = (typeof PAGE_COMMANDS)[number];
 
 export interface SessionPortMessage {
   type: "paddock:session-port";

@@ -7,15 +7,14 @@
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
 import { CALL_CHANNEL, COMMAND_CHANNEL, SESSION_PORT_CHANNEL } from "../main/electron/ipc-channels";
-import type { PaddockBridge, SessionPortMessage } from "./api";
+import { PAGE_COMMANDS, type PageCommand, type PaddockBridge, type SessionPortMessage } from "./api";
 
 /** The page's window; typed here because the preload is type-checked with Node's libraries, not the DOM's. */
 const page = globalThis as unknown as {
   postMessage(message: unknown, targetOrigin: string, transfer: unknown[]): void;
 };
 
-type Command = Parameters<Parameters<PaddockBridge["onCommand"]>[0]>[0];
-const COMMANDS: ReadonlySet<string> = new Set<Command>(["open-settings", "new-chat"]);
+const COMMANDS: ReadonlySet<string> = new Set(PAGE_COMMANDS);
 
 /**
  * Per session, the pending `acquireSessionPort` calls, oldest first. Main's reply to the invoke and its port
@@ -75,7 +74,7 @@ const bridge: PaddockBridge = {
 
   onCommand(listener) {
     const relay = (_event: IpcRendererEvent, command: unknown) => {
-      if (typeof command === "string" && COMMANDS.has(command)) listener(command as Command);
+      if (typeof command === "string" && COMMANDS.has(command)) listener(command as PageCommand);
     };
     ipcRenderer.on(COMMAND_CHANNEL, relay);
     return () => {

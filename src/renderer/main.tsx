@@ -4,7 +4,6 @@
 import { createRoot } from "react-dom/client";
 import type { PaddockBridge } from "../preload/api";
 import { App } from "./app/App";
-import "./styles/index.css";
 import type { AppServices } from "./app/services";
 import { createElectronServices } from "./services/electron-services";
 import { createWebServices } from "./services/web-services";

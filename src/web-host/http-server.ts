@@ -15,10 +15,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { extname, resolve, sep } from "node:path";
 import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
+import { SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
 
-export const TOKEN_HEADER = "x-paddock-token";
 const MAX_BODY_BYTES = 1024 * 1024;
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -110,9 +109,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const match = /^\/api\/session\/([^/]+)\/(attach|detach)$/.exec(path);
     if (!match) throw new HttpError(404, `no route ${path}`);
     const sessionId = decodeURIComponent(match[1]);
-    if (!ID_PATTERN.test(sessionId)) throw new HttpError(400, "invalid session id");
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw new HttpError(400, "invalid session id");
     const viewerId = body.viewerId;
-    if (typeof viewerId !== "string" || !ID_PATTERN.test(viewerId)) throw new HttpError(400, "viewerId must match [A-Za-z0-9_-]{1,100}");
+    if (typeof viewerId !== "string" || !SESSION_ID_PATTERN.test(viewerId)) throw new HttpError(400, "viewerId must match [A-Za-z0-9_-]{1,100}");
     if (match[2] === "attach") return options.routes.attach(sessionId, viewerId);
     await options.routes.detach(sessionId, viewerId);
     return {};

@@ -16,6 +16,7 @@ import { SessionBroker } from "../main/broker/session-broker";
 import { SessionIndex } from "../main/broker/session-index";
 import { SettingsStore } from "../main/broker/settings-store";
 import { BadRequest, startHttpServer } from "./http-server";
+import { customProviderName } from "../shared/providers/custom-provider";
 
 export interface WebHostOptions {
   dataDir: string;
@@ -113,6 +114,6 @@ function registerLoopback(settings: SettingsStore, baseUrl: string): void {
   const others = current.customProviders.filter((p) => p.id !== LOOPBACK_PROVIDER_ID);
   settings.update({
     customProviders: [...others, loopback],
-    ...(current.defaultModel ? {} : { defaultModel: { provider: `custom:${LOOPBACK_PROVIDER_ID}`, id: "test-model" } }),
+    ...(current.defaultModel ? {} : { defaultModel: { provider: customProviderName(LOOPBACK_PROVIDER_ID), id: "test-model" } }),
   });
 }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
+import { WEB_HOST_TOKEN_HEADER } from "../../src/shared/protocol/ids";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const MAIN = resolve(REPO_ROOT, "src/web-host/main.ts");
@@ -90,7 +91,7 @@ export async function startWebHostProcess(args: string[]): Promise<WebHostProces
     async call<T>(method: string, ...callArgs: unknown[]): Promise<T> {
       const response = await fetch(`${parsed.origin}/api/call`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-paddock-token": token },
+        headers: { "content-type": "application/json", [WEB_HOST_TOKEN_HEADER]: token },
         body: JSON.stringify({ method, args: callArgs }),
       });
       const data = (await response.json()) as { result?: T; error?: string };

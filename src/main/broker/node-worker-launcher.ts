@@ -27,17 +27,14 @@ class ChildProcessTransport extends BaseTransport {
 }
 
 export class NodeWorkerLauncher implements WorkerLauncher {
-  constructor(
-    private readonly workerFile: string,
-    private readonly options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; inheritStdio?: boolean } = {},
-  ) {}
+  constructor(private readonly workerFile: string) {}
 
   launch(): WorkerProcess {
+    // The worker's stdout and stderr go where the host's go: a pipe nobody read could fill and block the worker.
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
-      execArgv: this.options.execArgv ?? [],
-      env: { ...process.env, ...this.options.env },
-      stdio: this.options.inheritStdio === false ? ["ignore", "ignore", "pipe", "ipc"] : ["ignore", "inherit", "inherit", "ipc"],
+      execArgv: [],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const exited = new Promise<WorkerExit>((resolve) => {
       child.once("exit", (code, signal) => resolve({ code, signal }));

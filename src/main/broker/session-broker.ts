@@ -14,6 +14,7 @@ import { Listeners } from "../../shared/transport/transport";
 import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
+import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
@@ -30,8 +31,6 @@ export interface SessionBrokerOptions {
   getWorkerSettings(): WorkerSettings;
   integrityCheck?: boolean;
   keepSpare?: boolean;
-  /** How long a stopping worker gets before it is killed. */
-  stopTimeoutMs?: number;
 }
 
 export interface Attachment {
@@ -90,7 +89,7 @@ export class SessionBroker {
   /** Attaches a viewer, starting the session's worker if needed. */
   async attach(sessionId: string, viewerId: string): Promise<Attachment> {
     if (this.disposed) throw new Error("Paddock is shutting down");
-    if (!/^[A-Za-z0-9_-]{1,100}$/.test(sessionId)) throw new Error(`Invalid session id: ${sessionId.slice(0, 40)}`);
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw new Error(`Invalid session id: ${sessionId.slice(0, 40)}`);
     let live = this.sessions.get(sessionId);
     if (!live || live.closing) {
       live = { id: sessionId, viewers: new Set(), worker: this.startWorker(sessionId), restartReasons: new Map(), closing: false, running: false };
@@ -115,7 +114,7 @@ export class SessionBroker {
     live.closing = true;
     this.sessions.delete(sessionId);
     const started = await live.worker.catch(() => undefined);
-    await started?.worker.stop(this.options.stopTimeoutMs ?? 2000);
+    await started?.worker.stop();
     this.listeners.emit({ type: "session-closed", sessionId });
   }
 
@@ -137,7 +136,7 @@ export class SessionBroker {
     await Promise.all(
       all.map(async (live) => {
         const started = await live.worker.catch(() => undefined);
-        await started?.worker.stop(this.options.stopTimeoutMs ?? 2000);
+        await started?.worker.stop();
       }),
     );
     await this.pool.dispose();

@@ -4,7 +4,7 @@
  * session when the window closes or moves on. Sessions themselves are the broker's business.
  */
 import { BrowserWindow, MessageChannelMain, type BaseWindow, type WebContents } from "electron";
-import type { SessionPortMessage } from "../../preload/api";
+import type { PageCommand, SessionPortMessage } from "../../preload/api";
 import type { WindowBounds } from "../../shared/settings/schema";
 import type { SessionBroker } from "../broker/session-broker";
 import type { WorkerHandle } from "../broker/worker-handle";
@@ -14,7 +14,7 @@ import { hardenWindow, secureWebPreferences } from "./security";
 import { UtilityWorkerProcess } from "./utility-worker-launcher";
 import type { WindowStateTracker } from "./window-state";
 
-export type PageCommand = "open-settings" | "new-chat";
+export type { PageCommand };
 
 export interface ChatWindowsOptions {
   preloadPath: string;

@@ -1,5 +1,6 @@
 import type { AppApi } from "../../shared/protocol/app-api";
 import type { SessionCommands, SessionView } from "../store/session-view";
+import type { PageCommand } from "../../preload/api";
 
 /** A live view of one session, as the App consumes it (subscribe/getView fit `useSyncExternalStore`). */
 export interface SessionHandle {
@@ -24,4 +25,4 @@ export interface AppServices {
 }
 
 /** What a native menu (or its accelerator) asks the focused window to do. */
-export type AppCommand = "open-settings" | "new-chat";
+export type AppCommand = PageCommand;

@@ -8,8 +8,8 @@ import { WebSocketTransport, type WebSocketLike } from "../../shared/transport/w
 import type { AppServices } from "../app/services";
 import type { SessionConnection } from "../store/session-client";
 import { newViewerId, openSessionHandle } from "./session-handle";
+import { WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../../shared/protocol/ids";
 
-const TOKEN_HEADER = "x-paddock-token";
 
 /** Builds the services from the page URL (`?token=...&session=...`). Throws when the URL has no token. */
 export function createWebServices(location: Location): AppServices {

@@ -10,7 +10,7 @@ export interface ViewSource<V> {
 }
 
 /** The page's next frame; a timer where there is no page (Node tests). */
-function nextFrame(run: () => void): void {
+export function nextFrame(run: () => void): void {
   const raf = (globalThis as { requestAnimationFrame?: (callback: () => void) => number }).requestAnimationFrame;
   if (raf) raf(run);
   else setTimeout(run, 16);

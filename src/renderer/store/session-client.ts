@@ -13,6 +13,7 @@ import type { ModelRef } from "../../shared/protocol/app-api";
 import type { EventBatch, SessionApi, SessionFrame } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
+import { nextFrame } from "./frame-coalesced";
 import { SessionMirror } from "./session-mirror";
 import type { SessionCommands } from "./session-view";
 
@@ -39,10 +40,9 @@ export interface SessionClientOptions {
   afterPaint?: (fn: () => void) => void;
 }
 
+/** A task after the next frame, i.e. after the page painted what it had. */
 function afterNextPaint(fn: () => void): void {
-  const raf = (globalThis as { requestAnimationFrame?: (callback: () => void) => number }).requestAnimationFrame;
-  if (raf) raf(() => setTimeout(fn, 0));
-  else setTimeout(fn, 0);
+  nextFrame(() => setTimeout(fn, 0));
 }
 
 export class SessionClient implements SessionCommands {

@@ -64,9 +64,6 @@ export class SessionMirror {
     return this.seq >= 0;
   }
 
-  get lastSeq(): number {
-    return this.seq;
-  }
 
   loadSnapshot(snapshot: SessionSnapshot): void {
     const { pendingToolCalls, ...rest } = snapshot.state;

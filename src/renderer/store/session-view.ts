@@ -11,7 +11,7 @@ export type ConnectionStatus = "connecting" | "ready" | "restarting" | "closed";
 /** A notice the chat shows once, e.g. after the worker process died and was restarted. */
 export interface SessionNotice {
   readonly id: number;
-  readonly kind: "worker-restarted" | "resynced" | "error";
+  readonly kind: "worker-restarted" | "error";
   readonly text: string;
 }
 

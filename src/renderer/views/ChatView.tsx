@@ -31,7 +31,8 @@ interface ChatViewProps {
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
 export function ChatView({ handle, title, models, abortSettings, onRunningChange, onToggleSidebar }: ChatViewProps) {
   const view = useSessionView(handle);
-  const { state, commands } = { state: view.state, commands: handle.commands };
+  const state = view.state;
+  const commands = handle.commands;
   const running = state.isStreaming;
   const [retrying, setRetrying] = useState(false);
   /** Counts the user's sends: sending brings the list back to the newest message. */
@@ -208,8 +209,8 @@ function lastFailure(messages: ChatViewState["messages"], errorMessage: string |
   return errorMessage ?? null;
 }
 
-function noticeLevel(n: SessionNotice): "info" | "warning" | "error" {
-  return n.kind === "error" ? "error" : n.kind === "worker-restarted" ? "warning" : "info";
+function noticeLevel(n: SessionNotice): "warning" | "error" {
+  return n.kind === "error" ? "error" : "warning";
 }
 
 function errorText(e: unknown): string {

@@ -5,6 +5,8 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/agent/types";
 import { useServices } from "../app/ServicesContext";
 import { CustomProvidersEditor } from "../components/settings/CustomProvidersEditor";
 import { ApiKeyRow } from "../components/settings/ApiKeyRow";
+import { customProviderId } from "../../shared/providers/custom-provider";
+import { MIN_REQUEST_TIMEOUT_MS } from "../../shared/settings/limits";
 
 interface SettingsViewProps {
   settings: Settings;
@@ -119,14 +121,14 @@ export function SettingsView(props: SettingsViewProps) {
             onChange={(v) => void save({ abort: { clearQueuesOnAbort: v } })} />
           <Check label="Ask before closing a window while its agent runs" checked={settings.abort.confirmCloseWhileRunning}
             onChange={(v) => void save({ abort: { confirmCloseWhileRunning: v } })} />
-          <Field label="Request timeout (seconds)" htmlFor="set-timeout" hint="How long the provider may stay silent, before it answers or mid-reply. At least 5 seconds.">
-            <input id="set-timeout" type="number" min={5} step={1} value={timeoutSeconds}
+          <Field label="Request timeout (seconds)" htmlFor="set-timeout" hint={`How long the provider may stay silent, before it answers or mid-reply. At least ${MIN_REQUEST_TIMEOUT_MS / 1000} seconds.`}>
+            <input id="set-timeout" type="number" min={MIN_REQUEST_TIMEOUT_MS / 1000} step={1} value={timeoutSeconds}
               onChange={(e) => setTimeoutDraft(e.target.value)}
               onBlur={() => {
                 const seconds = Number(timeoutDraft);
                 if (timeoutDraft === null) return;
-                if (!Number.isFinite(seconds) || seconds < 5) {
-                  setError("The request timeout must be at least 5 seconds.");
+                if (!Number.isFinite(seconds) || seconds * 1000 < MIN_REQUEST_TIMEOUT_MS) {
+                  setError(`The request timeout must be at least ${MIN_REQUEST_TIMEOUT_MS / 1000} seconds.`);
                   return;
                 }
                 void save({ abort: { requestTimeoutMs: Math.round(seconds * 1000) } }).then((ok) => ok && setTimeoutDraft(null));
@@ -135,7 +137,7 @@ export function SettingsView(props: SettingsViewProps) {
         </Group>
 
         <Group title="API keys" description="Keys are stored encrypted by Paddock and never shown again. Keys from environment variables are used when none is set here.">
-          {providerStatus.filter((p) => !p.provider.startsWith("custom:")).map((p) => (
+          {providerStatus.filter((p) => customProviderId(p.provider) === undefined).map((p) => (
             <ApiKeyRow key={p.provider} status={p} onChanged={onProvidersChanged} onError={setError} />
           ))}
         </Group>

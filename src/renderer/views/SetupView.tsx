@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
 import { useServices } from "../app/ServicesContext";
+import { customProviderId, customProviderName } from "../../shared/providers/custom-provider";
 
 interface SetupViewProps {
   settings: Settings;
@@ -23,7 +24,7 @@ const ENV_VARS: [string, string][] = [
 /** First launch with no usable model: three ways to get chatting, each one step. */
 export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip }: SetupViewProps) {
   const { app } = useServices();
-  const keyProviders = providerStatus.map((p) => p.provider).filter((p) => !p.startsWith("custom:"));
+  const keyProviders = providerStatus.map((p) => p.provider).filter((p) => customProviderId(p) === undefined);
   const [provider, setProvider] = useState(keyProviders.includes("anthropic") ? "anthropic" : keyProviders[0] ?? "");
   const [key, setKey] = useState("");
   const [baseUrl, setBaseUrl] = useState("http://127.0.0.1:11434/v1");
@@ -57,7 +58,7 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
     await app.updateSettings({
       customProviders: [...settings.customProviders, { id, name: "Local models", baseUrl: baseUrl.trim(), models: [model] }],
     });
-    await onReady({ provider: `custom:${id}`, id: model });
+    await onReady({ provider: customProviderName(id), id: model });
   });
 
   return (

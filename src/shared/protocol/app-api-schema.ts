@@ -5,8 +5,9 @@
 import { Type, type TSchema } from "typebox";
 import { SettingsPatchSchema } from "../settings/schema";
 import type { AppApi } from "./app-api";
+import { SESSION_ID_PATTERN } from "./ids";
 
-const SessionId = Type.String({ pattern: "^[A-Za-z0-9_-]{1,100}$" });
+const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
 
 export const APP_API_SCHEMAS = {
   listSessions: Type.Tuple([]),

@@ -70,7 +70,7 @@ export function customModel(provider: CustomProvider, modelId: string): Model<"o
     id: modelId,
     name: modelId,
     api: "openai-completions",
-    provider: `${CUSTOM_PROVIDER_PREFIX}${provider.id}`,
+    provider: customProviderName(provider.id),
     // `.../v1/` and `.../v1` are one endpoint; normalized so models compare equal and URLs join cleanly.
     baseUrl: provider.baseUrl.replace(/\/+$/, ""),
     reasoning,
@@ -83,6 +83,11 @@ export function customModel(provider: CustomProvider, modelId: string): Model<"o
 }
 
 /** The custom provider id in a pi-ai provider name (`custom:<id>` -> `<id>`), or undefined for built-in providers. */
+/** The pi-ai provider name of the custom endpoint with id `id` ("custom:<id>"). */
+export function customProviderName(id: string): string {
+  return `${CUSTOM_PROVIDER_PREFIX}${id}`;
+}
+
 export function customProviderId(piProvider: string): string | undefined {
   return piProvider.startsWith(CUSTOM_PROVIDER_PREFIX) ? piProvider.slice(CUSTOM_PROVIDER_PREFIX.length) : undefined;
 }

@@ -8,6 +8,7 @@ import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
 import { MIGRATIONS } from "./migrations";
 import { THINKING_LEVELS } from "../agent/types";
+import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
 
 export const SETTINGS_VERSION = 2;
 
@@ -20,8 +21,7 @@ export const QueueModeSchema = Type.Enum(["one-at-a-time", "all"]);
 export const ToolExecutionSchema = Type.Enum(["parallel", "sequential"]);
 export const ThemeSchema = Type.Enum(["system", "light", "dark"]);
 
-/** Below this, slow local models and long tool-heavy turns time out for no good reason. */
-export const MIN_REQUEST_TIMEOUT_MS = 5000;
+export { MIN_REQUEST_TIMEOUT_MS };
 
 export const AbortSettingsSchema = Type.Object(
   {

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { ProviderStatus } from "../../../shared/protocol/app-api";
 import type { CustomProvider } from "../../../shared/settings/schema";
 import { useServices } from "../../app/ServicesContext";
+import { customProviderName } from "../../../shared/providers/custom-provider";
 
 interface CustomProvidersEditorProps {
   providers: readonly CustomProvider[];
@@ -49,7 +50,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     }));
     if (!(await onSave(list))) return;
     try {
-      for (const d of drafts) if (d.key.trim()) await app.setApiKey(`custom:${d.id.trim()}`, d.key.trim());
+      for (const d of drafts) if (d.key.trim()) await app.setApiKey(customProviderName(d.id.trim()), d.key.trim());
       if (drafts.some((d) => d.key.trim())) onKeyChanged();
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
@@ -71,7 +72,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     <div className="custom-providers" data-testid="custom-providers">
       {drafts.length === 0 ? <p className="muted">No custom endpoints.</p> : null}
       {drafts.map((d, i) => {
-        const keySet = providerStatus.find((p) => p.provider === `custom:${d.id}`)?.keySource === "settings";
+        const keySet = providerStatus.find((p) => p.provider === customProviderName(d.id))?.keySource === "settings";
         return (
           <fieldset key={i} className="custom-provider">
             <legend>{d.name || d.id || "Endpoint"}</legend>
