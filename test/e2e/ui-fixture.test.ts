@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { buildAndServeFixture, launchChromium, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
 
@@ -28,9 +28,17 @@ interface Call {
   args: unknown[];
 }
 
-/** Opens the fixture on a scenario; fails the test on any page error or CSP violation. */
+/** Pages the current test opened with `open`; afterEach fails the test if any saw a page error or console error. */
+const openedThisTest: Page[] = [];
+afterEach(() => {
+  const pages = openedThisTest.splice(0);
+  for (const page of pages) expect(problemsOf(page)).toEqual([]);
+});
+
+/** Opens the fixture on a scenario; the test fails on any page error or CSP violation (see afterEach). */
 async function open(scenario: string, extra = "", viewport = { width: 1280, height: 800 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
+  openedThisTest.push(page);
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("console", (m) => {
