@@ -44,8 +44,8 @@ export class ParentTransport extends BaseTransport {
     this.portListener = listener;
   }
 
-  send(message: unknown): void {
-    if (!this.closed) this.post(message);
+  protected deliver(message: unknown): void {
+    this.post(message);
   }
 
   protected closeUnderlying(): void {

@@ -7,7 +7,7 @@ import { rm } from "node:fs/promises";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
 import type { AppApi, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
-import { customModel, type CustomProvider } from "../../shared/providers/custom-provider";
+import { customModel } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import { apiKeySource, resolveApiKey, type SecretStore } from "./secrets";
@@ -27,7 +27,7 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     toolExecution: settings.toolExecution,
     requestTimeoutMs: settings.abort.requestTimeoutMs,
     clearQueuesOnAbort: settings.abort.clearQueuesOnAbort,
-    customProviders: settings.customProviders as CustomProvider[],
+    customProviders: settings.customProviders,
   };
 }
 
@@ -152,7 +152,7 @@ export class AppService implements AppApi {
         });
       }
     }
-    for (const provider of this.options.settings.get().customProviders as CustomProvider[]) {
+    for (const provider of this.options.settings.get().customProviders) {
       for (const id of provider.models) {
         const model = customModel(provider, id);
         options.push({

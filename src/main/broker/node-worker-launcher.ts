@@ -14,8 +14,8 @@ class ChildProcessTransport extends BaseTransport {
     child.on("exit", () => this.markClosed("worker exited"));
   }
 
-  send(message: unknown): void {
-    if (this.closed || !this.child.connected) return;
+  protected deliver(message: unknown): void {
+    if (!this.child.connected) return;
     this.child.send(message as never, (error) => {
       if (error) this.markClosed(`send failed: ${error.message}`);
     });

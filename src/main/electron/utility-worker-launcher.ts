@@ -17,8 +17,7 @@ class UtilityProcessTransport extends BaseTransport {
     child.once("exit", () => this.markClosed("worker exited"));
   }
 
-  send(message: unknown): void {
-    if (this.closed) return;
+  protected deliver(message: unknown): void {
     try {
       this.child.postMessage(message);
     } catch (error) {

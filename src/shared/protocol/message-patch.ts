@@ -107,17 +107,7 @@ function diffValue(before: unknown, after: unknown, path: PatchPath, out: Patch[
  */
 export function diffMessage(before: object, after: object): Patch[] {
   const out: Patch[] = [];
-  diffTopLevel(before as Obj, after as Obj, out);
-  const beforeContent = (before as Obj).content;
-  const afterContent = (after as Obj).content;
-  if (!Array.isArray(afterContent) || !Array.isArray(beforeContent) || afterContent.length < beforeContent.length) {
-    if (!jsonEqual(beforeContent, afterContent)) out.push({ p: ["content"], v: afterContent });
-    return out;
-  }
-  for (let i = 0; i < afterContent.length; i++) {
-    if (i >= beforeContent.length) out.push({ p: ["content", i], v: afterContent[i] });
-    else diffValue(beforeContent[i], afterContent[i], ["content", i], out);
-  }
+  diffValue(before, after, [], out);
   return out;
 }
 

@@ -28,10 +28,9 @@ function fnv1a(text: string): string {
 }
 
 export function stateDigest(
-  state: Readonly<Omit<AgentStateData, "pendingToolCalls"> & { pendingToolCalls: ReadonlySet<string> | readonly string[] }>,
+  state: Readonly<AgentStateData>,
   steering: readonly AgentMessage[],
   followUp: readonly AgentMessage[],
 ): string {
-  const pending = [...state.pendingToolCalls].sort();
-  return fnv1a(canonical({ ...state, pendingToolCalls: pending, steering, followUp }));
+  return fnv1a(canonical({ ...state, steering, followUp }));
 }

@@ -3,25 +3,11 @@
  * a base URL plus model ids, turned into pi-ai models. Pure data and functions: no Node, DOM or Electron.
  */
 import type { Model, OpenAICompletionsCompat } from "@mariozechner/pi-ai";
+import type { CustomProvider } from "../settings/schema";
 
-export interface CustomProvider {
-  /** Stable id; the models' pi-ai provider is `custom:<id>`. */
-  id: string;
-  /** Shown to the user. */
-  name: string;
-  /** The OpenAI-style base URL, including the version segment, e.g. `http://127.0.0.1:11434/v1`. */
-  baseUrl: string;
-  /** Keys live in main's secret store, never in shared settings. */
-  apiKey?: never;
-  models: string[];
-  /** Whether the models think (reasoning_effort is sent and reasoning deltas expected). Default false. */
-  reasoning?: boolean;
-  /** Default DEFAULT_CONTEXT_WINDOW. */
-  contextWindow?: number;
-  /** Sent as `max_tokens`. Default DEFAULT_MAX_TOKENS: small, because servers such as vLLM reject a request
-   *  whose prompt plus max_tokens exceeds the loaded context. */
-  maxTokens?: number;
-}
+/** One endpoint as settings hold it (the schema in settings/schema.ts is its one definition). Keys live in main's
+ *  secret store, never in settings. */
+export type { CustomProvider };
 
 export const CUSTOM_PROVIDER_PREFIX = "custom:";
 export const DEFAULT_CONTEXT_WINDOW = 32_768;

@@ -46,7 +46,13 @@ export const CustomProviderSchema = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     baseUrl: Type.String({ pattern: "^https?://[^\\s]+$" }),
     models: Type.Array(Type.String({ minLength: 1 })),
+    /** Whether the models think (reasoning_effort is sent and reasoning deltas expected). Default false. */
     reasoning: Type.Optional(Type.Boolean()),
+    /** The models' context window. Default DEFAULT_CONTEXT_WINDOW (custom-provider.ts). */
+    contextWindow: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Sent as `max_tokens`. Default DEFAULT_MAX_TOKENS: small, because servers such as vLLM reject a request whose
+     *  prompt plus max_tokens exceeds the loaded context. */
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },
 );

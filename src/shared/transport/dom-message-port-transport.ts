@@ -25,8 +25,8 @@ export class DomMessagePortTransport extends BaseTransport {
     port.start();
   }
 
-  send(message: unknown): void {
-    if (!this.closed) this.port.postMessage(message);
+  protected deliver(message: unknown): void {
+    this.port.postMessage(message);
   }
 
   protected closeUnderlying(): void {

@@ -48,7 +48,13 @@ export abstract class BaseTransport implements Transport {
     return this.closedReason !== undefined;
   }
 
-  abstract send(message: unknown): void;
+  /** Drops the message once closed; otherwise hands it to the adapter. */
+  send(message: unknown): void {
+    if (!this.closed) this.deliver(message);
+  }
+
+  /** Puts one message on the underlying channel (only called while open). Must not throw. */
+  protected abstract deliver(message: unknown): void;
   protected abstract closeUnderlying(): void;
 
   onMessage(listener: (message: unknown) => void): () => void {

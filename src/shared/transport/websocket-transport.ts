@@ -38,8 +38,8 @@ export class WebSocketTransport extends BaseTransport {
     socket.addEventListener("error", () => this.markClosed("socket error"));
   }
 
-  send(message: unknown): void {
-    if (this.closed || this.socket.readyState !== OPEN) return;
+  protected deliver(message: unknown): void {
+    if (this.socket.readyState !== OPEN) return;
     const text = JSON.stringify(message);
     this.sentChars += text.length;
     this.socket.send(text);

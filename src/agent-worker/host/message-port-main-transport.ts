@@ -1,8 +1,8 @@
 import type { MessagePortMain } from "electron";
-import { BaseTransport } from "./transport";
+import { BaseTransport } from "../../shared/transport/transport";
 
 /**
- * A transport over Electron's MessagePortMain (main and utility processes). Type-only Electron import: the port
+ * A transport over Electron's MessagePortMain (the worker's end in a utility process). Type-only Electron import: the port
  * object is handed in. `start()` is required, or queued messages are never delivered.
  */
 export class MessagePortMainTransport extends BaseTransport {
@@ -13,8 +13,8 @@ export class MessagePortMainTransport extends BaseTransport {
     port.start();
   }
 
-  send(message: unknown): void {
-    if (!this.closed) this.port.postMessage(message);
+  protected deliver(message: unknown): void {
+    this.port.postMessage(message);
   }
 
   protected closeUnderlying(): void {
