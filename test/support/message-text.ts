@@ -1,10 +1,10 @@
 import type { AgentMessage } from "../../src/shared/agent/types";
+import { contentText } from "../../src/shared/agent/content-text";
 
 /** The plain text of a user or assistant message (text blocks joined), for assertions on transcripts. */
 export function messageText(message: AgentMessage): string {
   if (message.role === "user") {
-    const content = message.content;
-    return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    return contentText(message.content, "");
   }
   if (message.role === "assistant") return message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   return "";

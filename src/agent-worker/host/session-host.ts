@@ -32,14 +32,14 @@ import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
 import { resolveModel } from "./model-resolver";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
+import { contentText } from "../../shared/agent/content-text";
+import { sumUsage } from "../../shared/agent/usage";
 
 const TITLE_CHARS = 60;
 
 function userText(message: AgentMessage): string | undefined {
   if (message.role !== "user") return undefined;
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return content.map((c) => (c.type === "text" ? c.text : "")).join(" ");
+  return contentText(message.content, " ");
 }
 
 function titleFrom(messages: readonly AgentMessage[]): string | undefined {
@@ -48,12 +48,6 @@ function titleFrom(messages: readonly AgentMessage[]): string | undefined {
     if (text) return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
   }
   return undefined;
-}
-
-function costOf(messages: readonly AgentMessage[]): number {
-  let total = 0;
-  for (const m of messages) if (m.role === "assistant") total += m.usage?.cost?.total ?? 0;
-  return total;
 }
 
 function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMessage | undefined, historyStart: number): WireAgentState {
@@ -325,7 +319,7 @@ export class SessionHost {
       messageCount: state.messages.length,
       updated: Date.now(),
       model: this.modelRef,
-      cost: costOf(state.messages),
+      cost: sumUsage(state.messages).cost,
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.

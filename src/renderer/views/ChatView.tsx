@@ -7,7 +7,8 @@ import type { SessionNotice } from "../store/session-view";
 import type { SessionHandle } from "../app/services";
 import { useSessionView } from "../app/useSessionHandle";
 import { MessageList } from "../components/messages/MessageList";
-import { buildTranscript, formatCost, formatTokens, streamingItem, sumUsage, type ChatItem } from "../components/messages/chatItems";
+import { buildTranscript, formatCost, formatTokens, streamingItem, type ChatItem } from "../components/messages/chatItems";
+import { sumUsage } from "../../shared/agent/usage";
 import { Composer } from "../components/composer/Composer";
 import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
@@ -16,6 +17,7 @@ import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { EmptyChat } from "./EmptyChat";
 import { MenuIcon } from "../components/common/icons";
 import { isModelChosen } from "../../shared/agent/state";
+import { contentText } from "../../shared/agent/content-text";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -179,7 +181,7 @@ function messageCount(view: ReturnType<typeof useSessionView>): number {
 
 function userText(message: ChatViewState["messages"][number]): string {
   if (message.role !== "user") return "";
-  return typeof message.content === "string" ? message.content : message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  return contentText(message.content, "");
 }
 
 /** A placeholder row while the agent works but no message streams yet (waiting for the model's first token). */

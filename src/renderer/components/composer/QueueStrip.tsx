@@ -1,5 +1,6 @@
 import { memo } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
+import { contentText } from "../../../shared/agent/content-text";
 
 interface QueueStripProps {
   steering: readonly AgentMessage[];
@@ -32,7 +33,5 @@ export const QueueStrip = memo(function QueueStrip({ steering, followUp, onRemov
 
 function messageText(message: AgentMessage): string {
   if (message.role !== "user") return String(message.role);
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join(" ");
+  return contentText(message.content, " ", () => "[image]");
 }

@@ -3,6 +3,7 @@ import type { ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
 import type { ToolRunView } from "../../store/session-view";
 import { AssistantMessageView } from "./AssistantMessageView";
 import type { ChatItem } from "./chatItems";
+import { contentText } from "../../../shared/agent/content-text";
 
 interface MessageRowProps {
   item: ChatItem;
@@ -36,7 +37,7 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
       return (
         <div className="row row-note" data-testid="message-toolResult">
           <span className={item.message.isError ? "badge badge-error" : "badge badge-muted"}>{item.message.toolName}</span>{" "}
-          {item.message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n")}
+          {contentText(item.message.content, "\n", () => "[image]")}
         </div>
       );
     default:
@@ -49,6 +50,5 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
 });
 
 function userText(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
+  return contentText(message.content, "\n", () => "[image]");
 }

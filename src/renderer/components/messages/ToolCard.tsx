@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import type { ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRunView } from "../../store/session-view";
 import { ToolIcon } from "../common/icons";
+import { contentText } from "../../../shared/agent/content-text";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -23,7 +24,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
     : run ? (run.status === "running" ? "running" : run.status) : "pending";
   const [choice, setChoice] = useState<boolean | null>(null);
   const open = choice ?? (status !== "done");
-  const output = result ? contentText(result.content) : run?.result !== undefined ? resultText(run.result) :
+  const output = result ? resultContentText(result.content) : run?.result !== undefined ? resultText(run.result) :
     run?.partialResult !== undefined ? resultText(run.partialResult) : "";
   const statusLabel = { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
   return (
@@ -56,14 +57,15 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   );
 });
 
-function contentText(content: ToolResultMessage["content"]): string {
-  return content.map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`)).join("\n");
+/** A tool result's content as the card shows it: text parts on their own lines, images by type. */
+function resultContentText(content: ToolResultMessage["content"]): string {
+  return contentText(content, "\n", (image) => `[image ${image.mimeType}]`);
 }
 
 /** Tool results travel as `{ content, details }` (AgentToolResult); anything else is shown as JSON. */
 function resultText(value: unknown): string {
   if (value && typeof value === "object" && Array.isArray((value as { content?: unknown }).content)) {
-    return contentText((value as { content: ToolResultMessage["content"] }).content);
+    return resultContentText((value as { content: ToolResultMessage["content"] }).content);
   }
   if (typeof value === "string") return value;
   try {

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
 import type { AgentMessage } from "../../../shared/agent/types";
 
 /** One row of the message list. `key` stays the same when a streaming message joins the transcript. */
@@ -59,27 +59,6 @@ export function streamingItem(message: AgentMessage | undefined, index: number):
   if (message.role === "assistant") return { kind: "assistant", key, message, streaming: true };
   if (message.role === "user") return { kind: "user", key, message };
   return null;
-}
-
-export interface UsageTotals {
-  input: number;
-  output: number;
-  totalTokens: number;
-  cost: number;
-}
-
-/** Sums usage and cost over every assistant message. */
-export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {
-  const totals: UsageTotals = { input: 0, output: 0, totalTokens: 0, cost: 0 };
-  for (const message of messages) {
-    if (message.role !== "assistant" || !message.usage) continue;
-    const usage: Usage = message.usage;
-    totals.input += usage.input;
-    totals.output += usage.output;
-    totals.totalTokens += usage.totalTokens;
-    totals.cost += usage.cost?.total ?? 0;
-  }
-  return totals;
 }
 
 /** "1234" -> "1.2k"; keeps small numbers exact. */
