@@ -7,6 +7,7 @@ import { App } from "./app/App";
 import type { AppServices } from "./app/services";
 import { createElectronServices } from "./services/electron-services";
 import { createWebServices } from "./services/web-services";
+import { errorText } from "../shared/error-text";
 
 const root = createRoot(document.getElementById("root")!);
 const bridge = (window as Window & { paddock?: PaddockBridge }).paddock;
@@ -16,7 +17,7 @@ try {
 } catch (error) {
   root.render(
     <main className="center-screen">
-      <div className="notice notice-error" role="alert">{error instanceof Error ? error.message : String(error)}</div>
+      <div className="notice notice-error" role="alert">{errorText(error)}</div>
     </main>,
   );
 }

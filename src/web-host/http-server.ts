@@ -16,6 +16,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { extname, resolve, sep } from "node:path";
 import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
 import { SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
+import { errorText } from "../shared/error-text";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -73,7 +74,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : error instanceof BadRequest ? 400 : 500;
-      sendJson(res, status, { error: error instanceof Error ? error.message : String(error) });
+      sendJson(res, status, { error: errorText(error) });
     });
   });
   server.on("connection", (socket) => {
@@ -103,7 +104,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       try {
         return { result: (await options.routes.call(body.method, body.args)) ?? null };
       } catch (error) {
-        throw new HttpError(400, error instanceof Error ? error.message : String(error));
+        throw new HttpError(400, errorText(error));
       }
     }
     const match = /^\/api\/session\/([^/]+)\/(attach|detach)$/.exec(path);

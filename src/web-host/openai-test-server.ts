@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { errorText } from "../shared/error-text";
 
 export interface ScriptedTurn {
   text?: string;
@@ -164,7 +165,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     try {
       turn = queue.shift() ?? fallback(body);
     } catch (error) {
-      return sendError(res, 400, error instanceof Error ? error.message : String(error));
+      return sendError(res, 400, errorText(error));
     }
     if (turn.error) {
       const headers: Record<string, string> = {};

@@ -33,6 +33,7 @@ import type {
 import { runAgentLoop, runAgentLoopContinue } from "./agent-loop";
 import { PendingQueue, type QueueMode } from "./pending-queue";
 import { createStateView } from "./state-view";
+import { errorText } from "../../shared/error-text";
 
 type Listener = (event: AgentEvent, signal: AbortSignal) => Promise<void> | void;
 
@@ -417,7 +418,7 @@ export class Agent {
       model: model.id,
       usage: zeroUsage(),
       stopReason: aborted ? "aborted" : "error",
-      errorMessage: error instanceof Error ? error.message : String(error),
+      errorMessage: errorText(error),
       timestamp: Date.now(),
     };
     this.apply({ type: "run_failure", message: failure });

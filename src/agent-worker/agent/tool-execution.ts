@@ -7,6 +7,7 @@ import type {
   AgentToolResult,
 } from "../../shared/agent/types";
 import type { AgentEventSink } from "./assistant-response";
+import { errorText } from "../../shared/error-text";
 
 /** The outcome of one call once every hook has had its say. */
 interface SettledCall {
@@ -213,9 +214,6 @@ async function finalizeCall(
   return { toolCall: call.toolCall, result, isError };
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function errorResult(text: string): AgentToolResult<any> {
   return { content: [{ type: "text", text }], details: {} };

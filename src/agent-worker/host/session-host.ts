@@ -34,6 +34,7 @@ import { resolveModel } from "./model-resolver";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
 import { contentText } from "../../shared/agent/content-text";
 import { sumUsage } from "../../shared/agent/usage";
+import { errorText } from "../../shared/error-text";
 
 const TITLE_CHARS = 60;
 
@@ -305,7 +306,7 @@ export class SessionHost {
 
   private journal(...records: TranscriptRecord[]): Promise<void> {
     return this.writer.append(...records).catch((error: unknown) => {
-      const text = `Could not save the transcript: ${error instanceof Error ? error.message : String(error)}`;
+      const text = `Could not save the transcript: ${errorText(error)}`;
       this.forwarder.push({ k: "n", kind: "error", text });
     });
   }

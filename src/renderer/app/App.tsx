@@ -13,6 +13,7 @@ import { useSessionHandle } from "./useSessionHandle";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
 import { isModelChosen } from "../../shared/agent/state";
+import { errorText } from "../../shared/error-text";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -54,7 +55,7 @@ function AppShell({ services }: { services: AppServices }) {
 
   useTheme(data?.settings.theme ?? "system");
 
-  const report = useCallback((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)), []);
+  const report = useCallback((e: unknown) => setFailure(errorText(e)), []);
   const refreshSessions = useCallback(() => app.listSessions().then(setSessions, report), [app, report]);
   const takeNotices = useCallback(() => {
     app.takeNotices().then((fresh) => fresh.length > 0 && setNotices((old) => [...old, ...fresh]), report);
@@ -77,7 +78,7 @@ function AppShell({ services }: { services: AppServices }) {
         setActiveId(created.id);
       }
     } catch (e) {
-      setLoadError(e instanceof Error ? e.message : String(e));
+      setLoadError(errorText(e));
     }
   }, [app, services.initialSessionId, takeNotices]);
 

@@ -1,6 +1,7 @@
 import type { SessionHandle } from "../app/services";
 import { frameCoalesced } from "../store/frame-coalesced";
 import { SessionClient, type SessionConnector } from "../store/session-client";
+import { errorText } from "../../shared/error-text";
 
 /** A chat opens with this many of its newest messages (several screens); older ones load right behind. */
 const OPEN_WITH_MESSAGES = 100;
@@ -15,7 +16,7 @@ export function openSessionHandle(sessionId: string, connector: SessionConnector
   let closed = false;
   client.start().catch((error: unknown) => {
     if (closed) return;
-    client.mirror.addNotice("error", `Could not open this chat: ${error instanceof Error ? error.message : String(error)}`);
+    client.mirror.addNotice("error", `Could not open this chat: ${errorText(error)}`);
     client.close();
   });
   const view = frameCoalesced(client.mirror);

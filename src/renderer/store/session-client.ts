@@ -16,6 +16,7 @@ import type { Transport } from "../../shared/transport/transport";
 import { nextFrame } from "./frame-coalesced";
 import { SessionMirror } from "./session-mirror";
 import type { SessionCommands } from "./session-view";
+import { errorText } from "../../shared/error-text";
 
 export interface SessionConnection {
   transport: Transport;
@@ -220,7 +221,7 @@ export class SessionClient implements SessionCommands {
         } catch (error) {
           // A lost connection is retried by the resync that follows; a refusal from a live worker is not.
           if (this.remote === remote && !this.closed) {
-            this.mirror.addNotice("error", `Could not load older messages: ${error instanceof Error ? error.message : String(error)}`);
+            this.mirror.addNotice("error", `Could not load older messages: ${errorText(error)}`);
           }
           return;
         }

@@ -18,6 +18,7 @@ import { EmptyChat } from "./EmptyChat";
 import { MenuIcon } from "../components/common/icons";
 import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
+import { errorText } from "../../shared/error-text";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -215,9 +216,6 @@ function noticeLevel(n: SessionNotice): "warning" | "error" {
   return n.kind === "error" ? "error" : "warning";
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 function ConnectionPill({ status }: { status: ReturnType<typeof useSessionView>["connection"] }) {
   if (status === "ready") return null;

@@ -7,6 +7,7 @@ import { CustomProvidersEditor } from "../components/settings/CustomProvidersEdi
 import { ApiKeyRow } from "../components/settings/ApiKeyRow";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { MIN_REQUEST_TIMEOUT_MS } from "../../shared/settings/limits";
+import { errorText } from "../../shared/error-text";
 
 interface SettingsViewProps {
   settings: Settings;
@@ -32,7 +33,7 @@ export function SettingsView(props: SettingsViewProps) {
       onSettings(await app.updateSettings(patch));
       return true;
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
       return false;
     }
   };

@@ -3,6 +3,7 @@ import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
 import { useServices } from "../app/ServicesContext";
 import { customProviderId, customProviderName } from "../../shared/providers/custom-provider";
+import { errorText } from "../../shared/error-text";
 
 interface SetupViewProps {
   settings: Settings;
@@ -38,7 +39,7 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
     try {
       await work();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }

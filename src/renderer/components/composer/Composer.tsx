@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
 import { SendIcon } from "../common/icons";
+import { errorText } from "../../../shared/error-text";
 
 interface ComposerProps {
   running: boolean;
@@ -45,7 +46,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     call(text).catch((error: unknown) => {
       // Put the text back in front of anything typed since, so neither is lost.
       setDraft((current) => (current ? `${text}\n${current}` : text));
-      setFailure(error instanceof Error ? error.message : String(error));
+      setFailure(errorText(error));
     });
   };
 

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { ProviderStatus } from "../../../shared/protocol/app-api";
 import { useServices } from "../../app/ServicesContext";
+import { errorText } from "../../../shared/error-text";
 
 interface ApiKeyRowProps {
   status: ProviderStatus;
@@ -28,7 +29,7 @@ export function ApiKeyRow({ status, onChanged, onError }: ApiKeyRowProps) {
       setDraft("");
       onChanged();
     } catch (e) {
-      onError(e instanceof Error ? e.message : String(e));
+      onError(errorText(e));
     } finally {
       setBusy(false);
     }

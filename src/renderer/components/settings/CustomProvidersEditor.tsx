@@ -3,6 +3,7 @@ import type { ProviderStatus } from "../../../shared/protocol/app-api";
 import type { CustomProvider } from "../../../shared/settings/schema";
 import { useServices } from "../../app/ServicesContext";
 import { customProviderName } from "../../../shared/providers/custom-provider";
+import { errorText } from "../../../shared/error-text";
 
 interface CustomProvidersEditorProps {
   providers: readonly CustomProvider[];
@@ -53,7 +54,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
       for (const d of drafts) if (d.key.trim()) await app.setApiKey(customProviderName(d.id.trim()), d.key.trim());
       if (drafts.some((d) => d.key.trim())) onKeyChanged();
     } catch (e) {
-      onError(e instanceof Error ? e.message : String(e));
+      onError(errorText(e));
     }
     setDirty(false);
   };
