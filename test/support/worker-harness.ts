@@ -42,6 +42,55 @@ export async function openWebSocket(url: string): Promise<WebSocketTransport> {
   return new WebSocketTransport(socket as unknown as WebSocketLike);
 }
 
+/** The real broker over real worker processes, with a temp data folder; shared by the harness and the benchmarks. */
+export interface BrokerRig {
+  broker: SessionBroker;
+  dataDir: string;
+  sessionsDir: string;
+  /** A client viewing `sessionId` as `viewerId`, connected and synced; `transport()` is its current connection. */
+  connect(sessionId: string, viewerId: string, options?: SessionClientOptions): Promise<{ client: SessionClient; transport(): WebSocketTransport }>;
+  /** Closes every client, stops every worker and removes the data folder. */
+  close(): Promise<void>;
+}
+
+export function startBroker(settings: WorkerSettings, options: { integrityCheck: boolean; keepSpare?: boolean }): BrokerRig {
+  if (!existsSync(WORKER_FILE)) throw new Error(`${WORKER_FILE} is missing: run \`npm run build\` first`);
+  const dataDir = mkdtempSync(join(tmpdir(), "paddock-it-"));
+  const sessionsDir = join(dataDir, "sessions");
+  const broker = new SessionBroker({
+    launcher: new NodeWorkerLauncher(WORKER_FILE),
+    sessionsDir,
+    sessionTransport: "websocket",
+    getApiKey: () => undefined,
+    getWorkerSettings: () => settings,
+    integrityCheck: options.integrityCheck,
+    keepSpare: options.keepSpare ?? false,
+  });
+  const clients: SessionClient[] = [];
+  return {
+    broker,
+    dataDir,
+    sessionsDir,
+    async connect(sessionId, viewerId, clientOptions) {
+      let current: WebSocketTransport | undefined;
+      const connector = async (): Promise<SessionConnection> => {
+        const attachment = await broker.attach(sessionId, viewerId);
+        current = await openWebSocket(attachment.url!);
+        return { transport: current, restartedReason: attachment.restartedReason };
+      };
+      const client = new SessionClient(sessionId, connector, clientOptions);
+      clients.push(client);
+      await client.start();
+      return { client, transport: () => current! };
+    },
+    async close() {
+      for (const c of clients) c.close();
+      await broker.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export interface Harness {
   server: OpenAITestServer;
   broker: SessionBroker;
@@ -52,43 +101,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(options: { integrityCheck?: boolean; keepSpare?: boolean; settings?: Partial<WorkerSettings> } = {}): Promise<Harness> {
-  if (!existsSync(WORKER_FILE)) throw new Error(`${WORKER_FILE} is missing: run \`npm run build\` first`);
   const server = await startOpenAIServer();
-  const dataDir = mkdtempSync(join(tmpdir(), "paddock-it-"));
   const settings = testSettings(server, options.settings);
-  const broker = new SessionBroker({
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
-    sessionsDir: join(dataDir, "sessions"),
-    sessionTransport: "websocket",
-    getApiKey: () => undefined,
-    getWorkerSettings: () => settings,
-    integrityCheck: options.integrityCheck ?? true,
-    keepSpare: options.keepSpare ?? false,
-  });
-  const clients: SessionClient[] = [];
+  const rig = startBroker(settings, { integrityCheck: options.integrityCheck ?? true, keepSpare: options.keepSpare });
   let viewerCounter = 0;
   return {
     server,
-    broker,
-    dataDir,
+    broker: rig.broker,
+    dataDir: rig.dataDir,
     settings,
     async client(sessionId, viewerId = `viewer-${++viewerCounter}`, clientOptions) {
-      const connector = async (): Promise<SessionConnection> => {
-        const attachment = await broker.attach(sessionId, viewerId);
-        const transport = await openWebSocket(attachment.url!);
-        return { transport, restartedReason: attachment.restartedReason };
-      };
-      const client = new SessionClient(sessionId, connector, clientOptions);
-      clients.push(client);
-      await client.start();
-      return client;
+      return (await rig.connect(sessionId, viewerId, clientOptions)).client;
     },
     async close() {
-      for (const c of clients) c.close();
-      await broker.dispose();
+      await rig.close();
       await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
