@@ -52,7 +52,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     index,
     // There is no window to open here: the page opens the new tab itself (see web-services.ts).
     openSession: async (id) => {
-      if (!index.get(id)) throw new Error("No such chat");
+      if (!index.isLive(id)) throw new Error("No such chat");
     },
   });
   const broker = new SessionBroker({
@@ -84,7 +84,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     routes: {
       call: (method, args) => dispatchAppCall(app, method, args),
       attach: async (sessionId, viewerId) => {
-        if (!index.get(sessionId)) throw new BadRequest("No such chat");
+        if (!index.isLive(sessionId)) throw new BadRequest("No such chat");
         const attachment = await broker.attach(sessionId, viewerId);
         announce(sessionId, attachment.worker.pid);
         if (!attachment.url) throw new Error("The worker offered no session URL");

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { messageText } from "../support/message-text";
@@ -55,5 +57,15 @@ describe("several sessions", () => {
     await h.broker.detach("shared", "window-2");
     expect(alive(pid)).toBe(false);
     expect(h.broker.openSessionIds()).not.toContain("shared");
+  });
+
+  it("tells a worker's transcript problems to its first viewer only", async () => {
+    mkdirSync(join(h.dataDir, "sessions"), { recursive: true });
+    const good = JSON.stringify({ t: "message", message: { role: "user", content: "hello", timestamp: 1 } });
+    writeFileSync(join(h.dataDir, "sessions", "damaged.jsonl"), `${good}\n{ not json\n${good}\n`);
+    const first = await h.broker.attach("damaged", "window-1");
+    const second = await h.broker.attach("damaged", "window-2");
+    expect(first.problems).toEqual([expect.stringMatching(/^line 2: corrupt-line/)]);
+    expect(second.problems).toEqual([]);
   });
 });

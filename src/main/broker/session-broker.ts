@@ -40,14 +40,22 @@ export interface Attachment {
   url?: string;
   /** After a crash, for each viewer once: why the previous worker died. */
   restartedReason?: string;
-  /** Problems met loading the transcript. */
+  /** Problems met loading the transcript: given to the first viewer of each worker, [] for the rest. */
   problems: string[];
+}
+
+interface StartedWorker {
+  worker: WorkerHandle;
+  url?: string;
+  problems: string[];
+  /** Whether a viewer has been given `problems` already (each worker's are told once). */
+  problemsTold?: boolean;
 }
 
 interface LiveSession {
   id: string;
   viewers: Set<string>;
-  worker: Promise<{ worker: WorkerHandle; url?: string; problems: string[] }>;
+  worker: Promise<StartedWorker>;
   /** Why the last worker died, per viewer that has not reconnected since (each is told once). */
   restartReasons: Map<string, string>;
   closing: boolean;
@@ -99,10 +107,12 @@ export class SessionBroker {
       });
     }
     live.viewers.add(viewerId);
-    const { worker, url, problems } = await live.worker;
+    const started = await live.worker;
+    const problems = started.problemsTold ? [] : started.problems;
+    started.problemsTold = true;
     const restartedReason = live.restartReasons.get(viewerId);
     live.restartReasons.delete(viewerId);
-    return { sessionId, worker, url, restartedReason, problems };
+    return { sessionId, worker: started.worker, url: started.url, restartedReason, problems };
   }
 
   /** Detaches a viewer; the last one out stops the worker. Resolves when the worker is gone (if it was stopped). */
@@ -142,7 +152,7 @@ export class SessionBroker {
     await this.pool.dispose();
   }
 
-  private async startWorker(sessionId: string): Promise<{ worker: WorkerHandle; url?: string; problems: string[] }> {
+  private async startWorker(sessionId: string): Promise<StartedWorker> {
     const worker = await this.pool.take();
     this.sessionOfWorker.set(worker, sessionId);
     const result = await worker

@@ -102,6 +102,12 @@ export class SessionIndex {
     return found && copySummary(found);
   }
 
+  /** Whether the chat exists and is not deleted (deleted chats wait out the undo window, unopenable). */
+  isLive(id: string): boolean {
+    const found = this.sessions.get(id);
+    return found !== undefined && found.deleted === undefined;
+  }
+
   /** Adds or replaces the session's summary. */
   upsert(summary: SessionSummary): void {
     this.sessions.set(summary.id, copySummary(summary));

@@ -7,7 +7,6 @@ import { BrowserWindow, MessageChannelMain, type BaseWindow, type WebContents } 
 import type { PageCommand, SessionPortMessage } from "../../preload/api";
 import type { WindowBounds } from "../../shared/settings/schema";
 import type { SessionBroker } from "../broker/session-broker";
-import type { WorkerHandle } from "../broker/worker-handle";
 import type { CloseGuard } from "./confirm-close";
 import { COMMAND_CHANNEL, SESSION_PORT_CHANNEL } from "./ipc-channels";
 import { hardenWindow, secureWebPreferences } from "./security";
@@ -44,8 +43,6 @@ export class ChatWindows {
   readonly #options: ChatWindowsOptions;
   readonly #byWindowId = new Map<number, ChatWindow>();
   readonly #byContentsId = new Map<number, ChatWindow>();
-  /** Workers whose transcript problems were already shown, so a second viewer does not repeat them. */
-  readonly #reported = new WeakSet<WorkerHandle>();
 
   constructor(options: ChatWindowsOptions) {
     this.#options = options;
@@ -130,8 +127,7 @@ export class ChatWindows {
     const worker = attachment.worker;
     if (!(worker.process instanceof UtilityWorkerProcess)) throw new Error("The agent worker cannot take ports");
     if (!worker.alive) throw new Error("The chat's agent process is restarting; try again");
-    if (attachment.problems.length > 0 && !this.#reported.has(worker)) {
-      this.#reported.add(worker);
+    if (attachment.problems.length > 0) {
       this.#options.warn(`While opening a chat: ${attachment.problems.join("; ")}`);
     }
     const { port1, port2 } = new MessageChannelMain();

@@ -63,10 +63,7 @@ async function start(): Promise<ChatWindows> {
   });
   const secrets = SecretStore.open(files.secretsFile, safeStorageCipher);
   const index = await SessionIndex.open(files.sessionIndexFile);
-  const sessionExists = (id: string) => {
-    const summary = index.get(id);
-    return summary !== undefined && summary.deleted === undefined;
-  };
+  const sessionExists = (id: string) => index.isLive(id);
 
   const service = new AppService({
     settings,
