@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { AppService, toWorkerSettings } from "../main/broker/app-service";
 import { dispatchAppCall } from "../main/broker/app-call";
 import { NodeWorkerLauncher } from "../main/broker/node-worker-launcher";
-import { plaintextDevCipher, SecretStore } from "../main/broker/secrets";
+import { plaintextDevCipher, resolveApiKey, SecretStore } from "../main/broker/secrets";
 import { SessionBroker } from "../main/broker/session-broker";
 import { SessionIndex } from "../main/broker/session-index";
 import { SettingsStore } from "../main/broker/settings-store";
@@ -46,24 +46,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const secrets = SecretStore.open(join(dataDir, "secrets.json"), plaintextDevCipher);
   const index = await SessionIndex.open(join(dataDir, "session-index.json"));
 
+  const broker = new SessionBroker({
+    launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js")),
+    sessionsDir: join(dataDir, "sessions"),
+    sessionTransport: "websocket",
+    getApiKey: (provider) => resolveApiKey(provider, secrets),
+    getWorkerSettings: () => toWorkerSettings(settings.get()),
+    integrityCheck: options.integrityCheck,
+  });
   const app = new AppService({
     settings,
     secrets,
     index,
+    broker,
     // There is no window to open here: the page opens the new tab itself (see web-services.ts).
     openSession: async (id) => {
       if (!index.isLive(id)) throw new Error("No such chat");
     },
   });
-  const broker = new SessionBroker({
-    launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js")),
-    sessionsDir: join(dataDir, "sessions"),
-    sessionTransport: "websocket",
-    getApiKey: (provider) => app.apiKey(provider),
-    getWorkerSettings: () => toWorkerSettings(settings.get()),
-    integrityCheck: options.integrityCheck,
-  });
-  app.attachBroker(broker);
 
   const announced = new Map<string, number | undefined>();
   const announce = (sessionId: string, pid: number | undefined) => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppService, toWorkerSettings } from "../../src/main/broker/app-service";
 import { dispatchAppCall } from "../../src/main/broker/app-call";
-import { plaintextDevCipher, SecretStore } from "../../src/main/broker/secrets";
+import { plaintextDevCipher, resolveApiKey, SecretStore } from "../../src/main/broker/secrets";
 import { SessionBroker } from "../../src/main/broker/session-broker";
 import { SessionIndex } from "../../src/main/broker/session-index";
 import { SettingsStore } from "../../src/main/broker/settings-store";
@@ -19,16 +19,15 @@ beforeEach(async () => {
   const settings = SettingsStore.open({ cwd: dir });
   const secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
   const index = await SessionIndex.open(join(dir, "sessions", "index.json"));
-  service = new AppService({ settings, secrets, index, openSession: async () => {} });
   broker = new SessionBroker({
     launcher: new NodeWorkerLauncher("never-started.js"),
     sessionsDir: join(dir, "sessions"),
     sessionTransport: "websocket",
-    getApiKey: (p) => service.apiKey(p),
+    getApiKey: (p) => resolveApiKey(p, secrets),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     keepSpare: false,
   });
-  service.attachBroker(broker);
+  service = new AppService({ settings, secrets, index, broker, openSession: async () => {} });
 });
 afterEach(async () => {
   await broker.dispose();

@@ -10,7 +10,7 @@ import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
-import { apiKeySource, resolveApiKey, type SecretStore } from "./secrets";
+import { apiKeySource, type SecretStore } from "./secrets";
 import type { SessionBroker } from "./session-broker";
 import type { SessionIndex } from "./session-index";
 import type { SettingsStore } from "./settings-store";
@@ -35,26 +35,26 @@ export interface AppServiceOptions {
   settings: SettingsStore;
   secrets: SecretStore;
   index: SessionIndex;
-  /** Set after construction when the broker needs the service's key lookup. */
-  broker?: SessionBroker;
+  /** Built first, with `getApiKey: (p) => resolveApiKey(p, secrets)`, so neither needs the other half-made. */
+  broker: SessionBroker;
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
 }
 
 export class AppService implements AppApi {
   private readonly notices: AppNotice[] = [];
   private nextNoticeId = 1;
-  broker: SessionBroker | undefined;
+  private readonly broker: SessionBroker;
 
   constructor(private readonly options: AppServiceOptions) {
     this.broker = options.broker;
     for (const n of options.settings.notices) this.notify("warning", n.text);
     for (const n of options.secrets.notices) this.notify("warning", n.text);
     for (const p of options.index.problems) this.notify("warning", p);
+    this.followBroker(options.broker);
   }
 
   /** Wires broker status reports into the session index (titles, counts, running state). */
-  attachBroker(broker: SessionBroker): void {
-    this.broker = broker;
+  private followBroker(broker: SessionBroker): void {
     broker.onEvent((event) => {
       if (event.type === "status") {
         const s = event.status;
@@ -79,17 +79,12 @@ export class AppService implements AppApi {
     });
   }
 
-  /** The key a worker gets for `provider`: settings first, then the environment. */
-  apiKey(provider: string): string | undefined {
-    return resolveApiKey(provider, this.options.secrets);
-  }
-
   notify(level: AppNotice["level"], text: string): void {
     this.notices.push({ id: this.nextNoticeId++, level, text });
   }
 
   async listSessions(): Promise<SessionSummary[]> {
-    return this.options.index.list().map((s) => ({ ...s, running: this.broker?.isRunning(s.id) ?? false }));
+    return this.options.index.list().map((s) => ({ ...s, running: this.broker.isRunning(s.id) }));
   }
 
   async createSession(): Promise<SessionSummary> {
@@ -108,8 +103,7 @@ export class AppService implements AppApi {
     this.options.index.markDeleted(id);
     // Sessions deleted longer ago than the undo window are gone for good, transcripts included.
     for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
-      const file = this.broker?.transcriptFile(purged);
-      if (file && !this.broker?.openSessionIds().includes(purged)) await rm(file, { force: true });
+      if (!this.broker.openSessionIds().includes(purged)) await rm(this.broker.transcriptFile(purged), { force: true });
     }
   }
 

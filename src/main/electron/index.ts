@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { app, BrowserWindow, session } from "electron";
 import ElectronStore from "electron-store";
 import { AppService, toWorkerSettings } from "../broker/app-service";
-import { SecretStore } from "../broker/secrets";
+import { resolveApiKey, SecretStore } from "../broker/secrets";
 import { SessionBroker } from "../broker/session-broker";
 import { SessionIndex } from "../broker/session-index";
 import { SettingsStore } from "../broker/settings-store";
@@ -65,21 +65,21 @@ async function start(): Promise<ChatWindows> {
   const index = await SessionIndex.open(files.sessionIndexFile);
   const sessionExists = (id: string) => index.isLive(id);
 
-  const service = new AppService({
-    settings,
-    secrets,
-    index,
-    // Only reached without a calling window (see apiFor below), where "this window" means a new one.
-    openSession: async (id) => void chatWindows.open(id),
-  });
   const broker = new SessionBroker({
     launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
     sessionsDir: files.sessionsDir,
     sessionTransport: "port",
-    getApiKey: (provider) => service.apiKey(provider),
+    getApiKey: (provider) => resolveApiKey(provider, secrets),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
   });
-  service.attachBroker(broker);
+  const service = new AppService({
+    settings,
+    secrets,
+    index,
+    broker,
+    // Only reached without a calling window (see apiFor below), where "this window" means a new one.
+    openSession: async (id) => void chatWindows.open(id),
+  });
 
   hardenSession(session.defaultSession, { isAppUrl, devServerOrigin });
   const tracker = new WindowStateTracker(settings);
