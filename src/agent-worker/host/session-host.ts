@@ -231,12 +231,14 @@ export class SessionHost {
       const ch = typeof frame === "object" && frame !== null ? (frame as { ch?: unknown }).ch : undefined;
       if (ch !== "rpc") transport.send({ ch: "err", message: `Unknown frame: expected {ch:"rpc"}, got ${ch === undefined ? typeof frame : String(ch).slice(0, 40)}` });
     });
-    const endpoint = rpcEndpoint(transport, (message) => {
-      const verdict = checkRpcMessage(message);
-      if (verdict.ok) return true;
-      if (verdict.id) transport.send({ ch: "rpc", m: rpcErrorReply(verdict.id, verdict.error) });
-      else transport.send({ ch: "err", message: verdict.error });
-      return false;
+    const endpoint = rpcEndpoint(transport, {
+      filter: (message) => {
+        const verdict = checkRpcMessage(message);
+        if (verdict.ok) return true;
+        if (verdict.id) transport.send({ ch: "rpc", m: rpcErrorReply(verdict.id, verdict.error) });
+        else transport.send({ ch: "err", message: verdict.error });
+        return false;
+      },
     });
     Comlink.expose(this.api, endpoint);
     this.sinks.add(transport);

@@ -26,7 +26,7 @@ const listenForSessionsOnce = () =>
 
 const control = new ParentTransport();
 const isUtilityProcess = control.parent === "utility-process";
-const main = Comlink.wrap<MainControlApi>(rpcEndpoint(control, undefined, "w2c"));
+const main = Comlink.wrap<MainControlApi>(rpcEndpoint(control, { lane: "w2c" }));
 let host: SessionHost | undefined;
 
 async function shutdown(): Promise<void> {
@@ -60,7 +60,7 @@ const api: WorkerControlApi = {
   },
 };
 
-Comlink.expose(api, rpcEndpoint(control, undefined, "c2w"));
+Comlink.expose(api, rpcEndpoint(control, { lane: "c2w" }));
 control.onPort((port) => {
   const transport = new MessagePortMainTransport(port);
   if (host) host.connect(transport);

@@ -17,8 +17,8 @@ export class WorkerHandle {
     readonly process: WorkerProcess,
     callbacks: MainControlApi,
   ) {
-    Comlink.expose(callbacks, rpcEndpoint(process.control, undefined, "w2c"));
-    this.control = Comlink.wrap<WorkerControlApi>(rpcEndpoint(process.control, undefined, "c2w"));
+    Comlink.expose(callbacks, rpcEndpoint(process.control, { lane: "w2c" }));
+    this.control = Comlink.wrap<WorkerControlApi>(rpcEndpoint(process.control, { lane: "c2w" }));
     process.exited.then((exit) => {
       this.exit = exit;
     });

@@ -5,13 +5,16 @@ type Listener = Parameters<Endpoint["addEventListener"]>[1];
 type MessageEventLike = Parameters<Extract<Listener, (...args: never[]) => unknown>>[0];
 
 /**
- * Comlink's Endpoint over the "rpc" lane of a session transport. Comlink wants DOM-style `{ data }` events; the
- * transport carries `{ ch: "rpc", m }` frames so RPC and the event stream can share one port.
+ * Comlink's Endpoint over one lane of a transport (default "rpc", the session channel's). Comlink wants DOM-style
+ * `{ data }` events; the transport carries `{ ch: lane, m }` frames so RPC and other traffic can share one port.
  *
  * `filter` (worker side) may inspect each inbound RPC message first and return false to swallow it (it has then
  * answered it itself), so Comlink only ever sees messages that passed validation.
  */
-export function rpcEndpoint(transport: Transport, filter?: (message: unknown) => boolean, lane = "rpc"): Endpoint {
+export function rpcEndpoint(
+  transport: Transport,
+  { lane = "rpc", filter }: { lane?: string; filter?: (message: unknown) => boolean } = {},
+): Endpoint {
   const listeners = new Map<Listener, () => void>();
   return {
     postMessage(message: unknown) {
