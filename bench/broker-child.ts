@@ -6,6 +6,7 @@
  *   parent -> { type: "cpu-start" } / { type: "cpu-stop" } -> child replies { type: "cpu", cpuMs, wallMs }
  *   parent -> { type: "close" } -> child disposes the broker and exits.
  */
+import { endpointUrl } from "../src/main/broker/session-broker";
 import { startBenchBroker } from "./lib/sessions";
 
 const baseUrl = process.argv[2];
@@ -18,7 +19,7 @@ process.on("message", (message: { type: string; sessionIds?: string[] }) => {
   void (async () => {
     switch (message.type) {
       case "attach": {
-        const urls = await Promise.all((message.sessionIds ?? []).map(async (id) => (await bench.broker.attach(id, "bench")).url));
+        const urls = await Promise.all((message.sessionIds ?? []).map(async (id) => endpointUrl(await bench.broker.attach(id, "bench"))));
         process.send!({ type: "attached", urls });
         break;
       }

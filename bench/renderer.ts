@@ -15,6 +15,7 @@ import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/fixtures/serve-fixture";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { longTranscript } from "../test/support/transcripts";
+import { endpointUrl } from "../src/main/broker/session-broker";
 import { startBenchBroker } from "./lib/sessions";
 import { metric, percentile, round, sleep, withTimeout, type Metric } from "./lib/metrics";
 import { markdownReply } from "./lib/reply";
@@ -54,12 +55,12 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
   try {
     /** Opens a page on the session; `profile` starts a CPU profile ("open") or a trace ("opentrace") before it loads. */
     const open = async (sessionId: string, profile?: string): Promise<Page & { profiler?: { stopAndPrint(): Promise<void> } }> => {
-      const { url } = await bench.broker.attach(sessionId, "bench-page");
+      const url = endpointUrl(await bench.broker.attach(sessionId, "bench-page"));
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.on("pageerror", (e) => console.error(`bench page error: ${e.message}`));
       const profiler = profile === "open" ? await startProfile(page) : undefined;
       if (profile === "opentrace") await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
-      await page.goto(`${pageUrl}?ws=${encodeURIComponent(url!)}&session=${sessionId}`);
+      await page.goto(`${pageUrl}?ws=${encodeURIComponent(url)}&session=${sessionId}`);
       // Opening the big chat is timed inside the page; Playwright stays off its main thread meanwhile (its injected
       // scripts and polling would land in the measured window), and asks afterwards.
       if (sessionId === "big") await sleep(3_000);
@@ -90,7 +91,7 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
     const streamed = (await page.evaluate(() => (window as any).__bench.stopFrames())) as FrameRecord;
     if (profiler) await profiler.stopAndPrint();
     await page.close();
-    await bench.broker.detach("stream", "bench-page");
+    bench.broker.detach("stream", "bench-page");
 
     // --- opening a 10,000-message session -------------------------------------------------------------------------
     mkdirSync(bench.sessionsDir, { recursive: true });

@@ -38,7 +38,7 @@ export async function benchWorker(): Promise<Record<string, Metric>> {
       // Idle session worker: bound to an (empty) session, nobody streaming. Settle briefly so start-up garbage is not counted as "idle".
       await new Promise((r) => setTimeout(r, 300));
       sessionRss.push((await attachment.worker.call((c) => c.ping())).rssBytes);
-      await bench.broker.detach(`handoff-${i}`, "bench");
+      bench.broker.detach(`handoff-${i}`, "bench");
     }
     const mb = (b: number) => b / (1024 * 1024);
     return {
@@ -65,7 +65,7 @@ export async function benchWorker(): Promise<Record<string, Metric>> {
 async function spareReady(broker: object): Promise<void> {
   const pool = (broker as unknown as { pool: WorkerPool }).pool;
   pool.refill();
-  const spare = (pool as unknown as { spare?: Promise<WorkerHandle> }).spare;
+  const spare = (pool as unknown as { spare?: { ready: Promise<WorkerHandle> } }).spare;
   if (!spare) throw new Error("bench: the broker has no warm spare");
-  await withTimeout(spare, 10_000, "warm spare");
+  await withTimeout(spare.ready, 10_000, "warm spare");
 }

@@ -49,6 +49,7 @@ const app = new FakeApp({
 const services = {
   app,
   initialSessionId: sessionId,
+  onEvent: (listener) => app.onEvent(listener),
   openSession(id) {
     marks.openedAt = performance.now();
     watchFirstMessagePaint();

@@ -10,8 +10,10 @@ export interface PaddockBridge {
   call(method: string, args: unknown[]): Promise<unknown>;
   /** Asks main for a fresh port to the session's worker (starting or restarting it as needed). */
   acquireSessionPort(sessionId: string): Promise<void>;
-  /** Subscribes to main's pushes (menu commands such as "open-settings" and "new-chat"). */
+  /** Subscribes to main's menu commands ("open-settings", "new-chat"). */
   onCommand(listener: (command: PageCommand) => void): () => void;
+  /** Subscribes to main's events (chats changing, chats wanting attention): `AppEvent`s, as plain data. */
+  onEvent(listener: (event: unknown) => void): () => void;
 }
 
 /** What main's menus ask the page to do. */

@@ -6,7 +6,7 @@
  * "paddock:session-port" channel and this script re-posts it to the page with `window.postMessage`.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
-import { CALL_CHANNEL, COMMAND_CHANNEL, SESSION_PORT_CHANNEL } from "../main/electron/ipc-channels";
+import { CALL_CHANNEL, COMMAND_CHANNEL, EVENT_CHANNEL, SESSION_PORT_CHANNEL } from "../main/electron/ipc-channels";
 import { PAGE_COMMANDS, type PageCommand, type PaddockBridge, type SessionPortMessage } from "./api";
 
 /** The page's window; typed here because the preload is type-checked with Node's libraries, not the DOM's. */
@@ -79,6 +79,17 @@ const bridge: PaddockBridge = {
     ipcRenderer.on(COMMAND_CHANNEL, relay);
     return () => {
       ipcRenderer.removeListener(COMMAND_CHANNEL, relay);
+    };
+  },
+
+  onEvent(listener) {
+    // Only the event itself reaches the page, never Electron's event object.
+    const relay = (_event: IpcRendererEvent, data: unknown) => {
+      if (typeof data === "object" && data !== null && typeof (data as { type?: unknown }).type === "string") listener(data);
+    };
+    ipcRenderer.on(EVENT_CHANNEL, relay);
+    return () => {
+      ipcRenderer.removeListener(EVENT_CHANNEL, relay);
     };
   },
 };

@@ -5,6 +5,10 @@
  *   answer sets it as a strict, HttpOnly cookie so the page's own scripts and styles load without it.
  * - `POST /api/...`: JSON in, JSON out, token in the `x-paddock-token` header only (never a cookie), so another
  *   site in the same browser cannot make calls: a custom header needs a CORS preflight, which is never granted.
+ * - `GET /api/events?token=` upgraded to a WebSocket: main's pushes (AppEvent JSON, one per message). A WebSocket,
+ *   not a streamed response: a page holds it for its whole life, and long-lived HTTP requests would use up the
+ *   browser's six connections per host across tabs. A browser cannot set headers on it, so the token travels in the
+ *   query, and the Origin must be this host's own.
  * - The Host header must name this loopback address, which stops DNS-rebinding pages from reaching the API.
  *
  * Bad input answers 400 with `{ error }`; a failure inside a route answers 500 with `{ error }`.
@@ -14,6 +18,7 @@ import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { extname, resolve, sep } from "node:path";
+import { WebSocketServer } from "ws";
 import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
 import { SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
 import { errorText } from "../shared/error-text";
@@ -36,6 +41,8 @@ export interface WebHostRoutes {
   call(method: unknown, args: unknown): Promise<unknown>;
   attach(sessionId: string, viewerId: string): Promise<{ url: string; restartedReason?: string }>;
   detach(sessionId: string, viewerId: string): Promise<void>;
+  /** A page's events socket opened: `send` each pushed event until the returned function is called. */
+  subscribe(send: (event: unknown) => void): () => void;
 }
 
 export interface HttpServerOptions {
@@ -149,6 +156,26 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     createReadStream(file).pipe(res);
   }
 
+  const events = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  server.on("upgrade", (req, socket, head) => {
+    const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    const origin = req.headers.origin;
+    const ours = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+    const hostOk = req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
+    if (url.pathname !== "/api/events" || !hostOk || !ours || !tokenMatches(url.searchParams.get("token"), options.token)) {
+      socket.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n");
+      return;
+    }
+    events.handleUpgrade(req, socket, head, (ws) => {
+      const unsubscribe = options.routes.subscribe((event) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
+      });
+      ws.on("close", unsubscribe);
+      ws.on("error", () => ws.terminate());
+      // The page only listens; anything it sends is ignored.
+    });
+  });
+
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(options.port, "127.0.0.1", () => ok());
@@ -160,6 +187,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     close: () =>
       new Promise<void>((ok) => {
         server.close(() => ok());
+        for (const client of events.clients) client.terminate();
         for (const socket of sockets) socket.destroy();
       }),
   };

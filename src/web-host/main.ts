@@ -13,7 +13,8 @@
  *   --integrity-check       workers verify every state batch (slower; the e2e tests use it)
  *
  * Prints `PADDOCK_WEB_URL <url>` once serving, and `worker <pid> session <id>` whenever a worker takes a session.
- * SIGINT/SIGTERM stop the workers gracefully and write the session index before exiting.
+ * SIGTERM stops the workers gracefully (each aborts its run and journals it) and writes the session index before
+ * exiting; SIGINT (Ctrl+C) does the same, but asks first while agents are working.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,17 +44,34 @@ const host = await startWebHost({
 process.stdout.write(`PADDOCK_WEB_URL ${host.url}\n`);
 
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    void (async () => {
-      try {
-        await host.close();
-        await openai?.close();
-      } finally {
-        process.exit(0);
-      }
-    })();
-  });
+let askedAt = 0;
+/** How long a second Ctrl+C counts as the answer to "stop them anyway?". */
+const CONFIRM_WINDOW_MS = 5_000;
+
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  void (async () => {
+    try {
+      await host.close();
+      await openai?.close();
+    } finally {
+      process.exit(0);
+    }
+  })();
 }
+
+// Ctrl+C while agents work asks first (a second Ctrl+C confirms), as the app asks before quitting; SIGTERM, from
+// a script or a service manager, stops at once. Either way running replies are stopped and journaled as such.
+process.on("SIGINT", () => {
+  const busy = host.agentsToConfirm();
+  const now = Date.now();
+  if (busy > 0 && !stopping && now - askedAt > CONFIRM_WINDOW_MS) {
+    askedAt = now;
+    const agents = busy === 1 ? "An agent is" : `${busy} agents are`;
+    process.stdout.write(`\n${agents} still working. Press Ctrl+C again within 5 s to stop ${busy === 1 ? "it" : "them"} and quit.\n`);
+    return;
+  }
+  stop();
+});
+process.on("SIGTERM", stop);

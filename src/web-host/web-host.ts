@@ -6,15 +6,13 @@
  * Never imports electron. API keys are kept with `plaintextDevCipher`: loopback development only.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { AppService, toWorkerSettings } from "../main/broker/app-service";
 import { dispatchAppCall } from "../main/broker/app-call";
+import { createCore, type Core } from "../main/broker/core";
 import { NodeWorkerLauncher } from "../main/broker/node-worker-launcher";
-import { plaintextDevCipher, resolveApiKey, SecretStore } from "../main/broker/secrets";
-import { SessionBroker } from "../main/broker/session-broker";
-import { SessionIndex } from "../main/broker/session-index";
-import { SettingsStore } from "../main/broker/settings-store";
+import { plaintextDevCipher } from "../main/broker/secrets";
+import { endpointUrl } from "../main/broker/session-broker";
+import type { SettingsStore } from "../main/broker/settings-store";
 import { BadRequest, startHttpServer } from "./http-server";
 import { customProviderName } from "../shared/providers/custom-provider";
 
@@ -32,38 +30,33 @@ export interface WebHostOptions {
 
 export interface WebHost {
   url: string;
-  /** Stops serving, stops every worker (abort, flush) and writes the session index. */
+  /**
+   * How many agents are working or waiting for the user, when the user asked to be asked before stopping them
+   * (Settings: "ask before closing"); 0 otherwise.
+   */
+  agentsToConfirm(): number;
+  /** Stops serving, stops every worker (each aborts its run and journals it) and writes the session index. */
   close(): Promise<void>;
 }
 
 export const LOOPBACK_PROVIDER_ID = "loopback";
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const dataDir = resolve(options.dataDir);
-  mkdirSync(join(dataDir, "sessions"), { recursive: true });
-  const settings = SettingsStore.open({ cwd: dataDir });
-  if (options.loopbackBaseUrl) registerLoopback(settings, options.loopbackBaseUrl);
-  const secrets = SecretStore.open(join(dataDir, "secrets.json"), plaintextDevCipher);
-  const index = await SessionIndex.open(join(dataDir, "session-index.json"));
-
-  const broker = new SessionBroker({
+  // The page has no window to open: it opens the new tab itself (see web-services.ts) and asks only for the check.
+  const core: Core<never> = await createCore({
+    dataDir: resolve(options.dataDir),
     launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js")),
-    sessionsDir: join(dataDir, "sessions"),
     sessionTransport: "websocket",
-    getApiKey: (provider) => resolveApiKey(provider, secrets),
-    getWorkerSettings: () => toWorkerSettings(settings.get()),
+    cipher: plaintextDevCipher,
     integrityCheck: options.integrityCheck,
-  });
-  const app = new AppService({
-    settings,
-    secrets,
-    index,
-    broker,
-    // There is no window to open here: the page opens the new tab itself (see web-services.ts).
+    prepareSettings: (settings) => {
+      if (options.loopbackBaseUrl) registerLoopback(settings, options.loopbackBaseUrl);
+    },
     openSession: async (id) => {
-      if (!index.isLive(id)) throw new Error("No such chat");
+      if (!core.index.isLive(id)) throw new Error("No such chat");
     },
   });
+  const { broker, index, service } = core;
 
   const announced = new Map<string, number | undefined>();
   const announce = (sessionId: string, pid: number | undefined) => {
@@ -82,27 +75,28 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     staticDir: join(options.buildDir, "renderer"),
     token: randomBytes(24).toString("base64url"),
     routes: {
-      call: (method, args) => dispatchAppCall(app, method, args),
+      call: (method, args) => dispatchAppCall(service, method, args),
       attach: async (sessionId, viewerId) => {
         if (!index.isLive(sessionId)) throw new BadRequest("No such chat");
         const attachment = await broker.attach(sessionId, viewerId);
         announce(sessionId, attachment.worker.pid);
-        if (!attachment.url) throw new Error("The worker offered no session URL");
-        for (const problem of attachment.problems) app.notify("warning", problem);
-        return { url: attachment.url, ...(attachment.restartedReason ? { restartedReason: attachment.restartedReason } : {}) };
+        for (const problem of attachment.problems) service.notify("warning", problem);
+        const url = endpointUrl(attachment);
+        return { url, ...(attachment.restartedReason ? { restartedReason: attachment.restartedReason } : {}) };
       },
-      detach: (sessionId, viewerId) => broker.detach(sessionId, viewerId),
+      detach: async (sessionId, viewerId) => broker.detach(sessionId, viewerId),
+      subscribe: (send) => service.onEvent(send),
     },
   });
 
   let closing: Promise<void> | undefined;
   return {
     url: http.url,
+    agentsToConfirm: () => (core.settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
     close: () =>
       (closing ??= (async () => {
         await http.close();
-        await broker.dispose();
-        await index.flush();
+        await core.shutdown();
       })()),
   };
 }

@@ -94,8 +94,6 @@ describe("chat UI fixture", () => {
   it("while running, Enter steers and Alt+Enter queues a follow-up; each queued message can be removed", async () => {
     const page = await open("streaming");
     await shot(page, "streaming");
-    // The open chat's sidebar entry shows it is running at once, from the live view rather than main's list.
-    await page.locator(".session-item.active").getByLabel("running").waitFor();
     const composer = page.getByTestId("composer");
     await composer.fill("use generics");
     await composer.press("Enter");
@@ -109,6 +107,38 @@ describe("chat UI fixture", () => {
     await strip.getByRole("button", { name: /Remove queued follow-up/ }).click();
     expect((await sessionCalls(page)).filter((c) => c.name === "removeQueued").map((c) => c.args)).toEqual([["followUp", 0]]);
     await expect.poll(() => strip.getByRole("listitem").count()).toBe(1);
+    await page.close();
+  });
+
+  it("sidebar: each chat's run state follows main's pushes (working, waiting, failed, unread), and a finished chat elsewhere is announced", async () => {
+    const page = await open("chat");
+    const item = (id: string) => page.locator(`[data-testid=session-item][data-session-id="${id}"]`);
+    const push = (event: unknown) => page.evaluate((e) => (window as any).__fixture.app.emit(e), event);
+    const summary = async (id: string) => page.evaluate((sid) => (window as any).__fixture.app.sessions.find((s: { id: string }) => s.id === sid), id);
+    const s2 = await summary("s2");
+    await push({ type: "session", session: { ...s2, activity: "running" } });
+    await expect.poll(() => item("s2").getAttribute("data-state")).toBe("running");
+    expect(await item("s2").getByRole("img", { name: "Working" }).count()).toBe(1);
+    await push({ type: "session", session: { ...s2, activity: "waiting" } });
+    await expect.poll(() => item("s2").getAttribute("data-state")).toBe("waiting");
+    await push({ type: "session", session: { ...s2, unread: "failed" } });
+    await expect.poll(() => item("s2").getAttribute("data-state")).toBe("failed");
+    await push({ type: "session", session: { ...s2, unread: "done", title: "Renamed elsewhere" } });
+    await expect.poll(() => item("s2").getAttribute("data-state")).toBe("unread");
+    expect(await item("s2").textContent()).toContain("Renamed elsewhere");
+    await push({ type: "attention", sessionId: "s2", title: "Renamed elsewhere", reason: "done" });
+    const toast = page.getByTestId("attention-toast");
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain("“Renamed elsewhere”: The agent has finished.");
+    await shot(page, "sidebar-states");
+    await toast.getByRole("button", { name: "Open" }).click();
+    await expect.poll(() => page.locator(".session-item.active").getAttribute("data-session-id")).toBe("s2");
+    // The chat on screen announces nothing.
+    await push({ type: "attention", sessionId: "s2", title: "Renamed elsewhere", reason: "failed" });
+    await page.waitForTimeout(200);
+    expect(await toast.count()).toBe(0);
+    await push({ type: "session-removed", id: "s3" });
+    await expect.poll(() => item("s3").count()).toBe(0);
     await page.close();
   });
 

@@ -3,6 +3,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { endpointUrl } from "../../src/main/broker/session-broker";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 
 let h: Harness;
@@ -42,7 +43,7 @@ const errorFor = (id: string) => (f: any) => f.ch === "rpc" && f.m?.id === id &&
 describe("garbage on the session port", () => {
   it("answers each bad frame with an error and keeps serving", async () => {
     const attachment = await h.broker.attach("garbage", "raw");
-    const { socket, next } = await rawSocket(attachment.url!);
+    const { socket, next } = await rawSocket(endpointUrl(attachment));
 
     socket.send(Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0xff]));
     expect((await next((f) => f.ch === "err")).message).toMatch(/Unknown frame/);

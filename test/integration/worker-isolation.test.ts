@@ -49,12 +49,14 @@ describe("several sessions", () => {
     await waitForView(second, (v) => !v.state.isStreaming && v.state.messages.length === 2);
     expect(second.mirror.getView().state.messages).toEqual(first.mirror.getView().state.messages);
     const pid = (await h.broker.attach("shared", "probe")).worker.pid!;
-    await h.broker.detach("shared", "probe");
+    h.broker.detach("shared", "probe");
     first.close(); // the window closes...
-    await h.broker.detach("shared", "window-1"); // ...and main lets go of its view
+    h.broker.detach("shared", "window-1"); // ...and main lets go of its view
     expect(alive(pid)).toBe(true);
     second.close();
-    await h.broker.detach("shared", "window-2");
+    const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && e.sessionId === "shared" && resolve()));
+    h.broker.detach("shared", "window-2"); // the last viewer: an idle worker stops after the grace period (0 here)
+    await closed;
     expect(alive(pid)).toBe(false);
     expect(h.broker.openSessionIds()).not.toContain("shared");
   });

@@ -173,7 +173,7 @@ describe("a session in a real worker process", () => {
   it("applies changed queue and tool settings to a live session", async () => {
     const client = await h.client("settings-live");
     Object.assign(h.settings, { steeringMode: "all", followUpMode: "all", toolExecution: "sequential" });
-    await h.broker.broadcastSettings();
+    await h.broker.broadcastSettings(h.settings);
     const snapshot = await client.call((api) => api.getSnapshot());
     expect([snapshot.steeringMode, snapshot.followUpMode, snapshot.toolExecution]).toEqual(["all", "all", "sequential"]);
   });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { SessionBroker } from "../../src/main/broker/session-broker";
+import { endpointUrl, SessionBroker } from "../../src/main/broker/session-broker";
 import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
 import { SessionClient, type SessionClientOptions, type SessionConnection } from "../../src/renderer/store/session-client";
 import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
@@ -53,7 +53,14 @@ export interface BrokerRig {
   close(): Promise<void>;
 }
 
-export function startBroker(settings: WorkerSettings, options: { integrityCheck: boolean; keepSpare?: boolean }): BrokerRig {
+export interface BrokerRigOptions {
+  integrityCheck: boolean;
+  keepSpare?: boolean;
+  /** How long an idle worker without viewers lives on; default 0 (stopped as soon as the last viewer leaves). */
+  idleGraceMs?: number;
+}
+
+export function startBroker(settings: WorkerSettings, options: BrokerRigOptions): BrokerRig {
   if (!existsSync(WORKER_FILE)) throw new Error(`${WORKER_FILE} is missing: run \`npm run build\` first`);
   const dataDir = mkdtempSync(join(tmpdir(), "paddock-it-"));
   const sessionsDir = join(dataDir, "sessions");
@@ -65,6 +72,7 @@ export function startBroker(settings: WorkerSettings, options: { integrityCheck:
     getWorkerSettings: () => settings,
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
+    idleGraceMs: () => options.idleGraceMs ?? 0,
   });
   const clients: SessionClient[] = [];
   return {
@@ -75,7 +83,7 @@ export function startBroker(settings: WorkerSettings, options: { integrityCheck:
       let current: WebSocketTransport | undefined;
       const connector = async (): Promise<SessionConnection> => {
         const attachment = await broker.attach(sessionId, viewerId);
-        current = await openWebSocket(attachment.url!);
+        current = await openWebSocket(endpointUrl(attachment));
         return { transport: current, restartedReason: attachment.restartedReason };
       };
       const client = new SessionClient(sessionId, connector, clientOptions);
@@ -102,10 +110,12 @@ export interface Harness {
 }
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
-export async function startHarness(options: { integrityCheck?: boolean; keepSpare?: boolean; settings?: Partial<WorkerSettings> } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { integrityCheck?: boolean; keepSpare?: boolean; idleGraceMs?: number; settings?: Partial<WorkerSettings> } = {},
+): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);
-  const rig = startBroker(settings, { integrityCheck: options.integrityCheck ?? true, keepSpare: options.keepSpare });
+  const rig = startBroker(settings, { integrityCheck: options.integrityCheck ?? true, keepSpare: options.keepSpare, idleGraceMs: options.idleGraceMs });
   let viewerCounter = 0;
   return {
     server,

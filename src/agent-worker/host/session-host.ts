@@ -11,7 +11,7 @@ import { Agent } from "../agent/agent";
 import type { AgentMessage, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
-import type { MainControlApi, WorkerInitOptions, WorkerInitResult, WorkerSettings } from "../../shared/protocol/control-protocol";
+import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerInitResult, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
@@ -47,6 +47,16 @@ function titleFrom(messages: readonly AgentMessage[]): string | undefined {
   for (const m of messages) {
     const text = userText(m)?.replace(/\s+/g, " ").trim();
     if (text) return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+  }
+  return undefined;
+}
+
+/** How the latest run ended, read from its last assistant message (a failed run ends in one too). */
+function lastRunOutcome(messages: readonly AgentMessage[]): RunOutcome | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    return m.stopReason === "error" ? "failed" : m.stopReason === "aborted" ? "aborted" : "done";
   }
   return undefined;
 }
@@ -315,9 +325,10 @@ export class SessionHost {
 
   private reportStatus(): void {
     const state = this.agent.state;
-    const status = {
+    const status: WorkerStatus = {
       sessionId: this.options.sessionId,
       running: state.isStreaming,
+      lastRun: lastRunOutcome(state.messages),
       title: this.title,
       messageCount: state.messages.length,
       updated: Date.now(),

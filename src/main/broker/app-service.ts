@@ -5,13 +5,14 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
-import type { AppApi, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import type { AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
+import { Listeners } from "../../shared/transport/transport";
 import { apiKeySource, type SecretStore } from "./secrets";
-import type { SessionBroker } from "./session-broker";
+import type { BrokerEvent, SessionBroker } from "./session-broker";
 import type { SessionIndex } from "./session-index";
 import type { SettingsStore } from "./settings-store";
 
@@ -31,60 +32,104 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
   };
 }
 
-export interface AppServiceOptions {
+export interface AppServiceOptions<Port> {
   settings: SettingsStore;
   secrets: SecretStore;
   index: SessionIndex;
   /** Built first, with `getApiKey: (p) => resolveApiKey(p, secrets)`, so neither needs the other half-made. */
-  broker: SessionBroker;
+  broker: SessionBroker<Port>;
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
 }
 
-export class AppService implements AppApi {
+export class AppService<Port = never> implements AppApi {
   private readonly notices: AppNotice[] = [];
   private nextNoticeId = 1;
-  private readonly broker: SessionBroker;
+  private readonly broker: SessionBroker<Port>;
+  private readonly events = new Listeners<[AppEvent]>();
 
-  constructor(private readonly options: AppServiceOptions) {
+  constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
     for (const n of options.settings.notices) this.notify("warning", n.text);
     for (const n of options.secrets.notices) this.notify("warning", n.text);
     for (const p of options.index.problems) this.notify("warning", p);
-    this.followBroker(options.broker);
+    options.broker.onEvent((event) => this.onBrokerEvent(event));
+    options.index.onChange((id) => this.publishSession(id));
+    // Only what workers use: window moves also change settings, and must not ping every worker.
+    let last = JSON.stringify(toWorkerSettings(options.settings.get()));
+    options.settings.subscribe((settings) => {
+      const next = toWorkerSettings(settings);
+      const text = JSON.stringify(next);
+      if (text === last) return;
+      last = text;
+      void options.broker.broadcastSettings(next);
+    });
   }
 
-  /** Wires broker status reports into the session index (titles, counts, running state). */
-  private followBroker(broker: SessionBroker): void {
-    broker.onEvent((event) => {
-      if (event.type === "status") {
-        const s = event.status;
-        if (!this.options.index.get(s.sessionId)) return;
-        this.options.index.update(s.sessionId, {
-          ...(s.title ? { title: s.title } : {}),
-          messageCount: s.messageCount,
-          updated: s.updated,
-          ...(s.model ? { model: s.model } : {}),
-        });
-      } else if (event.type === "worker-exited") {
-        this.notify("warning", `A chat's agent process stopped unexpectedly (${event.reason}); it was restarted.`);
-      }
-    });
-    // Only what workers use: window moves also change settings, and must not ping every worker.
-    let last = JSON.stringify(toWorkerSettings(this.options.settings.get()));
-    this.options.settings.subscribe((settings) => {
-      const next = JSON.stringify(toWorkerSettings(settings));
-      if (next === last) return;
-      last = next;
-      void broker.broadcastSettings();
-    });
+  /**
+   * What every page is pushed: chats changing (titles, activity, unread) and chats wanting attention. The host
+   * relays them (IPC, WebSocket); the listener must not throw. Returns the unsubscribe function.
+   */
+  onEvent(listener: (event: AppEvent) => void): () => void {
+    return this.events.add(listener);
   }
 
   notify(level: AppNotice["level"], text: string): void {
     this.notices.push({ id: this.nextNoticeId++, level, text });
   }
 
+  /**
+   * Broker news into the index and the pages: titles and counts from status reports; activity as it changes; a run
+   * that ends while nobody watches leaves the chat unread; opening the chat reads it.
+   */
+  private onBrokerEvent(event: BrokerEvent): void {
+    const index = this.options.index;
+    switch (event.type) {
+      case "status": {
+        const s = event.status;
+        if (!index.get(s.sessionId)) return;
+        index.update(s.sessionId, {
+          ...(s.title ? { title: s.title } : {}),
+          messageCount: s.messageCount,
+          updated: s.updated,
+          ...(s.model ? { model: s.model } : {}),
+        });
+        return;
+      }
+      case "activity": {
+        const { sessionId, activity, outcome } = event;
+        const summary = index.get(sessionId);
+        if (!summary || summary.deleted !== undefined) return;
+        const ended = activity === "idle" && (outcome === "done" || outcome === "failed") ? outcome : undefined;
+        // The index change publishes the summary; otherwise publish the new activity here.
+        if (ended && this.broker.viewerCount(sessionId) === 0) index.update(sessionId, { unread: ended });
+        else this.publishSession(sessionId);
+        const reason = activity === "waiting" ? "waiting" : ended;
+        if (reason) this.events.emit({ type: "attention", sessionId, title: summary.title, reason });
+        return;
+      }
+      case "attached":
+        if (index.get(event.sessionId)?.unread) index.update(event.sessionId, { unread: undefined });
+        return;
+      case "worker-exited":
+        this.notify("warning", `A chat's agent process stopped unexpectedly (${event.reason}).`);
+        return;
+    }
+  }
+
+  private publishSession(id: string): void {
+    const summary = this.options.index.get(id);
+    if (!summary || summary.deleted !== undefined) this.events.emit({ type: "session-removed", id });
+    else this.events.emit({ type: "session", session: this.toPage(summary) });
+  }
+
+  /** The page's view of an index entry: what the agent is doing now added, the index's own fields left out. */
+  private toPage({ deleted: _deleted, ...summary }: ReturnType<SessionIndex["list"]>[number]): SessionSummary {
+    const activity = this.broker.activity(summary.id);
+    return activity === "idle" ? summary : { ...summary, activity };
+  }
+
   async listSessions(): Promise<SessionSummary[]> {
-    return this.options.index.list().map((s) => ({ ...s, running: this.broker.isRunning(s.id) }));
+    return this.options.index.list().map((s) => this.toPage(s));
   }
 
   async createSession(): Promise<SessionSummary> {

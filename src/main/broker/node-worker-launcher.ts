@@ -1,6 +1,8 @@
 /**
  * Starts agent workers with Node's child_process.fork: the same built worker file Electron runs as a
- * utilityProcess, talking over child-process IPC with the "advanced" (structured clone) serialization.
+ * utilityProcess, talking over child-process IPC with the "advanced" (structured clone) serialization. Such a
+ * worker takes no ports (`transferPort` cannot be called: its type is `never`); it serves sessions on a loopback
+ * WebSocket instead.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { BaseTransport } from "../../shared/transport/transport";
@@ -46,6 +48,7 @@ export class NodeWorkerLauncher implements WorkerLauncher {
       kill: () => {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       },
+      transferPort: (port: never) => port,
     };
   }
 }

@@ -1,15 +1,20 @@
 /**
- * The broker's core (no Electron import): which session runs in which worker, who is viewing it, and what
- * happens when a worker dies.
+ * The broker's core (no Electron import): which session runs in which worker, who is viewing it, and how long a
+ * worker lives.
  *
  * - A session gets a worker when its first viewer attaches (the warm spare when there is one).
- * - Any number of viewers (windows) may view one session; each gets its own connection to the same worker.
- * - When the last viewer detaches, the worker is stopped: abort, flush, at most 2 s, then killed.
- * - A worker that exits without being asked to is reported, respawned, and reloads the transcript from disk; the
- *   next attach for that session carries the reason, so the page can tell the user.
+ * - Any number of viewers (windows, tabs) may view one session; each gets its own connection to the same worker.
+ * - A worker lives as long as its work, not as long as a window watches it: detaching never aborts. A worker that
+ *   is idle (no run, nothing waiting for the user) with no viewer is stopped after a grace period: abort, flush, at
+ *   most 2 s, then killed. Attaching again before then keeps it.
+ * - A worker that exits without being asked to is reported. With viewers it is respawned at once and reloads the
+ *   transcript; the next attach of each of those viewers carries the reason, so the page can tell the user.
+ *   Without viewers nothing is respawned until someone opens the chat again.
+ * - `dispose()` (quit) stops every worker, waits for stops already in flight, and never takes longer than its limit.
  */
 import { join } from "node:path";
-import type { MainControlApi, WorkerInitOptions, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
+import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
+import type { SessionActivity } from "../../shared/protocol/app-api";
 import { Listeners } from "../../shared/transport/transport";
 import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
@@ -18,58 +23,88 @@ import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
+  /**
+   * The session's agent started or stopped working, or began or stopped waiting for the user. When it becomes idle,
+   * `outcome` says how its run ended (a worker that died mid-run: "failed").
+   */
+  | { type: "activity"; sessionId: string; activity: SessionActivity; outcome?: RunOutcome }
+  | { type: "attached"; sessionId: string; viewerId: string }
   | { type: "worker-exited"; sessionId: string; reason: string; pid: number | undefined }
   | { type: "worker-restarted"; sessionId: string; pid: number | undefined }
+  /** The session's worker was stopped (idle without viewers) and is gone. */
   | { type: "session-closed"; sessionId: string };
 
-export interface SessionBrokerOptions {
-  launcher: WorkerLauncher;
+/** How the broker's viewers reach a worker: each worker's own loopback WebSocket, or ports handed over by main. */
+export type SessionTransportKind = WorkerInitOptions["sessionTransport"];
+
+export interface SessionBrokerOptions<Port = never> {
+  launcher: WorkerLauncher<Port>;
   /** Folder of the sessions' JSONL transcripts. */
   sessionsDir: string;
-  sessionTransport: WorkerInitOptions["sessionTransport"];
+  sessionTransport: SessionTransportKind;
   getApiKey(provider: string): Promise<string | undefined> | string | undefined;
   getWorkerSettings(): WorkerSettings;
+  /** How long an idle worker without viewers lives on (read each time). Default DEFAULT_IDLE_GRACE_MS. */
+  idleGraceMs?(): number;
   integrityCheck?: boolean;
   keepSpare?: boolean;
 }
 
-export interface Attachment {
+export const DEFAULT_IDLE_GRACE_MS = 5 * 60_000;
+/** The whole of `dispose()`, at most. */
+const DISPOSE_LIMIT_MS = 5_000;
+
+/** How a viewer connects to the session's worker. */
+export type SessionEndpoint<Port> =
+  /** Node hosts: the worker's loopback WebSocket (token included). */
+  | { kind: "url"; url: string }
+  /** Electron: main makes a channel and hands the worker one end with `handOff`. */
+  | { kind: "port"; handOff(port: Port): void };
+
+export interface Attachment<Port = never> {
   sessionId: string;
-  worker: WorkerHandle;
-  /** For "websocket" session transport: where the viewer connects. */
-  url?: string;
+  worker: WorkerHandle<Port>;
+  endpoint: SessionEndpoint<Port>;
   /** After a crash, for each viewer once: why the previous worker died. */
   restartedReason?: string;
   /** Problems met loading the transcript: given to the first viewer of each worker, [] for the rest. */
   problems: string[];
 }
 
-interface StartedWorker {
-  worker: WorkerHandle;
+/** The WebSocket URL a Node host's viewer connects to; throws for an Electron port hand-off. */
+export function endpointUrl(attachment: Pick<Attachment<unknown>, "endpoint">): string {
+  if (attachment.endpoint.kind !== "url") throw new Error("This worker takes ports, not URLs");
+  return attachment.endpoint.url;
+}
+
+interface StartedWorker<Port> {
+  worker: WorkerHandle<Port>;
   url?: string;
   problems: string[];
   /** Whether a viewer has been given `problems` already (each worker's are told once). */
   problemsTold?: boolean;
 }
 
-interface LiveSession {
+interface LiveSession<Port> {
   id: string;
   viewers: Set<string>;
-  worker: Promise<StartedWorker>;
+  worker: Promise<StartedWorker<Port>>;
   /** Why the last worker died, per viewer that has not reconnected since (each is told once). */
   restartReasons: Map<string, string>;
-  closing: boolean;
-  running: boolean;
+  activity: SessionActivity;
+  idleTimer?: ReturnType<typeof setTimeout>;
 }
 
-export class SessionBroker {
-  private readonly sessions = new Map<string, LiveSession>();
-  private readonly pool: WorkerPool;
+export class SessionBroker<Port = never> {
+  private readonly sessions = new Map<string, LiveSession<Port>>();
+  /** Workers being stopped, by session: a new worker for the session waits until the old one has flushed. */
+  private readonly stopping = new Map<string, Promise<void>>();
+  private readonly pool: WorkerPool<Port>;
   private readonly listeners = new Listeners<[BrokerEvent]>();
-  private readonly sessionOfWorker = new WeakMap<WorkerHandle, string>();
+  private readonly sessionOfWorker = new WeakMap<WorkerHandle<Port>, string>();
   private disposed = false;
 
-  constructor(private readonly options: SessionBrokerOptions) {
+  constructor(private readonly options: SessionBrokerOptions<Port>) {
     this.pool = new WorkerPool(options.launcher, (worker) => this.callbacks(worker), options.keepSpare ?? true);
   }
 
@@ -86,51 +121,57 @@ export class SessionBroker {
     return join(this.options.sessionsDir, `${sessionId}.jsonl`);
   }
 
-  isRunning(sessionId: string): boolean {
-    return this.sessions.get(sessionId)?.running ?? false;
+  /** What the session's agent is doing ("idle" when it has no worker). */
+  activity(sessionId: string): SessionActivity {
+    return this.sessions.get(sessionId)?.activity ?? "idle";
   }
 
+  /** Sessions whose agent is working or waiting for the user: quitting would stop them. */
+  busySessionIds(): string[] {
+    return [...this.sessions.values()].filter((s) => s.activity !== "idle").map((s) => s.id);
+  }
+
+  /** How many viewers the session has right now. */
+  viewerCount(sessionId: string): number {
+    return this.sessions.get(sessionId)?.viewers.size ?? 0;
+  }
+
+  /** Sessions with a worker, running, starting or still stopping (their transcripts are in use). */
   openSessionIds(): string[] {
-    return [...this.sessions.keys()];
+    return [...new Set([...this.sessions.keys(), ...this.stopping.keys()])];
   }
 
-  /** Attaches a viewer, starting the session's worker if needed. */
-  async attach(sessionId: string, viewerId: string): Promise<Attachment> {
+  /** Attaches a viewer, starting the session's worker if needed (after a previous one finished stopping). */
+  async attach(sessionId: string, viewerId: string): Promise<Attachment<Port>> {
     if (this.disposed) throw new Error("Paddock is shutting down");
     if (!SESSION_ID_PATTERN.test(sessionId)) throw new Error(`Invalid session id: ${sessionId.slice(0, 40)}`);
-    let live = this.sessions.get(sessionId);
-    if (!live || live.closing) {
-      live = { id: sessionId, viewers: new Set(), worker: this.startWorker(sessionId), restartReasons: new Map(), closing: false, running: false };
-      this.sessions.set(sessionId, live);
-      live.worker.catch(() => {
-        if (this.sessions.get(sessionId) === live) this.sessions.delete(sessionId);
-      });
-    }
+    const live = this.sessions.get(sessionId) ?? this.open(sessionId);
+    this.cancelIdleStop(live);
     live.viewers.add(viewerId);
     const started = await live.worker;
     const problems = started.problemsTold ? [] : started.problems;
     started.problemsTold = true;
     const restartedReason = live.restartReasons.get(viewerId);
     live.restartReasons.delete(viewerId);
-    return { sessionId, worker: started.worker, url: started.url, restartedReason, problems };
+    this.listeners.emit({ type: "attached", sessionId, viewerId });
+    const worker = started.worker;
+    const endpoint: SessionEndpoint<Port> =
+      started.url !== undefined ? { kind: "url", url: started.url } : { kind: "port", handOff: (port) => worker.process.transferPort(port) };
+    return { sessionId, worker, endpoint, restartedReason, problems };
   }
 
-  /** Detaches a viewer; the last one out stops the worker. Resolves when the worker is gone (if it was stopped). */
-  async detach(sessionId: string, viewerId: string): Promise<void> {
+  /**
+   * Lets go of a viewer. Never stops a run: the last viewer out only starts the idle grace period, after which an
+   * idle worker is stopped.
+   */
+  detach(sessionId: string, viewerId: string): void {
     const live = this.sessions.get(sessionId);
-    if (!live) return;
-    live.viewers.delete(viewerId);
-    if (live.viewers.size > 0) return;
-    live.closing = true;
-    this.sessions.delete(sessionId);
-    const started = await live.worker.catch(() => undefined);
-    await started?.worker.stop();
-    this.listeners.emit({ type: "session-closed", sessionId });
+    if (!live?.viewers.delete(viewerId)) return;
+    this.scheduleIdleStop(live);
   }
 
   /** Sends changed settings to every live worker. */
-  async broadcastSettings(): Promise<void> {
-    const settings = this.options.getWorkerSettings();
+  async broadcastSettings(settings: WorkerSettings): Promise<void> {
     await Promise.all(
       [...this.sessions.values()].map(async (live) => {
         const started = await live.worker.catch(() => undefined);
@@ -139,20 +180,80 @@ export class SessionBroker {
     );
   }
 
-  async dispose(): Promise<void> {
+  /**
+   * Stops every worker (each aborts its run and flushes its transcript) and the spare, and waits for stops already
+   * under way. Resolves within `limitMs` whatever the workers do; stragglers are killed.
+   */
+  async dispose(limitMs = DISPOSE_LIMIT_MS): Promise<void> {
     this.disposed = true;
     const all = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(
-      all.map(async (live) => {
-        const started = await live.worker.catch(() => undefined);
-        await started?.worker.stop();
-      }),
-    );
-    await this.pool.dispose();
+    for (const live of all) clearTimeout(live.idleTimer);
+    const workers: WorkerHandle<Port>[] = [];
+    const stops = all.map(async (live) => {
+      const started = await live.worker.catch(() => undefined);
+      if (!started) return;
+      workers.push(started.worker);
+      await started.worker.stop();
+    });
+    const everything = Promise.allSettled([...stops, ...this.stopping.values(), this.pool.dispose()]);
+    await Promise.race([everything, new Promise((resolve) => setTimeout(resolve, limitMs).unref?.())]);
+    for (const worker of workers) worker.kill();
   }
 
-  private async startWorker(sessionId: string): Promise<StartedWorker> {
+  private open(sessionId: string): LiveSession<Port> {
+    const previous = this.stopping.get(sessionId) ?? Promise.resolve();
+    const live: LiveSession<Port> = {
+      id: sessionId,
+      viewers: new Set(),
+      worker: previous.then(() => this.startWorker(sessionId)),
+      restartReasons: new Map(),
+      activity: "idle",
+    };
+    this.sessions.set(sessionId, live);
+    live.worker.catch(() => {
+      if (this.sessions.get(sessionId) === live) this.sessions.delete(sessionId);
+    });
+    return live;
+  }
+
+  private cancelIdleStop(live: LiveSession<Port>): void {
+    clearTimeout(live.idleTimer);
+    live.idleTimer = undefined;
+  }
+
+  /** Starts the grace period when the session has neither viewers nor work; restarts it if already running. */
+  private scheduleIdleStop(live: LiveSession<Port>): void {
+    this.cancelIdleStop(live);
+    if (this.disposed || live.viewers.size > 0 || live.activity !== "idle") return;
+    const grace = Math.max(0, this.options.idleGraceMs?.() ?? DEFAULT_IDLE_GRACE_MS);
+    live.idleTimer = setTimeout(() => this.stopIdle(live), grace);
+    // A pending stop must not keep a host alive on its own; dispose() stops everything anyway.
+    live.idleTimer.unref?.();
+  }
+
+  private stopIdle(live: LiveSession<Port>): void {
+    live.idleTimer = undefined;
+    if (this.sessions.get(live.id) !== live || live.viewers.size > 0 || live.activity !== "idle") return;
+    this.sessions.delete(live.id);
+    const stop: Promise<void> = live.worker
+      .then((started) => started.worker.stop(), () => undefined)
+      .finally(() => {
+        if (this.stopping.get(live.id) === stop) this.stopping.delete(live.id);
+        this.listeners.emit({ type: "session-closed", sessionId: live.id });
+      });
+    this.stopping.set(live.id, stop);
+  }
+
+  private setActivity(live: LiveSession<Port>, activity: SessionActivity, outcome?: RunOutcome): void {
+    if (live.activity === activity) return;
+    live.activity = activity;
+    this.listeners.emit({ type: "activity", sessionId: live.id, activity, ...(activity === "idle" && outcome ? { outcome } : {}) });
+    if (activity === "idle") this.scheduleIdleStop(live);
+    else this.cancelIdleStop(live);
+  }
+
+  private async startWorker(sessionId: string): Promise<StartedWorker<Port>> {
     const worker = await this.pool.take();
     this.sessionOfWorker.set(worker, sessionId);
     const result = await worker
@@ -170,33 +271,39 @@ export class SessionBroker {
     return { worker, url: result.url, problems: result.problems };
   }
 
-  private onWorkerExit(sessionId: string, worker: WorkerHandle, reason: string): void {
+  private onWorkerExit(sessionId: string, worker: WorkerHandle<Port>, reason: string): void {
     if (worker.expectedExit || this.disposed) return;
-    const live = this.sessions.get(sessionId);
     this.listeners.emit({ type: "worker-exited", sessionId, reason, pid: worker.pid });
-    if (!live || live.closing) return;
-    const current = live.worker;
-    void current.then((started) => {
+    const live = this.sessions.get(sessionId);
+    if (!live) return;
+    void live.worker.then((started) => {
       if (started.worker !== worker || this.sessions.get(sessionId) !== live) return;
-      live.running = false;
+      this.setActivity(live, "idle", "failed");
+      if (live.viewers.size === 0) {
+        // Nobody is looking: the next viewer starts a worker, which reloads the transcript then.
+        this.cancelIdleStop(live);
+        this.sessions.delete(sessionId);
+        this.listeners.emit({ type: "session-closed", sessionId });
+        return;
+      }
       for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
       live.worker = this.startWorker(sessionId);
       live.worker.then(
         (next) => this.listeners.emit({ type: "worker-restarted", sessionId, pid: next.worker.pid }),
         () => {},
       );
-    });
+    }, () => {});
   }
 
-  private callbacks(worker: () => WorkerHandle): MainControlApi {
+  private callbacks(worker: () => WorkerHandle<Port>): MainControlApi {
     return {
       getApiKey: async (provider: string) => this.options.getApiKey(provider),
       report: (status: WorkerStatus) => {
         const sessionId = this.sessionOfWorker.get(worker());
         if (sessionId !== status.sessionId) return; // a worker may only speak for its own session
-        const live = this.sessions.get(sessionId);
-        if (live) live.running = status.running;
         this.listeners.emit({ type: "status", status });
+        const live = this.sessions.get(sessionId);
+        if (live) this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
       },
     };
   }

@@ -5,6 +5,7 @@
  */
 import { copyFile, mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
+import { Listeners } from "../../shared/transport/transport";
 
 export interface SessionSummary {
   id: string;
@@ -13,6 +14,8 @@ export interface SessionSummary {
   updated: number;
   model?: { provider: string; id: string };
   messageCount: number;
+  /** A run finished or failed while nobody watched; cleared when the chat is opened. */
+  unread?: "done" | "failed";
   /** When the session was soft-deleted (ms since epoch); absent while it is live. */
   deleted?: number;
 }
@@ -33,6 +36,7 @@ export class SessionIndex {
   /** Human-readable problems met while loading or saving; the index keeps working regardless. */
   readonly problems: string[] = [];
   private readonly sessions = new Map<string, SessionSummary>();
+  private readonly changeListeners = new Listeners<[string]>();
   private dirty = false;
   private timer?: ReturnType<typeof setTimeout>;
   private saving?: Promise<void>;
@@ -83,7 +87,7 @@ export class SessionIndex {
     if (dropped.length > 0) {
       await copyFile(file, backup);
       index.problems.push(`session index: dropped ${dropped.length} invalid entr${dropped.length === 1 ? "y" : "ies"} (original kept at ${backup}): ${dropped.join("; ")}`);
-      index.changed();
+      index.scheduleSave();
     }
     return index;
   }
@@ -108,10 +112,18 @@ export class SessionIndex {
     return found !== undefined && found.deleted === undefined;
   }
 
+  /**
+   * Calls `listener` with a session's id after each change of it (added, updated, deleted, restored, purged: `get`
+   * tells which). Listeners must not throw. Returns the unsubscribe function.
+   */
+  onChange(listener: (id: string) => void): () => void {
+    return this.changeListeners.add(listener);
+  }
+
   /** Adds or replaces the session's summary. */
   upsert(summary: SessionSummary): void {
     this.sessions.set(summary.id, copySummary(summary));
-    this.changed();
+    this.changed(summary.id);
   }
 
   /** Merges `patch` into a known session and returns the result; undefined (and no change) if unknown. */
@@ -120,7 +132,7 @@ export class SessionIndex {
     if (!current) return undefined;
     const next = copySummary({ ...current, ...patch, id });
     this.sessions.set(id, next);
-    this.changed();
+    this.changed(id);
     return copySummary(next);
   }
 
@@ -138,7 +150,7 @@ export class SessionIndex {
   purgeDeleted(olderThan: number): string[] {
     const purged = [...this.sessions.values()].filter((s) => s.deleted !== undefined && s.deleted < olderThan).map((s) => s.id);
     for (const id of purged) this.sessions.delete(id);
-    if (purged.length > 0) this.changed();
+    for (const id of purged) this.changed(id);
     return purged;
   }
 
@@ -152,7 +164,12 @@ export class SessionIndex {
     }
   }
 
-  private changed(): void {
+  private changed(id: string): void {
+    this.scheduleSave();
+    this.changeListeners.emit(id);
+  }
+
+  private scheduleSave(): void {
     this.dirty = true;
     if (this.timer) return;
     this.timer = setTimeout(() => {
@@ -205,6 +222,7 @@ function copySummary(summary: SessionSummary): SessionSummary {
     messageCount: summary.messageCount,
   };
   if (summary.model) out.model = { provider: summary.model.provider, id: summary.model.id };
+  if (summary.unread !== undefined) out.unread = summary.unread;
   if (summary.deleted !== undefined) out.deleted = summary.deleted;
   return out;
 }
@@ -225,6 +243,7 @@ function isSummary(value: unknown): value is SessionSummary {
     value.messageCount >= 0 &&
     (value.model === undefined ||
       (isObject(value.model) && typeof value.model.provider === "string" && typeof value.model.id === "string")) &&
+    (value.unread === undefined || value.unread === "done" || value.unread === "failed") &&
     (value.deleted === undefined || Number.isFinite(value.deleted))
   );
 }

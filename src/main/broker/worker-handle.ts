@@ -7,14 +7,14 @@ import type { MainControlApi, WorkerControlApi } from "../../shared/protocol/con
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { WorkerExit, WorkerProcess } from "./worker-process";
 
-export class WorkerHandle {
+export class WorkerHandle<Port = never> {
   readonly control: Comlink.Remote<WorkerControlApi>;
   private stopping = false;
   private exit: WorkerExit | undefined;
   private readonly closed: Promise<never>;
 
   constructor(
-    readonly process: WorkerProcess,
+    readonly process: WorkerProcess<Port>,
     callbacks: MainControlApi,
   ) {
     Comlink.expose(callbacks, rpcEndpoint(process.control, { lane: "w2c" }));
@@ -47,24 +47,30 @@ export class WorkerHandle {
   }
 
   /**
-   * Graceful stop: the worker aborts its run and flushes its transcript; after `timeoutMs` it is killed.
-   * Resolves when the process is gone.
+   * Graceful stop: the worker aborts its run and flushes its transcript; after `timeoutMs` it is killed. Resolves
+   * when the process is gone, or at the latest `timeoutMs` after the kill (a process that never even spawned may
+   * never report an exit): it never hangs.
    */
   async stop(timeoutMs = 2000): Promise<void> {
     this.stopping = true;
     if (!this.alive) return;
-    const timer = setTimeout(() => this.process.kill(), timeoutMs);
     try {
       await Promise.race([this.call((c) => c.shutdown()).catch(() => {}), delay(timeoutMs)]);
       await Promise.race([this.process.exited, delay(timeoutMs)]);
     } finally {
-      clearTimeout(timer);
       this.process.kill();
-      await this.process.exited;
+      await Promise.race([this.process.exited, delay(timeoutMs)]);
     }
+  }
+
+  /** Ends the process at once, without asking it to flush. */
+  kill(): void {
+    this.stopping = true;
+    this.process.kill();
   }
 }
 
+/** A timer that never keeps the process alive on its own. */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }

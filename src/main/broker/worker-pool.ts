@@ -5,36 +5,38 @@ import type { MainControlApi } from "../../shared/protocol/control-protocol";
 import { WorkerHandle } from "./worker-handle";
 import type { WorkerLauncher } from "./worker-process";
 
-export class WorkerPool {
-  private spare: Promise<WorkerHandle> | undefined;
+interface Spare<Port> {
+  handle: WorkerHandle<Port>;
+  /** Settles once the spare answered its ping and warmed up (or failed to). */
+  ready: Promise<WorkerHandle<Port>>;
+}
+
+export class WorkerPool<Port = never> {
+  private spare: Spare<Port> | undefined;
   private disposed = false;
 
   constructor(
-    private readonly launcher: WorkerLauncher,
+    private readonly launcher: WorkerLauncher<Port>,
     /** Callbacks for a worker; `bind` later tells which session the calls are for. */
-    private readonly callbacksFor: (worker: () => WorkerHandle) => MainControlApi,
+    private readonly callbacksFor: (worker: () => WorkerHandle<Port>) => MainControlApi,
     private readonly keepSpare = true,
   ) {}
 
   /** Starts a worker and resolves once it answers a ping and has finished loading (see WorkerControlApi.warmUp). */
-  spawn(): Promise<WorkerHandle> {
-    let handle!: WorkerHandle;
-    handle = new WorkerHandle(this.launcher.launch(), this.callbacksFor(() => handle));
-    return handle
-      .call((c) => c.ping())
-      .then(() => handle.call((c) => c.warmUp()))
-      .then(() => handle);
+  spawn(): Promise<WorkerHandle<Port>> {
+    return this.launch().ready;
   }
 
   /**
    * A ready worker: the spare if there is a live one, else a fresh one. Does not start the next spare: the caller
    * calls `refill()` once it has bound the worker, so a new process starting up does not compete with the hand-off.
    */
-  async take(): Promise<WorkerHandle> {
+  async take(): Promise<WorkerHandle<Port>> {
+    if (this.disposed) throw new Error("Paddock is shutting down");
     const spare = this.spare;
     this.spare = undefined;
-    let worker: WorkerHandle | undefined;
-    if (spare) worker = await spare.catch(() => undefined);
+    let worker: WorkerHandle<Port> | undefined;
+    if (spare) worker = await spare.ready.catch(() => undefined);
     if (!worker || !worker.alive) worker = await this.spawn();
     return worker;
   }
@@ -42,18 +44,28 @@ export class WorkerPool {
   /** Makes sure a spare is starting (no-op when disabled or one exists). */
   refill(): void {
     if (!this.keepSpare || this.disposed || this.spare) return;
-    const spare = this.spawn();
-    spare.catch(() => {
+    const spare = this.launch();
+    spare.ready.catch(() => {
       if (this.spare === spare) this.spare = undefined;
     });
     this.spare = spare;
   }
 
+  /** Stops the spare, ready or not; never waits on a spawn that may not settle. */
   async dispose(): Promise<void> {
     this.disposed = true;
     const spare = this.spare;
     this.spare = undefined;
-    const worker = await spare?.catch(() => undefined);
-    await worker?.stop(500);
+    await spare?.handle.stop(500);
+  }
+
+  private launch(): Spare<Port> {
+    let handle!: WorkerHandle<Port>;
+    handle = new WorkerHandle(this.launcher.launch(), this.callbacksFor(() => handle));
+    const ready = handle
+      .call((c) => c.ping())
+      .then(() => handle.call((c) => c.warmUp()))
+      .then(() => handle);
+    return { handle, ready };
   }
 }

@@ -1,6 +1,9 @@
 /**
  * One agent worker process as the broker sees it, whatever started it (Electron's utilityProcess in the app,
  * Node's child_process.fork in tests and the web host).
+ *
+ * `Port` is what the process can be handed as a session connection: Electron's MessagePortMain for utility
+ * processes, `never` for forked Node children (those serve sessions on their own loopback WebSocket instead).
  */
 import type { Transport } from "../../shared/transport/transport";
 
@@ -9,18 +12,20 @@ export interface WorkerExit {
   signal: string | null;
 }
 
-export interface WorkerProcess {
+export interface WorkerProcess<Port = never> {
   readonly pid: number | undefined;
   /** The control channel (main <-> worker). */
   readonly control: Transport;
   /** Resolves once, when the process has exited for any reason. */
   readonly exited: Promise<WorkerExit>;
-  /** Ends the process at once (SIGKILL where the platform has it). Safe to call after exit. */
+  /** Ends the process at once (SIGKILL where the platform has it). Safe to call at any time, also before spawn. */
   kill(): void;
+  /** Hands the worker one end of a session channel; the process serves the session it hosts on it. */
+  transferPort(port: Port): void;
 }
 
-export interface WorkerLauncher {
-  launch(): WorkerProcess;
+export interface WorkerLauncher<Port = never> {
+  launch(): WorkerProcess<Port>;
 }
 
 export function describeExit(exit: WorkerExit): string {

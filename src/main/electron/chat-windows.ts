@@ -1,16 +1,17 @@
 /**
  * The chat windows: each shows one session at a time and is one viewer of it in the broker (viewer id = its
  * webContents id). Opening, binding a window to a session, handing it session ports, and letting go of the
- * session when the window closes or moves on. Sessions themselves are the broker's business.
+ * session when the window closes or moves on (which never stops the session's agent). Sessions themselves are
+ * the broker's business.
  */
-import { BrowserWindow, MessageChannelMain, type BaseWindow, type WebContents } from "electron";
+import { BrowserWindow, MessageChannelMain, type BaseWindow, type MessagePortMain, type WebContents } from "electron";
 import type { PageCommand, SessionPortMessage } from "../../preload/api";
+import type { AppEvent } from "../../shared/protocol/app-api";
 import type { WindowBounds } from "../../shared/settings/schema";
 import type { SessionBroker } from "../broker/session-broker";
 import type { CloseGuard } from "./confirm-close";
-import { COMMAND_CHANNEL, SESSION_PORT_CHANNEL } from "./ipc-channels";
+import { COMMAND_CHANNEL, EVENT_CHANNEL, SESSION_PORT_CHANNEL } from "./ipc-channels";
 import { hardenWindow, secureWebPreferences } from "./security";
-import { UtilityWorkerProcess } from "./utility-worker-launcher";
 import type { WindowStateTracker } from "./window-state";
 
 export type { PageCommand };
@@ -19,7 +20,7 @@ export interface ChatWindowsOptions {
   preloadPath: string;
   /** Loads the app page into `win`, bound to `sessionId` when given (`index.html?session=<id>`). */
   loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<void>;
-  broker: SessionBroker;
+  broker: SessionBroker<MessagePortMain>;
   tracker: WindowStateTracker;
   closeGuard: CloseGuard;
   /** Whether the session exists and is not deleted: windows and ports are only ever made for such sessions. */
@@ -38,6 +39,8 @@ interface ChatWindow {
 }
 
 const DEFAULT_SIZE = { width: 1100, height: 760 };
+/** A page that crashes again this soon after a reload is left alone (with a warning) instead of looping. */
+const CRASH_RELOAD_MIN_INTERVAL_MS = 10_000;
 
 export class ChatWindows {
   readonly #options: ChatWindowsOptions;
@@ -66,10 +69,22 @@ export class ChatWindows {
     this.#byWindowId.set(windowId, chat);
     this.#byContentsId.set(contentsId, chat);
     win.once("ready-to-show", () => win.show());
+    let lastCrash = 0;
+    win.webContents.on("render-process-gone", (_event, details) => {
+      if (details.reason === "clean-exit" || win.isDestroyed()) return;
+      // The window's session is unharmed (its worker runs on); a reloaded page reconnects to it.
+      const now = Date.now();
+      if (now - lastCrash < CRASH_RELOAD_MIN_INTERVAL_MS) {
+        this.#options.warn(`A window's page crashed twice in a row (${details.reason}); close it and open the chat again.`);
+        return;
+      }
+      lastCrash = now;
+      win.webContents.reload();
+    });
     win.on("closed", () => {
       this.#byWindowId.delete(windowId);
       this.#byContentsId.delete(contentsId);
-      for (const sessionId of chat.attached) void this.#options.broker.detach(sessionId, chat.viewerId);
+      for (const sessionId of chat.attached) this.#options.broker.detach(sessionId, chat.viewerId);
       chat.attached.clear();
     });
     const shown = sessionId !== undefined && this.#options.sessionExists(sessionId) ? sessionId : undefined;
@@ -95,8 +110,8 @@ export class ChatWindows {
   }
 
   /**
-   * Records that `win` now shows `sessionId` (restored on relaunch) and lets go of the session it showed before,
-   * whose worker stops if no other window shows it.
+   * Records that `win` now shows `sessionId` (restored on relaunch) and lets go of the session it showed before
+   * (whose agent works on; an idle one stops after the grace period if no other window shows it).
    */
   show(win: BrowserWindow, sessionId: string): void {
     const chat = this.#byWindowId.get(win.id);
@@ -106,7 +121,7 @@ export class ChatWindows {
     if (previous === undefined) this.#options.tracker.track(win, sessionId);
     else this.#options.tracker.rebind(win, sessionId);
     if (previous !== undefined && chat.attached.delete(previous)) {
-      void this.#options.broker.detach(previous, chat.viewerId);
+      this.#options.broker.detach(previous, chat.viewerId);
     }
   }
 
@@ -124,14 +139,13 @@ export class ChatWindows {
     const attachment = await this.#options.broker.attach(sessionId, chat.viewerId);
     // Closing or switching meanwhile already detached this viewer; a port now would reach a stopping worker.
     if (win.isDestroyed() || chat.sessionId !== sessionId) throw new Error("The window moved on to another chat");
-    const worker = attachment.worker;
-    if (!(worker.process instanceof UtilityWorkerProcess)) throw new Error("The agent worker cannot take ports");
-    if (!worker.alive) throw new Error("The chat's agent process is restarting; try again");
+    if (attachment.endpoint.kind !== "port") throw new Error("The agent worker cannot take ports");
+    if (!attachment.worker.alive) throw new Error("The chat's agent process is restarting; try again");
     if (attachment.problems.length > 0) {
       this.#options.warn(`While opening a chat: ${attachment.problems.join("; ")}`);
     }
     const { port1, port2 } = new MessageChannelMain();
-    worker.process.transferPort(port1);
+    attachment.endpoint.handOff(port1);
     const message: SessionPortMessage = { type: SESSION_PORT_CHANNEL, sessionId };
     if (attachment.restartedReason !== undefined) message.restartedReason = attachment.restartedReason;
     win.webContents.postMessage(SESSION_PORT_CHANNEL, message, [port2]);
@@ -140,5 +154,30 @@ export class ChatWindows {
   /** Sends a menu command to `win`'s page. */
   command(win: BrowserWindow, command: PageCommand): void {
     if (!win.isDestroyed()) win.webContents.send(COMMAND_CHANNEL, command);
+  }
+
+  /** Pushes one of main's events to every window's page. */
+  broadcast(event: AppEvent): void {
+    for (const { win } of this.#byWindowId.values()) {
+      if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
+    }
+  }
+
+  /** Whether the focused window (if it is one of ours) shows `sessionId`. */
+  isInFront(sessionId: string): boolean {
+    const focused = BrowserWindow.getFocusedWindow();
+    return focused !== null && this.#byWindowId.get(focused.id)?.sessionId === sessionId;
+  }
+
+  /** Brings the chat to the front: the window showing it, or a new one. */
+  reveal(sessionId: string): void {
+    const chat = [...this.#byWindowId.values()].find((c) => c.sessionId === sessionId && !c.win.isDestroyed());
+    if (!chat) {
+      if (this.#options.sessionExists(sessionId)) this.open(sessionId);
+      return;
+    }
+    if (chat.win.isMinimized()) chat.win.restore();
+    chat.win.show();
+    chat.win.focus();
   }
 }

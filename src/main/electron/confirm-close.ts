@@ -1,102 +1,85 @@
 /**
- * "An agent is still working: close anyway?" Asked when a window closes while its session's agent runs (and no other
- * window shows that session, which would keep it running), or when the app quits with any agent running; only while
- * the `abort.confirmCloseWhileRunning` setting is on. Knows nothing of the broker: it asks through callbacks.
+ * "Agents are still working: quit anyway?" Closing a window never stops an agent (its worker lives on without a
+ * viewer), so only quitting asks: Quit from the menu, or, where the last window closing quits the app (Windows,
+ * Linux), closing that window. Asked only while the `abort.confirmCloseWhileRunning` setting is on. Knows nothing of
+ * the broker: it asks through callbacks.
+ *
+ * Create the guard before anything else listens to `before-quit` (the window tracker): listeners run in order, and
+ * later ones must see `event.defaultPrevented` when the user cancels.
  */
 import { app, dialog, type BrowserWindow } from "electron";
 
 export interface CloseGuardOptions {
-  /** Whether the session's agent is in a run right now. */
-  isRunning(sessionId: string): boolean;
-  /** The session `win` shows, if any. */
-  sessionOf(win: BrowserWindow): string | undefined;
+  /** How many agents are working or waiting for the user right now (quitting stops them). */
+  busyAgents(): number;
   /** The current value of `abort.confirmCloseWhileRunning`, read at each close. */
   shouldConfirm(): boolean;
+  /** Whether closing the last window quits the app (not on macOS). */
+  lastWindowQuits: boolean;
 }
 
 export class CloseGuard {
   readonly #options: CloseGuardOptions;
   readonly #windows = new Set<BrowserWindow>();
-  /** Windows whose close the user confirmed: their next close goes through. */
-  readonly #approved = new WeakSet<BrowserWindow>();
-  /** Windows with a question on screen, so a second click on the close button does not stack a second dialog. */
-  readonly #asking = new WeakSet<BrowserWindow>();
   #quitApproved = false;
-  #askingQuit = false;
+  #asking = false;
 
   /** Installs the quit check; create one guard, after app ready. */
   constructor(options: CloseGuardOptions) {
     this.#options = options;
     app.on("before-quit", (event) => {
-      if (this.#quitApproved) return;
-      const running = this.#runningSessions();
-      if (running.length === 0 || !this.#options.shouldConfirm()) return;
+      if (this.#quitApproved || !this.#needsAsking()) return;
       event.preventDefault();
-      if (this.#askingQuit) return;
-      this.#askingQuit = true;
-      const many = running.length > 1;
-      void dialog
-        .showMessageBox({
-          type: "warning",
-          message: many ? `${running.length} agents are still working.` : "An agent is still working.",
-          detail: `Quitting stops ${many ? "them" : "it"}. Quit anyway?`,
-          buttons: ["Quit", "Cancel"],
-          defaultId: 1,
-          cancelId: 1,
-        })
-        .then(({ response }) => {
-          this.#askingQuit = false;
-          if (response !== 0) return;
-          // Approved once for the whole quit, so the windows closing next do not each ask again.
-          this.#quitApproved = true;
-          app.quit();
-        });
+      void this.#ask(undefined).then((quit) => {
+        if (quit) app.quit();
+      });
     });
   }
 
-  /** Asks before `win` closes while its agent runs. Call once per window, when it is created. */
+  /** Asks before `win` closes when that would quit the app with agents working. Call once per window. */
   watch(win: BrowserWindow): void {
     this.#windows.add(win);
     win.on("closed", () => this.#windows.delete(win));
     win.on("close", (event) => {
-      if (this.#quitApproved || this.#approved.has(win)) return;
-      const sessionId = this.#options.sessionOf(win);
-      if (sessionId === undefined || !this.#options.isRunning(sessionId)) return;
-      if (this.#shownElsewhere(win, sessionId) || !this.#options.shouldConfirm()) return;
+      if (this.#quitApproved || !this.#options.lastWindowQuits || this.#otherWindows(win) > 0 || !this.#needsAsking()) return;
       event.preventDefault();
-      if (this.#asking.has(win)) return;
-      this.#asking.add(win);
-      void dialog
-        .showMessageBox(win, {
-          type: "warning",
-          message: "The agent in this chat is still working.",
-          detail: "Closing the window stops it. Close anyway?",
-          buttons: ["Close Window", "Cancel"],
-          defaultId: 1,
-          cancelId: 1,
-        })
-        .then(({ response }) => {
-          this.#asking.delete(win);
-          if (response !== 0 || win.isDestroyed()) return;
-          this.#approved.add(win);
-          win.close();
-        });
+      void this.#ask(win).then((quit) => {
+        if (quit && !win.isDestroyed()) win.close();
+      });
     });
   }
 
-  #shownElsewhere(win: BrowserWindow, sessionId: string): boolean {
-    for (const other of this.#windows) {
-      if (other !== win && !other.isDestroyed() && this.#options.sessionOf(other) === sessionId) return true;
-    }
-    return false;
+  #needsAsking(): boolean {
+    return this.#options.busyAgents() > 0 && this.#options.shouldConfirm();
   }
 
-  #runningSessions(): string[] {
-    const sessions = new Set<string>();
-    for (const win of this.#windows) {
-      const sessionId = win.isDestroyed() ? undefined : this.#options.sessionOf(win);
-      if (sessionId !== undefined && this.#options.isRunning(sessionId)) sessions.add(sessionId);
+  #otherWindows(win: BrowserWindow): number {
+    let count = 0;
+    for (const other of this.#windows) if (other !== win && !other.isDestroyed()) count++;
+    return count;
+  }
+
+  /** One question at a time; resolves true when the user chose to quit (approved for the rest of this quit). */
+  async #ask(win: BrowserWindow | undefined): Promise<boolean> {
+    if (this.#asking) return false;
+    this.#asking = true;
+    try {
+      const busy = this.#options.busyAgents();
+      const many = busy > 1;
+      const options = {
+        type: "warning" as const,
+        message: many ? `${busy} agents are still working.` : "An agent is still working.",
+        detail: `Quitting Paddock stops ${many ? "them" : "it"}; ${many ? "their" : "its"} replies so far are kept. Quit anyway?`,
+        buttons: ["Quit", "Cancel"],
+        defaultId: 1,
+        cancelId: 1,
+      };
+      const { response } = win && !win.isDestroyed() ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+      // Approved once for the whole quit, so the windows closing next do not each ask again.
+      if (response === 0) this.#quitApproved = true;
+      return response === 0;
+    } finally {
+      this.#asking = false;
     }
-    return [...sessions];
   }
 }

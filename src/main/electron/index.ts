@@ -1,26 +1,24 @@
 /**
- * Electron's main process: the composition root. It builds the Electron-free core (settings, secrets, session
- * index, broker, app service) on Electron's adapters and wires windows, IPC, menus and the app's life cycle.
+ * Electron's main process: the composition root. It builds the Electron-free core (`createCore`: settings, secrets,
+ * session index, broker, app service) on Electron's adapters and wires windows, IPC, menus, notifications and the
+ * app's life cycle.
  * No business logic here: anything worth testing lives in src/main/broker.
  */
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { app, BrowserWindow, session } from "electron";
+import { app, BrowserWindow, session, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
-import { AppService, toWorkerSettings } from "../broker/app-service";
-import { resolveApiKey, SecretStore } from "../broker/secrets";
-import { SessionBroker } from "../broker/session-broker";
-import { SessionIndex } from "../broker/session-index";
-import { SettingsStore } from "../broker/settings-store";
+import { createCore } from "../broker/core";
 import { SESSION_QUERY_PARAM } from "../../preload/api";
 import { ChatWindows } from "./chat-windows";
 import { CloseGuard } from "./confirm-close";
+import { desktopNotifications } from "./desktop-notifications";
 import { appApiWith, registerIpc } from "./ipc";
 import { installApplicationMenu } from "./menu";
 import { safeStorageCipher } from "./safe-storage-cipher";
 import { hardenSession } from "./security";
 import { claimSingleInstance } from "./single-instance";
-import { appFiles, applyUserDataOverride } from "./user-data";
+import { applyUserDataOverride } from "./user-data";
 import { UtilityWorkerLauncher } from "./utility-worker-launcher";
 import { WindowStateTracker } from "./window-state";
 
@@ -55,39 +53,27 @@ function loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<vo
 
 /** Builds everything after app ready; returns the window manager for the single-instance hand-over. */
 async function start(): Promise<ChatWindows> {
-  const files = appFiles();
-  const settings = SettingsStore.open({
-    cwd: files.settingsDir,
+  const core = await createCore<MessagePortMain>({
+    dataDir: app.getPath("userData"),
+    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
+    sessionTransport: "port",
+    cipher: safeStorageCipher,
     // electron-store with neither defaults, schema nor migrations: SettingsStore does all three.
     storeFactory: ({ cwd, name }) => new ElectronStore<Record<string, unknown>>({ cwd, name }),
-  });
-  const secrets = SecretStore.open(files.secretsFile, safeStorageCipher);
-  const index = await SessionIndex.open(files.sessionIndexFile);
-  const sessionExists = (id: string) => index.isLive(id);
-
-  const broker = new SessionBroker({
-    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
-    sessionsDir: files.sessionsDir,
-    sessionTransport: "port",
-    getApiKey: (provider) => resolveApiKey(provider, secrets),
-    getWorkerSettings: () => toWorkerSettings(settings.get()),
-  });
-  const service = new AppService({
-    settings,
-    secrets,
-    index,
-    broker,
     // Only reached without a calling window (see apiFor below), where "this window" means a new one.
     openSession: async (id) => void chatWindows.open(id),
   });
+  const { settings, index, broker, service } = core;
+  const sessionExists = (id: string) => index.isLive(id);
 
   hardenSession(session.defaultSession, { isAppUrl, devServerOrigin });
-  const tracker = new WindowStateTracker(settings);
+  // The guard first: the tracker's before-quit listener must see a quit the guard cancelled as prevented.
   const closeGuard = new CloseGuard({
-    isRunning: (id) => broker.isRunning(id),
-    sessionOf: (win): string | undefined => chatWindows.sessionOf(win),
+    busyAgents: () => broker.busySessionIds().length,
     shouldConfirm: () => settings.get().abort.confirmCloseWhileRunning,
+    lastWindowQuits: process.platform !== "darwin",
   });
+  const tracker = new WindowStateTracker(settings);
   const chatWindows: ChatWindows = new ChatWindows({
     preloadPath: join(here, "../preload/index.cjs"),
     loadPage,
@@ -96,6 +82,15 @@ async function start(): Promise<ChatWindows> {
     closeGuard,
     sessionExists,
     warn: (text) => service.notify("warning", text),
+  });
+  const notify = desktopNotifications({
+    enabled: () => settings.get().background.notifications,
+    isInFront: (id) => chatWindows.isInFront(id),
+    reveal: (id) => chatWindows.reveal(id),
+  });
+  service.onEvent((event) => {
+    chatWindows.broadcast(event);
+    notify(event);
   });
 
   const newChatWindow = () =>
@@ -142,21 +137,18 @@ async function start(): Promise<ChatWindows> {
     if (BrowserWindow.getAllWindows().length === 0) chatWindows.open();
   });
   app.on("window-all-closed", () => {
-    // macOS apps stay in the Dock with no window; elsewhere the last window closing ends the app.
+    // macOS apps stay in the Dock with no window (their agents work on); elsewhere the last window closing quits.
     if (process.platform !== "darwin") app.quit();
   });
-  let cleanedUp = false;
   let cleaning = false;
   app.on("will-quit", (event) => {
-    if (cleanedUp) return;
-    // Workers flush their transcripts and the index reaches disk before the process goes.
+    // Workers abort and flush their transcripts and the index reaches disk before the process goes; all of it is
+    // bounded (core.shutdown), and app.exit ends the quit without a second before-quit (which would save the
+    // window list again, by then empty).
     event.preventDefault();
     if (cleaning) return;
     cleaning = true;
-    void Promise.allSettled([broker.dispose(), index.flush()]).then(() => {
-      cleanedUp = true;
-      app.quit();
-    });
+    void core.shutdown().finally(() => app.exit(0));
   });
   return chatWindows;
 }

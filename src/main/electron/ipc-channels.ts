@@ -9,3 +9,5 @@ export const CALL_CHANNEL = "paddock:call";
 export const SESSION_PORT_CHANNEL = "paddock:session-port";
 /** main -> page: a menu command ("open-settings" | "new-chat"). */
 export const COMMAND_CHANNEL = "paddock:command";
+/** main -> page: one AppEvent (chats changing, chats wanting attention), the same for every window. */
+export const EVENT_CHANNEL = "paddock:event";

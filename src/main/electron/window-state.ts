@@ -23,17 +23,18 @@ export class WindowStateTracker {
   readonly #open = new Map<BrowserWindow, WindowRecord>();
   #timer: NodeJS.Timeout | undefined;
   /**
-   * Set by a quit attempt: windows then close one by one and their records must stay on disk for the relaunch.
-   * Electron says nothing when a quit is cancelled (say, by a close confirmation), so the flag clears only when
-   * the app shows signs of life (a window opens or changes session). Nothing is lost meanwhile: `#open` is always
-   * exact and every quit attempt saves it first.
+   * Set once a quit goes ahead: windows then close one by one and their records must stay on disk for the relaunch.
+   * A quit the close guard cancels never sets it (the guard listens first and prevents the event; see
+   * confirm-close.ts), and quitting ends in `app.exit`, which fires no second `before-quit`.
    */
   #quitting = false;
 
+  /** Create after the close guard, so a quit it cancels is seen as prevented here. */
   constructor(store: WindowRecordStore, options: WindowStateOptions = {}) {
     this.#store = store;
     this.#debounceMs = options.debounceMs ?? 500;
-    app.on("before-quit", () => {
+    app.on("before-quit", (event) => {
+      if (event.defaultPrevented || this.#quitting) return;
       this.#quitting = true;
       this.flush();
     });
@@ -65,7 +66,6 @@ export class WindowStateTracker {
       this.#open.delete(win);
       if (!this.#quitting) this.flush();
     });
-    this.#quitting = false;
     this.flush();
   }
 
@@ -74,8 +74,7 @@ export class WindowStateTracker {
     const record = this.#open.get(win);
     if (!record) return;
     record.sessionId = sessionId;
-    this.#quitting = false;
-    this.flush();
+    if (!this.#quitting) this.flush();
   }
 
   /** Saves the open windows now, including bounds still waiting for the debounce. */

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { AppNotice, ModelOption, ModelRef, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import type { AppEvent, AppNotice, ModelOption, ModelRef, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import { attentionText } from "../../shared/protocol/attention";
 import type { Settings } from "../../shared/settings/schema";
 import { ChatView } from "../views/ChatView";
 import { SettingsView } from "../views/SettingsView";
@@ -8,12 +9,13 @@ import { Sidebar } from "../components/sidebar/Sidebar";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { Toast } from "../components/common/Toast";
 import { ServicesContext } from "./ServicesContext";
-import type { AppCommand, AppServices } from "./services";
+import type { AppCommand, AppServices, HostStatus } from "./services";
 import { useSessionHandle } from "./useSessionHandle";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
 import { isModelChosen } from "../../shared/agent/state";
 import { errorText } from "../../shared/error-text";
+import { HostUnreachableError } from "../store/session-client";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -36,8 +38,16 @@ interface UndoToast {
 }
 
 const UNDO_MS = 8000;
-/** How often the sidebar asks main again while a chat open elsewhere is running. */
-const BACKGROUND_REFRESH_MS = 3_000;
+/** How long "a chat finished" stays on screen in the page (where no system notification was shown). */
+const ATTENTION_MS = 10_000;
+
+type Attention = Extract<AppEvent, { type: "attention" }>;
+
+/** `sessions` with `changed` put in (replacing the same id), newest first as the sidebar lists them. */
+function upsertSession(sessions: readonly SessionSummary[], changed: SessionSummary): SessionSummary[] {
+  const rest = sessions.filter((s) => s.id !== changed.id);
+  return [...rest, changed].sort((a, b) => b.updated - a.updated || b.created - a.created);
+}
 
 function AppShell({ services }: { services: AppServices }) {
   const { app } = services;
@@ -51,6 +61,8 @@ function AppShell({ services }: { services: AppServices }) {
   const [setupSkipped, setSetupSkipped] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [hostStatus, setHostStatus] = useState<HostStatus>("connected");
+  const [attention, setAttention] = useState<Attention | null>(null);
   const handle = useSessionHandle(services, activeId);
 
   useTheme(data?.settings.theme ?? "system");
@@ -78,6 +90,8 @@ function AppShell({ services }: { services: AppServices }) {
         setActiveId(created.id);
       }
     } catch (e) {
+      // A host that is away comes back by itself: the host status brings the next attempt (below).
+      if (e instanceof HostUnreachableError) setHostStatus("reconnecting");
       setLoadError(errorText(e));
     }
   }, [app, services.initialSessionId, takeNotices]);
@@ -85,6 +99,12 @@ function AppShell({ services }: { services: AppServices }) {
   useEffect(() => {
     void load();
   }, [load]);
+
+  // Back after the host was away: what was pushed meanwhile is lost, so reload what the page shows.
+  useEffect(() => services.onHostStatus?.((status) => {
+    setHostStatus(status);
+    if (status === "connected") void load();
+  }), [services, load]);
 
   useEffect(() => {
     const onFocus = () => {
@@ -173,23 +193,33 @@ function AppShell({ services }: { services: AppServices }) {
     app.restoreSession(id).then(() => refreshSessions(), report);
   };
 
-  // The open chat's run state comes live from its own view; main's list only catches up at the next refresh.
-  const [activeRunning, setActiveRunning] = useState(false);
-  const onRunningChange = useCallback((running: boolean) => {
-    setActiveRunning(running);
-    if (!running) void refreshSessions();
-  }, [refreshSessions]);
-  const listed = useMemo(
-    () => sessions.map((s) => (s.id === activeId && Boolean(s.running) !== activeRunning ? { ...s, running: activeRunning } : s)),
-    [sessions, activeId, activeRunning],
-  );
-  // Runs in chats open elsewhere (another window) show up and clear within a few seconds.
-  const otherRunning = sessions.some((s) => s.running && s.id !== activeId);
+  // Main pushes every chat's changes (titles, activity, unread) to every window: the sidebar never polls.
+  const onEventRef = useRef<(event: AppEvent) => void>(() => {});
+  onEventRef.current = (event) => {
+    if (event.type === "session") setSessions((old) => upsertSession(old, event.session));
+    else if (event.type === "session-removed") setSessions((old) => old.filter((s) => s.id !== event.id));
+    else if (event.type === "attention") payAttention(event);
+  };
+  useEffect(() => services.onEvent((event) => onEventRef.current(event)), [services]);
+
+  /**
+   * Tells the user about a chat that wants them, where the page does it (the browser host; Electron's main shows
+   * native notifications): nothing when they are looking at that chat, a system notification when the page is in
+   * the background and they allowed them, else a note in the page.
+   */
+  const payAttention = (event: Attention) => {
+    if (!services.notifications || !data?.settings.background.notifications) return;
+    const looking = document.visibilityState === "visible" && document.hasFocus();
+    if (looking && event.sessionId === activeId && route === "chat") return;
+    const tag = `paddock-${event.sessionId}-${event.reason}`;
+    if (!looking && services.notifications.show({ ...attentionText(event), tag }, () => openSession(event.sessionId, "this-window"))) return;
+    setAttention(event);
+  };
   useEffect(() => {
-    if (!otherRunning) return;
-    const timer = setInterval(() => void refreshSessions(), BACKGROUND_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [otherRunning, refreshSessions]);
+    if (!attention) return;
+    const timer = setTimeout(() => setAttention(null), ATTENTION_MS);
+    return () => clearTimeout(timer);
+  }, [attention]);
 
   if (loadError) {
     return (
@@ -224,7 +254,7 @@ function AppShell({ services }: { services: AppServices }) {
   return (
     <div className={`app${sidebarOpen ? " sidebar-open" : ""}`}>
       <Sidebar
-        sessions={listed}
+        sessions={sessions}
         activeId={activeId}
         settingsOpen={route === "settings"}
         onNewChat={newChat}
@@ -238,6 +268,11 @@ function AppShell({ services }: { services: AppServices }) {
       />
       {sidebarOpen ? <div className="scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" /> : null}
       <main className="main">
+        {hostStatus === "reconnecting" ? (
+          <div className="notice notice-error host-down" role="alert" data-testid="host-status">
+            <span className="notice-text">Paddock is not running. Reconnecting… (start it again with <code>npm run dev:web</code>)</span>
+          </div>
+        ) : null}
         {notices.length > 0 || failure ? (
           <div className="notices">
             {notices.map((n) => (
@@ -257,7 +292,7 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} models={models} abortSettings={settings.abort}
-            onRunningChange={onRunningChange} onToggleSidebar={() => setSidebarOpen(true)} />
+            hostDown={hostStatus === "reconnecting"} onToggleSidebar={() => setSidebarOpen(true)} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}
@@ -265,6 +300,13 @@ function AppShell({ services }: { services: AppServices }) {
       {undo ? (
         <Toast text={`Deleted “${undo.title}”`} actionLabel="Undo" onAction={() => restore(undo.sessionId)}
           onDismiss={() => setUndo(null)} />
+      ) : attention ? (
+        <Toast text={`“${attentionText(attention).title}”: ${attentionText(attention).body}`} actionLabel="Open" testId="attention-toast"
+          onAction={() => {
+            setAttention(null);
+            openSession(attention.sessionId, "this-window");
+          }}
+          onDismiss={() => setAttention(null)} />
       ) : null}
     </div>
   );

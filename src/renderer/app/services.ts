@@ -1,4 +1,4 @@
-import type { AppApi } from "../../shared/protocol/app-api";
+import type { AppApi, AppEvent } from "../../shared/protocol/app-api";
 import type { SessionCommands, SessionView } from "../store/session-view";
 import type { PageCommand } from "../../preload/api";
 
@@ -13,6 +13,21 @@ export interface SessionHandle {
   close(): void;
 }
 
+/** Whether the page can reach its host (main, or the browser host process). */
+export type HostStatus = "connected" | "reconnecting";
+
+/** System notifications the page shows itself (the browser host: main there cannot reach the desktop). */
+export interface PageNotifications {
+  permission(): NotificationPermission | "unsupported";
+  /** Asks the user (call from a click: browsers ignore requests without a user gesture). */
+  requestPermission(): Promise<NotificationPermission | "unsupported">;
+  /**
+   * Shows a system notification when the user allowed them; `onClick` runs when it is clicked. Returns false (and
+   * shows nothing) otherwise: the page then tells the user in the page itself.
+   */
+  show(note: { title: string; body: string; tag: string }, onClick: () => void): boolean;
+}
+
 /** Everything the App needs from its host (Electron preload, the web host, or a test fixture). */
 export interface AppServices {
   app: AppApi;
@@ -22,6 +37,15 @@ export interface AppServices {
   initialSessionId?: string;
   /** Commands from the host's native menus (Electron); returns the unsubscribe function. */
   onCommand?(listener: (command: AppCommand) => void): () => void;
+  /** Main's pushes: chats changing, chats wanting attention. Returns the unsubscribe function. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
+  /**
+   * Where the host can go away while the page stays (the browser host): reachability as it changes. Events missed
+   * while away are not replayed: on "connected" the page reloads what it shows. Returns the unsubscribe function.
+   */
+  onHostStatus?(listener: (status: HostStatus) => void): () => void;
+  /** Present where the page shows system notifications itself; absent where main shows them (Electron). */
+  notifications?: PageNotifications;
 }
 
 /** What a native menu (or its accelerator) asks the focused window to do. */

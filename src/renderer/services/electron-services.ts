@@ -3,7 +3,7 @@
  * go through `paddock.call`, validated by main. A session's channel is a MessagePort that the preload posts to
  * this window after `acquireSessionPort`; main ties the worker's viewer to that port.
  */
-import type { AppApi } from "../../shared/protocol/app-api";
+import type { AppApi, AppEvent } from "../../shared/protocol/app-api";
 import { DomMessagePortTransport } from "../../shared/transport/dom-message-port-transport";
 import type { PaddockBridge, SessionPortMessage } from "../../preload/api";
 import { SESSION_QUERY_PARAM } from "../../preload/api";
@@ -21,6 +21,8 @@ export function createElectronServices(bridge: PaddockBridge, location: Location
     app,
     initialSessionId: new URLSearchParams(location.search).get(SESSION_QUERY_PARAM) ?? undefined,
     onCommand: (listener) => bridge.onCommand(listener),
+    // Main sends only AppEvents on this channel (and the preload passes on only objects with a type).
+    onEvent: (listener) => bridge.onEvent((event) => listener(event as AppEvent)),
     openSession(sessionId) {
       const connector = () => acquirePort(bridge, sessionId);
       // Main notices a closed port; closing the transport (in client.close) is all a viewer owes.

@@ -1,12 +1,13 @@
 /**
  * AppServices for the browser host (`npm run dev:web`): app calls go to the host's HTTP API with the page's token
- * in a header; each session's channel is a native WebSocket straight to its worker, at the URL the host returns
- * from attach. See src/web-host/http-server.ts for the other side.
+ * in a header; main's pushes come over one events WebSocket; each session's channel is a native WebSocket straight
+ * to its worker, at the URL the host returns from attach. See src/web-host/http-server.ts for the other side.
  */
 import type { AppApi } from "../../shared/protocol/app-api";
 import { WebSocketTransport, type WebSocketLike } from "../../shared/transport/websocket-transport";
-import type { AppServices } from "../app/services";
-import type { SessionConnection } from "../store/session-client";
+import type { AppServices, PageNotifications } from "../app/services";
+import { HostUnreachableError, type SessionConnection } from "../store/session-client";
+import { connectHostEvents } from "./host-events";
 import { newViewerId, openSessionHandle } from "./session-handle";
 import { WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../../shared/protocol/ids";
 
@@ -18,12 +19,18 @@ export function createWebServices(location: Location): AppServices {
   if (!token) throw new Error("This page needs the address the web host printed (it carries a token).");
 
   const post = async (path: string, body: unknown, keepalive = false): Promise<any> => {
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
-      body: JSON.stringify(body),
-      keepalive,
-    });
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
+        body: JSON.stringify(body),
+        keepalive,
+      });
+    } catch {
+      // fetch rejects only when no answer came at all: the host is not running (or not yet again).
+      throw new HostUnreachableError();
+    }
     const data = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
     if (!response.ok) throw new Error(typeof data?.error === "string" ? data.error : `HTTP ${response.status}`);
     return data;
@@ -48,14 +55,22 @@ export function createWebServices(location: Location): AppServices {
     attached.delete(viewer);
     post(`/api/session/${encodeURIComponent(viewer.sessionId)}/detach`, { viewerId: viewer.viewerId }, keepalive).catch(() => {});
   };
-  // A closed tab tells the host, so the last viewer's worker stops instead of idling until the host quits.
+  // A closed tab tells the host, so an idle chat's worker can stop after its grace period (a running one works on).
   window.addEventListener("pagehide", () => {
     for (const viewer of [...attached]) detach(viewer, true);
   });
 
+  const eventsUrl = new URL("/api/events", location.href);
+  eventsUrl.protocol = eventsUrl.protocol === "https:" ? "wss:" : "ws:";
+  eventsUrl.searchParams.set("token", token);
+  const hostEvents = connectHostEvents(eventsUrl.toString());
+
   return {
     app,
     initialSessionId: params.get("session") ?? undefined,
+    onEvent: hostEvents.onEvent,
+    onHostStatus: hostEvents.onStatus,
+    notifications: browserNotifications(),
     openSession(sessionId) {
       const viewer = { sessionId, viewerId: newViewerId() };
       attached.add(viewer);
@@ -64,6 +79,26 @@ export function createWebServices(location: Location): AppServices {
         return { transport: await openSocket(url), restartedReason };
       };
       return openSessionHandle(sessionId, connector, () => detach(viewer));
+    },
+  };
+}
+
+/** The Notifications API where the browser has it; the page falls back to telling the user in the page. */
+function browserNotifications(): PageNotifications {
+  const supported = typeof Notification !== "undefined";
+  return {
+    permission: () => (supported ? Notification.permission : "unsupported"),
+    requestPermission: async () => (supported ? Notification.requestPermission() : "unsupported"),
+    show: ({ title, body, tag }, onClick) => {
+      if (!supported || Notification.permission !== "granted") return false;
+      // One tag per chat and reason: several tabs of this page showing the same news make one notification.
+      const note = new Notification(title, { body, tag });
+      note.onclick = () => {
+        window.focus();
+        onClick();
+        note.close();
+      };
+      return true;
     },
   };
 }

@@ -24,10 +24,21 @@ export interface SessionConnection {
   restartedReason?: string;
 }
 
-/** Gets a transport to the session's worker (from the preload bridge, the web host, or a test's broker). */
+/**
+ * Gets a transport to the session's worker (from the preload bridge, the web host, or a test's broker). Rejects with
+ * `HostUnreachableError` when the host does not answer at all, with another Error when it answers with a refusal.
+ */
 export type SessionConnector = () => Promise<SessionConnection>;
 
-const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1000, 2000];
+/** The host (main, the browser host) gave no answer at all: it is not running, or not yet again. */
+export class HostUnreachableError extends Error {
+  constructor() {
+    super("Paddock is not running");
+    this.name = "HostUnreachableError";
+  }
+}
+
+const RECONNECT_DELAYS_MS = [0, 100, 250, 500, 1000, 2000, 4000];
 /** Older messages are fetched this many at a time, one page per frame, behind the first paint. */
 const HISTORY_PAGE = 1_000;
 
@@ -142,15 +153,16 @@ export class SessionClient implements SessionCommands {
     if (this.closed || this.reconnecting) return;
     this.reconnecting = true;
     this.remote = undefined;
-    this.mirror.setConnection("restarting");
+    this.mirror.setConnection("reconnecting");
     try {
       for (let attempt = 0; !this.closed; attempt++) {
         await new Promise((r) => setTimeout(r, RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]));
         try {
           await this.connect(await this.connector());
           return;
-        } catch {
-          // The worker may still be restarting; try again.
+        } catch (error) {
+          // The worker may still be restarting, or the host be away: say which, and try again.
+          if (!this.closed) this.mirror.setConnection(error instanceof HostUnreachableError ? "offline" : "reconnecting");
         }
       }
     } finally {

@@ -6,7 +6,12 @@ import type { ModelRef } from "../../shared/protocol/app-api";
 /** A tool call as the UI shows it (see shared/agent/tool-runs.ts, where one reducer maintains them). */
 export type ToolRunView = ToolRun;
 
-export type ConnectionStatus = "connecting" | "ready" | "restarting" | "closed";
+/**
+ * The page's link to the session's worker. "reconnecting": the link dropped (the worker died and main is starting
+ * another, or the network hiccuped) and the client is getting a new one; "offline": the host itself (main, the
+ * browser host) does not answer, and the client keeps trying; "closed": given up (the chat could not be opened).
+ */
+export type ConnectionStatus = "connecting" | "ready" | "reconnecting" | "offline" | "closed";
 
 /** A notice the chat shows once, e.g. after the worker process died and was restarted. */
 export interface SessionNotice {

@@ -25,14 +25,14 @@ interface ChatViewProps {
   title: string;
   models: readonly ModelOption[];
   abortSettings: AbortSettings;
-  /** Told when a run starts or ends (the sidebar refreshes titles and running marks then). */
-  onRunningChange?(running: boolean): void;
+  /** The host (main, the browser host) does not answer: nothing can be sent or stopped until it is back. */
+  hostDown?: boolean;
   /** Shows the sidebar on narrow windows, where it is hidden. */
   onToggleSidebar?(): void;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title, models, abortSettings, onRunningChange, onToggleSidebar }: ChatViewProps) {
+export function ChatView({ handle, title, models, abortSettings, hostDown = false, onToggleSidebar }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -41,10 +41,6 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
   /** Counts the user's sends: sending brings the list back to the newest message. */
   const [sent, setSent] = useState(0);
   const [actionError, setActionError] = useState<string | null>(null);
-
-  useEffect(() => {
-    onRunningChange?.(running);
-  }, [running, onRunningChange]);
 
   const historyStart = view.historyStart;
   const transcript = useMemo(() => buildTranscript(state.messages, historyStart), [state.messages, historyStart]);
@@ -72,9 +68,10 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
     cleared.then(() => commands.abort()).catch((e: unknown) => setActionError(errorText(e)));
   }, [commands]);
 
+  const disconnected = connectionProblem(view.connection, hostDown);
   const escAction = abortSettings.escAction;
   useEffect(() => {
-    if (!running || escAction === "nothing") return;
+    if (!running || escAction === "nothing" || disconnected) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented) return;
       e.preventDefault();
@@ -83,7 +80,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [running, escAction, stop]);
+  }, [running, escAction, stop, disconnected]);
 
   const retry = () => {
     setRetrying(true);
@@ -105,10 +102,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
   const onFollowUp = useCallback((text: string) => commands.followUp(text), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
 
-  const blockedReason =
-    view.connection === "closed" ? "Disconnected from the agent — reopen the chat" :
-    view.connection === "connecting" ? "Connecting to the agent…" :
-    !isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined;
+  const blockedReason = disconnected ?? (!isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined);
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>
@@ -117,7 +111,7 @@ export function ChatView({ handle, title, models, abortSettings, onRunningChange
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
         ) : null}
         <h1 className="chat-title" title={title}>{title}</h1>
-        <ConnectionPill status={view.connection} />
+        {disconnected ? <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" data-testid="connection-pill">{disconnected}</span> : null}
         <div className="chat-controls">
           <ModelPicker models={models} current={state.model} onChange={onModelChange} />
           {currentModel?.reasoning ? (
@@ -217,8 +211,17 @@ function noticeLevel(n: SessionNotice): "warning" | "error" {
 }
 
 
-function ConnectionPill({ status }: { status: ReturnType<typeof useSessionView>["connection"] }) {
-  if (status === "ready") return null;
-  const label = { connecting: "Connecting…", restarting: "Restarting agent…", closed: "Disconnected" }[status];
-  return <span className={`pill pill-${status}`} role="status">{label}</span>;
+/** Why nothing can be sent or stopped right now, when the link to the agent is down; undefined when it is up. */
+function connectionProblem(connection: ReturnType<typeof useSessionView>["connection"], hostDown: boolean): string | undefined {
+  if (hostDown || connection === "offline") return "Paddock is not running — reconnecting…";
+  switch (connection) {
+    case "connecting":
+      return "Connecting to the agent…";
+    case "reconnecting":
+      return "Reconnecting to the agent…";
+    case "closed":
+      return "Disconnected from the agent — reopen the chat";
+    case "ready":
+      return undefined;
+  }
 }

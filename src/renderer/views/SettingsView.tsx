@@ -26,6 +26,7 @@ export function SettingsView(props: SettingsViewProps) {
   const { app } = useServices();
   const [error, setError] = useState<string | null>(null);
   const [timeoutDraft, setTimeoutDraft] = useState<string | null>(null);
+  const [idleDraft, setIdleDraft] = useState<string | null>(null);
 
   const save = async (patch: SettingsPatch): Promise<boolean> => {
     setError(null);
@@ -120,7 +121,7 @@ export function SettingsView(props: SettingsViewProps) {
           </Field>
           <Check label="Stop also clears queued messages" checked={settings.abort.clearQueuesOnAbort}
             onChange={(v) => void save({ abort: { clearQueuesOnAbort: v } })} />
-          <Check label="Ask before closing a window while its agent runs" checked={settings.abort.confirmCloseWhileRunning}
+          <Check label="Ask before quitting while agents are working" checked={settings.abort.confirmCloseWhileRunning}
             onChange={(v) => void save({ abort: { confirmCloseWhileRunning: v } })} />
           <Field label="Request timeout (seconds)" htmlFor="set-timeout" hint={`How long the provider may stay silent, before it answers or mid-reply. At least ${MIN_REQUEST_TIMEOUT_MS / 1000} seconds.`}>
             <input id="set-timeout" type="number" min={MIN_REQUEST_TIMEOUT_MS / 1000} step={1} value={timeoutSeconds}
@@ -133,6 +134,26 @@ export function SettingsView(props: SettingsViewProps) {
                   return;
                 }
                 void save({ abort: { requestTimeoutMs: Math.round(seconds * 1000) } }).then((ok) => ok && setTimeoutDraft(null));
+              }} />
+          </Field>
+        </Group>
+
+        <Group title="Background" description="A chat's agent keeps working when you switch chats or close its window.">
+          <Check label="Notify me when a chat I am not looking at finishes, fails or needs me" checked={settings.background.notifications}
+            onChange={(v) => void save({ background: { notifications: v } })} />
+          {settings.background.notifications ? <BrowserNotificationPermission /> : null}
+          <Field label="Stop an idle chat's agent process after (minutes)" htmlFor="set-idle"
+            hint="Once no window shows the chat and its agent has nothing to do. Opening the chat again starts it in a moment.">
+            <input id="set-idle" type="number" min={0} max={1440} step={1} value={idleDraft ?? String(settings.background.idleStopMinutes)}
+              onChange={(e) => setIdleDraft(e.target.value)}
+              onBlur={() => {
+                if (idleDraft === null) return;
+                const minutes = Number(idleDraft);
+                if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) {
+                  setError("The idle time must be a whole number of minutes from 0 to 1440.");
+                  return;
+                }
+                void save({ background: { idleStopMinutes: minutes } }).then((ok) => ok && setIdleDraft(null));
               }} />
           </Field>
         </Group>
@@ -163,6 +184,27 @@ export function SettingsView(props: SettingsViewProps) {
         </Group>
       </div>
     </section>
+  );
+}
+
+/**
+ * Where the page shows notifications itself (the browser host), the browser must allow them first; it asks only
+ * after a click. Nothing to show in the desktop app, or once decided.
+ */
+function BrowserNotificationPermission() {
+  const { notifications } = useServices();
+  const [permission, setPermission] = useState(() => notifications?.permission());
+  if (!notifications || permission === "granted") return null;
+  if (permission === "denied" || permission === "unsupported") {
+    return <p className="muted field-note" data-testid="notification-permission">This browser does not allow notifications from this page: they show inside Paddock instead.</p>;
+  }
+  return (
+    <div className="field-note" data-testid="notification-permission">
+      <button type="button" className="btn btn-secondary" onClick={() => void notifications.requestPermission().then(setPermission)}>
+        Allow browser notifications
+      </button>
+      <span className="muted"> Otherwise they show inside Paddock.</span>
+    </div>
   );
 }
 

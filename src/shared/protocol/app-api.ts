@@ -20,6 +20,9 @@ export interface ModelOption extends ModelRef {
   contextWindow: number;
 }
 
+/** What a session's agent is doing right now: working, waiting for the user (a tool approval), or nothing. */
+export type SessionActivity = "running" | "waiting" | "idle";
+
 export interface SessionSummary {
   id: string;
   title: string;
@@ -27,9 +30,26 @@ export interface SessionSummary {
   updated: number;
   model?: ModelRef;
   messageCount: number;
-  /** Whether an agent run is in progress in this session right now. */
-  running?: boolean;
+  /** What the agent is doing right now (absent: idle). */
+  activity?: Exclude<SessionActivity, "idle">;
+  /** A run finished or failed while no window showed the chat; cleared when the chat is opened. */
+  unread?: "done" | "failed";
 }
+
+/** Why a chat wants the user: its run finished or failed, or it waits for an answer. */
+export type AttentionReason = "done" | "failed" | "waiting";
+
+/**
+ * What main pushes to every page (Electron: an IPC channel; the browser host: its events WebSocket). Pages never
+ * poll for these.
+ */
+export type AppEvent =
+  /** A chat was created or changed: title, message count, activity, unread. */
+  | { type: "session"; session: SessionSummary }
+  /** A chat was deleted (or purged); `restoreSession` within the undo window sends it again as "session". */
+  | { type: "session-removed"; id: string }
+  /** A chat's run needs the user's attention; the page decides whether to notify (it knows what it shows). */
+  | { type: "attention"; sessionId: string; title: string; reason: AttentionReason };
 
 export interface ProviderStatus {
   provider: string;

@@ -42,9 +42,16 @@ export interface WorkerInitResult {
   title?: string;
 }
 
+/** How an agent run ended: finished, failed (an error, or the worker died mid-run), or stopped by the user. */
+export type RunOutcome = "done" | "failed" | "aborted";
+
 export interface WorkerStatus {
   sessionId: string;
   running: boolean;
+  /** The agent waits for the user (a tool approval): the worker must live on, and the user be told. */
+  waiting?: boolean;
+  /** How the most recent run ended; absent before the first run. */
+  lastRun?: RunOutcome;
   title?: string;
   messageCount: number;
   updated: number;

@@ -36,6 +36,16 @@ export const AbortSettingsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const BackgroundSettingsSchema = Type.Object(
+  {
+    /** How long an idle chat's agent process lives on once no window shows the chat (0: it stops at once). */
+    idleStopMinutes: Type.Integer({ minimum: 0, maximum: 24 * 60 }),
+    /** Desktop notifications when a chat that is not in front finishes, fails, or needs the user. */
+    notifications: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
 /**
  * An OpenAI-compatible endpoint (Ollama, LM Studio, vLLM...). Its models are addressed as provider `custom:<id>`;
  * its optional key is a secret stored under that same provider name.
@@ -82,6 +92,7 @@ export const SettingsSchema = Type.Object(
     followUpMode: QueueModeSchema,
     toolExecution: ToolExecutionSchema,
     abort: AbortSettingsSchema,
+    background: BackgroundSettingsSchema,
     customProviders: Type.Array(CustomProviderSchema),
     theme: ThemeSchema,
     windows: Type.Array(WindowRecordSchema),
@@ -91,7 +102,7 @@ export const SettingsSchema = Type.Object(
 );
 
 /**
- * What a page may change, each part optional. `abort` merges field by field; `customProviders` replaces the whole
+ * What a page may change, each part optional. `abort` and `background` merge field by field; `customProviders` replaces the whole
  * list; `defaultModel: null` clears the default. `version` and `windows` belong to main and are not patchable.
  */
 export const SettingsPatchSchema = Type.Object(
@@ -102,6 +113,7 @@ export const SettingsPatchSchema = Type.Object(
     followUpMode: Type.Optional(QueueModeSchema),
     toolExecution: Type.Optional(ToolExecutionSchema),
     abort: Type.Optional(Type.Partial(AbortSettingsSchema)),
+    background: Type.Optional(Type.Partial(BackgroundSettingsSchema)),
     customProviders: Type.Optional(Type.Array(CustomProviderSchema)),
     theme: Type.Optional(ThemeSchema),
     onboarded: Type.Optional(Type.Boolean()),
@@ -112,6 +124,7 @@ export const SettingsPatchSchema = Type.Object(
 export type Settings = Static<typeof SettingsSchema>;
 export type SettingsPatch = Static<typeof SettingsPatchSchema>;
 export type AbortSettings = Settings["abort"];
+export type BackgroundSettings = Settings["background"];
 export type CustomProvider = Static<typeof CustomProviderSchema>;
 export type WindowRecord = Static<typeof WindowRecordSchema>;
 export type WindowBounds = Static<typeof WindowBoundsSchema>;
@@ -128,6 +141,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     clearQueuesOnAbort: false,
     confirmCloseWhileRunning: true,
     requestTimeoutMs: 120_000,
+  },
+  background: {
+    idleStopMinutes: 5,
+    notifications: true,
   },
   customProviders: [],
   theme: "system",
@@ -160,11 +177,12 @@ export function validateSettings(value: unknown): SettingsValidation {
 export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
   const patchErrors = schemaErrors(SettingsPatchSchema, patch);
   if (patchErrors.length > 0) throw new Error(`Invalid settings change: ${patchErrors.join("; ")}`);
-  const { defaultModel, abort, ...rest } = structuredClone(patch);
+  const { defaultModel, abort, background, ...rest } = structuredClone(patch);
   const next: Settings = {
     ...settings,
     ...withoutUndefined(rest),
     abort: { ...settings.abort, ...withoutUndefined(abort ?? {}) },
+    background: { ...settings.background, ...withoutUndefined(background ?? {}) },
   };
   if (defaultModel === null) delete next.defaultModel;
   else if (defaultModel !== undefined) next.defaultModel = defaultModel;
@@ -236,10 +254,12 @@ function migrateToCurrent(raw: unknown): unknown {
     version += 1;
   }
   const defaults = structuredClone(DEFAULT_SETTINGS) as Settings;
-  // A missing abort block takes the defaults; a partial one is completed; anything else is left to fail validation.
-  let abort = data.abort ?? defaults.abort;
-  if (isRecord(abort)) abort = { ...defaults.abort, ...abort };
-  return { ...defaults, ...data, abort };
+  // A missing group takes the defaults; a partial one is completed; anything else is left to fail validation.
+  const group = (key: "abort" | "background") => {
+    const value = data[key] ?? defaults[key];
+    return isRecord(value) ? { ...defaults[key], ...value } : value;
+  };
+  return { ...defaults, ...data, abort: group("abort"), background: group("background") };
 }
 
 /** The schema's complaints about `value`, one readable line each ("abort.requestTimeoutMs: must be >= 5000"). */

@@ -3,12 +3,13 @@ interface ToastProps {
   actionLabel?: string;
   onAction?(): void;
   onDismiss(): void;
+  testId?: string;
 }
 
 /** A transient message at the bottom of the window, optionally with one action (Undo). */
-export function Toast({ text, actionLabel, onAction, onDismiss }: ToastProps) {
+export function Toast({ text, actionLabel, onAction, onDismiss, testId = "toast" }: ToastProps) {
   return (
-    <div className="toast" role="status" data-testid="toast">
+    <div className="toast" role="status" data-testid={testId}>
       <span>{text}</span>
       {actionLabel && onAction ? (
         <button type="button" className="link-button toast-action" onClick={onAction}>{actionLabel}</button>

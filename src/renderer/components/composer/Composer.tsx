@@ -5,7 +5,10 @@ import { errorText } from "../../../shared/error-text";
 
 interface ComposerProps {
   running: boolean;
-  /** Why sending is impossible right now (no model, connecting...), shown instead of sending; undefined if it is. */
+  /**
+   * Why sending is impossible right now (no model, connecting, the host is away), shown instead of sending;
+   * undefined if it is possible. While a run goes on, it also disables Steer, Follow-up and Stop.
+   */
   blockedReason?: string;
   onSend(text: string): Promise<void>;
   onSteer(text: string): Promise<void>;
@@ -39,7 +42,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
 
   const submit = (kind: "send" | "steer" | "follow-up") => {
     const text = draft;
-    if (!text.trim() || (blockedReason && kind === "send")) return;
+    if (!text.trim() || blockedReason) return;
     setDraft("");
     setFailure(null);
     const call = kind === "send" ? onSend : kind === "steer" ? onSteer : onFollowUp;
@@ -58,7 +61,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     submit(intent);
   };
 
-  const canSend = draft.trim().length > 0 && !(blockedReason && !running);
+  const canSend = draft.trim().length > 0 && !blockedReason;
   return (
     <div className="composer-wrap">
       {failure ? (
@@ -88,7 +91,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
               <button type="button" className="btn btn-secondary" disabled={!canSend} onClick={() => submit("steer")}
                 title="Steer (Enter)">Steer</button>
               <button type="button" className="btn btn-danger" data-testid="stop-button" onClick={onStop}
-                title="Stop (Esc)" aria-label="Stop">
+                disabled={Boolean(blockedReason)} title={blockedReason ?? "Stop (Esc)"} aria-label="Stop">
                 <span className="stop-square" aria-hidden="true" /> Stop
               </button>
             </>

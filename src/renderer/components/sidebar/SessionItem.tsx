@@ -29,7 +29,8 @@ export function SessionItem({ session, active, onOpen, onRename, onDelete }: Ses
   };
 
   return (
-    <li className={`session-item${active ? " active" : ""}`} data-testid="session-item" data-session-id={session.id}
+    <li className={`session-item${active ? " active" : ""}${session.unread ? " unread" : ""}`} data-testid="session-item"
+      data-session-id={session.id} data-state={sessionState(session)}
       onContextMenu={(e) => {
         e.preventDefault();
         setMenuOpen(true);
@@ -42,7 +43,7 @@ export function SessionItem({ session, active, onOpen, onRename, onDelete }: Ses
       ) : (
         <button type="button" className="session-open" onClick={open} onDoubleClick={() => setEditing(true)}
           onKeyDown={onKeyDown} aria-current={active ? "page" : undefined} title={session.title}>
-          {session.running ? <span className="running-dot" aria-label="running" /> : null}
+          <SessionState session={session} />
           <span className="session-title">{session.title || "New chat"}</span>
         </button>
       )}
@@ -62,6 +63,30 @@ export function SessionItem({ session, active, onOpen, onRename, onDelete }: Ses
       ) : null}
     </li>
   );
+}
+
+type StateName = "running" | "waiting" | "failed" | "unread" | "idle";
+
+/** What the chat's marker says: working or waiting now wins over how a run ended unseen. */
+function sessionState(session: SessionSummary): StateName {
+  if (session.activity) return session.activity;
+  if (session.unread === "failed") return "failed";
+  if (session.unread === "done") return "unread";
+  return "idle";
+}
+
+const STATE_LABELS: Record<Exclude<StateName, "idle">, string> = {
+  running: "Working",
+  waiting: "Waiting for you",
+  failed: "Failed — not seen yet",
+  unread: "Finished — not seen yet",
+};
+
+/** The marker before the title; screen readers hear its label, everyone sees it as a tooltip. */
+function SessionState({ session }: { session: SessionSummary }) {
+  const state = sessionState(session);
+  if (state === "idle") return null;
+  return <span className={`state-dot state-${state}`} role="img" aria-label={STATE_LABELS[state]} title={STATE_LABELS[state]} />;
 }
 
 function RenameInput({ initial, onDone }: { initial: string; onDone(title: string | null): void }) {

@@ -1,0 +1,110 @@
+/**
+ * Paddock's core, assembled once for both hosts (the Electron app and the browser host) and for the tests: settings,
+ * secrets, session index, broker and app service over one data folder, wired with the same closures. A host adds
+ * only what is its own: how workers are launched, how pages reach them, windows or HTTP.
+ */
+import { existsSync, renameSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { AppService, toWorkerSettings } from "./app-service";
+import { resolveApiKey, SecretStore, type Cipher } from "./secrets";
+import { SessionBroker, type SessionTransportKind } from "./session-broker";
+import { SessionIndex } from "./session-index";
+import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
+import type { WorkerLauncher } from "./worker-process";
+
+/** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
+export interface DataFiles {
+  /** Folder of `settings.json`. */
+  settingsDir: string;
+  secretsFile: string;
+  /** Folder of the sessions' transcripts (`<id>.jsonl`). */
+  sessionsDir: string;
+  sessionIndexFile: string;
+}
+
+export function dataFiles(dataDir: string): DataFiles {
+  const sessionsDir = join(dataDir, "sessions");
+  return {
+    settingsDir: dataDir,
+    secretsFile: join(dataDir, "secrets.json"),
+    sessionsDir,
+    sessionIndexFile: join(sessionsDir, "index.json"),
+  };
+}
+
+/** Where the browser host kept its session index before both hosts shared one layout. */
+const LEGACY_WEB_INDEX = "session-index.json";
+
+export interface CoreOptions<Port> {
+  dataDir: string;
+  launcher: WorkerLauncher<Port>;
+  sessionTransport: SessionTransportKind;
+  /** How API keys are encrypted at rest (safeStorage in the app). */
+  cipher: Cipher;
+  /** electron-store in the app; Conf itself otherwise. */
+  storeFactory?: SettingsBackendFactory;
+  /** Workers attach a state digest to every batch (diagnostics, tests). */
+  integrityCheck?: boolean;
+  keepSpare?: boolean;
+  /** Adjusts settings once at start, before anything reads them (the web host registers its loopback model). */
+  prepareSettings?(settings: SettingsStore): void;
+  /** The host's answer to a page's `openSession` (open a window, or just check the chat exists). */
+  openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
+}
+
+export interface Core<Port> {
+  files: DataFiles;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  index: SessionIndex;
+  broker: SessionBroker<Port>;
+  service: AppService<Port>;
+  /**
+   * Quitting: stops every worker (each aborts its run and journals it) and writes the session index. Resolves within
+   * about five seconds whatever the workers do.
+   */
+  shutdown(): Promise<void>;
+}
+
+export async function createCore<Port = never>(options: CoreOptions<Port>): Promise<Core<Port>> {
+  const files = dataFiles(options.dataDir);
+  await mkdir(files.sessionsDir, { recursive: true });
+  adoptLegacyIndex(options.dataDir, files.sessionIndexFile);
+  const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
+  options.prepareSettings?.(settings);
+  const secrets = SecretStore.open(files.secretsFile, options.cipher);
+  const index = await SessionIndex.open(files.sessionIndexFile);
+  const broker = new SessionBroker<Port>({
+    launcher: options.launcher,
+    sessionsDir: files.sessionsDir,
+    sessionTransport: options.sessionTransport,
+    getApiKey: (provider) => resolveApiKey(provider, secrets),
+    getWorkerSettings: () => toWorkerSettings(settings.get()),
+    idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
+    integrityCheck: options.integrityCheck,
+    keepSpare: options.keepSpare,
+  });
+  const service = new AppService<Port>({ settings, secrets, index, broker, openSession: options.openSession });
+  let shuttingDown: Promise<void> | undefined;
+  return {
+    files,
+    settings,
+    secrets,
+    index,
+    broker,
+    service,
+    shutdown: () =>
+      (shuttingDown ??= (async () => {
+        // Workers report their last status as they stop: the index is written after that.
+        await broker.dispose();
+        await index.flush().catch(() => undefined);
+      })()),
+  };
+}
+
+/** The browser host's old index at `<data>/session-index.json` moves to the shared place, unless one is there. */
+function adoptLegacyIndex(dataDir: string, indexFile: string): void {
+  const legacy = join(dataDir, LEGACY_WEB_INDEX);
+  if (existsSync(legacy) && !existsSync(indexFile)) renameSync(legacy, indexFile);
+}
