@@ -3,11 +3,14 @@ import { explainFailure } from "./explainFailure";
 interface ErrorBannerProps {
   message: string;
   onRetry(): void;
-  retrying: boolean;
+  /** Offered when the reply was interrupted: the model goes on from what it had said. */
+  onContinue?(): void;
+  /** A Retry or Continue is on its way. */
+  busy: "retry" | "continue" | null;
 }
 
 /** Shown when the last turn failed; Retry continues the run from the transcript as it stands. */
-export function ErrorBanner({ message, onRetry, retrying }: ErrorBannerProps) {
+export function ErrorBanner({ message, onRetry, onContinue, busy }: ErrorBannerProps) {
   const { title, hint } = explainFailure(message);
   return (
     <div className="error-banner" data-testid="error-banner" role="alert">
@@ -16,9 +19,16 @@ export function ErrorBanner({ message, onRetry, retrying }: ErrorBannerProps) {
         <strong>{title}</strong> <span className="error-detail">{message}</span>
         {hint ? <div className="error-hint">{hint}</div> : null}
       </div>
-      <button type="button" className="btn btn-secondary" data-testid="retry-button" onClick={onRetry} disabled={retrying}>
-        {retrying ? "Retrying…" : "Retry"}
-      </button>
+      <div className="error-actions">
+        <button type="button" className="btn btn-secondary" data-testid="retry-button" onClick={onRetry} disabled={busy !== null}>
+          {busy === "retry" ? "Retrying…" : "Retry"}
+        </button>
+        {onContinue ? (
+          <button type="button" className="btn btn-secondary" data-testid="continue-button" onClick={onContinue} disabled={busy !== null}>
+            {busy === "continue" ? "Continuing…" : "Continue"}
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 }

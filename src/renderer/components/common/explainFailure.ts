@@ -12,6 +12,11 @@ export interface FailureExplanation {
 
 const RULES: { test: RegExp; explanation: FailureExplanation }[] = [
   {
+    // Paddock's own text for a reply cut off by a crash (INTERRUPTED_REPLY_ERROR); first, as it names no provider.
+    test: /^Interrupted\b/,
+    explanation: { title: "The reply was interrupted.", hint: "Retry asks again from your message; Continue picks up where it stopped." },
+  },
+  {
     test: /^401\b|unauthori[sz]ed|invalid (x-)?api[ _-]?key|incorrect api key|authentication/i,
     explanation: { title: "The provider rejected the API key.", hint: "Check the key in Settings (or its environment variable), then Retry." },
   },
