@@ -62,6 +62,7 @@ describe("explainFailure on pi-ai's real error texts", () => {
   it("explains Paddock's own interrupted reply, with what Retry and Continue do", () => {
     expect(explainFailure(INTERRUPTED_REPLY_ERROR)).toEqual({
       title: "The reply was interrupted.",
+      detail: "Paddock stopped before it finished.",
       hint: expect.stringMatching(/Retry asks again.*Continue picks up where it stopped/),
     });
   });

@@ -11,12 +11,12 @@ interface ErrorBannerProps {
 
 /** Shown when the last turn failed; Retry continues the run from the transcript as it stands. */
 export function ErrorBanner({ message, onRetry, onContinue, busy }: ErrorBannerProps) {
-  const { title, hint } = explainFailure(message);
+  const { title, hint, detail } = explainFailure(message);
   return (
     <div className="error-banner" data-testid="error-banner" role="alert">
       <span className="error-icon" aria-hidden="true">!</span>
       <div className="error-text">
-        <strong>{title}</strong> <span className="error-detail">{message}</span>
+        <strong>{title}</strong> <span className="error-detail">{detail ?? message}</span>
         {hint ? <div className="error-hint">{hint}</div> : null}
       </div>
       <div className="error-actions">
