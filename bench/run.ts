@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (after `npm run build`): runs every benchmark in turn, prints a table and writes
- * bench/results/latest.json ({ ipc, worker, broker, renderer, machine, timestamp }). Loopback only; every loop is
+ * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, machine, timestamp }). Loopback only; every loop is
  * bounded and every wait has a timeout. Not part of `npm test`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { benchBroker } from "./broker";
 import { benchIpc } from "./ipc";
 import type { Metric } from "./lib/metrics";
+import { benchReliability } from "./reliability";
 import { benchRenderer } from "./renderer";
 import { benchWorker } from "./worker";
 
@@ -17,6 +18,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["worker", benchWorker],
   ["broker", benchBroker],
   ["renderer", benchRenderer],
+  ["reliability", benchReliability],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

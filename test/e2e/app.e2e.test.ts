@@ -16,6 +16,7 @@ import { launchChromium } from "./fixtures/serve-fixture";
 import { startOpenAIServer, turnDirective, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
 import { longTranscript } from "../support/transcripts";
+import { CONTINUE_PROMPT } from "../../src/shared/agent/unfinished-reply";
 
 const SCREENS = join(REPO_ROOT, "test-results", "screens");
 const turn = turnDirective;
@@ -279,7 +280,8 @@ describe("Paddock in the browser host", () => {
     await send(page, "remember me");
     await replies(page, 1);
     await send(page, `Long story ${turn({ text: "once upon a time ".repeat(60), chunkChars: 4, tokensPerSecond: 40 })}`);
-    await poll(() => lastText(page)).toContain("once upon");
+    // Over a second of streaming (160 characters a second): checkpoints have saved part of the reply.
+    await poll(async () => (await lastText(page)).length).toBeGreaterThan(250);
     const pid = await host.waitForWorker(sessionId);
     process.kill(pid, "SIGKILL");
 
@@ -287,7 +289,8 @@ describe("Paddock in the browser host", () => {
     await notice.waitFor({ timeout: 20_000 });
     expect(await notice.textContent()).toContain("SIGKILL");
     expect(await host.waitForWorker(sessionId, pid)).not.toBe(pid);
-    await replies(page, 1); // never left "loading"
+    await replies(page, 2); // never left "loading"; the reply is back as far as it was checkpointed
+    expect(await lastAssistant(page).locator(".message-footer").textContent()).toContain("Interrupted");
     // The interrupted prompt was delivered (it is in the transcript), so it is not offered for sending again.
     expect(await page.getByTestId("composer").inputValue()).toBe("");
     expect(await page.getByText(/^Not sent/).count()).toBe(0);
@@ -389,6 +392,53 @@ describe("a long chat in the browser host", () => {
       await page.close();
     } finally {
       await host.stop();
+    }
+  }, 90_000);
+});
+
+describe("a host crash in the browser host", () => {
+  it("a reply cut off by a host crash shows as interrupted after restart, with Retry and Continue; Continue goes on", async () => {
+    const dir = tempDir();
+    // Owned here, so the model keeps streaming through the crash as a real provider would.
+    const server = await startOpenAIServer({ models: ["test-model"] });
+    let host = await startHost("--data-dir", dir, "--loopback-url", server.baseUrl);
+    try {
+      const { page, sessionId } = await openChat(host);
+      const story = Array.from({ length: 400 }, (_, i) => `The keeper climbed the stairs for night ${i + 1}.`).join(" ");
+      server.enqueue({ text: story, chunkChars: 6, tokensPerSecond: 200 });
+      await send(page, "Tell me a long story about a lighthouse keeper.");
+      await poll(() => lastText(page)).toContain("night 12.");
+      await host.kill();
+      await page.close();
+
+      host = await startHost("--data-dir", dir, "--loopback-url", server.baseUrl);
+      const chat = await openChat(host, sessionId);
+      const banner = chat.page.getByTestId("error-banner");
+      await banner.waitFor();
+      expect(await banner.textContent()).toMatch(/The reply was interrupted\..*Retry asks again.*Continue picks up where it stopped/);
+      expect(await chat.page.getByTestId("retry-button").isVisible()).toBe(true);
+      expect(await chat.page.getByTestId("continue-button").isVisible()).toBe(true);
+      const interrupted = lastAssistant(chat.page);
+      expect(await interrupted.locator(".message-footer").textContent()).toContain("Interrupted");
+      const partial = (await interrupted.locator(".md-chunk").first().textContent()) ?? "";
+      expect(await lastText(chat.page)).toContain("night 12.");
+      await shot(chat.page, "interrupted");
+
+      server.enqueue({ text: "And on the last night, the ships came back." });
+      const before = server.requests.length;
+      await chat.page.getByTestId("continue-button").click();
+      await poll(() => lastText(chat.page)).toContain("the ships came back");
+      await banner.waitFor({ state: "detached" });
+      expect(await userTexts(chat.page)).toEqual(["Tell me a long story about a lighthouse keeper.", CONTINUE_PROMPT]);
+      const sent = server.requests[before].body.messages as { role: string; content: unknown }[];
+      expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+      expect(JSON.stringify(sent[1].content)).toContain(partial.slice(0, 40));
+      await shot(chat.page, "continued");
+      expect(chat.problems).toEqual([]);
+      await chat.page.close();
+    } finally {
+      await host.stop();
+      await server.close();
     }
   }, 90_000);
 });

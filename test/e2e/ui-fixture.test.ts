@@ -190,6 +190,21 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("an interrupted reply is marked so, and its banner offers Retry and Continue (a plain error offers no Continue)", async () => {
+    const page = await open("interrupted");
+    const banner = page.getByTestId("error-banner");
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/The reply was interrupted\..*Continue picks up where it stopped/);
+    expect(await page.getByTestId("message-assistant").locator(".message-footer").textContent()).toContain("Interrupted");
+    await page.getByTestId("continue-button").click();
+    await expect.poll(async () => (await sessionCalls(page)).map((c) => c.name)).toContain("continueReply");
+    await page.close();
+    const error = await open("error");
+    await error.getByTestId("error-banner").waitFor();
+    expect(await error.getByTestId("continue-button").count()).toBe(0);
+    await error.close();
+  });
+
   it("renders tool cards with arguments, streamed output and error results", async () => {
     const page = await open("tool");
     const cards = page.getByTestId("tool-card");

@@ -1,6 +1,7 @@
 /**
  * The web host (`src/web-host/main.ts`) as a child process, the way a developer runs it: reads the printed page URL
- * and the `worker <pid> session <id>` lines, calls its HTTP API with the token, and stops it with SIGTERM.
+ * and the `worker <pid> session <id>` lines, calls its HTTP API with the token, and stops it with SIGTERM (or
+ * kills it, to play a crash).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
@@ -14,6 +15,7 @@ export interface WebHostProcess {
   /** The page URL, token included. */
   url: string;
   token: string;
+  pid: number;
   origin: string;
   /** Every worker pid seen per session, in order. */
   workers: Map<string, number[]>;
@@ -21,12 +23,16 @@ export interface WebHostProcess {
   output(): string;
   /** An AppApi call through the host's HTTP API; rejects with the host's error text. */
   call<T = unknown>(method: string, ...args: unknown[]): Promise<T>;
+  /** Attaches a viewer to the session as a page does; resolves with the worker's session URL. */
+  attach(sessionId: string, viewerId: string): Promise<{ url: string; restartedReason?: string }>;
   /** The page URL opening `sessionId`. */
   pageUrl(sessionId: string): string;
   /** Resolves with the session's newest worker pid once one other than `not` is announced. */
   waitForWorker(sessionId: string, not?: number, timeoutMs?: number): Promise<number>;
   /** SIGTERM, then waits for a clean exit (rejects on another exit code). */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: the host cleans up nothing), then waits for the exit. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -81,22 +87,29 @@ export async function startWebHostProcess(args: string[]): Promise<WebHostProces
   });
   const parsed = new URL(url);
   const token = parsed.searchParams.get("token")!;
+  const post = async <T>(path: string, body: unknown): Promise<T> => {
+    const response = await fetch(`${parsed.origin}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", [WEB_HOST_TOKEN_HEADER]: token },
+      body: JSON.stringify(body),
+    });
+    const data = (await response.json()) as { result?: T; error?: string };
+    if (!response.ok) throw new Error(data.error ?? `HTTP ${response.status}`);
+    return (path === "/api/call" ? data.result : data) as T;
+  };
 
   return {
     url,
     token,
+    pid: child.pid!,
     origin: parsed.origin,
     workers,
     output: () => log,
     async call<T>(method: string, ...callArgs: unknown[]): Promise<T> {
-      const response = await fetch(`${parsed.origin}/api/call`, {
-        method: "POST",
-        headers: { "content-type": "application/json", [WEB_HOST_TOKEN_HEADER]: token },
-        body: JSON.stringify({ method, args: callArgs }),
-      });
-      const data = (await response.json()) as { result?: T; error?: string };
-      if (!response.ok) throw new Error(data.error ?? `HTTP ${response.status}`);
-      return data.result as T;
+      return post<T>("/api/call", { method, args: callArgs });
+    },
+    async attach(sessionId, viewerId) {
+      return post(`/api/session/${encodeURIComponent(sessionId)}/attach`, { viewerId });
     },
     pageUrl: (sessionId) => `${url}&session=${encodeURIComponent(sessionId)}`,
     waitForWorker(sessionId, not, timeoutMs = 20_000) {
@@ -121,6 +134,10 @@ export async function startWebHostProcess(args: string[]): Promise<WebHostProces
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const code = await exited;
       if (code !== 0) throw new Error(`web host exited with ${code}:\n${log}`);
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
     },
   };
 }

@@ -2,7 +2,9 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { AgentMessage } from "../../src/shared/agent/types";
+import { INTERRUPTED_REPLY_ERROR, isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
@@ -173,5 +175,89 @@ describe("transcript store", () => {
     const writer = await TranscriptWriter.open(file);
     await writer.close();
     await expect(writer.append({ t: "reset" })).rejects.toThrow(/closed/);
+  });
+});
+
+describe("checkpoints of a streaming reply (partial records)", () => {
+  const reply = (text: string, extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "openai-completions",
+    provider: "custom:local",
+    model: "m",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: "stop",
+    timestamp: 2,
+    ...extra,
+  });
+  const grow = (text: string): TranscriptRecord => ({ t: "partial", p: [{ p: ["content", 0, "text"], a: text }] });
+
+  it("folds a reply's checkpoints, and its final message supersedes them", async () => {
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(" upon"), grow(" a"));
+    await write({ t: "message", message: reply("Once upon a time.") }, { t: "message", message: user("next") });
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("q"), reply("Once upon a time."), user("next")]);
+    expect(loaded.problems).toEqual([]);
+  });
+
+  it("a file ending in checkpoints loads the reply as interrupted, with the text it had", async () => {
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(" upon"), grow(" a"));
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([user("q"), reply("Once upon a", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
+    expect(isInterruptedReply(loaded.messages[1])).toBe(true);
+    expect(INTERRUPTED_REPLY_ERROR).toMatch(/^Interrupted/);
+  });
+
+  it("skips a torn checkpoint: the reply is interrupted where the last whole one left it", async () => {
+    await write({ t: "partial", message: reply("Once") }, grow(" upon"));
+    await appendFile(file, JSON.stringify(grow(" a time")).slice(0, 20));
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([reply("Once upon", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
+    expect(loaded.problems).toEqual([{ line: 3, kind: "torn-last-line", detail: expect.stringMatching(/^not JSON/) }]);
+  });
+
+  it("a restarted worker's next message keeps the interrupted reply before it", async () => {
+    // The worker that loaded the interrupted reply wrote nothing for it; the user then pressed Continue.
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, { t: "message", message: user("Continue") });
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(isInterruptedReply(loaded.messages[1])).toBe(true);
+  });
+
+  it("drop (Retry) removes an interrupted reply; reset clears checkpoints", async () => {
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(" upon"), { t: "drop", count: 1 });
+    expect((await loadTranscript(file)).messages).toEqual([user("q")]);
+    await write({ t: "partial", message: reply("Again") }, { t: "reset" });
+    expect((await loadTranscript(file)).messages).toEqual([]);
+  });
+
+  it("a checkpoint with a new reply starts over; patches without a reply are reported, not applied", async () => {
+    await write(grow("orphan"), { t: "partial", message: reply("old") }, { t: "partial", message: reply("new") }, grow("er"));
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([reply("newer", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
+    expect(loaded.problems).toEqual([{ line: 1, kind: "corrupt-line", detail: expect.stringMatching(/no checkpointed reply/) }]);
+  });
+
+  it("rejects malformed partial records", async () => {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, [
+      '{"t":"partial","message":{"role":"user","content":"x"}}',
+      '{"t":"partial","p":[{"p":[],"a":"x"}]}',
+      '{"t":"partial","p":[{"p":["content",0,"text"]}]}',
+      '{"t":"partial"}',
+    ].join("\n") + "\n");
+    const loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([]);
+    expect(loaded.problems.map((p) => p.line)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("checkpoint appends keep their order with synced appends", async () => {
+    const writer = await TranscriptWriter.open(file);
+    const done = [writer.appendCheckpoint({ t: "partial", message: reply("a") }), writer.appendCheckpoint(grow("b"))];
+    done.push(writer.append({ t: "message", message: reply("ab.") }));
+    await Promise.all(done);
+    await writer.close();
+    expect((await loadTranscript(file)).messages).toEqual([reply("ab.")]);
+    expect((await readFile(file, "utf8")).trim().split("\n").map((l) => JSON.parse(l).t)).toEqual(["partial", "partial", "message"]);
   });
 });

@@ -1,9 +1,12 @@
 /**
  * The worker's end of its control channel: Electron's `process.parentPort` when run as a utilityProcess, or
  * Node's child-process IPC (`process.send`) when forked by tests or the web host. Both carry the same frames.
+ * It closes when the parent is gone: Node's IPC disconnects; under Electron, whose `parentPort` never says so, the
+ * lifeline port main handed over closes.
  */
 import type { MessagePortMain } from "electron";
 import { BaseTransport } from "../../shared/transport/transport";
+import { LIFELINE_FRAME } from "../../shared/protocol/control-protocol";
 
 interface ParentPortLike {
   on(event: "message", listener: (event: { data: unknown; ports: MessagePortMain[] }) => void): void;
@@ -12,6 +15,8 @@ interface ParentPortLike {
 
 export class ParentTransport extends BaseTransport {
   private portListener: ((port: MessagePortMain, frame: unknown) => void) | undefined;
+  /** Held so it lives as long as the worker: its `close` is how a utility process learns that main is gone. */
+  private lifeline: MessagePortMain | undefined;
 
   /** Which parent started this worker: Electron (utilityProcess, MessagePorts) or Node (fork, no ports). */
   readonly parent: "utility-process" | "fork";
@@ -22,8 +27,10 @@ export class ParentTransport extends BaseTransport {
     this.parent = parentPort ? "utility-process" : "fork";
     if (parentPort) {
       parentPort.on("message", (event) => {
-        if (event.ports.length > 0) this.portListener?.(event.ports[0], event.data);
-        else this.receive(event.data);
+        const port = event.ports[0];
+        if (!port) this.receive(event.data);
+        else if (isLifelineFrame(event.data)) this.holdLifeline(port);
+        else this.portListener?.(port, event.data);
       });
       this.post = (message) => parentPort.postMessage(message);
     } else if (process.send) {
@@ -39,6 +46,13 @@ export class ParentTransport extends BaseTransport {
 
   private post: (message: unknown) => void = () => {};
 
+  private holdLifeline(port: MessagePortMain): void {
+    if (this.lifeline) return; // main sends one; a second would be a bug there, not a reason to exit
+    this.lifeline = port;
+    port.on("close", () => this.markClosed("parent gone (lifeline closed)"));
+    port.start();
+  }
+
   /** Electron only: main hands over session ports as messages with a port attached. */
   onPort(listener: (port: MessagePortMain, frame: unknown) => void): void {
     this.portListener = listener;
@@ -51,4 +65,8 @@ export class ParentTransport extends BaseTransport {
   protected closeUnderlying(): void {
     if (process.send && process.connected) process.disconnect();
   }
+}
+
+function isLifelineFrame(frame: unknown): boolean {
+  return typeof frame === "object" && frame !== null && (frame as { ch?: unknown }).ch === LIFELINE_FRAME.ch;
 }

@@ -3,10 +3,11 @@
  *
  * Every state change the Agent makes is encoded at O(delta) and sent to all connected mirrors in numbered batches.
  * The transcript is appended and flushed at every message_end, before the run moves on; queued steering and
- * follow-up messages are journaled too, so a killed worker loses neither.
+ * follow-up messages are journaled too, so a killed worker loses neither. A streaming reply is checkpointed about
+ * twice a second, so a killed worker loses at most about a second of it (see reply-checkpoints.ts).
  */
 import * as Comlink from "comlink";
-import { streamSimple, type ImageContent } from "@mariozechner/pi-ai";
+import { streamSimple, type ImageContent, type Message } from "@mariozechner/pi-ai";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
@@ -32,6 +33,8 @@ import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
 import { resolveModel } from "./model-resolver";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
+import { ReplyCheckpoints } from "./reply-checkpoints";
+import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
 import { contentText } from "../../shared/agent/content-text";
 import { sumUsage } from "../../shared/agent/usage";
 import { errorText } from "../../shared/error-text";
@@ -61,6 +64,21 @@ function lastRunOutcome(messages: readonly AgentMessage[]): RunOutcome | undefin
   return undefined;
 }
 
+/**
+ * The model's view of the transcript: what it understands (as pi's default), with unfinished replies (interrupted
+ * or stopped) shown as the text they had said, so Continue can pick up from there (pi-ai would leave them out).
+ */
+function convertToLlm(messages: AgentMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      const said = isUnfinishedReply(message) ? unfinishedReplyAsSaid(message) : message;
+      if (said) out.push(said);
+    } else if (message.role === "user" || message.role === "toolResult") out.push(message);
+  }
+  return out;
+}
+
 function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMessage | undefined, historyStart: number): WireAgentState {
   return { ...data, streamingMessage, messages: data.messages.slice(historyStart), pendingToolCalls: [...data.pendingToolCalls].sort() };
 }
@@ -69,6 +87,7 @@ export class SessionHost {
   readonly agent: Agent;
   private readonly encoder = new StateEventEncoder();
   private readonly forwarder: EventForwarder;
+  private readonly checkpoints: ReplyCheckpoints;
   private readonly sinks = new Set<Transport>();
   private toolRuns: ToolRuns = NO_TOOL_RUNS;
   /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
@@ -95,6 +114,10 @@ export class SessionHost {
       send: (batch) => this.broadcast(batch),
       digest: options.integrityCheck ? () => this.digest() : undefined,
     });
+    this.checkpoints = new ReplyCheckpoints({
+      streaming: () => this.encoder.mirroredStreamingMessage,
+      append: (record) => this.writer.appendCheckpoint(record),
+    });
     const streamFn: StreamFn = (model, context, streamOptions) => {
       const timeoutMs = this.settings.requestTimeoutMs;
       // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()). The timeout
@@ -117,6 +140,7 @@ export class SessionHost {
       toolExecution: options.settings.toolExecution,
       sessionId: options.sessionId,
       streamFn,
+      convertToLlm,
       getApiKey: async (provider) => {
         const key = await this.main.getApiKey(provider).catch(() => undefined);
         return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
@@ -176,6 +200,16 @@ export class SessionHost {
         await this.journal({ t: "drop", count: 1 });
       }
       await this.agent.continue();
+    },
+    continueReply: async () => {
+      this.requireModel();
+      if (this.agent.state.isStreaming) throw new Error("The agent is still working: wait for it to finish (or stop it), then Continue.");
+      const messages = this.agent.state.messages;
+      if (!isUnfinishedReply(messages[messages.length - 1])) {
+        throw new Error("There is no interrupted or stopped reply to continue.");
+      }
+      // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got.
+      await this.agent.prompt(this.userMessage(CONTINUE_PROMPT));
     },
     steer: async (text: string) => {
       this.agent.steer(this.userMessage(text));
@@ -272,7 +306,23 @@ export class SessionHost {
     if (this.closed) return;
     this.agent.abort();
     await this.agent.waitForIdle();
+    await this.close();
+  }
+
+  /**
+   * The process is about to end without being asked (its parent died): saves the streaming reply as it stands and
+   * closes the transcript, leaving the run alone. Aborting would journal the reply as stopped by the user; a reply
+   * cut off by a crash loads as interrupted, with Retry and Continue.
+   */
+  async saveAndClose(): Promise<void> {
+    if (this.closed) return;
+    this.checkpoints.save();
+    await this.close();
+  }
+
+  private async close(): Promise<void> {
     this.closed = true;
+    this.checkpoints.end();
     this.forwarder.flush();
     this.forwarder.dispose();
     await this.writer.close();
@@ -284,7 +334,19 @@ export class SessionHost {
     this.toolRuns = reduceToolRuns(this.toolRuns, event);
     const item: SessionStreamItem = this.encoder.encode(event, state);
     this.forwarder.push(item);
+    // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
+    if (!this.closed) this.checkpoint(event);
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
+  }
+
+  private checkpoint(event: AgentStateEvent): void {
+    if (event.type === "message_update") {
+      const type = event.assistantMessageEvent.type;
+      this.checkpoints.changed(type === "toolcall_start" || type === "toolcall_end");
+    } else if (event.type === "message_end" || event.type === "agent_end" || event.type === "reset") {
+      // Before message_end's listener appends the final message: checkpoints already queued stay ahead of it.
+      this.checkpoints.end();
+    }
   }
 
   private snapshot(tailMessages?: number): SessionSnapshot {

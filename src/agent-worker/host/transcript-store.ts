@@ -2,20 +2,34 @@
  * One append-only JSONL file per session. The session's worker is its only writer; records are journal entries
  * replayed in order by `loadTranscript`. Appends are flushed to disk before they resolve, so whatever the worker
  * acknowledged survives a crash; a crash mid-write leaves at most a torn last line, which the loader skips.
+ * Checkpoints of a streaming reply are the exception (see `appendCheckpoint`).
  */
 import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
+import { interruptedReply } from "../../shared/agent/unfinished-reply";
+import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 
 export type TranscriptRecord =
+  /** A message joined the transcript. An assistant message also ends the checkpoints of its reply, if any. */
   | { t: "message"; message: AgentMessage }
+  /**
+   * A checkpoint of the assistant reply streaming now (see reply-checkpoints.ts): the first of a reply carries the
+   * reply so far, later ones only what streamed since, as message patches (streamed text as `{p, a}` appends), so
+   * a reply costs O(its length) on disk. The reply's `message` record supersedes them. When the file ends, or a
+   * message of another role follows (a restarted worker went on), the reply was interrupted: the loader gives it
+   * back as an error reply marked so (`interruptedReply`).
+   */
+  | { t: "partial"; message: AssistantMessage }
+  | { t: "partial"; p: Patch[] }
   /** The whole steering and follow-up queues as they are now; the last such record wins. */
   | { t: "queues"; steering: AgentMessage[]; followUp: AgentMessage[] }
   /** The caller replaced the whole transcript (older files; the worker now writes `drop`). */
   | { t: "replace"; messages: AgentMessage[] }
-  /** The newest `count` messages left the transcript (Retry drops the failed reply). */
+  /** The newest `count` messages left the transcript (Retry drops the failed reply; an interrupted one counts). */
   | { t: "drop"; count: number }
-  /** Clears messages and queues (as Agent.reset does); title and model stay. */
+  /** Clears messages, checkpoints and queues (as Agent.reset does); title and model stay. */
   | { t: "reset" }
   /** Session metadata; fields present override, fields absent keep their value. */
   | { t: "meta"; title?: string; model?: { provider: string; id: string } };
@@ -51,6 +65,7 @@ export async function loadTranscript(file: string): Promise<LoadedTranscript> {
     throw error;
   }
   const result: LoadedTranscript = { messages: [], steering: [], followUp: [], problems: [] };
+  const replay: Replay = { loaded: result };
   const lines = text.split("\n");
   // After a final newline, split() yields one empty string; without one, the last element is an unterminated line.
   const lastTerminated = text.endsWith("\n");
@@ -59,31 +74,55 @@ export async function loadTranscript(file: string): Promise<LoadedTranscript> {
     if (line.trim() === "") continue;
     const torn = i === lines.length - 1 && !lastTerminated;
     const parsed = parseRecord(line);
-    if (typeof parsed === "string") {
-      result.problems.push({ line: i + 1, kind: torn ? "torn-last-line" : "corrupt-line", detail: parsed });
-      continue;
-    }
-    apply(result, parsed);
+    const problem = typeof parsed === "string" ? parsed : apply(replay, parsed);
+    if (problem !== undefined) result.problems.push({ line: i + 1, kind: torn ? "torn-last-line" : "corrupt-line", detail: problem });
   }
+  endInterruptedReply(replay);
   return result;
 }
 
-function apply(state: LoadedTranscript, record: TranscriptRecord): void {
+/** The transcript being replayed, plus the checkpointed reply not yet superseded by its final message. */
+interface Replay {
+  loaded: LoadedTranscript;
+  partial?: AssistantMessage;
+}
+
+/** A checkpointed reply that was never finished joins the transcript as an interrupted reply. */
+function endInterruptedReply(replay: Replay): void {
+  if (replay.partial) replay.loaded.messages.push(interruptedReply(replay.partial));
+  replay.partial = undefined;
+}
+
+/** Applies one record; returns a description when it cannot be applied (and changes nothing). */
+function apply(replay: Replay, record: TranscriptRecord): string | undefined {
+  const state = replay.loaded;
   switch (record.t) {
     case "message":
+      // The reply's own final message supersedes its checkpoints; any other message means the reply never ended.
+      if (record.message.role === "assistant") replay.partial = undefined;
+      else endInterruptedReply(replay);
       state.messages.push(record.message);
+      break;
+    case "partial":
+      if ("message" in record) replay.partial = record.message;
+      else if (!replay.partial) return "partial record with patches but no checkpointed reply to apply them to";
+      else replay.partial = applyPatches(replay.partial, record.p);
       break;
     case "queues":
       state.steering = record.steering;
       state.followUp = record.followUp;
       break;
     case "replace":
+      replay.partial = undefined;
       state.messages = record.messages;
       break;
     case "drop":
+      // An unfinished reply was the newest message as the worker saw it (it loaded it as an interrupted one).
+      endInterruptedReply(replay);
       state.messages = state.messages.slice(0, Math.max(0, state.messages.length - record.count));
       break;
     case "reset":
+      replay.partial = undefined;
       state.messages = [];
       state.steering = [];
       state.followUp = [];
@@ -93,6 +132,7 @@ function apply(state: LoadedTranscript, record: TranscriptRecord): void {
       if (record.model !== undefined) state.model = record.model;
       break;
   }
+  return undefined;
 }
 
 /** The record on this line, or a description of what is wrong with it. */
@@ -107,6 +147,11 @@ function parseRecord(line: string): TranscriptRecord | string {
   switch (value.t) {
     case "message":
       return isMessage(value.message) ? { t: "message", message: value.message } : "message record without a valid message";
+    case "partial":
+      if (value.message !== undefined) {
+        return isAssistantMessage(value.message) ? { t: "partial", message: value.message } : "partial record without a valid assistant message";
+      }
+      return isPatchList(value.p) ? { t: "partial", p: value.p } : "partial record without a message or valid patches";
     case "queues":
       return isMessageList(value.steering) && isMessageList(value.followUp)
         ? { t: "queues", steering: value.steering, followUp: value.followUp }
@@ -138,6 +183,24 @@ function isMessage(value: unknown): value is AgentMessage {
   return isObject(value) && typeof value.role === "string";
 }
 
+function isAssistantMessage(value: unknown): value is AssistantMessage {
+  return isMessage(value) && value.role === "assistant" && Array.isArray((value as { content?: unknown }).content);
+}
+
+function isPatchList(value: unknown): value is Patch[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (patch) =>
+        isObject(patch) &&
+        Array.isArray(patch.p) &&
+        patch.p.length > 0 &&
+        patch.p.every((key: unknown) => typeof key === "string" || (Number.isInteger(key) && (key as number) >= 0)) &&
+        (typeof patch.a === "string" || "v" in patch || patch.d === 1),
+    )
+  );
+}
+
 function isMessageList(value: unknown): value is AgentMessage[] {
   return Array.isArray(value) && value.every(isMessage);
 }
@@ -148,7 +211,7 @@ function isModelRef(value: unknown): value is { provider: string; id: string } {
 
 /**
  * Appends records to one transcript file. Appends are serialized in call order; each resolves only after its
- * records are on disk (fdatasync). A failed append rejects without blocking later ones, and the next append starts
+ * records are on disk (fdatasync; checkpoints only written). A failed append rejects without blocking later ones, and the next append starts
  * on a fresh line so a partial write cannot glue onto the following record.
  */
 export class TranscriptWriter {
@@ -185,6 +248,20 @@ export class TranscriptWriter {
    * serialized. Rejects, writing nothing, if a record cannot be serialized; rejects after close().
    */
   append(...records: TranscriptRecord[]): Promise<void> {
+    return this.enqueue(records, true);
+  }
+
+  /**
+   * Appends like `append` but resolves without fdatasync: checkpoints of a streaming reply come twice a second,
+   * and what they guard against is a process dying (a killed worker, a crashed app), which does not lose writes
+   * already in the page cache. A power cut may lose them, but then only the unfinished reply; the next synced
+   * append (the reply's final message, at the latest) flushes them too.
+   */
+  appendCheckpoint(record: TranscriptRecord): Promise<void> {
+    return this.enqueue([record], false);
+  }
+
+  private enqueue(records: TranscriptRecord[], sync: boolean): Promise<void> {
     if (this.closing) return Promise.reject(new Error("TranscriptWriter is closed"));
     let data: string;
     try {
@@ -193,7 +270,7 @@ export class TranscriptWriter {
       return Promise.reject(error);
     }
     if (data === "") return this.tail;
-    const done = this.tail.then(() => this.write(data));
+    const done = this.tail.then(() => this.write(data, sync));
     this.tail = done.catch(() => undefined);
     return done;
   }
@@ -204,7 +281,7 @@ export class TranscriptWriter {
     return this.closing;
   }
 
-  private async write(data: string): Promise<void> {
+  private async write(data: string, sync: boolean): Promise<void> {
     const buffer = Buffer.from(this.needsNewline ? "\n" + data : data, "utf8");
     this.needsNewline = true; // until the whole buffer is known to be written
     let offset = 0;
@@ -214,6 +291,6 @@ export class TranscriptWriter {
       offset += bytesWritten;
     }
     this.needsNewline = false;
-    await this.handle.datasync();
+    if (sync) await this.handle.datasync();
   }
 }

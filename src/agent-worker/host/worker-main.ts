@@ -1,7 +1,7 @@
 /**
  * The agent worker process (loaded by entry.ts): hosts one session's Agent. Started by main (Electron utilityProcess) or by Node's
  * child_process.fork (tests, web host) from this same built file. It starts idle (a warm spare) and is bound to a
- * session by `init`. When its parent goes away it shuts down, so no worker outlives the app.
+ * session by `init`. When its parent goes away it saves what it can and exits, so no worker outlives the app.
  */
 import * as Comlink from "comlink";
 import type { MainControlApi, WorkerControlApi } from "../../shared/protocol/control-protocol";
@@ -29,9 +29,32 @@ const isUtilityProcess = control.parent === "utility-process";
 const main = Comlink.wrap<MainControlApi>(rpcEndpoint(control, { lane: "w2c" }));
 let host: SessionHost | undefined;
 
-async function shutdown(): Promise<void> {
+/**
+ * How long a worker whose parent died may spend saving before it exits regardless. Main's own stop allows 2 s
+ * before SIGKILL; an orphan has nobody to kill it, so this bound is its own.
+ */
+const ORPHAN_EXIT_MS = 1_500;
+
+async function stopListening(): Promise<void> {
   if (listening) (await listening.catch(() => undefined))?.close();
+}
+
+/** Main asked: the run is aborted (journaled as stopped), the transcript flushed. */
+async function shutdown(): Promise<void> {
+  await stopListening();
   await host?.shutdown();
+}
+
+/**
+ * The parent died (main or the web host crashed, or was killed): save the streaming reply as it stands, close the
+ * transcript and exit, within ORPHAN_EXIT_MS whatever happens. The run is not aborted: an abort would journal the
+ * reply as stopped by the user, while a reply cut off by a crash should load as interrupted, with Retry and Continue.
+ */
+function exitAsOrphan(): void {
+  setTimeout(() => process.exit(0), ORPHAN_EXIT_MS); // kept referenced: this exit must happen
+  void Promise.all([stopListening(), host?.saveAndClose()])
+    .catch((error: unknown) => console.error("paddock worker: could not save before exiting", error))
+    .finally(() => process.exit(0));
 }
 
 const api: WorkerControlApi = {
@@ -66,9 +89,7 @@ control.onPort((port) => {
   if (host) host.connect(transport);
   else transport.close();
 });
-control.onClose(() => {
-  void shutdown().finally(() => process.exit(0));
-});
+control.onClose(() => exitAsOrphan());
 if (!isUtilityProcess) setTimeout(() => void listenForSessionsOnce(), 0);
 
 process.on("uncaughtException", (error) => {

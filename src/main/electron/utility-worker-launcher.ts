@@ -1,14 +1,13 @@
 /**
  * Starts agent workers as Electron utility processes (Node without Chromium's renderer, sandboxed by the OS like
  * other Chromium children). The control channel is the process's own postMessage / `process.parentPort`; session
- * ports travel the same way, as a message with one MessagePortMain attached.
+ * ports travel the same way, as a message with one MessagePortMain attached, and so does the lifeline port whose
+ * closing tells a worker that main is gone.
  */
-import { utilityProcess, type MessagePortMain, type UtilityProcess } from "electron";
+import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityProcess } from "electron";
 import { BaseTransport } from "../../shared/transport/transport";
+import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
 import type { WorkerExit, WorkerLauncher, WorkerProcess } from "../broker/worker-process";
-
-/** The frame that carries a session port; the worker takes any message with a port as a session connection. */
-const PORT_FRAME = { ch: "port" } as const;
 
 class UtilityProcessTransport extends BaseTransport {
   constructor(private readonly child: UtilityProcess) {
@@ -40,9 +39,12 @@ export class UtilityWorkerProcess implements WorkerProcess {
   /** Why the process ended when we know better than its exit code: our own kill, or V8's fatal error. */
   #cause: string | null = null;
   #gone = false;
+  /** Main's end of the worker's lifeline: held (never used) for the worker's life; closed when it ends. */
+  readonly #lifeline: MessagePortMain;
 
-  constructor(child: UtilityProcess) {
+  constructor(child: UtilityProcess, lifeline: MessagePortMain) {
     this.#child = child;
+    this.#lifeline = lifeline;
     this.#pid = child.pid;
     child.once("spawn", () => {
       this.#pid = child.pid;
@@ -55,6 +57,7 @@ export class UtilityWorkerProcess implements WorkerProcess {
       // Electron reports only the exit code; the cause we saw (if any) stands in for the signal in describeExit().
       child.once("exit", (code) => {
         this.#gone = true;
+        this.#lifeline.close();
         resolve({ code, signal: this.#cause });
       });
     });
@@ -67,7 +70,7 @@ export class UtilityWorkerProcess implements WorkerProcess {
 
   /** Hands `port` to the worker, which serves the session it hosts on it. The port is unusable here afterwards. */
   transferPort(port: MessagePortMain): void {
-    this.#child.postMessage(PORT_FRAME, [port]);
+    this.#child.postMessage(SESSION_PORT_FRAME, [port]);
   }
 
   kill(): void {
@@ -88,6 +91,8 @@ export class UtilityWorkerProcess implements WorkerProcess {
         this.#child.kill();
       }
     }
+    // After the kill, so a worker that sees the lifeline close first is already ending.
+    this.#lifeline.close();
   }
 }
 
@@ -100,6 +105,9 @@ export class UtilityWorkerLauncher implements WorkerLauncher {
     // Piped, not inherited, so an unread pipe can never fill up and block the worker: pass its output on.
     child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
-    return new UtilityWorkerProcess(child);
+    // The lifeline goes first, so the worker holds it before any other message can reach it.
+    const { port1: lifeline, port2: workerEnd } = new MessageChannelMain();
+    child.postMessage(LIFELINE_FRAME, [workerEnd]);
+    return new UtilityWorkerProcess(child, lifeline);
   }
 }

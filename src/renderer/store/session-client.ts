@@ -104,6 +104,9 @@ export class SessionClient implements SessionCommands {
   continue(): Promise<void> {
     return this.call((api) => api.continue());
   }
+  continueReply(): Promise<void> {
+    return this.call((api) => api.continueReply());
+  }
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void> {
     return this.call((api) => api.removeQueued(queue, index));
   }

@@ -46,7 +46,10 @@ export interface SessionCommands {
   steer(text: string): Promise<void>;
   followUp(text: string): Promise<void>;
   abort(): Promise<void>;
+  /** Retry: asks again in place of a failed or interrupted reply. */
   continue(): Promise<void>;
+  /** Continue: the model goes on from an interrupted or stopped reply. */
+  continueReply(): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   clearQueues(): Promise<void>;
   setModel(model: ModelRef): Promise<void>;

@@ -19,6 +19,7 @@ import { MenuIcon } from "../components/common/icons";
 import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
 import { errorText } from "../../shared/error-text";
+import { isInterruptedReply } from "../../shared/agent/unfinished-reply";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -37,7 +38,7 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
   const state = view.state;
   const commands = handle.commands;
   const running = state.isStreaming;
-  const [retrying, setRetrying] = useState(false);
+  const [recovering, setRecovering] = useState<"retry" | "continue" | null>(null);
   /** Counts the user's sends: sending brings the list back to the newest message. */
   const [sent, setSent] = useState(0);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -82,11 +83,14 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
     return () => window.removeEventListener("keydown", onKey);
   }, [running, escAction, stop, disconnected]);
 
-  const retry = () => {
-    setRetrying(true);
+  /** Retry asks again in place of the failed reply; Continue has the model go on from an interrupted one. */
+  const recover = (how: "retry" | "continue") => {
+    setRecovering(how);
     setActionError(null);
-    commands.continue().catch((e: unknown) => setActionError(errorText(e))).finally(() => setRetrying(false));
+    const done = how === "retry" ? commands.continue() : commands.continueReply();
+    done.catch((e: unknown) => setActionError(errorText(e))).finally(() => setRecovering(null));
   };
+  const interrupted = !running && isInterruptedReply(state.messages[state.messages.length - 1]);
 
   const onModelChange = useCallback((m: ModelOption) => act(commands.setModel({ provider: m.provider, id: m.id })), [act, commands]);
   const onThinkingChange = useCallback((level: ThinkingLevel) => act(commands.setThinkingLevel(level)), [act, commands]);
@@ -139,7 +143,10 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
           tailVersion={state.streamingMessage} followSignal={sent} />
       )}
       <div className="chat-bottom">
-        {failure ? <ErrorBanner message={failure} onRetry={retry} retrying={retrying} /> : null}
+        {failure ? (
+          <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
+            onContinue={interrupted ? () => recover("continue") : undefined} />
+        ) : null}
         {actionError ? (
           <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
         ) : null}

@@ -7,6 +7,15 @@ import type { CustomProvider } from "../providers/custom-provider";
 import type { ModelRef } from "./app-api";
 import type { QueueMode } from "../agent/types";
 
+/**
+ * Electron only: frames that carry a MessagePort to a utility-process worker (the port travels beside the frame).
+ * A session port serves one viewer. The lifeline is handed over once, right after launch; main holds the other
+ * end for the worker's life, so its `close` tells the worker that main is gone (`process.parentPort` has no such
+ * event), and the worker exits instead of living on as an orphan.
+ */
+export const SESSION_PORT_FRAME = { ch: "port" } as const;
+export const LIFELINE_FRAME = { ch: "lifeline" } as const;
+
 /** The settings a worker needs; main sends them at init and whenever they change. */
 export interface WorkerSettings {
   defaultModel?: ModelRef;

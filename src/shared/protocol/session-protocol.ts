@@ -67,7 +67,14 @@ export type SessionFrame =
 export interface SessionApi {
   /** Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). */
   prompt(text: string, images?: ImageContent[]): Promise<void>;
+  /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
   continue(): Promise<void>;
+  /**
+   * Continue: keeps the interrupted or stopped last reply and asks the model to go on from it, with a visible user
+   * message (`CONTINUE_PROMPT`); the model sees the reply's text as said. Rejects while a run is active or when the
+   * last message is no such reply.
+   */
+  continueReply(): Promise<void>;
   steer(text: string): Promise<void>;
   followUp(text: string): Promise<void>;
   abort(): Promise<void>;
@@ -115,6 +122,7 @@ const ModelRefSchema = Type.Object(
 export const SESSION_METHOD_SCHEMAS = {
   prompt: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Type.Array(ImageSchema, { maxItems: 16 })])]),
   continue: Type.Tuple([]),
+  continueReply: Type.Tuple([]),
   steer: Type.Tuple([Text]),
   followUp: Type.Tuple([Text]),
   abort: Type.Tuple([]),

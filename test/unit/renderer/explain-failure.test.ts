@@ -6,6 +6,7 @@ import { streamSimple } from "@mariozechner/pi-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
 import { explainFailure } from "../../../src/renderer/components/common/explainFailure";
+import { INTERRUPTED_REPLY_ERROR } from "../../../src/shared/agent/unfinished-reply";
 import { withStallTimeout } from "../../../src/agent-worker/host/stall-timeout";
 import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../src/web-host/openai-test-server";
 
@@ -56,6 +57,14 @@ describe("explainFailure on pi-ai's real error texts", () => {
     for await (const _ of stream) { /* drain */ }
     const text = (await stream.result()).errorMessage ?? "";
     expect(explainFailure(text).title, text).toBe("The connection to the provider was lost.");
+  });
+
+  it("explains Paddock's own interrupted reply, with what Retry and Continue do", () => {
+    expect(explainFailure(INTERRUPTED_REPLY_ERROR)).toEqual({
+      title: "The reply was interrupted.",
+      detail: "Paddock stopped before it finished.",
+      hint: expect.stringMatching(/Retry asks again.*Continue picks up where it stopped/),
+    });
   });
 
   it("keeps a generic headline for text it does not recognise", () => {

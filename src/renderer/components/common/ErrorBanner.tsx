@@ -3,22 +3,32 @@ import { explainFailure } from "./explainFailure";
 interface ErrorBannerProps {
   message: string;
   onRetry(): void;
-  retrying: boolean;
+  /** Offered when the reply was interrupted: the model goes on from what it had said. */
+  onContinue?(): void;
+  /** A Retry or Continue is on its way. */
+  busy: "retry" | "continue" | null;
 }
 
 /** Shown when the last turn failed; Retry continues the run from the transcript as it stands. */
-export function ErrorBanner({ message, onRetry, retrying }: ErrorBannerProps) {
-  const { title, hint } = explainFailure(message);
+export function ErrorBanner({ message, onRetry, onContinue, busy }: ErrorBannerProps) {
+  const { title, hint, detail } = explainFailure(message);
   return (
     <div className="error-banner" data-testid="error-banner" role="alert">
       <span className="error-icon" aria-hidden="true">!</span>
       <div className="error-text">
-        <strong>{title}</strong> <span className="error-detail">{message}</span>
+        <strong>{title}</strong> <span className="error-detail">{detail ?? message}</span>
         {hint ? <div className="error-hint">{hint}</div> : null}
       </div>
-      <button type="button" className="btn btn-secondary" data-testid="retry-button" onClick={onRetry} disabled={retrying}>
-        {retrying ? "Retrying…" : "Retry"}
-      </button>
+      <div className="error-actions">
+        <button type="button" className="btn btn-secondary" data-testid="retry-button" onClick={onRetry} disabled={busy !== null}>
+          {busy === "retry" ? "Retrying…" : "Retry"}
+        </button>
+        {onContinue ? (
+          <button type="button" className="btn btn-secondary" data-testid="continue-button" onClick={onContinue} disabled={busy !== null}>
+            {busy === "continue" ? "Continuing…" : "Continue"}
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -8,9 +8,20 @@ export interface FailureExplanation {
   title: string;
   /** What the user can do about it, when there is something specific. */
   hint?: string;
+  /** Shown instead of the error text, for Paddock's own texts, which would only repeat the title. */
+  detail?: string;
 }
 
 const RULES: { test: RegExp; explanation: FailureExplanation }[] = [
+  {
+    // Paddock's own text for a reply cut off by a crash (INTERRUPTED_REPLY_ERROR); first, as it names no provider.
+    test: /^Interrupted\b/,
+    explanation: {
+      title: "The reply was interrupted.",
+      detail: "Paddock stopped before it finished.",
+      hint: "Retry asks again from your message; Continue picks up where it stopped.",
+    },
+  },
   {
     test: /^401\b|unauthori[sz]ed|invalid (x-)?api[ _-]?key|incorrect api key|authentication/i,
     explanation: { title: "The provider rejected the API key.", hint: "Check the key in Settings (or its environment variable), then Retry." },

@@ -5,6 +5,7 @@ import { Markdown } from "../markdown/Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCard } from "./ToolCard";
 import { formatCost, formatTokens } from "./chatItems";
+import { isInterruptedReply } from "../../../shared/agent/unfinished-reply";
 
 interface AssistantMessageViewProps {
   message: AssistantMessage;
@@ -56,7 +57,9 @@ function MessageFooter({ message }: { message: AssistantMessage }) {
     <div className="message-footer">
       {message.stopReason === "aborted" ? <span className="badge badge-muted">Stopped</span> : null}
       {message.stopReason === "length" ? <span className="badge badge-warn">Cut off (length limit)</span> : null}
-      {message.stopReason === "error" ? (
+      {isInterruptedReply(message) ? (
+        <span className="badge badge-warn" title={message.errorMessage}>Interrupted</span>
+      ) : message.stopReason === "error" ? (
         <span className="badge badge-error" title={message.errorMessage}>Error{message.errorMessage ? `: ${message.errorMessage}` : ""}</span>
       ) : null}
       <span className="footer-model">{message.model}</span>

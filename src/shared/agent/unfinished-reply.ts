@@ -1,0 +1,45 @@
+/**
+ * Replies that did not finish: *interrupted* ones (Paddock stopped mid-reply: the worker was killed, the app or the
+ * web host crashed; the transcript kept the reply up to its last checkpoint) and *stopped* ones (the user's own
+ * Stop, `stopReason: "aborted"`). Both can be retried (asked again) or continued (the model goes on from there).
+ */
+import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AgentMessage } from "./types";
+
+/** The error text an interrupted reply carries; it begins "Interrupted" so any error display reads right. */
+export const INTERRUPTED_REPLY_ERROR = "Interrupted: Paddock stopped before this reply finished.";
+
+/** The user message Continue sends: the model is told plainly what is asked of it, and the chat shows it. */
+export const CONTINUE_PROMPT = "Continue from where you stopped.";
+
+/**
+ * A reply cut off at its last checkpoint, as the transcript loader hands it back: an error reply (so the usual
+ * Retry applies, and pi-ai leaves it out of the context) that says it was interrupted.
+ */
+export function interruptedReply(partial: AssistantMessage): AssistantMessage {
+  return { ...partial, stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR };
+}
+
+/** Whether `message` is an interrupted reply (a plain boolean: a type guard would wrongly narrow the `false` case). */
+export function isInterruptedReply(message: AgentMessage | undefined): boolean {
+  return message?.role === "assistant" && message.stopReason === "error" && message.errorMessage === INTERRUPTED_REPLY_ERROR;
+}
+
+/** A reply Continue can pick up: interrupted by Paddock or stopped by the user. */
+export function isUnfinishedReply(message: AgentMessage | undefined): boolean {
+  if (message?.role !== "assistant") return false;
+  return message.stopReason === "aborted" || isInterruptedReply(message);
+}
+
+/**
+ * What the model is shown of an unfinished reply: its text as said, as an ordinary finished reply. pi-ai leaves
+ * error and aborted replies out of the context, and half-streamed tool calls or thinking cannot be replayed; the
+ * text alone is what the user saw and what the model should continue. Undefined when the reply has no text.
+ */
+export function unfinishedReplyAsSaid(message: AssistantMessage): AssistantMessage | undefined {
+  const content = message.content.filter((block) => block.type === "text" && block.text.length > 0);
+  if (content.length === 0) return undefined;
+  const copy: AssistantMessage = { ...message, content, stopReason: "stop" };
+  delete copy.errorMessage;
+  return copy;
+}
