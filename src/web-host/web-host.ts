@@ -6,6 +6,7 @@
  * Never imports electron. API keys are kept with `plaintextDevCipher`: loopback development only.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dispatchAppCall } from "../main/broker/app-call";
 import { createCore, type Core } from "../main/broker/core";
@@ -70,10 +71,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   broker.warmUp();
 
-  const http = await startHttpServer({
-    port: options.port,
+  const address = readAddress(core.files.settingsDir);
+  const token = address?.token ?? randomBytes(24).toString("base64url");
+  const serve = (port: number) => startHttpServer({
+    port,
     staticDir: join(options.buildDir, "renderer"),
-    token: randomBytes(24).toString("base64url"),
+    token,
     routes: {
       call: (method, args) => dispatchAppCall(service, method, args),
       attach: async (sessionId, viewerId) => {
@@ -88,6 +91,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       subscribe: (send) => service.onEvent(send),
     },
   });
+  // Without a port asked for, the host comes back where it was, so open pages reconnect by themselves.
+  const preferred = options.port === 0 ? (address?.port ?? 0) : options.port;
+  const http = await serve(preferred).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EADDRINUSE" || options.port !== 0) throw error;
+    return serve(0);
+  });
+  writeAddress(core.files.settingsDir, { port: http.port, token });
 
   let closing: Promise<void> | undefined;
   return {
@@ -100,6 +110,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       })()),
   };
 }
+
+/**
+ * Where the host served last time, and with which token: `<data>/web-host.json`, readable by this user only. The
+ * token is the page's key to the API; keeping it lets a page opened before a restart carry on. (A development host:
+ * its API keys sit in the same folder in the clear.)
+ */
+interface HostAddress {
+  port: number;
+  token: string;
+}
+
+function readAddress(dataDir: string): HostAddress | undefined {
+  try {
+    const value = JSON.parse(readFileSync(join(dataDir, ADDRESS_FILE), "utf8")) as Partial<HostAddress>;
+    if (Number.isInteger(value.port) && typeof value.token === "string" && value.token.length >= 32) return value as HostAddress;
+  } catch {
+    // Missing or damaged: a new address it is.
+  }
+  return undefined;
+}
+
+function writeAddress(dataDir: string, address: HostAddress): void {
+  writeFileSync(join(dataDir, ADDRESS_FILE), JSON.stringify(address), { mode: 0o600 });
+}
+
+const ADDRESS_FILE = "web-host.json";
 
 /** Points the "Loopback" custom provider at this run's test server (its port changes every run). */
 function registerLoopback(settings: SettingsStore, baseUrl: string): void {

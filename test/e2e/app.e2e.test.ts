@@ -442,3 +442,89 @@ describe("a host crash in the browser host", () => {
     }
   }, 90_000);
 });
+
+describe("runs that keep going in the browser host", () => {
+  let server: OpenAITestServer;
+  let host: WebHostProcess;
+  let dir: string;
+  /** About three seconds of streaming, with numbered words so a finished reply is recognisable. */
+  const story = Array.from({ length: 300 }, (_, i) => `step${i + 1}`).join(" ");
+  const slow = (): ScriptedTurn => ({ text: story, chunkChars: 6, tokensPerSecond: 150 });
+  const item = (page: Page, id: string) => page.locator(`[data-testid=session-item][data-session-id="${id}"]`);
+
+  beforeAll(async () => {
+    dir = tempDir();
+    server = await startOpenAIServer({ models: ["test-model"] });
+    host = await startHost("--data-dir", dir, "--loopback-url", server.baseUrl);
+  });
+  afterAll(async () => {
+    await host?.stop();
+    await server?.close();
+  });
+
+  it("switching to another chat mid-reply leaves it working: the sidebar shows it running, then unread, and it is finished on return", async () => {
+    const { page, sessionId, problems } = await openChat(host);
+    server.enqueue(slow());
+    await send(page, "Count the steps for me.");
+    await poll(() => lastText(page)).toContain("step3 ");
+    await page.getByTestId("new-chat").click();
+    await page.getByTestId("empty-chat").waitFor();
+    await poll(() => item(page, sessionId).getAttribute("data-state")).toBe("running");
+    await shot(page, "background-running");
+    await poll(() => item(page, sessionId).getAttribute("data-state"), 20_000).toBe("unread");
+    expect(await page.getByTestId("attention-toast").textContent()).toContain("The agent has finished.");
+    await shot(page, "background-unread");
+
+    await item(page, sessionId).getByRole("button").first().click();
+    await replies(page, 1);
+    expect(await lastText(page)).toContain("step300");
+    expect(await lastAssistant(page).locator(".message-footer").textContent()).not.toMatch(/Stopped|Interrupted/);
+    await poll(() => item(page, sessionId).getAttribute("data-state")).toBe("idle");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("reloading mid-reply picks the streaming reply up where it is and watches it finish", async () => {
+    const { page, problems } = await openChat(host);
+    server.enqueue(slow());
+    await send(page, "Count again, I will reload.");
+    await poll(() => lastText(page)).toContain("step5 ");
+    await page.reload();
+    await page.getByTestId("stop-button").waitFor();
+    const afterReload = await lastText(page);
+    expect(afterReload).toContain("step5 ");
+    expect(afterReload).not.toContain("step300");
+    await shot(page, "reloaded-mid-reply");
+    await replies(page, 1);
+    expect(await lastText(page)).toContain("step300");
+    expect(await page.getByTestId("message-assistant").count()).toBe(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("a page whose host stopped says so, cannot send or stop, and carries on once the host is back", async () => {
+    const { page, sessionId } = await openChat(host);
+    server.enqueue(slow());
+    await send(page, "Count while the host goes away.");
+    await poll(() => lastText(page)).toContain("step3 ");
+    await host.stop(); // SIGTERM: the run is stopped and journaled as such
+    const status = page.getByTestId("host-status");
+    await status.waitFor({ timeout: 10_000 });
+    expect(await status.textContent()).toContain("Paddock is not running");
+    await poll(() => page.getByTestId("connection-pill").textContent()).toBe("Paddock is not running");
+    await poll(() => item(page, sessionId).getAttribute("data-state")).toBe("idle");
+    await page.getByTestId("composer").fill("are you there?");
+    expect(await page.getByTestId("composer").getAttribute("placeholder")).toContain("not running");
+    expect(await page.locator("[data-testid=send-button], [data-testid=stop-button]").first().isDisabled()).toBe(true);
+    await shot(page, "host-stopped");
+
+    host = await startHost("--data-dir", dir, "--loopback-url", server.baseUrl); // the same address, the same token
+    await status.waitFor({ state: "detached", timeout: 20_000 });
+    await poll(() => page.getByTestId("connection-pill").count(), 20_000).toBe(0);
+    expect(await lastAssistant(page).locator(".message-footer").textContent()).toContain("Stopped");
+    await page.getByTestId("composer").press("Enter");
+    await poll(() => lastText(page)).toContain("are you there?");
+    expect((await host.call<{ id: string }[]>("listSessions")).map((s) => s.id)).toContain(sessionId);
+    await page.close();
+  }, 90_000);
+});

@@ -103,7 +103,9 @@ function AppShell({ services }: { services: AppServices }) {
   // Back after the host was away: what was pushed meanwhile is lost, so reload what the page shows.
   useEffect(() => services.onHostStatus?.((status) => {
     setHostStatus(status);
-    if (status === "connected") void load();
+    // Nothing runs while the host is away (its workers stop with it): the sidebar must not say otherwise.
+    if (status === "reconnecting") setSessions((old) => old.map(({ activity: _activity, ...rest }) => rest));
+    else void load();
   }), [services, load]);
 
   useEffect(() => {

@@ -115,7 +115,11 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
         ) : null}
         <h1 className="chat-title" title={title}>{title}</h1>
-        {disconnected ? <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" data-testid="connection-pill">{disconnected}</span> : null}
+        {disconnected ? (
+          <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" title={disconnected} data-testid="connection-pill">
+            {PILL_LABELS[hostDown ? "offline" : view.connection]}
+          </span>
+        ) : null}
         <div className="chat-controls">
           <ModelPicker models={models} current={state.model} onChange={onModelChange} />
           {currentModel?.reasoning ? (
@@ -217,6 +221,15 @@ function noticeLevel(n: SessionNotice): "warning" | "error" {
   return n.kind === "error" ? "error" : "warning";
 }
 
+
+/** The header's short word for the link; the composer says the whole reason. */
+const PILL_LABELS: Record<ReturnType<typeof useSessionView>["connection"], string> = {
+  connecting: "Connecting…",
+  ready: "",
+  reconnecting: "Reconnecting…",
+  offline: "Paddock is not running",
+  closed: "Disconnected",
+};
 
 /** Why nothing can be sent or stopped right now, when the link to the agent is down; undefined when it is up. */
 function connectionProblem(connection: ReturnType<typeof useSessionView>["connection"], hostDown: boolean): string | undefined {
