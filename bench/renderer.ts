@@ -4,15 +4,11 @@
  * measured with requestAnimationFrame deltas and a 'longtask' PerformanceObserver. Opening: a 10,000-message
  * session, time from openSession to the first painted message row.
  */
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { extname, join, resolve } from "node:path";
-import react from "@vitejs/plugin-react";
-import { build } from "vite";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchChromium } from "../test/e2e/fixtures/serve-fixture";
+import { startBenchPage } from "./lib/bench-page";
+import { startProfile } from "./lib/page-profile";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { longTranscript } from "../test/support/transcripts";
 import { endpointUrl } from "../src/main/broker/session-broker";
@@ -22,36 +18,12 @@ import { markdownReply } from "./lib/reply";
 
 const REPLY_CHARS = 100_000;
 const BIG_SESSION_MESSAGES = 10_000;
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 
 export async function benchRenderer(): Promise<Record<string, Metric>> {
-  const outDir = mkdtempSync(join(tmpdir(), "paddock-bench-page-"));
-  await build({
-    root: resolve("bench/renderer-page"),
-    configFile: false,
-    logLevel: "warn",
-    plugins: [react()],
-    base: "./",
-    // BENCH_PROFILE=1 keeps names readable for the CPU profile summary.
-    build: { outDir, emptyOutDir: true, sourcemap: false, minify: !process.env.BENCH_PROFILE },
-  });
-  const http = createServer((req, res) => {
-    let file = resolve(outDir, `.${decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)}`);
-    if (!file.startsWith(outDir) || !existsSync(file) || statSync(file).isDirectory()) file = join(outDir, "index.html");
-    // Cross-origin isolation gives the page a 5 µs clock instead of Chromium's default 100 µs one, so frame deltas
-    // of one vsync read 16.67 ms rather than jittering between 16.6 and 16.8 around the 16.7 ms target.
-    res.writeHead(200, {
-      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-      "cross-origin-opener-policy": "same-origin",
-      "cross-origin-embedder-policy": "require-corp",
-    });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((ok) => http.listen(0, "127.0.0.1", ok));
-  const pageUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/index.html`;
+  const pages = await startBenchPage();
+  const browser = pages.browser;
   const server = await startOpenAIServer();
   const bench = startBenchBroker(server.baseUrl);
-  const browser = await launchChromium();
   try {
     /** Opens a page on the session; `profile` starts a CPU profile ("open") or a trace ("opentrace") before it loads. */
     const open = async (sessionId: string, profile?: string): Promise<Page & { profiler?: { stopAndPrint(): Promise<void> } }> => {
@@ -60,7 +32,7 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
       page.on("pageerror", (e) => console.error(`bench page error: ${e.message}`));
       const profiler = profile === "open" ? await startProfile(page) : undefined;
       if (profile === "opentrace") await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
-      await page.goto(`${pageUrl}?ws=${encodeURIComponent(url)}&session=${sessionId}`);
+      await page.goto(pages.url(url, sessionId));
       // Opening the big chat is timed inside the page; Playwright stays off its main thread meanwhile (its injected
       // scripts and polling would land in the measured window), and asks afterwards.
       if (sessionId === "big") await sleep(3_000);
@@ -165,11 +137,9 @@ export async function benchRenderer(): Promise<Record<string, Metric>> {
       }),
     };
   } finally {
-    await browser.close();
+    await pages.close();
     await bench.close();
     await server.close();
-    await new Promise<void>((ok) => http.close(() => ok()));
-    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
@@ -178,45 +148,6 @@ interface FrameRecord {
   longTasks: number[];
 }
 
-
-/** BENCH_PROFILE=1: a CPU profile of the page while it streams, printed as the top functions by self time. */
-async function startProfile(page: Page): Promise<{ stopAndPrint(): Promise<void> }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Profiler.enable");
-  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
-  await cdp.send("Profiler.start");
-  return {
-    async stopAndPrint() {
-      const { profile } = (await cdp.send("Profiler.stop")) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } ; hitCount?: number }[]; samples: number[]; timeDeltas: number[] } };
-      const self = new Map<string, number>();
-      const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-      profile.samples.forEach((id, i) => {
-        const node = byId.get(id)!;
-        const key = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop()}:${node.callFrame.lineNumber}`;
-        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-      });
-      const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
-      console.log("\nrenderer CPU profile (self ms):");
-      for (const [name, ms] of top) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
-      // Inclusive time: each sample counts once for every distinct function on its stack.
-      const parent = new Map<number, number>();
-      for (const n of profile.nodes as { id: number; children?: number[] }[]) for (const c of n.children ?? []) parent.set(c, n.id);
-      const total = new Map<string, number>();
-      profile.samples.forEach((id, i) => {
-        const seen = new Set<string>();
-        for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-          const f = byId.get(at)!.callFrame;
-          if (!f.url) continue;
-          const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
-          if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-          seen.add(key);
-        }
-      });
-      console.log("\nrenderer CPU profile (inclusive ms):");
-      for (const [name, ms] of [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(0).padStart(7)}  ${name}`);
-    },
-  };
-}
 
 /** BENCH_PROFILE=trace: a Chromium trace while streaming, printed as total time per trace event (style, layout, paint...). */
 async function startTrace(browser: import("playwright-core").Browser, page: Page): Promise<{ stopAndPrint(): Promise<void> }> {

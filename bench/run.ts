@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { benchBackground } from "./background";
 import { benchBroker } from "./broker";
 import { benchIpc } from "./ipc";
 import type { Metric } from "./lib/metrics";
@@ -19,6 +20,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["broker", benchBroker],
   ["renderer", benchRenderer],
   ["reliability", benchReliability],
+  ["background", benchBackground],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

@@ -13,6 +13,8 @@ import { FakeApp, defaultSettings } from "../../test/e2e/fixtures/fake-app.js";
 const params = new URLSearchParams(location.search);
 const wsUrl = params.get("ws") ?? "";
 const sessionId = params.get("session") ?? "bench";
+/** Which rows count for the first-paint mark: any message row, or e.g. `message-assistant` (the streaming reply). */
+const paintRows = params.get("paint") ?? "message-";
 const now = Date.now();
 
 /** @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number, historyLoadedAt?: number }} */
@@ -28,9 +30,9 @@ function connect() {
   });
 }
 
-/** Marks the first frame painted with a message row: the row exists, then one rAF, then a task after that frame. */
+/** Marks the first frame painted with a message row (`paintRows`): the row exists, then one rAF, then a task after that frame. */
 function watchFirstMessagePaint() {
-  const found = () => document.querySelector('[data-testid^="message-"]');
+  const found = () => document.querySelector(`[data-testid^="${paintRows}"]`);
   const observer = new MutationObserver(() => {
     if (!found()) return;
     observer.disconnect();

@@ -3,12 +3,13 @@
  * save the streaming reply and exit (no orphans), and a new host on the same data folder shows the reply as
  * interrupted.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
-import { openWebSocket, waitForView } from "../support/worker-harness";
+import { openWebSocket, waitForView, WORKER_FILE } from "../support/worker-harness";
 import { messageText } from "../support/message-text";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
@@ -104,3 +105,16 @@ describe("the web host killed with SIGKILL mid-reply", () => {
     expect(text.length).toBeGreaterThanOrEqual(receivedAtKill);
   }, 60_000);
 });
+
+describe("a worker whose parent dies while it is still starting", () => {
+  it("exits by itself: the disconnect it could not hear yet is noticed once it listens", async () => {
+    // The parent forks a worker and exits at once, before the worker has loaded enough to listen for 'disconnect'.
+    const script = `const { fork } = require("node:child_process");
+      const child = fork(process.argv[1], [], { serialization: "advanced", stdio: ["ignore", "ignore", "ignore", "ipc"] });
+      process.stdout.write(String(child.pid)); process.exit(0);`;
+    const pids = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ["-e", script, WORKER_FILE], { encoding: "utf8" })));
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(pids.filter((pid) => alive(pid))).toEqual([]);
+  });
+});
+

@@ -15,6 +15,7 @@ export interface WebHostProcess {
   /** The page URL, token included. */
   url: string;
   token: string;
+  /** The host process's pid. */
   pid: number;
   origin: string;
   /** Every worker pid seen per session, in order. */

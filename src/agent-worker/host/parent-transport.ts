@@ -8,6 +8,9 @@ import type { MessagePortMain } from "electron";
 import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME } from "../../shared/protocol/control-protocol";
 
+/** How long a utility process waits for main's lifeline port before taking main for dead. */
+const LIFELINE_WAIT_MS = 10_000;
+
 interface ParentPortLike {
   on(event: "message", listener: (event: { data: unknown; ports: MessagePortMain[] }) => void): void;
   postMessage(message: unknown): void;
@@ -33,12 +36,19 @@ export class ParentTransport extends BaseTransport {
         else this.portListener?.(port, event.data);
       });
       this.post = (message) => parentPort.postMessage(message);
+      // Main posts the lifeline right after launching; one that never comes means main died first.
+      const noLifeline = setTimeout(() => {
+        if (!this.lifeline) this.markClosed("parent gone (no lifeline arrived)");
+      }, LIFELINE_WAIT_MS);
+      noLifeline.unref();
     } else if (process.send) {
       process.on("message", (message) => this.receive(message));
       process.on("disconnect", () => this.markClosed("parent disconnected"));
       this.post = (message) => {
         if (process.connected) process.send?.(message);
       };
+      // A parent that died while this process was still loading disconnected before anyone listened.
+      if (!process.connected) queueMicrotask(() => this.markClosed("parent disconnected"));
     } else {
       throw new Error("The agent worker must be started by Paddock (no parent channel found)");
     }
