@@ -51,8 +51,13 @@ export class ChatWindows {
     this.#options = options;
   }
 
-  /** Opens a window on `sessionId` (or, without one, on whatever session the page chooses) at `bounds`. */
-  open(sessionId?: string, bounds?: WindowBounds): BrowserWindow {
+  /**
+   * Opens a window on `sessionId` (or, without one, on whatever session the page chooses) at `bounds`. Opens none
+   * once a quit is going ahead (a dock click, a notification or a second launch during the cleanup): that window
+   * would replace the saved window list and connect to a broker that is shutting down.
+   */
+  open(sessionId?: string, bounds?: WindowBounds): BrowserWindow | undefined {
+    if (this.#options.tracker.quitting) return undefined;
     const win = new BrowserWindow({
       ...(bounds ?? DEFAULT_SIZE),
       minWidth: 480,
@@ -69,17 +74,27 @@ export class ChatWindows {
     this.#byWindowId.set(windowId, chat);
     this.#byContentsId.set(contentsId, chat);
     win.once("ready-to-show", () => win.show());
-    let lastCrash = 0;
+    let lastReload = 0;
     win.webContents.on("render-process-gone", (_event, details) => {
       if (details.reason === "clean-exit" || win.isDestroyed()) return;
-      // The window's session is unharmed (its worker runs on); a reloaded page reconnects to it.
+      // The window's session is unharmed (its worker runs on, and the window stays its viewer); a new page
+      // reconnects to it.
       const now = Date.now();
-      if (now - lastCrash < CRASH_RELOAD_MIN_INTERVAL_MS) {
+      if (now - lastReload < CRASH_RELOAD_MIN_INTERVAL_MS) {
         this.#options.warn(`A window's page crashed twice in a row (${details.reason}); close it and open the chat again.`);
         return;
       }
-      lastCrash = now;
-      win.webContents.reload();
+      lastReload = now;
+      // A task later: navigating from inside this event re-enters Chromium's process-death notification, which
+      // some Electron versions answer by crashing main (electron/electron#51900).
+      setTimeout(() => {
+        if (win.isDestroyed()) return;
+        // Not webContents.reload(): the page's URL names the chat the window opened on, maybe not the one it shows.
+        const current = chat.sessionId !== undefined && this.#options.sessionExists(chat.sessionId) ? chat.sessionId : undefined;
+        this.#options.loadPage(win, current).catch((error: unknown) => {
+          this.#options.warn(`A window could not reload its page after a crash: ${(error as Error).message}`);
+        });
+      }, 0);
     });
     win.on("closed", () => {
       this.#byWindowId.delete(windowId);

@@ -28,7 +28,12 @@ export class CloseGuard {
   constructor(options: CloseGuardOptions) {
     this.#options = options;
     app.on("before-quit", (event) => {
-      if (this.#quitApproved || !this.#needsAsking()) return;
+      if (this.#quitApproved) return;
+      if (!this.#needsAsking()) {
+        // Goes ahead: a run starting while the windows close must not make the last one ask and cancel the quit.
+        this.#quitApproved = true;
+        return;
+      }
       event.preventDefault();
       void this.#ask(undefined).then((quit) => {
         if (quit) app.quit();

@@ -51,6 +51,9 @@ function loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<vo
   return win.loadURL(url.href);
 }
 
+/** The whole cleanup after the last window closed, at most; then the app exits whatever is left. */
+const QUIT_LIMIT_MS = 6_000;
+
 /** Builds everything after app ready; returns the window manager for the single-instance hand-over. */
 async function start(): Promise<ChatWindows> {
   const core = await createCore<MessagePortMain>({
@@ -142,13 +145,17 @@ async function start(): Promise<ChatWindows> {
   });
   let cleaning = false;
   app.on("will-quit", (event) => {
-    // Workers abort and flush their transcripts and the index reaches disk before the process goes; all of it is
-    // bounded (core.shutdown), and app.exit ends the quit without a second before-quit (which would save the
-    // window list again, by then empty).
+    // Workers abort and flush their transcripts and the index reaches disk before the process goes. core.shutdown
+    // bounds the workers (about 5 s); QUIT_LIMIT_MS bounds the whole, index write included. app.exit ends the quit
+    // without a second before-quit (which would save the window list again, by then empty): preventing will-quit
+    // resets Electron's quitting state, so app.quit() here would start the quit over.
     event.preventDefault();
     if (cleaning) return;
     cleaning = true;
-    void core.shutdown().finally(() => app.exit(0));
+    const limit = new Promise<void>((resolve) => setTimeout(resolve, QUIT_LIMIT_MS));
+    void Promise.race([core.shutdown(), limit])
+      .catch((error: unknown) => console.error("paddock: cleanup before quitting failed", error))
+      .finally(() => app.exit(0));
   });
   return chatWindows;
 }

@@ -77,8 +77,10 @@ export class UtilityWorkerProcess implements WorkerProcess {
     if (this.#gone) return;
     const pid = this.#child.pid;
     if (pid === undefined) {
-      // Still starting: end it as soon as it exists.
+      // Still starting (utilityProcess.kill() does nothing before spawn): end it as soon as it exists. Its lifeline
+      // closes now, so a worker that starts anyway exits by itself, and the kill never depends on `spawn` coming.
       this.#child.once("spawn", () => this.kill());
+      this.#lifeline.close();
       return;
     }
     this.#cause ??= "SIGKILL";

@@ -51,6 +51,11 @@ export class WindowStateTracker {
     );
   }
 
+  /** Whether a quit is going ahead (windows closing now keep their records). */
+  get quitting(): boolean {
+    return this.#quitting;
+  }
+
   /** Starts tracking `win`, which shows `sessionId`; its record goes away when the user closes it. */
   track(win: BrowserWindow, sessionId: string): void {
     this.#open.set(win, { sessionId, bounds: boundsOf(win) });
@@ -66,7 +71,7 @@ export class WindowStateTracker {
       this.#open.delete(win);
       if (!this.#quitting) this.flush();
     });
-    this.flush();
+    if (!this.#quitting) this.flush();
   }
 
   /** The window now shows another session. */
