@@ -1,15 +1,17 @@
 /**
  * The real app in Electron, driven by Playwright's `_electron`: launch, the hardened window and its bridge, two
- * windows chatting at once, Stop, and settings, windows and transcripts surviving a relaunch. The model is the
- * loopback OpenAI-compatible test server, configured as a custom provider in a settings file written into a
- * temporary profile (PADDOCK_USER_DATA). Skips loudly where the Electron binary is missing.
+ * windows chatting at once, Stop, and settings, windows and transcripts surviving a relaunch; then the life cycle:
+ * quitting (confirmed or cancelled) keeps the window list, a closed window or a crashed page never stops its chat's
+ * run, and a killed main leaves no worker behind. The model is the loopback OpenAI-compatible test server,
+ * configured as a custom provider in a settings file written into a temporary profile (PADDOCK_USER_DATA). Skips
+ * loudly where the Electron binary is missing.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { _electron, type ElectronApplication, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { findElectronBinary, skipMessage } from "./electron-binary.mjs";
@@ -22,6 +24,28 @@ if (missing !== undefined) console.warn(skipMessage(missing));
 
 /** A user message whose reply the test server scripts (see src/web-host/openai-test-server.ts). */
 const turn = turnDirective;
+
+/** Launches the built app on the profile `userData`; errors thrown in its pages are added to `pageErrors`. */
+async function launchApp(userData: string, pageErrors: string[]): Promise<ElectronApplication> {
+  if ("missing" in binary) throw new Error("unreachable: the suite is skipped without a binary");
+  const launched = await _electron.launch({
+    executablePath: binary.path,
+    // Chromium refuses to start as root without --no-sandbox (CI containers); that is the OS sandbox only.
+    args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), mainEntry],
+    env: { ...process.env, PADDOCK_USER_DATA: userData } as Record<string, string>,
+    timeout: 30_000,
+  });
+  const watch = (page: Page) => page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  launched.on("window", watch);
+  for (const page of launched.windows()) watch(page);
+  return launched;
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const composer = page.getByTestId("composer");
+  await composer.fill(text);
+  await composer.press("Enter");
+}
 
 describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
   let server: OpenAITestServer;
@@ -37,7 +61,7 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
       customProviders: [{ id: "test", name: "Test server", baseUrl: server.baseUrl, models: ["paddock-test"] }],
       defaultModel: { provider: "custom:test", id: "paddock-test" },
       onboarded: true,
-      // Windows here close while a run may still be going; the dialog itself is not what this suite tests.
+      // Windows here close while a run may still be going; the question on quitting has its own test below.
       abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning: false },
     };
     writeFileSync(join(userData, "settings.json"), JSON.stringify(settings, null, 2));
@@ -49,29 +73,7 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
     if (userData) rmSync(userData, { recursive: true, force: true });
   });
 
-  async function launch(): Promise<ElectronApplication> {
-    if ("missing" in binary) throw new Error("unreachable: the suite is skipped without a binary");
-    const launched = await _electron.launch({
-      executablePath: binary.path,
-      // Chromium refuses to start as root without --no-sandbox (CI containers); that is the OS sandbox only.
-      args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), mainEntry],
-      env: { ...process.env, PADDOCK_USER_DATA: userData } as Record<string, string>,
-      timeout: 30_000,
-    });
-    launched.on("window", watch);
-    for (const page of launched.windows()) watch(page);
-    return launched;
-  }
-
-  function watch(page: Page): void {
-    page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  }
-
-  async function send(page: Page, text: string): Promise<void> {
-    const composer = page.getByTestId("composer");
-    await composer.fill(text);
-    await composer.press("Enter");
-  }
+  const launch = () => launchApp(userData, pageErrors);
 
   /** The session a window shows, as main records it. */
   async function sessionsOfWindows(electronApp: ElectronApplication): Promise<string[]> {
@@ -98,7 +100,7 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
     }));
     // Exactly the bridge, and no Node: contextBridge only works with context isolation, and neither `require` nor
     // `process` leaks into a sandboxed page.
-    expect(seen).toEqual({ bridge: ["acquireSessionPort", "call", "onCommand"], require: "undefined", process: "undefined" });
+    expect(seen).toEqual({ bridge: ["acquireSessionPort", "call", "onCommand", "onEvent"], require: "undefined", process: "undefined" });
 
     // Main validates every call against its schema.
     const refused = await page.evaluate(() =>
@@ -183,3 +185,384 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+/** `step1 step2 ... stepN`: a reply whose end is recognisable ("stepN") and whose progress can be watched. */
+const steps = (count: number) => Array.from({ length: count }, (_, i) => `step${i + 1}`).join(" ");
+
+/**
+ * A prompt the test model answers slowly with `steps(count)` (about 8 characters a step, 4 a token). `label` makes
+ * the prompt, and so the model requests it causes, recognisable.
+ */
+const slowPrompt = (label: string, count: number, tokensPerSecond: number) =>
+  `${label} ${turn({ text: steps(count), chunkChars: 6, tokensPerSecond })}`;
+
+describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing windows, crashes", () => {
+  let server: OpenAITestServer;
+  const profiles: string[] = [];
+  /** The test's app; afterEach ends it if the test did not. */
+  let running: ElectronApplication | undefined;
+
+  beforeAll(async () => {
+    server = await startOpenAIServer();
+  });
+
+  afterEach(async () => {
+    await shutDown(running);
+    running = undefined;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh profile using the test server, with the quit confirmation off unless asked for. */
+  function newProfile(confirmCloseWhileRunning = false): string {
+    const dir = mkdtempSync(join(tmpdir(), "paddock-electron-life-"));
+    profiles.push(dir);
+    const settings: Settings = {
+      ...structuredClone(DEFAULT_SETTINGS as Settings),
+      customProviders: [{ id: "test", name: "Test server", baseUrl: server.baseUrl, models: ["paddock-test"] }],
+      defaultModel: { provider: "custom:test", id: "paddock-test" },
+      onboarded: true,
+      abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning },
+    };
+    writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
+    return dir;
+  }
+
+  async function launchOn(dir: string, errors: string[]): Promise<ElectronApplication> {
+    running = await launchApp(dir, errors);
+    return running;
+  }
+
+  /** The app's first window, once its page is up. */
+  async function ready(electronApp: ElectronApplication): Promise<Page> {
+    const page = await electronApp.firstWindow();
+    await page.getByTestId("composer").waitFor({ timeout: 30_000 });
+    return page;
+  }
+
+  /** Creates a chat from `page` and opens it in a new window; returns that window (page up) and the chat's id. */
+  async function openInNewWindow(electronApp: ElectronApplication, page: Page): Promise<{ window: Page; sessionId: string }> {
+    const opened = electronApp.waitForEvent("window");
+    const sessionId = await page.evaluate(async () => {
+      const bridge = (globalThis as any).paddock;
+      const created = await bridge.call("createSession", []);
+      await bridge.call("openSession", [created.id, "new-window"]);
+      return created.id as string;
+    });
+    const window = await opened;
+    await window.waitForURL(/[?&]session=/);
+    await window.getByTestId("composer").waitFor({ timeout: 30_000 });
+    return { window, sessionId };
+  }
+
+  /** The sessions of the windows main has saved for the next launch, sorted. */
+  async function savedWindows(page: Page): Promise<string[]> {
+    const settings = (await page.evaluate(() => (globalThis as any).paddock.call("getSettings", []))) as Settings;
+    return settings.windows.map((w) => w.sessionId).sort();
+  }
+
+  function savedWindowsOnDisk(dir: string): string[] {
+    const settings = JSON.parse(readFileSync(join(dir, "settings.json"), "utf8")) as Settings;
+    return settings.windows.map((w) => w.sessionId).sort();
+  }
+
+  /** Closes the window whose page was opened on `sessionId`, as the user would (its close button). */
+  async function closeWindowOn(electronApp: ElectronApplication, sessionId: string): Promise<void> {
+    await electronApp.evaluate(({ BrowserWindow }, id) => {
+      const win = BrowserWindow.getAllWindows().find(
+        (w) => new URL(w.webContents.getURL()).searchParams.get("session") === id,
+      );
+      if (!win) throw new Error(`no window opened on ${id}`);
+      win.close();
+    }, sessionId);
+  }
+
+  const lastAssistant = (page: Page) => page.getByTestId("message-assistant").last();
+  const lastText = (page: Page) => lastAssistant(page).innerText().catch(() => "");
+  const footer = (page: Page) => lastAssistant(page).locator(".message-footer").textContent().catch(() => "");
+  const sidebarItem = (page: Page, id: string) => page.locator(`[data-testid=session-item][data-session-id="${id}"]`);
+  /** How many model requests carried `label` (a run that was restarted or retried would make more). */
+  const requestsFor = (label: string) => server.requests.filter((r) => JSON.stringify(r.body?.messages ?? "").includes(label)).length;
+
+  it("quitting keeps the window list: both windows come back on their chats, quit after quit", async () => {
+    const dir = newProfile();
+    const errors: string[] = [];
+    let electronApp = await launchOn(dir, errors);
+    const first = await ready(electronApp);
+    await send(first, turn({ text: "first chat reply" }));
+    await expect.poll(() => lastText(first)).toContain("first chat reply");
+    const { window: second, sessionId: secondId } = await openInNewWindow(electronApp, first);
+    await send(second, turn({ text: "second chat reply" }));
+    await expect.poll(() => lastText(second)).toContain("second chat reply");
+    await expect.poll(() => savedWindows(first)).toHaveLength(2);
+    const shown = await savedWindows(first);
+    expect(shown).toContain(secondId);
+
+    // The menu's Quit (app.quit), not Playwright's close: the whole quit, cleanup and exit included.
+    const started = Date.now();
+    const gone = exited(electronApp);
+    await electronApp.evaluate(({ app }) => void setTimeout(() => app.quit(), 0));
+    await gone;
+    // Bounded: the cleanup takes about 5 s at worst, and with nothing running much less.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    running = undefined;
+    expect(savedWindowsOnDisk(dir)).toEqual(shown);
+
+    electronApp = await launchOn(dir, errors);
+    const relaunched = electronApp;
+    await expect.poll(() => relaunched.windows().length, { timeout: 30_000 }).toBe(2);
+    for (const window of relaunched.windows()) await window.getByTestId("composer").waitFor({ timeout: 30_000 });
+    expect(relaunched.windows().map((w) => new URL(w.url()).searchParams.get("session")).sort()).toEqual(shown);
+    const secondAgain = relaunched.windows().find((w) => w.url().includes(secondId))!;
+    await expect.poll(() => lastText(secondAgain)).toContain("second chat reply");
+
+    // And again, through Playwright's close this time: no quit may wipe the list, not even one after a restore.
+    await relaunched.close();
+    running = undefined;
+    expect(savedWindowsOnDisk(dir)).toEqual(shown);
+    expect(errors).toEqual([]);
+  }, 150_000);
+
+  it("quitting mid-reply asks: Cancel changes nothing, Quit stops the run (journaled as stopped) and keeps the windows", async () => {
+    const dir = newProfile(true);
+    const errors: string[] = [];
+    let electronApp = await launchOn(dir, errors);
+    const page = await ready(electronApp);
+    // The question in main answers Cancel first, then Quit (and Quit after that, so a failed test still ends its
+    // app); what it was asked is kept for the test.
+    await electronApp.evaluate(({ dialog }) => {
+      const state = { answers: [1, 0], asked: [] as string[] };
+      (globalThis as any).__paddockDialog = state;
+      (dialog as any).showMessageBox = (...args: any[]) => {
+        const options = args[args.length - 1] as { message?: string };
+        state.asked.push(String(options?.message));
+        return Promise.resolve({ response: state.answers.shift() ?? 0, checkboxChecked: false });
+      };
+    });
+    const asked = () => electronApp.evaluate(() => [...((globalThis as any).__paddockDialog.asked as string[])]);
+
+    // About 40 s of streaming: it is still going whatever the steps below take.
+    await send(page, slowPrompt("Count through the quit.", 600, 30));
+    await page.getByTestId("stop-button").waitFor();
+    await expect.poll(() => lastText(page)).toContain("step3 ");
+    const [sessionId] = await savedWindows(page);
+
+    // Cancel: the app stays, with its window, and the run goes on.
+    await electronApp.evaluate(({ app }) => app.quit());
+    await expect.poll(asked).toEqual(["An agent is still working."]);
+    expect(await electronApp.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
+    const sofar = (await lastText(page)).length;
+    await expect.poll(async () => (await lastText(page)).length).toBeGreaterThan(sofar);
+    expect(await page.getByTestId("stop-button").isVisible()).toBe(true);
+    expect(await savedWindows(page)).toEqual([sessionId]);
+
+    // The cancelled quit left the window list live: a window opened and closed now is saved, then forgotten.
+    const { sessionId: otherId } = await openInNewWindow(electronApp, page);
+    await expect.poll(() => savedWindows(page)).toEqual([sessionId, otherId].sort());
+    await closeWindowOn(electronApp, otherId); // another window is open: closing this one quits nothing, asks nothing
+    await expect.poll(() => savedWindows(page)).toEqual([sessionId]);
+    expect(await asked()).toHaveLength(1);
+
+    // Quit: the run is stopped and journaled, the window list stays, the app exits within its bound.
+    const started = Date.now();
+    const gone = exited(electronApp);
+    await electronApp.evaluate(({ app }) => void setTimeout(() => app.quit(), 0));
+    await gone;
+    expect(Date.now() - started).toBeLessThan(15_000);
+    running = undefined;
+    expect(savedWindowsOnDisk(dir)).toEqual([sessionId]);
+    expect(errors).toEqual([]);
+
+    electronApp = await launchOn(dir, errors);
+    const relaunched = await ready(electronApp);
+    expect(new URL(relaunched.url()).searchParams.get("session")).toBe(sessionId);
+    await expect.poll(() => footer(relaunched), { timeout: 20_000 }).toContain("Stopped");
+    const text = await lastText(relaunched);
+    expect(text).toContain("step3 ");
+    expect(text).not.toContain("step600");
+    expect(await relaunched.getByTestId("stop-button").count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it("closing a chat's window while its agent works does not stop it: reopened from the sidebar, the reply completes", async () => {
+    const dir = newProfile();
+    const errors: string[] = [];
+    const electronApp = await launchOn(dir, errors);
+    const first = await ready(electronApp);
+    // A second window, so closing the working one quits nothing on any platform.
+    const { window: second, sessionId } = await openInNewWindow(electronApp, first);
+    const label = "Count while your window closes.";
+    // About 10 s of streaming.
+    await send(second, slowPrompt(label, 300, 60));
+    await expect.poll(() => lastText(second)).toContain("step3 ");
+
+    await closeWindowOn(electronApp, sessionId);
+    await expect.poll(() => electronApp.windows().length).toBe(1);
+    // Main still reports it working, to every window.
+    await expect.poll(() => sidebarItem(first, sessionId).getAttribute("data-state")).toBe("running");
+    await first.waitForTimeout(1_000);
+
+    await sidebarItem(first, sessionId).locator("button.session-open").click();
+    // The page picks the reply up where it is (it streamed on meanwhile) and watches it finish.
+    await expect.poll(() => lastText(first), { timeout: 40_000 }).toContain("step300");
+    await first.getByTestId("send-button").waitFor();
+    expect(await footer(first)).not.toMatch(/Stopped|Interrupted/);
+    expect(await first.getByTestId("message-assistant").count()).toBe(1);
+    // One model request: the run was never stopped, restarted or retried.
+    expect(requestsFor(label)).toBe(1);
+    expect(errors).toEqual([]);
+  }, 150_000);
+
+  it("a crashed page reloads on the chat its window shows and reconnects to the run, which goes on", async () => {
+    const dir = newProfile();
+    const electronApp = await launchOn(dir, []);
+    const first = await ready(electronApp);
+    await expect.poll(() => savedWindows(first)).toHaveLength(1);
+    const [openedOn] = await savedWindows(first);
+    // A window whose page URL names chat A ...
+    const opened = electronApp.waitForEvent("window");
+    await first.evaluate((id) => (globalThis as any).paddock.call("openSession", [id, "new-window"]), openedOn);
+    const window = await opened;
+    await window.getByTestId("composer").waitFor({ timeout: 30_000 });
+    await electronApp.evaluate(({ BrowserWindow }) => {
+      BrowserWindow.getAllWindows().find((w) => !new URL(w.webContents.getURL()).searchParams.has("session"))?.close();
+    });
+    await expect.poll(() => electronApp.windows().length).toBe(1);
+    // ... that moved on to chat B in the page: a plain reload would bring A back.
+    await window.getByTestId("new-chat").click();
+    await expect.poll(async () => (await savedWindows(window)).filter((id) => id !== openedOn)).toHaveLength(1);
+    const [shownId] = await savedWindows(window);
+    expect(shownId).not.toBe(openedOn);
+
+    const label = "Count through a crash.";
+    // About 20 s of streaming: still going when the new page is up.
+    await send(window, slowPrompt(label, 500, 50));
+    await expect.poll(() => lastText(window)).toContain("step5 ");
+
+    await electronApp.evaluate(({ BrowserWindow }) => {
+      const contents = BrowserWindow.getAllWindows()[0].webContents;
+      const seen = ((globalThis as any).__paddockGone = [] as string[]);
+      contents.once("render-process-gone", (_event, details) => seen.push(details.reason));
+      contents.forcefullyCrashRenderer();
+    });
+    // Read through main: Playwright's page object does not outlive its renderer.
+    const probe = () =>
+      electronApp.evaluate(async ({ BrowserWindow }) => {
+        const contents = BrowserWindow.getAllWindows()[0].webContents;
+        const script = `(() => {
+          const replies = document.querySelectorAll('[data-testid="message-assistant"]');
+          const last = replies[replies.length - 1];
+          return {
+            replies: replies.length,
+            text: last ? last.innerText : "",
+            footer: last?.querySelector(".message-footer")?.textContent ?? "",
+            running: document.querySelector('[data-testid="stop-button"]') !== null,
+          };
+        })()`;
+        const page = await Promise.race([
+          contents.isCrashed() ? Promise.resolve(null) : contents.executeJavaScript(script).catch(() => null),
+          new Promise((resolve) => setTimeout(() => resolve(null), 2_000)),
+        ]);
+        return {
+          gone: [...((globalThis as any).__paddockGone as string[])],
+          session: new URL(contents.getURL()).searchParams.get("session"),
+          page: page as { replies: number; text: string; footer: string; running: boolean } | null,
+        };
+      });
+    await expect.poll(async () => (await probe()).gone, { timeout: 10_000 }).toHaveLength(1);
+    // The new page shows the run still going, on the chat the window showed.
+    await expect.poll(async () => (await probe()).page?.running ?? false, { timeout: 20_000 }).toBe(true);
+    expect((await probe()).session).toBe(shownId);
+    await expect.poll(async () => (await probe()).page?.text ?? "", { timeout: 40_000 }).toContain("step500");
+    await expect.poll(async () => (await probe()).page?.running ?? true).toBe(false);
+    const after = (await probe()).page!;
+    expect(after.replies).toBe(1);
+    expect(after.footer).not.toMatch(/Stopped|Interrupted/);
+    expect(requestsFor(label)).toBe(1);
+    expect(await electronApp.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
+  }, 150_000);
+
+  it("main killed with SIGKILL leaves no agent worker behind; the relaunched app shows the reply as interrupted", async () => {
+    const dir = newProfile();
+    const errors: string[] = [];
+    let electronApp = await launchOn(dir, []);
+    const page = await ready(electronApp);
+    // About 20 s of streaming; killed a few seconds in.
+    await send(page, slowPrompt("Count until main dies.", 400, 40));
+    await expect.poll(() => lastText(page)).toContain("step20 ");
+    // Checkpoints reach the disk within half a second of a change; the kill comes later than that.
+    await page.waitForTimeout(1_500);
+    const [sessionId] = await savedWindows(page);
+    const workers = await agentWorkerPids(electronApp);
+    // The chat's worker (and the warm spare).
+    expect(workers.length).toBeGreaterThan(0);
+
+    const gone = exited(electronApp);
+    electronApp.process().kill("SIGKILL");
+    await gone;
+    running = undefined;
+    // Each worker sees its lifeline close, saves the reply so far and exits within 1.5 s.
+    await expect.poll(() => workers.filter(isRunning), { timeout: 3_000, interval: 100 }).toEqual([]);
+
+    electronApp = await launchOn(dir, errors);
+    const relaunched = await ready(electronApp);
+    expect(new URL(relaunched.url()).searchParams.get("session")).toBe(sessionId);
+    await expect.poll(() => footer(relaunched), { timeout: 20_000 }).toContain("Interrupted");
+    const text = await lastText(relaunched);
+    expect(text).toContain("step20 ");
+    expect(text).not.toContain("step400");
+    expect(errors).toEqual([]);
+  }, 150_000);
+});
+
+/** Resolves once the app's main process has exited (at once if it has). */
+function exited(electronApp: ElectronApplication): Promise<void> {
+  const child = electronApp.process();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** Ends an app a test left running: Playwright's close (a quit), or SIGKILL if that does not end it in time. */
+async function shutDown(electronApp: ElectronApplication | undefined): Promise<void> {
+  if (!electronApp) return;
+  const child = electronApp.process();
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = exited(electronApp);
+  const timer = new Promise<void>((resolve) => setTimeout(resolve, 20_000).unref());
+  await Promise.race([electronApp.close().catch(() => undefined), timer]);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGKILL");
+    await gone;
+  }
+}
+
+/** Pids of the app's agent workers: its utility processes started as "Paddock Agent" (Node services). */
+function agentWorkerPids(electronApp: ElectronApplication): Promise<number[]> {
+  return electronApp.evaluate(({ app }) =>
+    app
+      .getAppMetrics()
+      .filter((m) => m.type === "Utility" && (m.name === "Paddock Agent" || m.serviceName === "node.mojom.NodeService"))
+      .map((m) => m.pid),
+  );
+}
+
+/** Whether `pid` is a live process (a zombie, dead but not yet reaped by whoever adopted it, counts as gone). */
+function isRunning(pid: number): boolean {
+  if (process.platform === "linux") {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
