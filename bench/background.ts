@@ -95,33 +95,52 @@ async function hostCpuWithoutViewers(): Promise<Record<string, Metric>> {
   }
 }
 
+interface OpenMarks {
+  openedAt: number;
+  connectedAt: number;
+  snapshotLoadedAt: number;
+  firstMessagePaintAt: number;
+}
+
+/**
+ * Opening a chat whose long reply streams with nobody watching: started by a client that then left, it is opened
+ * (a) from the sidebar of a page already up, as a user switching back to it does (the target), and (b) by loading a
+ * page on it (detail: that adds the page's own cold start).
+ */
 async function reattachMidStream(): Promise<Record<string, Metric>> {
   const server = await startOpenAIServer();
   const bench = startBenchBroker(server.baseUrl);
   const pages = await startBenchPage();
-  const samples: { firstPaintMs: number; streamedCharsAtOpen: number; snapshotLoadedMs: number }[] = [];
+  const switched: ReturnType<typeof sample>[] = [];
+  const loaded: ReturnType<typeof sample>[] = [];
   try {
-    for (let i = 0; i < REATTACH_SAMPLES; i++) {
+    const homeUrl = endpointUrl(await bench.broker.attach("home", "bench-page"));
+    for (let i = 0; i < REATTACH_SAMPLES * 2; i++) {
+      const fromSidebar = i % 2 === 0;
       const sessionId = `reattach-${i}`;
       const { client } = await bench.connect(sessionId);
       server.enqueue({ text: markdownReply(REATTACH_REPLY_CHARS), chunkChars: 8, tokensPerSecond: TOKENS_PER_SECOND });
       void client.prompt("a long reply, half of which streams unwatched").catch(() => {});
-      // Half the reply has streamed with the viewer gone when the chat is opened.
       await withTimeout(waitFor(() => assistantTextLength(client) >= 20_000), 30_000, "first part of the reply");
       client.close();
       bench.broker.detach(sessionId, `bench-${sessionId}`);
-      await sleep(2_000);
-
       const url = endpointUrl(await bench.broker.attach(sessionId, "bench-page"));
       const page = await pages.browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.on("pageerror", (e) => console.error(`bench page error: ${e.message}`));
       const profiler = process.env.BENCH_PROFILE === "reattach" ? await startProfile(page) : undefined;
-      await page.goto(pages.url(url, sessionId, { paint: "message-assistant" }));
+      if (fromSidebar) {
+        await page.goto(pages.url(homeUrl, "home", { other: sessionId, otherWs: url, paint: "message-assistant" }));
+        await page.getByTestId("composer").waitFor({ timeout: 30_000 });
+        await sleep(1_000); // the page settles, as one a user has had open for a while
+        await page.locator(`[data-session-id="${sessionId}"] .session-open`).click();
+      } else {
+        await page.goto(pages.url(url, sessionId, { paint: "message-assistant" }));
+      }
       const marks = await withTimeout(
         page.waitForFunction(() => {
           const m = (window as any).__bench.marks;
           return m.firstMessagePaintAt !== undefined ? m : undefined;
-        }, null, { timeout: 30_000, polling: 100 }).then((h) => h.jsonValue() as Promise<{ openedAt: number; snapshotLoadedAt: number; firstMessagePaintAt: number }>),
+        }, null, { timeout: 30_000, polling: 100 }).then((h) => h.jsonValue() as Promise<OpenMarks>),
         35_000,
         "first paint of the streaming reply",
       );
@@ -131,11 +150,7 @@ async function reattachMidStream(): Promise<Record<string, Metric>> {
         return state.isStreaming && state.streamingMessage ? state.streamingMessage.content.map((c: any) => c.text ?? "").join("").length : -1;
       })) as number;
       if (streamedAtOpen < 20_000) throw new Error(`bench: the reopened chat did not show the streaming reply (${streamedAtOpen} characters)`);
-      samples.push({
-        firstPaintMs: marks.firstMessagePaintAt - marks.openedAt,
-        snapshotLoadedMs: marks.snapshotLoadedAt - marks.openedAt,
-        streamedCharsAtOpen: streamedAtOpen,
-      });
+      (fromSidebar ? switched : loaded).push(sample(marks, streamedAtOpen));
       await page.close();
       bench.broker.detach(sessionId, "bench-page");
     }
@@ -144,11 +159,21 @@ async function reattachMidStream(): Promise<Record<string, Metric>> {
     await bench.close();
     await server.close();
   }
+  const ms = (samples: ReturnType<typeof sample>[]) => median(samples.map((s) => s.firstPaintMs));
   return {
-    reattachFirstPaintMs: metric(median(samples.map((s) => s.firstPaintMs)), "<=", 200, "ms", {
-      note: `A chat whose ${REATTACH_REPLY_CHARS / 1000}k-character markdown reply streams at ${TOKENS_PER_SECOND} tokens/s with no viewer is opened in a freshly loaded bench page (the real App over a SessionClient): from openSession (connect, snapshot with the streaming message, render) to the first frame painted with the streaming reply's row; median of ${REATTACH_SAMPLES}, each opened 2.5 s or more into the stream.`,
-      detail: { samples: samples.map((s) => ({ ...s, firstPaintMs: round(s.firstPaintMs, 1), snapshotLoadedMs: round(s.snapshotLoadedMs, 1) })) },
+    reattachFirstPaintMs: metric(ms(switched), "<=", 200, "ms", {
+      note: `A chat whose ${REATTACH_REPLY_CHARS / 1000}k-character markdown reply streams at ${TOKENS_PER_SECOND} tokens/s with no viewer is opened from the sidebar of a bench page that is already up (the real App over a SessionClient): from openSession (connect, snapshot with the streaming message, render) to the first frame painted with the streaming reply's row; median of ${REATTACH_SAMPLES}, each opened once 20k characters or more had streamed. detail.pageLoad: the same, opened by loading a fresh page on the chat (its cold start included).`,
+      detail: { samples: switched, pageLoad: { medianMs: round(ms(loaded), 1), samples: loaded } },
     }),
+  };
+}
+
+function sample(marks: OpenMarks, streamedCharsAtOpen: number) {
+  return {
+    firstPaintMs: round(marks.firstMessagePaintAt - marks.openedAt, 1),
+    connectedMs: round(marks.connectedAt - marks.openedAt, 1),
+    snapshotLoadedMs: round(marks.snapshotLoadedAt - marks.openedAt, 1),
+    streamedCharsAtOpen,
   };
 }
 

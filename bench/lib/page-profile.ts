@@ -40,3 +40,27 @@ export async function startProfile(page: Page): Promise<{ stopAndPrint(): Promis
   };
 }
 
+
+/** BENCH_PROFILE=opentrace: the page's main-thread tasks while it loads and opens the 10k session, each with its heaviest children. */
+export function printTimeline(buffer: Buffer, marks: Record<string, number>): void {
+  type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: any };
+  const events = (JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+  // The busiest renderer main thread is the page's (navigation may have moved it to a new process).
+  const busy = new Map<string, number>();
+  const mains = events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`);
+  for (const e of events) if (e.name === "RunTask" && e.dur && mains.includes(`${e.pid}:${e.tid}`)) busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + e.dur);
+  const main = [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === "X" && e.dur);
+  // Times print on the page's own clock (performance.now()), like the marks: from its last navigation start.
+  const navs = events.filter((e) => e.name === "navigationStart" && main?.startsWith(`${e.pid}:`));
+  const nav = navs.at(-1)?.ts ?? mine[0]?.ts ?? 0;
+  const tasks = mine.filter((e) => e.name === "RunTask" && e.dur! > 2000);
+  console.log(`\nopen timeline (ms since navigation start; marks: ${JSON.stringify(marks)})`);
+  for (const t of tasks) {
+    const inside = mine.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur! <= t.ts + t.dur! && e.name !== "RunTask");
+    const totals = new Map<string, number>();
+    for (const e of inside) totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur! / 1000);
+    const top = [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, ms]) => `${n} ${ms.toFixed(1)}`);
+    console.log(`${((t.ts - nav) / 1000).toFixed(1).padStart(8)}  ${(t.dur! / 1000).toFixed(1).padStart(6)} ms  ${top.join(", ")}`);
+  }
+}

@@ -11,20 +11,24 @@ import { WebSocketTransport } from "../../src/shared/transport/websocket-transpo
 import { FakeApp, defaultSettings } from "../../test/e2e/fixtures/fake-app.js";
 
 const params = new URLSearchParams(location.search);
-const wsUrl = params.get("ws") ?? "";
 const sessionId = params.get("session") ?? "bench";
+/** A second chat in the sidebar (`?other=<id>&otherWs=<url>`), for opening a chat in a page that is already up. */
+const otherId = params.get("other");
+/** Each chat's worker, by session id. */
+const wsUrls = new Map([[sessionId, params.get("ws") ?? ""], ...(otherId ? [[otherId, params.get("otherWs") ?? ""]] : [])]);
 /** Which rows count for the first-paint mark: any message row, or e.g. `message-assistant` (the streaming reply). */
 const paintRows = params.get("paint") ?? "message-";
 const now = Date.now();
 
-/** @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number, historyLoadedAt?: number }} */
+/** The latest openSession's marks (reset at each). @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number, historyLoadedAt?: number }} */
 const marks = {};
 /** @type {import("../../src/renderer/store/session-client").SessionClient | undefined} */
 let client;
 
-function connect() {
+/** @param {string} id */
+function connect(id) {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl);
+    const socket = new WebSocket(wsUrls.get(id) ?? "");
     socket.addEventListener("open", () => (marks.connectedAt ??= performance.now(), resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) })));
     socket.addEventListener("error", reject);
   });
@@ -42,7 +46,10 @@ function watchFirstMessagePaint() {
 }
 
 const app = new FakeApp({
-  sessions: [{ id: sessionId, title: "Benchmark session", created: now, updated: now, messageCount: 0 }],
+  sessions: [
+    { id: sessionId, title: "Benchmark session", created: now, updated: now, messageCount: 0 },
+    ...(otherId ? [{ id: otherId, title: "Working in the background", created: now - 1, updated: now - 1, messageCount: 1 }] : []),
+  ],
   settings: defaultSettings(),
   providerStatus: [{ provider: "openai", keySource: "settings" }],
 });
@@ -53,10 +60,11 @@ const services = {
   initialSessionId: sessionId,
   onEvent: (listener) => app.onEvent(listener),
   openSession(id) {
+    for (const key of Object.keys(marks)) delete marks[/** @type {keyof typeof marks} */ (key)];
     marks.openedAt = performance.now();
     watchFirstMessagePaint();
     // The product's own handle (frame-coalesced view over a SessionClient), as the real pages use it.
-    const handle = openSessionHandle(id, connect, () => {});
+    const handle = openSessionHandle(id, () => connect(id), () => {});
     client = /** @type {any} */ (handle.commands);
     const opened = client;
     const off = opened?.mirror.subscribe(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Lexer } from "marked";
-import { BLOCKS_PER_CHUNK, finishedChunks, IncrementalBlocks } from "../../../src/renderer/components/markdown/blocks";
+import { BLOCKS_PER_CHUNK, finishedChunks, firstPaintSplit, IncrementalBlocks } from "../../../src/renderer/components/markdown/blocks";
 
 /** Feeds `text` and returns every block, in order. */
 const lexed = (blocks: IncrementalBlocks, text: string) => {
@@ -58,5 +58,43 @@ describe("finishedChunks", () => {
     expect(chunks[0]).toHaveLength(BLOCKS_PER_CHUNK);
     expect(chunks.flat().map((t) => t.raw)).toEqual(Lexer.lex(text).map((t) => t.raw));
     expect(finishedChunks(text)).toBe(chunks);
+  });
+});
+
+describe("firstPaintSplit: where a long text's tail can be lexed first", () => {
+  const para = (i: number) => `Paragraph ${i} says something useful about the topic at hand, at some length.`;
+  const long = (parts: string[]) => parts.join("\n\n");
+
+  it("leaves short texts whole", () => {
+    expect(firstPaintSplit("Short.\n\nText.")).toBe(0);
+  });
+
+  it("cuts a long text at a blank line, keeping at least the tail it was asked for, and both halves lex as the whole", () => {
+    const text = long(Array.from({ length: 400 }, (_, i) => para(i)));
+    const cut = firstPaintSplit(text, 8_000);
+    expect(cut).toBeGreaterThan(0);
+    expect(text.length - cut).toBeGreaterThanOrEqual(8_000);
+    expect(text.slice(cut - 2, cut)).toBe("\n\n");
+    const apart = [...Lexer.lex(text.slice(0, cut)), ...Lexer.lex(text.slice(cut))].filter((t) => t.type !== "space").map((t) => t.raw.trim());
+    expect(apart).toEqual(Lexer.lex(text).filter((t) => t.type !== "space").map((t) => t.raw.trim()));
+  });
+
+  it("never cuts inside a fenced code block, a list, a quote or an indented continuation", () => {
+    const code = "```py\n" + Array.from({ length: 800 }, (_, i) => `x${i} = ${i}\n\nprint(x${i})`).join("\n") + "\n```";
+    const list = Array.from({ length: 300 }, (_, i) => `${i + 1}. Step ${i}\n\n   Indented explanation of step ${i}.`).join("\n\n");
+    const quote = Array.from({ length: 300 }, (_, i) => `> quoted line ${i}\n>\n> more`).join("\n");
+    for (const body of [code, list, quote]) {
+      const text = `${para(0)}\n\n${body}`;
+      const cut = firstPaintSplit(text, 2_000);
+      // The only safe place is the blank line after the opening paragraph, far more than 2,000 characters from the end.
+      expect(cut === 0 || cut === para(0).length + 2).toBe(true);
+    }
+  });
+
+  it("treats an unclosed fence as running to the end (a reply still writing its code)", () => {
+    const text = `${long(Array.from({ length: 100 }, (_, i) => para(i)))}\n\n\`\`\`js\n${"let a = 1;\n\n".repeat(2_000)}`;
+    const cut = firstPaintSplit(text, 1_000);
+    // The last safe place is just before the fence opens: nothing inside it.
+    expect(text.slice(cut).startsWith("```js\n")).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-import { memo, useState } from "react";
-import { highlightCode } from "./highlight";
+import { memo, useEffect, useState } from "react";
+import { cachedHighlight, highlightCode } from "./highlight";
 
 const LINES_PER_CHUNK = 40;
 
@@ -11,12 +11,21 @@ interface CodeBlockProps {
 }
 
 /**
- * A fenced code block with a language label and a copy button. Finished blocks are highlighted once (cached);
- * an open block is rendered as plain text in fixed-size line chunks so each new token re-renders only the last
- * chunk's text node.
+ * A fenced code block with a language label and a copy button. Finished blocks are highlighted once (cached),
+ * right after the frame that first shows them plain: a chat opening on a long reply paints its text first. An open
+ * block is rendered as plain text in fixed-size line chunks so each new token re-renders only the last chunk's
+ * text node.
  */
 export const CodeBlock = memo(function CodeBlock({ code, lang, open }: CodeBlockProps) {
-  const html = open ? null : highlightCode(code, lang);
+  const cached = open ? null : cachedHighlight(code, lang);
+  const [highlighted, setHighlighted] = useState<{ code: string; html: string | null } | null>(null);
+  useEffect(() => {
+    if (cached !== undefined) return;
+    // A task after this commit: React runs this effect before the paint when the render was synchronous.
+    const timer = setTimeout(() => setHighlighted({ code, html: highlightCode(code, lang) }), 0);
+    return () => clearTimeout(timer);
+  }, [cached, code, lang]);
+  const html = cached !== undefined ? cached : highlighted?.code === code ? highlighted.html : null;
   return (
     <div className="md-code">
       <div className="md-code-header">

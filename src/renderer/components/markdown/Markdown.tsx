@@ -1,8 +1,8 @@
-import { memo, useRef } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import type { Token, Tokens } from "marked";
 import { CodeBlock } from "./CodeBlock";
 import { Inline } from "./Inline";
-import { finishedChunks, IncrementalBlocks } from "./blocks";
+import { finishedChunks, firstPaintSplit, IncrementalBlocks } from "./blocks";
 
 interface MarkdownProps {
   text: string;
@@ -17,39 +17,99 @@ interface MarkdownProps {
  *
  * Blocks render in fixed groups (`.md-chunk`, see BLOCKS_PER_CHUNK): React compares one prop per finished group,
  * and the browser lays out and paints only the groups on screen, so a 100k-character reply streams as cheaply at
- * its end as at its start.
+ * its end as at its start. A long text shown for the first time (a chat opened on a long reply) renders its last
+ * groups at once, the ones a chat opened at the bottom shows, and the others as they near the screen or when the
+ * page is idle: the first paint does not wait for parts nobody sees yet.
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: MarkdownProps) {
+  // Fixed at the first render: a long text shows its tail first and its head once lexed (see firstPaintSplit).
+  const [firstHead] = useState(() => text.slice(0, firstPaintSplit(text)));
+  const [headShown, setHeadShown] = useState(false);
   const incremental = useRef<IncrementalBlocks | null>(null);
+  // A text only grows at its end; should it ever change before the cut, it is shown whole.
+  const head = firstHead && text.startsWith(firstHead) ? firstHead : "";
+  const body = text.slice(head.length);
   let chunks: readonly (readonly Token[])[];
   if (streaming) incremental.current ??= new IncrementalBlocks();
   // A reply that streamed here keeps its incremental blocks when it ends: lexing a long reply again in one go,
   // and re-rendering every block with new tokens, would be a long task right at the end of the stream.
   if (incremental.current) {
-    incremental.current.update(text);
+    incremental.current.update(body);
     chunks = incremental.current.chunks();
-  } else chunks = finishedChunks(text);
+  } else chunks = finishedChunks(body);
   const last = chunks.length - 1;
   return (
     <div className="md">
+      {head ? (headShown ? <Head text={head} /> : <HeadPlaceholder chars={head.length} onNear={() => setHeadShown(true)} />) : null}
       {chunks.map((blocks, i) => (
-        <Chunk key={i} blocks={blocks} openLast={streaming && i === last} />
+        <Chunk key={i} blocks={blocks} openLast={streaming && i === last} eager={i >= last - EAGER_TAIL_CHUNKS} />
       ))}
     </div>
   );
 });
 
-const Chunk = memo(function Chunk({ blocks, openLast }: { blocks: readonly Token[]; openLast: boolean }) {
+/** The head of a long text, lexed once it is wanted; final (a text only grows at its end). */
+const Head = memo(function Head({ text }: { text: string }) {
+  return finishedChunks(text).map((blocks, i) => <Chunk key={`h${i}`} blocks={blocks} openLast={false} eager={false} />);
+});
+
+/** Room for a head not lexed yet, at an estimated height; asks for it when it nears the screen or the page idles. */
+function HeadPlaceholder({ chars, onNear }: { chars: number; onNear(): void }) {
+  const box = useNearScreen(onNear);
+  return <div ref={box} className="md-chunk" style={{ containIntrinsicSize: `auto ${Math.round((chars / 90) * 26)}px` }} />;
+}
+
+/** Groups at the end of a text that render with it; the others wait until they near the screen or the page idles. */
+const EAGER_TAIL_CHUNKS = 2;
+/** How far from the viewport a waiting group starts rendering, so scrolling never meets an empty one. */
+const NEAR_SCREEN = "1500px 0px";
+
+/**
+ * A group of blocks. `eager` counts at the group's first render only: a group added at the end while the text
+ * streams is eager, and stays rendered. A waiting group is an empty box of the estimated height, which
+ * content-visibility gives it anyway while off screen, so filling it in moves nothing on screen.
+ */
+const Chunk = memo(function Chunk({ blocks, openLast, eager }: { blocks: readonly Token[]; openLast: boolean; eager: boolean }) {
+  const [shown, setShown] = useState(eager);
+  const box = useNearScreen(shown ? undefined : () => setShown(true));
   const last = blocks.length - 1;
   return (
     // `auto` remembers the size the group last rendered at; the estimate only serves groups never yet on screen.
-    <div className="md-chunk" style={{ containIntrinsicSize: `auto ${estimateHeight(blocks)}px` }}>
-      {blocks.map((block, i) => (
-        <Block key={i} token={block} open={openLast && i === last} />
-      ))}
+    <div ref={box} className="md-chunk" style={{ containIntrinsicSize: `auto ${estimateHeight(blocks)}px` }}>
+      {shown ? blocks.map((block, i) => <Block key={i} token={block} open={openLast && i === last} />) : null}
     </div>
   );
 });
+
+/**
+ * Calls `onNear` once, when the element comes within NEAR_SCREEN of the viewport or the page is idle (so
+ * find-in-page and select-all eventually see the whole text). Nothing is watched while `onNear` is undefined.
+ */
+function useNearScreen(onNear: (() => void) | undefined) {
+  const box = useRef<HTMLDivElement>(null);
+  const wanted = onNear !== undefined;
+  const latest = useRef(onNear);
+  latest.current = onNear;
+  useEffect(() => {
+    const element = box.current;
+    if (!wanted || !element) return;
+    let done = false;
+    const fire = () => {
+      if (done) return;
+      done = true;
+      latest.current?.();
+    };
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && fire(), { rootMargin: NEAR_SCREEN });
+    observer.observe(element);
+    const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(fire) : window.setTimeout(fire, 200);
+    return () => {
+      observer.disconnect();
+      if (typeof cancelIdleCallback === "function") cancelIdleCallback(idle);
+      else clearTimeout(idle);
+    };
+  }, [wanted]);
+  return box;
+}
 
 /** A rough height for blocks never rendered yet: about 90 characters per 26px line, code at 21px per line. */
 function estimateHeight(blocks: readonly Token[]): number {

@@ -82,3 +82,42 @@ export function finishedChunks(text: string): readonly (readonly Token[])[] {
   }
   return blocks;
 }
+
+/** Texts longer than this are shown tail first when they first appear (a chat opened on a long reply). */
+export const LONG_TEXT_CHARS = 16_000;
+/** About how much of the end of a long text is lexed and rendered for the first paint (several screens). */
+export const FIRST_PAINT_TAIL_CHARS = 8_000;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/gm;
+/** A line that opens a block on its own: not indented, not a list item, quote or table row continuing something. */
+const FRESH_BLOCK_LINE = /^[^\s\-*+>|\d]/;
+
+/**
+ * Where a long text can be cut into a head, lexed later, and a tail, lexed now, without changing how either reads:
+ * a blank line outside any fenced code block, followed by a line that starts a block by itself (so no list, quote,
+ * table or indented continuation is cut). Returns the tail's start, at least `tailChars` from the end, or 0 when
+ * the text is short or has no such place. The same approximation IncrementalBlocks makes when it lexes only what
+ * follows its settled blocks; it differs only for reference-style links defined before the cut and used after it.
+ */
+export function firstPaintSplit(text: string, tailChars = FIRST_PAINT_TAIL_CHARS): number {
+  if (text.length <= LONG_TEXT_CHARS) return 0;
+  const limit = text.length - tailChars;
+  // Fenced regions [open, close) in text order; an unclosed fence runs to the end.
+  const fences: [number, number][] = [];
+  let open: { at: number; marker: string } | undefined;
+  for (const match of text.matchAll(FENCE)) {
+    const marker = match[1];
+    if (!open) open = { at: match.index, marker };
+    else if (marker[0] === open.marker[0] && marker.length >= open.marker.length) {
+      fences.push([open.at, match.index]);
+      open = undefined;
+    }
+  }
+  if (open) fences.push([open.at, text.length]);
+  const fenced = (at: number) => fences.some(([from, to]) => at > from && at < to);
+  for (let blank = text.lastIndexOf("\n\n", limit); blank > 0; blank = text.lastIndexOf("\n\n", blank - 1)) {
+    const start = blank + 2;
+    if (!fenced(blank) && FRESH_BLOCK_LINE.test(text.slice(start, start + 1))) return start;
+  }
+  return 0;
+}

@@ -11,11 +11,10 @@ const cache = new Map<string, string | null>();
  * the language: auto-detection runs every grammar and is too slow for the render path.
  */
 export function highlightCode(code: string, lang: string | undefined): string | null {
-  const language = lang?.trim().split(/\s+/)[0]?.toLowerCase();
-  if (!language || code.length > MAX_HIGHLIGHT_CHARS || !hljs.getLanguage(language)) return null;
+  const known = cachedHighlight(code, lang);
+  if (known !== undefined) return known;
+  const language = languageOf(lang)!;
   const key = `${language}\u0000${code}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
   let html: string | null;
   try {
     html = hljs.highlight(code, { language, ignoreIllegals: true }).value;
@@ -28,4 +27,18 @@ export function highlightCode(code: string, lang: string | undefined): string | 
     if (oldest !== undefined) cache.delete(oldest);
   }
   return html;
+}
+
+/**
+ * What `highlightCode` would answer, when that is known without highlighting: from the cache, or null (plain) for
+ * an unknown language or over-long code. Undefined when the code still has to be highlighted.
+ */
+export function cachedHighlight(code: string, lang: string | undefined): string | null | undefined {
+  const language = languageOf(lang);
+  if (!language || code.length > MAX_HIGHLIGHT_CHARS || !hljs.getLanguage(language)) return null;
+  return cache.get(`${language}\u0000${code}`);
+}
+
+function languageOf(lang: string | undefined): string | undefined {
+  return lang?.trim().split(/\s+/)[0]?.toLowerCase() || undefined;
 }
