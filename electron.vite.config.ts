@@ -21,6 +21,8 @@ const devContentSecurityPolicy: Plugin = {
  * - renderer: the React app.
  */
 const root = dirname(fileURLToPath(import.meta.url));
+/** pi-ai's model catalogue and the functions over it. */
+const PI_AI_MODELS = /pi-ai[\\/]dist[\\/]models(\.generated)?\.js$/;
 
 export default defineConfig({
   main: {
@@ -35,6 +37,13 @@ export default defineConfig({
         input: {
           index: resolve(root, "src/main/electron/index.ts"),
           "agent-worker": resolve(root, "src/agent-worker/host/entry.ts"),
+        },
+        // Loading the catalogue has no side effects a worker needs: what imports nothing from it does not load it.
+        treeshake: { moduleSideEffects: (id: string) => !PI_AI_MODELS.test(id) },
+        output: {
+          // pi-ai's model catalogue (550 KB of literals, ~4 MB of memory) in a chunk of its own: main lists models,
+          // a worker loads it only with its first provider (main resolves the worker's models; see model-resolver).
+          advancedChunks: { groups: [{ name: "pi-ai-models", test: PI_AI_MODELS }] },
         },
       },
     },

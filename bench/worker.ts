@@ -18,7 +18,7 @@ export async function benchWorker(): Promise<Record<string, Metric>> {
   const launcher = new NodeWorkerLauncher(WORKER_FILE);
   for (let i = 0; i < COLD_STARTS; i++) {
     const t0 = performance.now();
-    const handle = new WorkerHandle(launcher.launch(), { getApiKey: async () => undefined, report: () => {} });
+    const handle = new WorkerHandle(launcher.launch(), { getApiKey: async () => undefined, resolveModel: async () => { throw new Error("no models here"); }, report: () => {} });
     const pong = await withTimeout(handle.call((c) => c.ping()), 10_000, "cold start ping");
     cold.push(performance.now() - t0);
     spareRss.push(pong.rssBytes);

@@ -2,15 +2,14 @@
  * The benchmarks' sessions: the test harness's broker rig (real broker, real worker processes, WebSocket clients)
  * with production settings, i.e. no integrity digests on batches (a test diagnostic that adds bytes).
  */
-import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
 import type { AgentMessage } from "../../src/shared/agent/types";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
-import { startBroker, testSettings, waitForView, type BrokerRig } from "../../test/support/worker-harness";
+import { startBroker, testSettings, waitForView, type BrokerRig, type TestSettings } from "../../test/support/worker-harness";
 
 export { WORKER_FILE } from "../../test/support/worker-harness";
 
-export function benchSettings(baseUrl: string): WorkerSettings {
+export function benchSettings(baseUrl: string): TestSettings {
   return testSettings({ baseUrl }, { requestTimeoutMs: 120_000 });
 }
 

@@ -15,7 +15,8 @@ const sessionId = params.get("session") ?? "bench";
 /** A second chat in the sidebar (`?other=<id>&otherWs=<url>`), for opening a chat in a page that is already up. */
 const otherId = params.get("other");
 /** Each chat's worker, by session id. */
-const wsUrls = new Map([[sessionId, params.get("ws") ?? ""], ...(otherId ? [[otherId, params.get("otherWs") ?? ""]] : [])]);
+const wsUrls = new Map([[sessionId, params.get("ws") ?? ""]]);
+if (otherId) wsUrls.set(otherId, params.get("otherWs") ?? "");
 /** Which rows count for the first-paint mark: any message row, or e.g. `message-assistant` (the streaming reply). */
 const paintRows = params.get("paint") ?? "message-";
 const now = Date.now();

@@ -177,4 +177,22 @@ describe("a session in a real worker process", () => {
     const snapshot = await client.call((api) => api.getSnapshot());
     expect([snapshot.steeringMode, snapshot.followUpMode, snapshot.toolExecution]).toEqual(["all", "all", "sequential"]);
   });
+
+  it("switches model through main, which resolves it; an unknown one is refused with a reason and changes nothing", async () => {
+    const client = await h.client("models");
+    await client.setModel({ provider: "custom:loopback", id: "other-model" });
+    await client.prompt("which model?");
+    await idle(client);
+    expect(h.server.requests.at(-1)!.body.model).toBe("other-model");
+    await expect(client.setModel({ provider: "custom:nowhere", id: "x" })).rejects.toThrow(/Unknown custom provider "nowhere"/);
+    await expect(client.setModel({ provider: "openai", id: "no-such-model" })).rejects.toThrow(/has no model "no-such-model"/);
+    expect(client.mirror.getView().state.model.id).toBe("other-model");
+    // A new worker picks the chat's own model back up (journaled), resolved by main again.
+    const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && resolve()));
+    client.close();
+    h.broker.detach("models", "viewer-1");
+    await closed;
+    const reopened = await h.client("models", "window-2");
+    expect(reopened.mirror.getView().state.model.id).toBe("other-model");
+  });
 });

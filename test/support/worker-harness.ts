@@ -9,6 +9,8 @@ import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { endpointUrl, SessionBroker } from "../../src/main/broker/session-broker";
+import { resolveModel } from "../../src/main/broker/model-resolver";
+import type { CustomProvider } from "../../src/shared/providers/custom-provider";
 import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
 import { SessionClient, type SessionClientOptions, type SessionConnection } from "../../src/renderer/store/session-client";
 import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
@@ -16,8 +18,11 @@ import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/ope
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
 
+/** What workers get, plus the custom endpoints main resolves their models from. */
+export type TestSettings = WorkerSettings & { customProviders: CustomProvider[] };
+
 /** Worker settings with the loopback server as the custom provider "loopback" and its model as the default. */
-export function testSettings(server: Pick<OpenAITestServer, "baseUrl">, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
+export function testSettings(server: Pick<OpenAITestServer, "baseUrl">, overrides: Partial<TestSettings> = {}): TestSettings {
   return {
     defaultModel: { provider: "custom:loopback", id: "test-model" },
     thinkingLevel: "off",
@@ -60,7 +65,7 @@ export interface BrokerRigOptions {
   idleGraceMs?: number;
 }
 
-export function startBroker(settings: WorkerSettings, options: BrokerRigOptions): BrokerRig {
+export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
   if (!existsSync(WORKER_FILE)) throw new Error(`${WORKER_FILE} is missing: run \`npm run build\` first`);
   const dataDir = mkdtempSync(join(tmpdir(), "paddock-it-"));
   const sessionsDir = join(dataDir, "sessions");
@@ -69,7 +74,11 @@ export function startBroker(settings: WorkerSettings, options: BrokerRigOptions)
     sessionsDir,
     sessionTransport: "websocket",
     getApiKey: () => undefined,
-    getWorkerSettings: () => settings,
+    getWorkerSettings: () => {
+      const { customProviders: _providers, ...worker } = settings;
+      return worker;
+    },
+    resolveModel: (ref) => resolveModel(ref, settings.customProviders),
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
     idleGraceMs: () => options.idleGraceMs ?? 0,
@@ -103,7 +112,7 @@ export interface Harness {
   server: OpenAITestServer;
   broker: SessionBroker;
   dataDir: string;
-  settings: WorkerSettings;
+  settings: TestSettings;
   /** A client viewing `sessionId` as viewer `viewerId`, connected and synced. */
   client(sessionId: string, viewerId?: string, options?: SessionClientOptions): Promise<SessionClient>;
   close(): Promise<void>;
@@ -111,7 +120,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: { integrityCheck?: boolean; keepSpare?: boolean; idleGraceMs?: number; settings?: Partial<WorkerSettings> } = {},
+  options: { integrityCheck?: boolean; keepSpare?: boolean; idleGraceMs?: number; settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

@@ -9,6 +9,7 @@ import { SessionBroker } from "../../src/main/broker/session-broker";
 import { SessionIndex } from "../../src/main/broker/session-index";
 import { SettingsStore } from "../../src/main/broker/settings-store";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
+import { resolveModel } from "../../src/main/broker/model-resolver";
 
 let dir: string;
 let service: AppService;
@@ -24,6 +25,7 @@ beforeEach(async () => {
     sessionsDir: join(dir, "sessions"),
     sessionTransport: "websocket",
     getApiKey: (p) => resolveApiKey(p, secrets),
+    resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     keepSpare: false,
   });

@@ -7,11 +7,12 @@ import { mergeWireEvents } from "../../shared/protocol/wire-events";
 import type { EventBatch, SessionStreamItem } from "../../shared/protocol/session-protocol";
 
 /**
- * Streaming text is held back at most this long: two batches per 60 Hz frame, so a mirror's update is never more
- * than half a frame behind (p99 emit -> mirror within 10 ms), while a batch still carries enough text to keep the
+ * Streaming text is held back at most this long: about three batches per 60 Hz frame, so a mirror's update is
+ * never more than a third of a frame behind (p99 emit -> mirror within 10 ms, timer slack included), while a batch
+ * (in its compact append form, see toEventFrame) still carries enough text to keep the
  * envelope small next to it.
  */
-export const BATCH_INTERVAL_MS = 8;
+export const BATCH_INTERVAL_MS = 5;
 
 export interface EventForwarderOptions {
   send(batch: EventBatch): void;

@@ -7,7 +7,7 @@
  * twice a second, so a killed worker loses at most about a second of it (see reply-checkpoints.ts).
  */
 import * as Comlink from "comlink";
-import { streamSimple, type ImageContent, type Message } from "@mariozechner/pi-ai";
+import { streamSimple, type ImageContent, type Message, type Model } from "@mariozechner/pi-ai";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
@@ -16,6 +16,7 @@ import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerInitResult, W
 import type { ModelRef } from "../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
+  toEventFrame,
   type EventBatch,
   type SessionApi,
   type SessionSnapshot,
@@ -31,7 +32,6 @@ import { customProviderId, KEYLESS_API_KEY } from "../../shared/providers/custom
 import { builtinTools } from "../tools";
 import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
-import { resolveModel } from "./model-resolver";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
 import { ReplyCheckpoints } from "./reply-checkpoints";
 import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
@@ -40,6 +40,9 @@ import { sumUsage } from "../../shared/agent/usage";
 import { errorText } from "../../shared/error-text";
 
 const TITLE_CHARS = 60;
+
+/** What a session needs of main. */
+type SessionMain = Pick<MainControlApi, "getApiKey" | "report" | "resolveModel">;
 
 function userText(message: AgentMessage): string | undefined {
   if (message.role !== "user") return undefined;
@@ -103,13 +106,15 @@ export class SessionHost {
 
   private constructor(
     private readonly options: WorkerInitOptions,
-    private readonly main: Pick<MainControlApi, "getApiKey" | "report">,
+    private readonly main: SessionMain,
     private readonly writer: TranscriptWriter,
     loaded: Awaited<ReturnType<typeof loadTranscript>>,
+    modelRef: ModelRef | undefined,
+    model: Model<any> | undefined,
   ) {
     this.settings = options.settings;
     this.title = loaded.title ?? titleFrom(loaded.messages);
-    this.modelRef = loaded.model ?? options.settings.defaultModel;
+    this.modelRef = modelRef;
     this.forwarder = new EventForwarder({
       send: (batch) => this.broadcast(batch),
       digest: options.integrityCheck ? () => this.digest() : undefined,
@@ -133,7 +138,7 @@ export class SessionHost {
         messages: loaded.messages,
         tools: builtinTools(),
         thinkingLevel: options.settings.thinkingLevel,
-        ...(this.modelRef ? { model: this.tryResolve(this.modelRef) } : {}),
+        ...(model ? { model } : {}),
       },
       steeringMode: options.settings.steeringMode,
       followUpMode: options.settings.followUpMode,
@@ -176,9 +181,12 @@ export class SessionHost {
   }
 
   /** Loads the session's transcript and starts hosting it. */
-  static async open(options: WorkerInitOptions, main: Pick<MainControlApi, "getApiKey" | "report">): Promise<{ host: SessionHost; result: WorkerInitResult }> {
+  static async open(options: WorkerInitOptions, main: SessionMain): Promise<{ host: SessionHost; result: WorkerInitResult }> {
     const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
-    const host = new SessionHost(options, main, writer, loaded);
+    const modelRef = loaded.model ?? options.settings.defaultModel;
+    // A model that is gone (an endpoint removed from Settings) leaves the chat without one: the user picks another.
+    const model = modelRef ? await main.resolveModel(modelRef).catch(() => undefined) : undefined;
+    const host = new SessionHost(options, main, writer, loaded, modelRef, model);
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
   }
@@ -237,7 +245,7 @@ export class SessionHost {
       await this.queueJournal;
     },
     setModel: async (ref) => {
-      this.agent.state.model = resolveModel(ref, this.settings.customProviders);
+      this.agent.state.model = await this.main.resolveModel(ref);
       this.modelRef = ref;
       await this.journal({ t: "meta", model: ref });
       this.reportStatus();
@@ -374,7 +382,7 @@ export class SessionHost {
   }
 
   private broadcast(batch: EventBatch): void {
-    const frame = { ch: "ev", ...batch };
+    const frame = toEventFrame(batch);
     for (const sink of this.sinks) sink.send(frame);
   }
 
@@ -407,14 +415,6 @@ export class SessionHost {
   private requireModel(): void {
     if (!isModelChosen(this.agent.state.model)) {
       throw new Error("No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
-    }
-  }
-
-  private tryResolve(ref: ModelRef) {
-    try {
-      return resolveModel(ref, this.settings.customProviders);
-    } catch {
-      return undefined;
     }
   }
 

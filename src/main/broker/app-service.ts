@@ -28,7 +28,6 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     toolExecution: settings.toolExecution,
     requestTimeoutMs: settings.abort.requestTimeoutMs,
     clearQueuesOnAbort: settings.abort.clearQueuesOnAbort,
-    customProviders: settings.customProviders,
   };
 }
 

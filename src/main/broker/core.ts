@@ -7,6 +7,7 @@ import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { AppService, toWorkerSettings } from "./app-service";
+import { resolveModel } from "./model-resolver";
 import { resolveApiKey, SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
@@ -80,6 +81,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     sessionsDir: files.sessionsDir,
     sessionTransport: options.sessionTransport,
     getApiKey: (provider) => resolveApiKey(provider, secrets),
+    resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
     integrityCheck: options.integrityCheck,

@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { BaseTransport } from "../../shared/transport/transport";
-import type { WorkerExit, WorkerLauncher, WorkerProcess } from "./worker-process";
+import { workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "./worker-process";
 
 class ChildProcessTransport extends BaseTransport {
   constructor(private readonly child: ChildProcess) {
@@ -36,6 +36,7 @@ export class NodeWorkerLauncher implements WorkerLauncher {
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
       execArgv: [],
+      env: workerEnvironment(),
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const exited = new Promise<WorkerExit>((resolve) => {

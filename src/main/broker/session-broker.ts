@@ -14,7 +14,8 @@
  */
 import { join } from "node:path";
 import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
-import type { SessionActivity } from "../../shared/protocol/app-api";
+import type { Model } from "@mariozechner/pi-ai";
+import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
 import { Listeners } from "../../shared/transport/transport";
 import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
@@ -43,6 +44,8 @@ export interface SessionBrokerOptions<Port = never> {
   sessionsDir: string;
   sessionTransport: SessionTransportKind;
   getApiKey(provider: string): Promise<string | undefined> | string | undefined;
+  /** The Model a worker's reference names; throws a readable Error when unknown (see model-resolver.ts). */
+  resolveModel(ref: ModelRef): Model<any>;
   getWorkerSettings(): WorkerSettings;
   /** How long an idle worker without viewers lives on (read each time). Default DEFAULT_IDLE_GRACE_MS. */
   idleGraceMs?(): number;
@@ -298,6 +301,7 @@ export class SessionBroker<Port = never> {
   private callbacks(worker: () => WorkerHandle<Port>): MainControlApi {
     return {
       getApiKey: async (provider: string) => this.options.getApiKey(provider),
+      resolveModel: async (ref: ModelRef) => this.options.resolveModel(ref),
       report: (status: WorkerStatus) => {
         const sessionId = this.sessionOfWorker.get(worker());
         if (sessionId !== status.sessionId) return; // a worker may only speak for its own session

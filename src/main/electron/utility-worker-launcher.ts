@@ -7,7 +7,7 @@
 import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityProcess } from "electron";
 import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
-import type { WorkerExit, WorkerLauncher, WorkerProcess } from "../broker/worker-process";
+import { workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 class UtilityProcessTransport extends BaseTransport {
   constructor(private readonly child: UtilityProcess) {
@@ -103,7 +103,7 @@ export class UtilityWorkerLauncher implements WorkerLauncher {
   constructor(private readonly workerFile: string) {}
 
   launch(): UtilityWorkerProcess {
-    const child = utilityProcess.fork(this.workerFile, [], { serviceName: "Paddock Agent", stdio: "pipe" });
+    const child = utilityProcess.fork(this.workerFile, [], { serviceName: "Paddock Agent", stdio: "pipe", env: workerEnvironment() });
     // Piped, not inherited, so an unread pipe can never fill up and block the worker: pass its output on.
     child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));

@@ -10,7 +10,7 @@ import * as Comlink from "comlink";
 import { createAgentStateData } from "../../shared/agent/state";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import type { EventBatch, SessionApi, SessionFrame } from "../../shared/protocol/session-protocol";
+import { fromEventFrame, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { nextFrame } from "./frame-coalesced";
@@ -180,11 +180,16 @@ export class SessionClient implements SessionCommands {
       return;
     }
     if (frame.ch !== "ev") return;
-    if (!this.mirror.synced || this.resyncing) {
-      this.buffered.push(frame);
+    const batch = fromEventFrame(frame);
+    if (!batch) {
+      void this.resync(); // a frame this client cannot read: start again from a snapshot
       return;
     }
-    if (this.mirror.applyBatch(frame) === "resync") void this.resync();
+    if (!this.mirror.synced || this.resyncing) {
+      this.buffered.push(batch);
+      return;
+    }
+    if (this.mirror.applyBatch(batch) === "resync") void this.resync();
   }
 
   /** Loads a snapshot, then replays whatever batches arrived meanwhile. */

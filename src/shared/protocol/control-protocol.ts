@@ -3,7 +3,7 @@
  * `WorkerControlApi` on lane "c2w", the worker calls `MainControlApi` on lane "w2c". Session traffic never uses it.
  */
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
-import type { CustomProvider } from "../providers/custom-provider";
+import type { Model } from "@mariozechner/pi-ai";
 import type { ModelRef } from "./app-api";
 import type { QueueMode } from "../agent/types";
 
@@ -25,7 +25,6 @@ export interface WorkerSettings {
   toolExecution: ToolExecutionMode;
   requestTimeoutMs: number;
   clearQueuesOnAbort: boolean;
-  customProviders: CustomProvider[];
 }
 
 export interface WorkerInitOptions {
@@ -87,5 +86,10 @@ export interface WorkerControlApi {
 export interface MainControlApi {
   /** The key for a provider, or undefined. Keys live in main; the worker asks before every model call. */
   getApiKey(provider: string): Promise<string | undefined>;
+  /**
+   * The pi-ai Model a reference names (a built-in provider's, or a custom endpoint's from Settings); rejects with a
+   * readable Error when it is unknown. Main resolves: it owns the settings and pi-ai's model catalogue.
+   */
+  resolveModel(ref: ModelRef): Promise<Model<any>>;
   report(status: WorkerStatus): void;
 }

@@ -84,7 +84,7 @@ function diffValue(before: unknown, after: unknown, path: PatchPath, out: Patch[
         continue;
       }
       if (before[key] === undefined) out.push({ p: [...path, key], v: next });
-      else diffValue(before[key], next, [...path, key], out);
+      else if (before[key] !== next) diffValue(before[key], next, [...path, key], out);
     }
     for (const key of Object.keys(before)) {
       if (before[key] !== undefined && !(key in after)) out.push({ p: [...path, key], d: 1 });
@@ -94,7 +94,7 @@ function diffValue(before: unknown, after: unknown, path: PatchPath, out: Patch[
   if (Array.isArray(before) && Array.isArray(after) && after.length >= before.length) {
     for (let i = 0; i < after.length; i++) {
       if (i >= before.length) out.push({ p: [...path, i], v: after[i] });
-      else diffValue(before[i], after[i], [...path, i], out);
+      else if (before[i] !== after[i]) diffValue(before[i], after[i], [...path, i], out);
     }
     return;
   }
@@ -136,7 +136,7 @@ export function diffStreamingUpdate(before: object, live: object, hot: HotField 
       const next = liveBlock[key];
       if (next === undefined) continue;
       if (beforeBlock[key] === undefined) out.push({ p: ["content", i, key], v: next });
-      else diffValue(beforeBlock[key], next, ["content", i, key], out);
+      else if (beforeBlock[key] !== next) diffValue(beforeBlock[key], next, ["content", i, key], out);
     }
   }
   if (hot && hot.delta.length > 0 && hot.contentIndex < Math.max(liveContent.length, beforeContent.length)) {
@@ -151,7 +151,7 @@ function diffTopLevel(b: Obj, a: Obj, out: Patch[]): void {
     if (a[key] === undefined) {
       if (b[key] !== undefined) out.push({ p: [key], d: 1 });
     } else if (b[key] === undefined) out.push({ p: [key], v: a[key] });
-    else diffValue(b[key], a[key], [key], out);
+    else if (b[key] !== a[key]) diffValue(b[key], a[key], [key], out);
   }
   for (const key of Object.keys(b)) {
     if (key !== "content" && b[key] !== undefined && !(key in a)) out.push({ p: [key], d: 1 });

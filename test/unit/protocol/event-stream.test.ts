@@ -11,7 +11,7 @@ import { createAgentStateData, reduceAgentState, zeroUsage, type AgentStateEvent
 import { jsonEqual } from "../../../src/shared/protocol/message-patch";
 import { stateDigest } from "../../../src/shared/protocol/state-digest";
 import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
-import type { EventBatch } from "../../../src/shared/protocol/session-protocol";
+import { fromEventFrame, toEventFrame, type EventBatch } from "../../../src/shared/protocol/session-protocol";
 import { SessionMirror } from "../../../src/renderer/store/session-mirror";
 import { registerScriptedModel, textResult, userMessage } from "../agent/harness";
 import { Type } from "@mariozechner/pi-ai";
@@ -26,9 +26,12 @@ function wire(agentOptions: ConstructorParameters<typeof Agent>[0] = {}, withDig
   let agent!: Agent;
   const forwarder = new EventForwarder({
     send: (batch: EventBatch) => {
-      const json = JSON.stringify(batch);
+      // As it travels: the frame, serialized; then read back the way the page's client does.
+      const json = JSON.stringify(toEventFrame(batch));
       bytes += json.length;
-      const outcome = mirror.applyBatch(JSON.parse(json));
+      const received = fromEventFrame(JSON.parse(json));
+      if (!received) throw new Error(`batch ${batch.seq} did not survive the wire`);
+      const outcome = mirror.applyBatch(received);
       if (outcome !== "applied") throw new Error(`batch ${batch.seq} was ${outcome}`);
     },
     digest: !withDigest ? undefined : () => {
@@ -161,5 +164,21 @@ describe("the mirror's sequencing", () => {
     const bad = { seq: 6, items: [{ k: "me", p: [] }] } as EventBatch;
     expect(mirror.applyBatch(bad)).toBe("resync");
     expect(mirror.stats.resyncs).toBe(1);
+  });
+});
+
+describe("event frames on the wire", () => {
+  it("a batch of one append travels in the compact form; any other batch as items; both read back as sent", () => {
+    const append: EventBatch = { seq: 7, items: [{ k: "a", i: 2, a: "more text" }] };
+    expect(toEventFrame(append)).toEqual({ ch: "ev", seq: 7, a: [2, "more text"] });
+    const mixed: EventBatch = { seq: 8, items: [{ k: "a", i: 0, a: "x" }, { k: "s", e: { type: "turn_start" } }], digest: "d" };
+    expect(toEventFrame(mixed)).toEqual({ ch: "ev", seq: 8, items: mixed.items, digest: "d" });
+    for (const batch of [append, mixed, { ...append, digest: "z" }]) expect(fromEventFrame(JSON.parse(JSON.stringify(toEventFrame(batch))))).toEqual(batch);
+  });
+
+  it("a malformed frame reads as nothing (the client then resyncs) instead of throwing", () => {
+    for (const bad of [{ ch: "ev" }, { ch: "ev", seq: 1 }, { ch: "ev", seq: 1, a: "x" }, { ch: "ev", seq: 1, a: [0] }, { ch: "ev", seq: "1", items: [] }]) {
+      expect(fromEventFrame(bad as never)).toBeUndefined();
+    }
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Turns a model reference from settings or the UI into a pi-ai Model: a built-in provider's model from pi-ai's
- * catalogue, or a model on one of the user's OpenAI-compatible endpoints.
+ * catalogue, or a model on one of the user's OpenAI-compatible endpoints. Main does this for the workers (they ask
+ * over the control channel): main owns the settings, and a worker then never loads pi-ai's 550 KB catalogue until a
+ * provider module needs it.
  */
 import { getModels, getProviders, type KnownProvider, type Model } from "@mariozechner/pi-ai";
 import type { ModelRef } from "../../shared/protocol/app-api";
