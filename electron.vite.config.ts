@@ -43,7 +43,7 @@ export default defineConfig({
         output: {
           // pi-ai's model catalogue (550 KB of literals, ~4 MB of memory) in a chunk of its own: main lists models,
           // a worker loads it only with its first provider (main resolves the worker's models; see model-resolver).
-          advancedChunks: { groups: [{ name: "pi-ai-models", test: PI_AI_MODELS }] },
+          codeSplitting: { groups: [{ name: "pi-ai-models", test: PI_AI_MODELS }] },
         },
       },
     },
