@@ -139,6 +139,15 @@ describe("chat UI fixture", () => {
     expect(await toast.count()).toBe(0);
     await push({ type: "session-removed", id: "s3" });
     await expect.poll(() => item("s3").count()).toBe(0);
+
+    // The setting turns the announcements off.
+    await page.getByTestId("open-settings").click();
+    await page.getByLabel(/Notify me when a chat/).uncheck();
+    await expect.poll(async () => (await page.evaluate(() => (window as any).__fixture.app.settings.background.notifications))).toBe(false);
+    await page.getByRole("button", { name: "Done" }).click();
+    await push({ type: "attention", sessionId: "s4", title: "Quiet", reason: "done" });
+    await page.waitForTimeout(200);
+    expect(await toast.count()).toBe(0);
     await page.close();
   });
 
@@ -332,6 +341,15 @@ describe("chat UI fixture", () => {
     await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "setApiKey").map((c) => c.args)).toEqual([["google", "<redacted>"]]);
     await expect.poll(() => page.getByTestId("api-key-google").textContent()).toContain("Key saved");
     expect(await page.getByLabel("google").inputValue()).toBe("");
+    // Background: the idle time is saved on leaving the field, and only a whole number of minutes.
+    const idle = page.getByLabel(/Stop an idle chat's agent process after/);
+    await idle.fill("2.5");
+    await idle.blur();
+    await page.getByText("The idle time must be a whole number of minutes from 0 to 1440.").waitFor();
+    await idle.fill("15");
+    await idle.blur();
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "updateSettings").at(-1)?.args[0]).toEqual({ background: { idleStopMinutes: 15 } });
+    await page.getByRole("heading", { name: "Background" }).scrollIntoViewIfNeeded();
     await shot(page, "settings-dark");
     await page.close();
   });
