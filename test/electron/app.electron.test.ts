@@ -47,6 +47,23 @@ async function send(page: Page, text: string): Promise<void> {
   await composer.press("Enter");
 }
 
+/** Creates a chat from `page` and opens it in a new window; returns that window (page up) and the chat's id. */
+async function openInNewWindow(electronApp: ElectronApplication, page: Page): Promise<{ window: Page; sessionId: string }> {
+  const opened = electronApp.waitForEvent("window");
+  const sessionId = await page.evaluate(async () => {
+    const bridge = (globalThis as any).paddock;
+    const created = await bridge.call("createSession", []);
+    await bridge.call("openSession", [created.id, "new-window"]);
+    return created.id as string;
+  });
+  const window = await opened;
+  await window.waitForURL(/[?&]session=/);
+  await window.getByTestId("composer").waitFor({ timeout: 30_000 });
+  return { window, sessionId };
+}
+
+/** The sessions of the windows main has saved for the next launch, sorted. */
+
 describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
   let server: OpenAITestServer;
   let userData: string;
@@ -125,17 +142,8 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
     await first.getByTestId("stop-button").waitFor();
     await expect.poll(() => first.getByTestId("message-assistant").last().innerText()).toContain("alpha-one");
 
-    const opened = app!.waitForEvent("window");
-    const secondSession = await first.evaluate(async () => {
-      const bridge = (globalThis as any).paddock;
-      const created = await bridge.call("createSession", []);
-      await bridge.call("openSession", [created.id, "new-window"]);
-      return created.id as string;
-    });
-    const second = await opened;
-    await second.waitForURL(/[?&]session=/);
+    const { window: second, sessionId: secondSession } = await openInNewWindow(app!, first);
     expect(new URL(second.url()).searchParams.get("session")).toBe(secondSession);
-    await second.getByTestId("composer").waitFor();
     await send(second, turn({ text: "beta reply complete" }));
     await expect.poll(() => second.getByTestId("message-assistant").last().innerText()).toContain("beta reply complete");
     await second.getByTestId("send-button").waitFor();
@@ -243,22 +251,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
     return page;
   }
 
-  /** Creates a chat from `page` and opens it in a new window; returns that window (page up) and the chat's id. */
-  async function openInNewWindow(electronApp: ElectronApplication, page: Page): Promise<{ window: Page; sessionId: string }> {
-    const opened = electronApp.waitForEvent("window");
-    const sessionId = await page.evaluate(async () => {
-      const bridge = (globalThis as any).paddock;
-      const created = await bridge.call("createSession", []);
-      await bridge.call("openSession", [created.id, "new-window"]);
-      return created.id as string;
-    });
-    const window = await opened;
-    await window.waitForURL(/[?&]session=/);
-    await window.getByTestId("composer").waitFor({ timeout: 30_000 });
-    return { window, sessionId };
-  }
-
-  /** The sessions of the windows main has saved for the next launch, sorted. */
   async function savedWindows(page: Page): Promise<string[]> {
     const settings = (await page.evaluate(() => (globalThis as any).paddock.call("getSettings", []))) as Settings;
     return settings.windows.map((w) => w.sessionId).sort();

@@ -14,6 +14,7 @@ import { messageText } from "../support/message-text";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
+import { isAlive } from "../support/processes";
 
 const LONG_REPLY = Array.from({ length: 6_000 }, (_, i) => `w${i}`).join(" ");
 
@@ -67,14 +68,6 @@ function childPids(pid: number): number[] {
   return children;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the web host killed with SIGKILL mid-reply", () => {
   it("leaves no worker behind, and a new host shows the reply as interrupted", async () => {
@@ -92,7 +85,7 @@ describe("the web host killed with SIGKILL mid-reply", () => {
     client.close();
 
     // Each worker saves and exits within ORPHAN_EXIT_MS (1.5 s); give it 3.
-    await expect.poll(() => workers.filter(alive), { timeout: 3_000, interval: 100 }).toEqual([]);
+    await expect.poll(() => workers.filter(isAlive), { timeout: 3_000, interval: 100 }).toEqual([]);
 
     const next = await startHost();
     const viewer = await connect(next, sessionId, "viewer-2");
@@ -114,7 +107,7 @@ describe("a worker whose parent dies while it is still starting", () => {
       process.stdout.write(String(child.pid)); process.exit(0);`;
     const pids = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ["-e", script, WORKER_FILE], { encoding: "utf8" })));
     await new Promise((r) => setTimeout(r, 3_000));
-    expect(pids.filter((pid) => alive(pid))).toEqual([]);
+    expect(pids.filter((pid) => isAlive(pid))).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { messageText } from "../support/message-text";
+import { isAlive } from "../support/processes";
 
 let h: Harness;
 beforeEach(async () => {
@@ -12,14 +13,6 @@ afterEach(async () => {
   await h.close();
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("several sessions", () => {
   it("stream at once without interfering, in separate processes", async () => {
@@ -52,12 +45,12 @@ describe("several sessions", () => {
     h.broker.detach("shared", "probe");
     first.close(); // the window closes...
     h.broker.detach("shared", "window-1"); // ...and main lets go of its view
-    expect(alive(pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     second.close();
     const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && e.sessionId === "shared" && resolve()));
     h.broker.detach("shared", "window-2"); // the last viewer: an idle worker stops after the grace period (0 here)
     await closed;
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     expect(h.broker.openSessionIds()).not.toContain("shared");
   });
 

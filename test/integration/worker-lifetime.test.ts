@@ -10,6 +10,7 @@ import { messageText } from "../support/message-text";
 import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
+import { isAlive } from "../support/processes";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -21,14 +22,6 @@ const REPLY = Array.from({ length: 1_500 }, (_, i) => `word${i}`).join(" "); // 
 /** About two seconds of streaming at 2,000 tokens/s. */
 const slowReply = () => ({ text: REPLY, chunkChars: 8, tokensPerSecond: 1500 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Resolves with the first broker event that matches. */
 function nextEvent(harness: Harness, match: (e: BrokerEvent) => boolean, timeoutMs = 15_000): Promise<BrokerEvent> {
@@ -66,7 +59,7 @@ describe("a worker's life follows the work, not the viewers", () => {
 
     expect(await ended).toMatchObject({ outcome: "done" });
     await closed; // idle, nobody watching, grace 0: stopped after the run, not before
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     const loaded = await transcript(h, "alone");
     expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(messageText(loaded.messages[1])).toBe(REPLY);
@@ -107,7 +100,7 @@ describe("a worker's life follows the work, not the viewers", () => {
     h.broker.detach("grace", "window-2");
     await nextEvent(h, (e) => e.type === "session-closed" && e.sessionId === "grace");
     expect(Date.now() - t0).toBeGreaterThanOrEqual(650);
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     expect(h.broker.openSessionIds()).not.toContain("grace");
 
     // Opening the chat again starts a new worker on the same transcript.
@@ -129,7 +122,7 @@ describe("a worker's life follows the work, not the viewers", () => {
     client.close();
     h.broker.detach("queued", "window-1");
     await closed;
-    expect(alive(pid)).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     const loaded = await transcript(h, "queued");
     expect(loaded.messages.map(messageText).slice(2)).toEqual(["then this", "first follow-up answered", "and this", "second follow-up answered"]);
     expect(loaded.followUp).toEqual([]);
@@ -150,7 +143,7 @@ describe("a worker's life follows the work, not the viewers", () => {
     const t0 = Date.now();
     await h.broker.dispose();
     expect(Date.now() - t0).toBeLessThan(5_000);
-    for (const pid of pids) expect(alive(pid)).toBe(false);
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
     for (const id of ["quit-a", "quit-b"]) {
       const loaded = await transcript(h, id);
       expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
