@@ -39,10 +39,17 @@ const CONTENT_TYPES: Record<string, string> = {
 export interface WebHostRoutes {
   /** One AppApi call; its errors are the caller's bad input (answered as 400). */
   call(method: unknown, args: unknown): Promise<unknown>;
-  attach(sessionId: string, viewerId: string): Promise<{ url: string; restartedReason?: string }>;
-  detach(sessionId: string, viewerId: string): Promise<void>;
+  /** A page attaches a viewer of a session (`pageId`: the page holding it, see page-viewers.ts). */
+  attach(viewer: PageViewer): Promise<{ url: string; restartedReason?: string }>;
+  detach(viewer: PageViewer): Promise<void>;
   /** A page's events socket opened: `send` each pushed event until the returned function is called. */
-  subscribe(send: (event: unknown) => void): () => void;
+  subscribe(send: (event: unknown) => void, pageId: string | undefined): () => void;
+}
+
+export interface PageViewer {
+  sessionId: string;
+  viewerId: string;
+  pageId?: string;
 }
 
 export interface HttpServerOptions {
@@ -120,8 +127,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (!SESSION_ID_PATTERN.test(sessionId)) throw new HttpError(400, "invalid session id");
     const viewerId = body.viewerId;
     if (typeof viewerId !== "string" || !SESSION_ID_PATTERN.test(viewerId)) throw new HttpError(400, "viewerId must match [A-Za-z0-9_-]{1,100}");
-    if (match[2] === "attach") return options.routes.attach(sessionId, viewerId);
-    await options.routes.detach(sessionId, viewerId);
+    const pageId = body.pageId;
+    if (pageId !== undefined && (typeof pageId !== "string" || !SESSION_ID_PATTERN.test(pageId))) throw new HttpError(400, "pageId must match [A-Za-z0-9_-]{1,100}");
+    const viewer = { sessionId, viewerId, ...(pageId ? { pageId } : {}) };
+    if (match[2] === "attach") return options.routes.attach(viewer);
+    await options.routes.detach(viewer);
     return {};
   }
 
@@ -158,18 +168,30 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const events = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   server.on("upgrade", (req, socket, head) => {
-    const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    // Node removes its own error handling from an upgraded socket: without this, a peer resetting it would be an
+    // unhandled error, and end the host.
+    socket.on("error", () => socket.destroy());
+    const refuse = (status: string) => {
+      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`, () => socket.destroy());
+    };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    } catch {
+      return refuse("400 Bad Request");
+    }
     const origin = req.headers.origin;
     const ours = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
     const hostOk = req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
     if (url.pathname !== "/api/events" || !hostOk || !ours || !tokenMatches(url.searchParams.get("token"), options.token)) {
-      socket.end("HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n");
-      return;
+      return refuse("403 Forbidden");
     }
+    const page = url.searchParams.get("page");
+    const pageId = page !== null && SESSION_ID_PATTERN.test(page) ? page : undefined;
     events.handleUpgrade(req, socket, head, (ws) => {
       const unsubscribe = options.routes.subscribe((event) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
-      });
+      }, pageId);
       ws.on("close", unsubscribe);
       ws.on("error", () => ws.terminate());
       // The page only listens; anything it sends is ignored.

@@ -6,7 +6,7 @@
  * Never imports electron. API keys are kept with `plaintextDevCipher`: loopback development only.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dispatchAppCall } from "../main/broker/app-call";
 import { createCore, type Core } from "../main/broker/core";
@@ -15,6 +15,7 @@ import { plaintextDevCipher } from "../main/broker/secrets";
 import { endpointUrl } from "../main/broker/session-broker";
 import type { SettingsStore } from "../main/broker/settings-store";
 import { BadRequest, startHttpServer } from "./http-server";
+import { PageViewers } from "./page-viewers";
 import { customProviderName } from "../shared/providers/custom-provider";
 
 export interface WebHostOptions {
@@ -70,6 +71,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (event.type === "session-closed") announced.delete(event.sessionId);
   });
   broker.warmUp();
+  const pages = new PageViewers((sessionId, viewerId) => broker.detach(sessionId, viewerId));
 
   const address = readAddress(core.files.settingsDir);
   const token = address?.token ?? randomBytes(24).toString("base64url");
@@ -79,22 +81,34 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     token,
     routes: {
       call: (method, args) => dispatchAppCall(service, method, args),
-      attach: async (sessionId, viewerId) => {
+      attach: async ({ sessionId, viewerId, pageId }) => {
         if (!index.isLive(sessionId)) throw new BadRequest("No such chat");
         const attachment = await broker.attach(sessionId, viewerId);
+        if (pageId) pages.add(pageId, sessionId, viewerId);
         announce(sessionId, attachment.worker.pid);
         for (const problem of attachment.problems) service.notify("warning", problem);
         const url = endpointUrl(attachment);
         return { url, ...(attachment.restartedReason ? { restartedReason: attachment.restartedReason } : {}) };
       },
-      detach: async (sessionId, viewerId) => broker.detach(sessionId, viewerId),
-      subscribe: (send) => service.onEvent(send),
+      detach: async ({ sessionId, viewerId, pageId }) => {
+        if (pageId) pages.remove(pageId, viewerId);
+        broker.detach(sessionId, viewerId);
+      },
+      subscribe: (send, pageId) => {
+        const unsubscribe = service.onEvent(send);
+        const closed = pageId ? pages.connected(pageId) : undefined;
+        return () => {
+          unsubscribe();
+          closed?.();
+        };
+      },
     },
   });
   // Without a port asked for, the host comes back where it was, so open pages reconnect by themselves.
   const preferred = options.port === 0 ? (address?.port ?? 0) : options.port;
-  const http = await serve(preferred).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EADDRINUSE" || options.port !== 0) throw error;
+  // The remembered port may be taken, or reserved since (Windows does that after a reboot): any port will do then.
+  const http = await serve(preferred).catch((error: unknown) => {
+    if (options.port !== 0 || preferred === 0) throw error;
     return serve(0);
   });
   writeAddress(core.files.settingsDir, { port: http.port, token });
@@ -102,9 +116,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   let closing: Promise<void> | undefined;
   return {
     url: http.url,
-    agentsToConfirm: () => (core.settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
+    agentsToConfirm: () => core.agentsToConfirm(),
     close: () =>
       (closing ??= (async () => {
+        pages.dispose();
         await http.close();
         await core.shutdown();
       })()),
@@ -113,8 +128,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
 /**
  * Where the host served last time, and with which token: `<data>/web-host.json`, readable by this user only. The
- * token is the page's key to the API; keeping it lets a page opened before a restart carry on. (A development host:
- * its API keys sit in the same folder in the clear.)
+ * token is the page's key to the API; keeping it lets a page opened before a restart carry on, and a printed address
+ * stays valid for as long as the data folder lives: a deliberate choice for a loopback development host, whose API
+ * keys sit in the same folder in the clear. Delete the file for a new token.
  */
 interface HostAddress {
   port: number;
@@ -124,15 +140,20 @@ interface HostAddress {
 function readAddress(dataDir: string): HostAddress | undefined {
   try {
     const value = JSON.parse(readFileSync(join(dataDir, ADDRESS_FILE), "utf8")) as Partial<HostAddress>;
-    if (Number.isInteger(value.port) && typeof value.token === "string" && value.token.length >= 32) return value as HostAddress;
+    const portOk = Number.isInteger(value.port) && value.port! >= 1 && value.port! <= 65_535;
+    if (portOk && typeof value.token === "string" && /^[A-Za-z0-9_-]{32,}$/.test(value.token)) return value as HostAddress;
   } catch {
     // Missing or damaged: a new address it is.
   }
   return undefined;
 }
 
+/** Written whole or not at all (temp file, then rename), readable by this user only. */
 function writeAddress(dataDir: string, address: HostAddress): void {
-  writeFileSync(join(dataDir, ADDRESS_FILE), JSON.stringify(address), { mode: 0o600 });
+  const file = join(dataDir, ADDRESS_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(address), { mode: 0o600 });
+  renameSync(temp, file);
 }
 
 const ADDRESS_FILE = "web-host.json";

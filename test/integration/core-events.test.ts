@@ -55,9 +55,11 @@ async function start(): Promise<{ core: Core<never>; events: AppEvent[] }> {
 
 /** A page viewing the chat as `viewerId`, connected over the worker's WebSocket as the browser host's pages are. */
 async function view(c: Core<never>, sessionId: string, viewerId: string): Promise<SessionClient> {
-  const client = new SessionClient(sessionId, async () => ({
-    transport: await openWebSocket(endpointUrl(await c.broker.attach(sessionId, viewerId))),
-  }));
+  const client = new SessionClient(sessionId, async () => {
+    // As both hosts do: a deleted chat is not attached to.
+    if (!c.index.isLive(sessionId)) throw new Error("No such chat");
+    return { transport: await openWebSocket(endpointUrl(await c.broker.attach(sessionId, viewerId))) };
+  });
   clients.push(client);
   await client.start();
   return client;
@@ -121,6 +123,25 @@ describe("what main pushes as chats change", () => {
     expect(events.at(-1)).toEqual({ type: "session-removed", id: chat.id });
     await c.service.restoreSession(chat.id);
     expect(events.at(-1)).toMatchObject({ type: "session", session: { id: chat.id, title: "New chat" } });
+  });
+});
+
+describe("deleting a working chat", () => {
+  it("stops its agent (journaled as stopped): nothing keeps working out of sight, and undo brings the chat back", async () => {
+    const { core: c } = await start();
+    const chat = await c.service.createSession();
+    const client = await view(c, chat.id, "window-1");
+    server.enqueue({ text: "words ".repeat(2_000), chunkChars: 8, tokensPerSecond: 500 });
+    void client.prompt("a long job").catch(() => {});
+    await until(() => c.broker.activity(chat.id) === "running");
+    await c.service.deleteSession(chat.id);
+    await until(() => !c.broker.openSessionIds().includes(chat.id));
+    expect(c.broker.busySessionIds()).toEqual([]);
+    expect(c.agentsToConfirm()).toBe(0);
+    await c.service.restoreSession(chat.id);
+    const back = await view(c, chat.id, "window-2");
+    const reply = back.mirror.getView().state.messages[1];
+    expect(reply?.role === "assistant" && reply.stopReason).toBe("aborted");
   });
 });
 

@@ -4,7 +4,7 @@
  * interrupted.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { messageText } from "../support/message-text";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
-import { isAlive } from "../support/processes";
+import { childPids, isAlive } from "../support/processes";
 
 const LONG_REPLY = Array.from({ length: 6_000 }, (_, i) => `w${i}`).join(" ");
 
@@ -50,24 +50,6 @@ async function connect(host: WebHostProcess, sessionId: string, viewerId: string
   await client.start();
   return client;
 }
-
-/** Pids of `pid`'s child processes (Linux /proc; empty elsewhere, where the announced workers still count). */
-function childPids(pid: number): number[] {
-  if (!existsSync("/proc")) return [];
-  const children: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ")".
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
-
 
 describe("the web host killed with SIGKILL mid-reply", () => {
   it("leaves no worker behind, and a new host shows the reply as interrupted", async () => {

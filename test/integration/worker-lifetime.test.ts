@@ -3,6 +3,7 @@
  * model. Detaching never aborts; re-attaching mid-run catches up with the streaming reply; an idle worker without
  * viewers stops after the grace period; quitting aborts runs and journals them as stopped.
  */
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
@@ -10,7 +11,7 @@ import { messageText } from "../support/message-text";
 import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
-import { isAlive } from "../support/processes";
+import { isAlive, workerChildren } from "../support/processes";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -172,5 +173,71 @@ describe("a worker's life follows the work, not the viewers", () => {
     expect(h.broker.openSessionIds()).not.toContain("dead");
     const reopened = await h.client("dead", "window-2");
     expect(reopened.mirror.getView().state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+});
+
+describe("workers that have work, or will not start", () => {
+  it("an idle stop a busy worker refuses leaves it working (main's view lags behind the worker's)", async () => {
+    h = await startHarness({ idleGraceMs: 60_000 });
+    const client = await h.client("refuse", "window-1");
+    h.server.enqueue(slowReply());
+    void client.prompt("keep going").catch(() => {});
+    await waitForView(client, (v) => v.state.streamingMessage !== undefined);
+    const { worker } = await h.broker.attach("refuse", "probe");
+    expect(await worker.stopIfIdle()).toBe("running");
+    expect(isAlive(worker.pid!)).toBe(true);
+    await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 2);
+    expect(messageText(client.mirror.getView().state.messages[1])).toBe(REPLY);
+    expect(await worker.stopIfIdle()).toBe("stopped");
+    expect(isAlive(worker.pid!)).toBe(false);
+  });
+
+  it("closing a session (a deleted chat) stops its run now, journaled as stopped", async () => {
+    h = await startHarness({ idleGraceMs: 60_000 });
+    const client = await h.client("deleted", "window-1");
+    h.server.enqueue(slowReply());
+    void client.prompt("about to be deleted").catch(() => {});
+    await waitForView(client, (v) => (v.state.streamingMessage ? messageText(v.state.streamingMessage).length > 100 : false));
+    const pid = await workerPid(h, "deleted");
+    await h.broker.close("deleted");
+    expect(isAlive(pid)).toBe(false);
+    expect(h.broker.busySessionIds()).toEqual([]);
+    expect(((await transcript(h, "deleted")).messages[1] as AssistantMessage).stopReason).toBe("aborted");
+  });
+
+  it("a worker that cannot open its transcript is killed, and the next attach tries again", async () => {
+    h = await startHarness({ idleGraceMs: 60_000 });
+    const before = workerChildren().length;
+    mkdirSync(join(h.dataDir, "sessions", "unreadable.jsonl"), { recursive: true }); // a folder where the file goes
+    await expect(h.broker.attach("unreadable", "window-1")).rejects.toThrow();
+    await expect.poll(() => workerChildren().length, { timeout: 3_000 }).toBe(before);
+    rmSync(join(h.dataDir, "sessions", "unreadable.jsonl"), { recursive: true });
+    const client = await h.client("unreadable", "window-1");
+    expect(client.mirror.getView().connection).toBe("ready");
+  });
+
+  it("a worker that dies while watched and whose replacement cannot start leaves the chat to be opened afresh", async () => {
+    h = await startHarness({ idleGraceMs: 60_000 });
+    await h.client("respawn", "window-1");
+    const pid = await workerPid(h, "respawn");
+    const file = join(h.dataDir, "sessions", "respawn.jsonl");
+    rmSync(file, { force: true });
+    mkdirSync(file); // the replacement cannot open it
+    const closedOrFailed = nextEvent(h, (e) => e.type === "worker-exited");
+    process.kill(pid, "SIGKILL");
+    await closedOrFailed;
+    await expect.poll(() => h!.broker.openSessionIds().includes("respawn"), { timeout: 5_000 }).toBe(false);
+    rmSync(file, { recursive: true });
+    const again = await h.client("respawn", "window-2");
+    expect(again.mirror.getView().connection).toBe("ready");
+  });
+
+  it("ignores Ctrl+C (SIGINT): the terminal sends it to the whole process group, and only the parent ends a worker", async () => {
+    h = await startHarness({ idleGraceMs: 60_000 });
+    await h.client("sigint", "window-1");
+    const pid = await workerPid(h, "sigint");
+    process.kill(pid, "SIGINT");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(isAlive(pid)).toBe(true);
   });
 });

@@ -6,9 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { openWebSocket, startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { messageText } from "../support/message-text";
-import type { SessionClient } from "../../src/renderer/store/session-client";
+import { HostUnreachableError, SessionClient } from "../../src/renderer/store/session-client";
+import { endpointUrl } from "../../src/main/broker/session-broker";
+import type { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
 
 let h: Harness;
 beforeEach(async () => {
@@ -194,5 +196,39 @@ describe("a session in a real worker process", () => {
     await closed;
     const reopened = await h.client("models", "window-2");
     expect(reopened.mirror.getView().state.model.id).toBe("other-model");
+  });
+});
+
+describe("a page's connection when the host comes and goes", () => {
+  it("a chat opened while the host is away waits for it (offline), then connects by itself", async () => {
+    let failures = 2;
+    const client = new SessionClient("host-away", async () => {
+      if (failures-- > 0) throw new HostUnreachableError();
+      return { transport: await openWebSocket(endpointUrl(await h.broker.attach("host-away", "page-1"))) };
+    });
+    const seen: string[] = [];
+    client.mirror.subscribe(() => seen.push(client.mirror.getView().connection));
+    await client.start();
+    expect(client.mirror.getView().connection).toBe("offline");
+    await waitForView(client, (v) => v.connection === "ready");
+    expect(seen).toContain("offline");
+    client.close();
+  });
+
+  it("a connection that arrives after the chat was left is let go at once", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let transport: WebSocketTransport | undefined;
+    const client = new SessionClient("left", async () => {
+      await held;
+      transport = await openWebSocket(endpointUrl(await h.broker.attach("left", "page-1")));
+      return { transport };
+    });
+    const started = client.start();
+    client.close();
+    release();
+    await started;
+    expect(transport?.closed).toBe(true);
+    expect(client.mirror.getView().connection).toBe("closed");
   });
 });

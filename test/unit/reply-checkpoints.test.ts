@@ -112,6 +112,7 @@ describe("reply checkpoints", () => {
     checkpoints.changed(true);
     expect(records.slice(1)).toEqual([{
       t: "partial",
+      n: 1,
       p: [{ p: ["content", 0, "text"], a: "!" }, { p: ["content", 1], v: { type: "toolCall", id: "t1", name: "calculate", arguments: {} } }],
     }]);
     expect(vi.getTimerCount()).toBe(0); // the immediate save took the pending one's place
@@ -180,7 +181,7 @@ describe("reply checkpoints", () => {
     await writer.close();
     const lines = (await readFile(file, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.map((l) => l.t)).toEqual(["partial", "partial", "message"]);
-    expect(lines[1]).toEqual({ t: "partial", p: [{ p: ["content", 0, "text"], a: " upon" }] });
+    expect(lines[1]).toEqual({ t: "partial", n: 1, p: [{ p: ["content", 0, "text"], a: " upon" }] });
     expect(messageText((await loadTranscript(file)).messages[0])).toBe("Once upon a time.");
   });
 });

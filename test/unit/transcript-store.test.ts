@@ -190,10 +190,11 @@ describe("checkpoints of a streaming reply (partial records)", () => {
     timestamp: 2,
     ...extra,
   });
-  const grow = (text: string): TranscriptRecord => ({ t: "partial", p: [{ p: ["content", 0, "text"], a: text }] });
+  /** Checkpoint number `n` of a reply: `text` appended. */
+  const grow = (n: number, text: string): TranscriptRecord => ({ t: "partial", n, p: [{ p: ["content", 0, "text"], a: text }] });
 
   it("folds a reply's checkpoints, and its final message supersedes them", async () => {
-    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(" upon"), grow(" a"));
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(1, " upon"), grow(2, " a"));
     await write({ t: "message", message: reply("Once upon a time.") }, { t: "message", message: user("next") });
     const loaded = await loadTranscript(file);
     expect(loaded.messages).toEqual([user("q"), reply("Once upon a time."), user("next")]);
@@ -201,7 +202,7 @@ describe("checkpoints of a streaming reply (partial records)", () => {
   });
 
   it("a file ending in checkpoints loads the reply as interrupted, with the text it had", async () => {
-    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(" upon"), grow(" a"));
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(1, " upon"), grow(2, " a"));
     const loaded = await loadTranscript(file);
     expect(loaded.messages).toEqual([user("q"), reply("Once upon a", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
     expect(isInterruptedReply(loaded.messages[1])).toBe(true);
@@ -209,8 +210,8 @@ describe("checkpoints of a streaming reply (partial records)", () => {
   });
 
   it("skips a torn checkpoint: the reply is interrupted where the last whole one left it", async () => {
-    await write({ t: "partial", message: reply("Once") }, grow(" upon"));
-    await appendFile(file, JSON.stringify(grow(" a time")).slice(0, 20));
+    await write({ t: "partial", message: reply("Once") }, grow(1, " upon"));
+    await appendFile(file, JSON.stringify(grow(2, " a time")).slice(0, 20));
     const loaded = await loadTranscript(file);
     expect(loaded.messages).toEqual([reply("Once upon", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
     expect(loaded.problems).toEqual([{ line: 3, kind: "torn-last-line", detail: expect.stringMatching(/^not JSON/) }]);
@@ -225,35 +226,46 @@ describe("checkpoints of a streaming reply (partial records)", () => {
   });
 
   it("drop (Retry) removes an interrupted reply; reset clears checkpoints", async () => {
-    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(" upon"), { t: "drop", count: 1 });
+    await write({ t: "message", message: user("q") }, { t: "partial", message: reply("Once") }, grow(1, " upon"), { t: "drop", count: 1 });
     expect((await loadTranscript(file)).messages).toEqual([user("q")]);
     await write({ t: "partial", message: reply("Again") }, { t: "reset" });
     expect((await loadTranscript(file)).messages).toEqual([]);
   });
 
   it("a checkpoint with a new reply starts over; patches without a reply are reported, not applied", async () => {
-    await write(grow("orphan"), { t: "partial", message: reply("old") }, { t: "partial", message: reply("new") }, grow("er"));
+    await write(grow(1, "orphan"), { t: "partial", message: reply("old") }, { t: "partial", message: reply("new") }, grow(1, "er"));
     const loaded = await loadTranscript(file);
     expect(loaded.messages).toEqual([reply("newer", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
     expect(loaded.problems).toEqual([{ line: 1, kind: "corrupt-line", detail: expect.stringMatching(/no checkpointed reply/) }]);
+  });
+
+  it("a missing checkpoint (a failed write) leaves the reply as it was before the gap, until a whole one comes", async () => {
+    await write({ t: "partial", message: reply("Once") }, grow(1, " upon"), grow(3, " time"), grow(4, " there"));
+    let loaded = await loadTranscript(file);
+    expect(loaded.messages).toEqual([reply("Once upon", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR })]);
+    expect(loaded.problems.map((p) => [p.line, p.detail])).toEqual([[3, expect.stringMatching(/follows a missing checkpoint/)], [4, expect.stringMatching(/follows a missing checkpoint/)]]);
+    await write({ t: "partial", message: reply("Once upon a time") }, grow(1, " there"));
+    loaded = await loadTranscript(file);
+    expect(loaded.messages.at(-1)).toEqual(reply("Once upon a time there", { stopReason: "error", errorMessage: INTERRUPTED_REPLY_ERROR }));
   });
 
   it("rejects malformed partial records", async () => {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, [
       '{"t":"partial","message":{"role":"user","content":"x"}}',
-      '{"t":"partial","p":[{"p":[],"a":"x"}]}',
-      '{"t":"partial","p":[{"p":["content",0,"text"]}]}',
+      '{"t":"partial","n":1,"p":[{"p":[],"a":"x"}]}',
+      '{"t":"partial","n":1,"p":[{"p":["content",0,"text"]}]}',
       '{"t":"partial"}',
+      '{"t":"partial","p":[{"p":["content",0,"text"],"a":"x"}]}',
     ].join("\n") + "\n");
     const loaded = await loadTranscript(file);
     expect(loaded.messages).toEqual([]);
-    expect(loaded.problems.map((p) => p.line)).toEqual([1, 2, 3, 4]);
+    expect(loaded.problems.map((p) => p.line)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("checkpoint appends keep their order with synced appends", async () => {
     const writer = await TranscriptWriter.open(file);
-    const done = [writer.appendCheckpoint({ t: "partial", message: reply("a") }), writer.appendCheckpoint(grow("b"))];
+    const done = [writer.appendCheckpoint({ t: "partial", message: reply("a") }), writer.appendCheckpoint(grow(1, "b"))];
     done.push(writer.append({ t: "message", message: reply("ab.") }));
     await Promise.all(done);
     await writer.close();

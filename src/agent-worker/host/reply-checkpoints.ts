@@ -30,6 +30,8 @@ export interface ReplyCheckpointsOptions {
 export class ReplyCheckpoints {
   /** The reply as of the last checkpoint written (or being written); undefined before the first. */
   private saved: AssistantMessage | undefined;
+  /** The number of the last checkpoint record of this reply (its whole first record is 0). */
+  private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Counts replies, so a failed write of an earlier one cannot reset the state of the current one. */
   private reply = 0;
@@ -60,17 +62,20 @@ export class ReplyCheckpoints {
     const current = this.options.streaming();
     if (current?.role !== "assistant") return;
     let record: TranscriptRecord;
-    if (!this.saved) record = { t: "partial", message: current };
-    else {
+    if (!this.saved) {
+      record = { t: "partial", message: current };
+      this.seq = 0;
+    } else {
       const patches = diffMessage(this.saved, current);
       if (patches.length === 0) return;
-      record = { t: "partial", p: patches };
+      record = { t: "partial", n: ++this.seq, p: patches };
     }
     this.saved = current;
     const reply = this.reply;
     this.options.append(record).catch(() => {
-      // The next checkpoint of this reply then writes it whole again, instead of patches that assume this one.
-      // A failed checkpoint costs only the safety net; the reply's final message reports a failing disk.
+      // The next checkpoint of this reply then writes it whole again, instead of patches that assume this one (one
+      // already queued behind it carries the next number, and the loader stops at the gap it leaves). A failed
+      // checkpoint costs only the safety net; the reply's final message reports a failing disk.
       if (this.reply === reply) this.saved = undefined;
     });
   }

@@ -13,7 +13,7 @@ import type { AgentMessage, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
 import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerInitResult, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
-import type { ModelRef } from "../../shared/protocol/app-api";
+import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
   toEventFrame,
@@ -212,9 +212,10 @@ export class SessionHost {
     continueReply: async () => {
       this.requireModel();
       if (this.agent.state.isStreaming) throw new Error("The agent is still working: wait for it to finish (or stop it), then Continue.");
-      const messages = this.agent.state.messages;
-      if (!isUnfinishedReply(messages[messages.length - 1])) {
-        throw new Error("There is no interrupted or stopped reply to continue.");
+      const last = this.agent.state.messages.at(-1);
+      if (!isUnfinishedReply(last)) throw new Error("There is no interrupted or stopped reply to continue.");
+      if (last?.role === "assistant" && !unfinishedReplyAsSaid(last)) {
+        throw new Error("The reply stopped before it said anything: Retry asks again instead.");
       }
       // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got.
       await this.agent.prompt(this.userMessage(CONTINUE_PROMPT));
@@ -309,6 +310,11 @@ export class SessionHost {
     if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
   }
 
+  /** What the agent is doing: a run, or nothing. (Waiting for the user arrives with tool approvals.) */
+  activity(): SessionActivity {
+    return this.agent.state.isStreaming ? "running" : "idle";
+  }
+
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
   async shutdown(): Promise<void> {
     if (this.closed) return;
@@ -344,6 +350,9 @@ export class SessionHost {
     this.forwarder.push(item);
     // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
     if (!this.closed) this.checkpoint(event);
+    // The Agent's safety net adds its failure message without a message_end: journaled here, or a Retry (which
+    // drops it) would drop the user's message from the file instead.
+    if (event.type === "run_failure" && !this.closed) void this.journal({ t: "message", message: event.message });
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
   }
 
@@ -351,8 +360,8 @@ export class SessionHost {
     if (event.type === "message_update") {
       const type = event.assistantMessageEvent.type;
       this.checkpoints.changed(type === "toolcall_start" || type === "toolcall_end");
-    } else if (event.type === "message_end" || event.type === "agent_end" || event.type === "reset") {
-      // Before message_end's listener appends the final message: checkpoints already queued stay ahead of it.
+    } else if (event.type === "message_end" || event.type === "run_failure" || event.type === "agent_end" || event.type === "reset") {
+      // Before the final message is appended: checkpoints already queued stay ahead of it, and none follows it.
       this.checkpoints.end();
     }
   }

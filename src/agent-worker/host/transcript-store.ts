@@ -19,10 +19,12 @@ export type TranscriptRecord =
    * reply so far, later ones only what streamed since, as message patches (streamed text as `{p, a}` appends), so
    * a reply costs O(its length) on disk. The reply's `message` record supersedes them. When the file ends, or a
    * message of another role follows (a restarted worker went on), the reply was interrupted: the loader gives it
-   * back as an error reply marked so (`interruptedReply`).
+   * back as an error reply marked so (`interruptedReply`). Patch records count on from the whole one (`n`: 1, 2,
+   * ...); after a gap (a checkpoint whose write failed) the loader keeps the reply as it was before the gap, until a
+   * whole record starts it again, so a lost write can never leave a hole in the middle of a reply.
    */
   | { t: "partial"; message: AssistantMessage }
-  | { t: "partial"; p: Patch[] }
+  | { t: "partial"; n: number; p: Patch[] }
   /** The whole steering and follow-up queues as they are now; the last such record wins. */
   | { t: "queues"; steering: AgentMessage[]; followUp: AgentMessage[] }
   /** The caller replaced the whole transcript (older files; the worker now writes `drop`). */
@@ -85,6 +87,8 @@ export async function loadTranscript(file: string): Promise<LoadedTranscript> {
 interface Replay {
   loaded: LoadedTranscript;
   partial?: AssistantMessage;
+  /** The number of the last checkpoint applied to `partial` (the whole one is 0); undefined after a gap. */
+  partialSeq?: number;
 }
 
 /** A checkpointed reply that was never finished joins the transcript as an interrupted reply. */
@@ -104,9 +108,17 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
       state.messages.push(record.message);
       break;
     case "partial":
-      if ("message" in record) replay.partial = record.message;
-      else if (!replay.partial) return "partial record with patches but no checkpointed reply to apply them to";
-      else replay.partial = applyPatches(replay.partial, record.p);
+      if ("message" in record) {
+        replay.partial = record.message;
+        replay.partialSeq = 0;
+      } else if (!replay.partial) return "partial record with patches but no checkpointed reply to apply them to";
+      else if (replay.partialSeq === undefined || record.n !== replay.partialSeq + 1) {
+        replay.partialSeq = undefined; // a checkpoint is missing: what follows it cannot be trusted
+        return `partial record ${record.n} follows a missing checkpoint; the reply is kept as it was before`;
+      } else {
+        replay.partial = applyPatches(replay.partial, record.p);
+        replay.partialSeq = record.n;
+      }
       break;
     case "queues":
       state.steering = record.steering;
@@ -151,7 +163,9 @@ function parseRecord(line: string): TranscriptRecord | string {
       if (value.message !== undefined) {
         return isAssistantMessage(value.message) ? { t: "partial", message: value.message } : "partial record without a valid assistant message";
       }
-      return isPatchList(value.p) ? { t: "partial", p: value.p } : "partial record without a message or valid patches";
+      return Number.isInteger(value.n) && (value.n as number) > 0 && isPatchList(value.p)
+        ? { t: "partial", n: value.n as number, p: value.p }
+        : "partial record without a message, or patches with their number";
     case "queues":
       return isMessageList(value.steering) && isMessageList(value.followUp)
         ? { t: "queues", steering: value.steering, followUp: value.followUp }

@@ -70,10 +70,13 @@ const api: WorkerControlApi = {
   async updateSettings(settings) {
     host?.updateSettings(settings);
   },
-  async shutdown() {
+  async shutdown(options) {
+    const activity = host?.activity() ?? "idle";
+    if (options?.ifIdle && activity !== "idle") return activity;
     await shutdown();
     // Exit after the reply has left.
     setTimeout(() => process.exit(0), 10);
+    return "stopped";
   },
   async warmUp() {
     if (!isUtilityProcess) await listenForSessionsOnce();
@@ -91,6 +94,10 @@ control.onPort((port) => {
 });
 control.onClose(() => exitAsOrphan());
 if (!isUtilityProcess) setTimeout(() => void listenForSessionsOnce(), 0);
+
+// Ctrl+C in a terminal signals the whole foreground process group, the worker too; it must not die of it. Its
+// parent decides: a deliberate shutdown, or the disconnect when the parent itself goes.
+process.on("SIGINT", () => {});
 
 process.on("uncaughtException", (error) => {
   // A bug must not take the session down silently: report it and keep serving.

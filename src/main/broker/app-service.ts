@@ -145,9 +145,12 @@ export class AppService<Port = never> implements AppApi {
   async deleteSession(id: string): Promise<void> {
     if (!this.options.index.get(id)) throw new Error("No such chat");
     this.options.index.markDeleted(id);
-    // Sessions deleted longer ago than the undo window are gone for good, transcripts included.
+    // A deleted chat's agent stops (its run journaled as stopped; the page need not wait for that); undo reloads the
+    // transcript in a new worker, which waits for this one to have flushed.
+    void this.broker.close(id);
+    // Sessions deleted longer ago than the undo window are gone for good, transcripts included (closed back then).
     for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
-      if (!this.broker.openSessionIds().includes(purged)) await rm(this.broker.transcriptFile(purged), { force: true });
+      await rm(this.broker.transcriptFile(purged), { force: true });
     }
   }
 

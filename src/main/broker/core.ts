@@ -62,6 +62,11 @@ export interface Core<Port> {
   broker: SessionBroker<Port>;
   service: AppService<Port>;
   /**
+   * How many agents are working or waiting for the user, when Settings say to ask before stopping them by quitting
+   * (`abort.confirmCloseWhileRunning`); 0 when there is nothing to ask.
+   */
+  agentsToConfirm(): number;
+  /**
    * Quitting: stops every worker (each aborts its run and journals it) and writes the session index. Resolves within
    * about five seconds whatever the workers do.
    */
@@ -96,6 +101,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     index,
     broker,
     service,
+    agentsToConfirm: () => (settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
     shutdown: () =>
       (shuttingDown ??= (async () => {
         // Workers report their last status as they stop: the index is written after that.

@@ -10,10 +10,20 @@
  * - A worker that exits without being asked to is reported. With viewers it is respawned at once and reloads the
  *   transcript; the next attach of each of those viewers carries the reason, so the page can tell the user.
  *   Without viewers nothing is respawned until someone opens the chat again.
- * - `dispose()` (quit) stops every worker, waits for stops already in flight, and never takes longer than its limit.
+ * - A worker that will not start (init fails) is killed and the session forgotten, so the next attach tries again.
+ * - `close()` stops a session now (a deleted chat); `dispose()` (quit) stops every worker, stops already under way
+ *   included, and never takes longer than its limit.
  */
 import { join } from "node:path";
-import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
+import type {
+  MainControlApi,
+  RunOutcome,
+  ShutdownAnswer,
+  WorkerControlApi,
+  WorkerInitOptions,
+  WorkerSettings,
+  WorkerStatus,
+} from "../../shared/protocol/control-protocol";
 import type { Model } from "@mariozechner/pi-ai";
 import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
 import { Listeners } from "../../shared/transport/transport";
@@ -29,10 +39,10 @@ export type BrokerEvent =
    * `outcome` says how its run ended (a worker that died mid-run: "failed").
    */
   | { type: "activity"; sessionId: string; activity: SessionActivity; outcome?: RunOutcome }
-  | { type: "attached"; sessionId: string; viewerId: string }
+  | { type: "attached"; sessionId: string }
   | { type: "worker-exited"; sessionId: string; reason: string; pid: number | undefined }
   | { type: "worker-restarted"; sessionId: string; pid: number | undefined }
-  /** The session's worker was stopped (idle without viewers) and is gone. */
+  /** The session's worker was stopped (idle without viewers, or closed) or died without viewers, and is gone. */
   | { type: "session-closed"; sessionId: string };
 
 /** How the broker's viewers reach a worker: each worker's own loopback WebSocket, or ports handed over by main. */
@@ -92,16 +102,18 @@ interface LiveSession<Port> {
   id: string;
   viewers: Set<string>;
   worker: Promise<StartedWorker<Port>>;
+  /** The worker once started: only it may report for the session (a stopping predecessor may not). */
+  current?: WorkerHandle<Port>;
   /** Why the last worker died, per viewer that has not reconnected since (each is told once). */
   restartReasons: Map<string, string>;
   activity: SessionActivity;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** A stop under way; when it settles the session is gone (or, an idle stop the worker refused, lives on). */
+  closing?: Promise<void>;
 }
 
 export class SessionBroker<Port = never> {
   private readonly sessions = new Map<string, LiveSession<Port>>();
-  /** Workers being stopped, by session: a new worker for the session waits until the old one has flushed. */
-  private readonly stopping = new Map<string, Promise<void>>();
   private readonly pool: WorkerPool<Port>;
   private readonly listeners = new Listeners<[BrokerEvent]>();
   private readonly sessionOfWorker = new WeakMap<WorkerHandle<Port>, string>();
@@ -141,13 +153,17 @@ export class SessionBroker<Port = never> {
 
   /** Sessions with a worker, running, starting or still stopping (their transcripts are in use). */
   openSessionIds(): string[] {
-    return [...new Set([...this.sessions.keys(), ...this.stopping.keys()])];
+    return [...this.sessions.keys()];
   }
 
-  /** Attaches a viewer, starting the session's worker if needed (after a previous one finished stopping). */
+  /**
+   * Attaches a viewer, starting the session's worker if needed. A session being stopped is waited for first: it is
+   * then either gone (a new worker starts, after the old one flushed) or lives on (its worker refused an idle stop).
+   */
   async attach(sessionId: string, viewerId: string): Promise<Attachment<Port>> {
-    if (this.disposed) throw new Error("Paddock is shutting down");
     if (!SESSION_ID_PATTERN.test(sessionId)) throw new Error(`Invalid session id: ${sessionId.slice(0, 40)}`);
+    for (let live = this.sessions.get(sessionId); live?.closing; live = this.sessions.get(sessionId)) await live.closing;
+    if (this.disposed) throw new Error("Paddock is shutting down");
     const live = this.sessions.get(sessionId) ?? this.open(sessionId);
     this.cancelIdleStop(live);
     live.viewers.add(viewerId);
@@ -156,7 +172,7 @@ export class SessionBroker<Port = never> {
     started.problemsTold = true;
     const restartedReason = live.restartReasons.get(viewerId);
     live.restartReasons.delete(viewerId);
-    this.listeners.emit({ type: "attached", sessionId, viewerId });
+    this.listeners.emit({ type: "attached", sessionId });
     const worker = started.worker;
     const endpoint: SessionEndpoint<Port> =
       started.url !== undefined ? { kind: "url", url: started.url } : { kind: "port", handOff: (port) => worker.process.transferPort(port) };
@@ -173,6 +189,22 @@ export class SessionBroker<Port = never> {
     this.scheduleIdleStop(live);
   }
 
+  /**
+   * Stops the session's worker now, whatever it is doing (its run is aborted and journaled as stopped), and lets go
+   * of its viewers: a deleted chat. Resolves once the worker is gone.
+   */
+  async close(sessionId: string): Promise<void> {
+    const live = this.sessions.get(sessionId);
+    if (!live) return;
+    if (live.closing) return live.closing;
+    this.cancelIdleStop(live);
+    live.viewers.clear();
+    live.closing = live.worker
+      .then((started) => started.worker.stop(), () => undefined)
+      .then(() => this.forget(live));
+    return live.closing;
+  }
+
   /** Sends changed settings to every live worker. */
   async broadcastSettings(settings: WorkerSettings): Promise<void> {
     await Promise.all(
@@ -184,14 +216,13 @@ export class SessionBroker<Port = never> {
   }
 
   /**
-   * Stops every worker (each aborts its run and flushes its transcript) and the spare, and waits for stops already
-   * under way. Resolves within `limitMs` whatever the workers do; stragglers are killed.
+   * Stops every worker (each aborts its run and flushes its transcript) and the spare, including stops already under
+   * way. Resolves within `limitMs` whatever the workers do; stragglers are killed.
    */
   async dispose(limitMs = DISPOSE_LIMIT_MS): Promise<void> {
     this.disposed = true;
     const all = [...this.sessions.values()];
-    this.sessions.clear();
-    for (const live of all) clearTimeout(live.idleTimer);
+    for (const live of all) this.cancelIdleStop(live);
     const workers: WorkerHandle<Port>[] = [];
     const stops = all.map(async (live) => {
       const started = await live.worker.catch(() => undefined);
@@ -199,25 +230,41 @@ export class SessionBroker<Port = never> {
       workers.push(started.worker);
       await started.worker.stop();
     });
-    const everything = Promise.allSettled([...stops, ...this.stopping.values(), this.pool.dispose()]);
+    const everything = Promise.allSettled([...stops, this.pool.dispose()]);
     await Promise.race([everything, new Promise((resolve) => setTimeout(resolve, limitMs).unref?.())]);
     for (const worker of workers) worker.kill();
+    this.sessions.clear();
   }
 
   private open(sessionId: string): LiveSession<Port> {
-    const previous = this.stopping.get(sessionId) ?? Promise.resolve();
-    const live: LiveSession<Port> = {
-      id: sessionId,
-      viewers: new Set(),
-      worker: previous.then(() => this.startWorker(sessionId)),
-      restartReasons: new Map(),
-      activity: "idle",
-    };
+    const starting = this.startWorker(sessionId);
+    const live: LiveSession<Port> = { id: sessionId, viewers: new Set(), worker: starting, restartReasons: new Map(), activity: "idle" };
     this.sessions.set(sessionId, live);
-    live.worker.catch(() => {
-      if (this.sessions.get(sessionId) === live) this.sessions.delete(sessionId);
-    });
+    this.adopt(live, starting);
     return live;
+  }
+
+  /** Makes `starting` the session's worker; if it fails to start, the session is forgotten, so the next attach retries. */
+  private adopt(live: LiveSession<Port>, starting: Promise<StartedWorker<Port>>): void {
+    live.worker = starting;
+    live.current = undefined;
+    starting.then(
+      (started) => {
+        if (live.worker === starting) live.current = started.worker;
+      },
+      () => {
+        if (live.worker === starting && this.sessions.get(live.id) === live) this.sessions.delete(live.id);
+      },
+    );
+  }
+
+  /** The session is gone: out of the map (unless already replaced), and everyone told. */
+  private forget(live: LiveSession<Port>): void {
+    live.closing = undefined;
+    this.cancelIdleStop(live);
+    if (this.sessions.get(live.id) !== live) return;
+    this.sessions.delete(live.id);
+    this.listeners.emit({ type: "session-closed", sessionId: live.id });
   }
 
   private cancelIdleStop(live: LiveSession<Port>): void {
@@ -228,24 +275,27 @@ export class SessionBroker<Port = never> {
   /** Starts the grace period when the session has neither viewers nor work; restarts it if already running. */
   private scheduleIdleStop(live: LiveSession<Port>): void {
     this.cancelIdleStop(live);
-    if (this.disposed || live.viewers.size > 0 || live.activity !== "idle") return;
+    if (this.disposed || live.closing || live.viewers.size > 0 || live.activity !== "idle") return;
     const grace = Math.max(0, this.options.idleGraceMs?.() ?? DEFAULT_IDLE_GRACE_MS);
     live.idleTimer = setTimeout(() => this.stopIdle(live), grace);
     // A pending stop must not keep a host alive on its own; dispose() stops everything anyway.
     live.idleTimer.unref?.();
   }
 
+  /**
+   * The grace period is over. The worker is asked to stop only if idle: a run it started just now, whose report is
+   * still on its way, makes it refuse, and it lives on with its activity brought up to date.
+   */
   private stopIdle(live: LiveSession<Port>): void {
     live.idleTimer = undefined;
-    if (this.sessions.get(live.id) !== live || live.viewers.size > 0 || live.activity !== "idle") return;
-    this.sessions.delete(live.id);
-    const stop: Promise<void> = live.worker
-      .then((started) => started.worker.stop(), () => undefined)
-      .finally(() => {
-        if (this.stopping.get(live.id) === stop) this.stopping.delete(live.id);
-        this.listeners.emit({ type: "session-closed", sessionId: live.id });
+    if (this.sessions.get(live.id) !== live || live.closing || live.viewers.size > 0 || live.activity !== "idle") return;
+    live.closing = live.worker
+      .then((started) => started.worker.stopIfIdle(), (): ShutdownAnswer => "stopped")
+      .then((answer) => {
+        if (answer === "stopped") return this.forget(live);
+        live.closing = undefined;
+        this.setActivity(live, answer);
       });
-    this.stopping.set(live.id, stop);
   }
 
   private setActivity(live: LiveSession<Port>, activity: SessionActivity, outcome?: RunOutcome): void {
@@ -259,8 +309,9 @@ export class SessionBroker<Port = never> {
   private async startWorker(sessionId: string): Promise<StartedWorker<Port>> {
     const worker = await this.pool.take();
     this.sessionOfWorker.set(worker, sessionId);
-    const result = await worker
-      .call((c) =>
+    let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
+    try {
+      result = await worker.call((c) =>
         c.init({
           sessionId,
           transcriptFile: this.transcriptFile(sessionId),
@@ -268,8 +319,13 @@ export class SessionBroker<Port = never> {
           integrityCheck: this.options.integrityCheck,
           sessionTransport: this.options.sessionTransport,
         }),
-      )
-      .finally(() => this.pool.refill());
+      );
+    } catch (error) {
+      worker.kill(); // bound to nothing now: it would idle on forever
+      throw error;
+    } finally {
+      this.pool.refill();
+    }
     void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit)));
     return { worker, url: result.url, problems: result.problems };
   }
@@ -278,24 +334,13 @@ export class SessionBroker<Port = never> {
     if (worker.expectedExit || this.disposed) return;
     this.listeners.emit({ type: "worker-exited", sessionId, reason, pid: worker.pid });
     const live = this.sessions.get(sessionId);
-    if (!live) return;
-    void live.worker.then((started) => {
-      if (started.worker !== worker || this.sessions.get(sessionId) !== live) return;
-      this.setActivity(live, "idle", "failed");
-      if (live.viewers.size === 0) {
-        // Nobody is looking: the next viewer starts a worker, which reloads the transcript then.
-        this.cancelIdleStop(live);
-        this.sessions.delete(sessionId);
-        this.listeners.emit({ type: "session-closed", sessionId });
-        return;
-      }
-      for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
-      live.worker = this.startWorker(sessionId);
-      live.worker.then(
-        (next) => this.listeners.emit({ type: "worker-restarted", sessionId, pid: next.worker.pid }),
-        () => {},
-      );
-    }, () => {});
+    if (!live || live.current !== worker || live.closing) return;
+    this.setActivity(live, "idle", "failed");
+    if (live.viewers.size === 0) return this.forget(live); // the next viewer starts a worker, which reloads the transcript
+    for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
+    const next = this.startWorker(sessionId);
+    this.adopt(live, next);
+    next.then((started) => this.listeners.emit({ type: "worker-restarted", sessionId, pid: started.worker.pid }), () => {});
   }
 
   private callbacks(worker: () => WorkerHandle<Port>): MainControlApi {
@@ -304,11 +349,26 @@ export class SessionBroker<Port = never> {
       resolveModel: async (ref: ModelRef) => this.options.resolveModel(ref),
       report: (status: WorkerStatus) => {
         const sessionId = this.sessionOfWorker.get(worker());
-        if (sessionId !== status.sessionId) return; // a worker may only speak for its own session
-        this.listeners.emit({ type: "status", status });
+        // A worker may only speak for its own session, and only while it is the session's worker.
+        if (sessionId !== status?.sessionId || !isWorkerStatus(status)) return;
         const live = this.sessions.get(sessionId);
-        if (live) this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
+        if (live?.current !== worker()) return;
+        this.listeners.emit({ type: "status", status });
+        this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
       },
     };
   }
+}
+
+/** A status report has the shape main relies on (the worker runs tools; what it says is checked, not trusted). */
+function isWorkerStatus(status: WorkerStatus): boolean {
+  return (
+    typeof status.running === "boolean" &&
+    (status.waiting === undefined || typeof status.waiting === "boolean") &&
+    (status.lastRun === undefined || ["done", "failed", "aborted"].includes(status.lastRun)) &&
+    (status.title === undefined || typeof status.title === "string") &&
+    Number.isInteger(status.messageCount) &&
+    Number.isFinite(status.updated) &&
+    (status.model === undefined || (typeof status.model?.provider === "string" && typeof status.model?.id === "string"))
+  );
 }

@@ -3,7 +3,7 @@
  * `MainControlApi` (API keys, status). Knows whether its exit was asked for, so a crash can be told apart.
  */
 import * as Comlink from "comlink";
-import type { MainControlApi, WorkerControlApi } from "../../shared/protocol/control-protocol";
+import type { MainControlApi, ShutdownAnswer, WorkerControlApi } from "../../shared/protocol/control-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { WorkerExit, WorkerProcess } from "./worker-process";
 
@@ -47,20 +47,42 @@ export class WorkerHandle<Port = never> {
   }
 
   /**
-   * Graceful stop: the worker aborts its run and flushes its transcript; after `timeoutMs` it is killed. Resolves
-   * when the process is gone, or at the latest `timeoutMs` after the kill (a process that never even spawned may
-   * never report an exit): it never hangs.
+   * Graceful stop: the worker aborts its run and flushes its transcript; if it has not exited `timeoutMs` after being
+   * asked, it is killed. Resolves when the process is gone, or at the latest `timeoutMs` after the kill (a process
+   * that never even spawned may never report an exit): it never hangs.
    */
   async stop(timeoutMs = 2000): Promise<void> {
+    await this.end({}, timeoutMs);
+  }
+
+  /**
+   * Stops the worker only if its agent has nothing to do (main's view of that lags behind the worker's reports):
+   * resolves "stopped" once it is gone, or with what keeps it busy, and then it lives on. Bounded like `stop`.
+   */
+  stopIfIdle(timeoutMs = 2000): Promise<ShutdownAnswer> {
+    return this.end({ ifIdle: true }, timeoutMs);
+  }
+
+  private async end(options: { ifIdle?: boolean }, timeoutMs: number): Promise<ShutdownAnswer> {
+    // Set first: the exit that follows a "stopped" answer must never read as a crash.
     this.stopping = true;
-    if (!this.alive) return;
+    if (!this.alive) return "stopped";
+    const deadline = delay(timeoutMs);
+    const answer = await Promise.race([
+      this.call((c) => c.shutdown(options)).catch((): ShutdownAnswer => "stopped"),
+      deadline.then((): ShutdownAnswer => "stopped"),
+    ]);
+    if (answer !== "stopped") {
+      this.stopping = false;
+      return answer;
+    }
     try {
-      await Promise.race([this.call((c) => c.shutdown()).catch(() => {}), delay(timeoutMs)]);
-      await Promise.race([this.process.exited, delay(timeoutMs)]);
+      await Promise.race([this.process.exited, deadline]);
     } finally {
       this.process.kill();
       await Promise.race([this.process.exited, delay(timeoutMs)]);
     }
+    return "stopped";
   }
 
   /** Ends the process at once, without asking it to flush. */

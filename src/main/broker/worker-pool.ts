@@ -22,9 +22,16 @@ export class WorkerPool<Port = never> {
     private readonly keepSpare = true,
   ) {}
 
-  /** Starts a worker and resolves once it answers a ping and has finished loading (see WorkerControlApi.warmUp). */
+  /**
+   * Starts a worker and resolves once it answers a ping and has finished loading (see WorkerControlApi.warmUp); one
+   * that fails to get there is killed.
+   */
   spawn(): Promise<WorkerHandle<Port>> {
-    return this.launch().ready;
+    const { handle, ready } = this.launch();
+    return ready.catch((error: unknown) => {
+      handle.kill();
+      throw error;
+    });
   }
 
   /**
@@ -36,7 +43,7 @@ export class WorkerPool<Port = never> {
     const spare = this.spare;
     this.spare = undefined;
     let worker: WorkerHandle<Port> | undefined;
-    if (spare) worker = await spare.ready.catch(() => undefined);
+    if (spare) worker = await spare.ready.catch(() => undefined); // refill() killed it if it failed
     if (!worker || !worker.alive) worker = await this.spawn();
     return worker;
   }
@@ -46,6 +53,7 @@ export class WorkerPool<Port = never> {
     if (!this.keepSpare || this.disposed || this.spare) return;
     const spare = this.launch();
     spare.ready.catch(() => {
+      spare.handle.kill();
       if (this.spare === spare) this.spare = undefined;
     });
     this.spare = spare;

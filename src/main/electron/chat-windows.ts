@@ -120,10 +120,6 @@ export class ChatWindows {
     return window ? this.#byWindowId.get(window.id)?.win : undefined;
   }
 
-  sessionOf(win: BrowserWindow): string | undefined {
-    return this.#byWindowId.get(win.id)?.sessionId;
-  }
-
   /**
    * Records that `win` now shows `sessionId` (restored on relaunch) and lets go of the session it showed before
    * (whose agent works on; an idle one stops after the grace period if no other window shows it).

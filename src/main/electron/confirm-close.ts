@@ -10,10 +10,8 @@
 import { app, dialog, type BrowserWindow } from "electron";
 
 export interface CloseGuardOptions {
-  /** How many agents are working or waiting for the user right now (quitting stops them). */
-  busyAgents(): number;
-  /** The current value of `abort.confirmCloseWhileRunning`, read at each close. */
-  shouldConfirm(): boolean;
+  /** How many working agents quitting would stop, when Settings say to ask (0: nothing to ask); read at each close. */
+  agentsToConfirm(): number;
   /** Whether closing the last window quits the app (not on macOS). */
   lastWindowQuits: boolean;
 }
@@ -55,7 +53,7 @@ export class CloseGuard {
   }
 
   #needsAsking(): boolean {
-    return this.#options.busyAgents() > 0 && this.#options.shouldConfirm();
+    return this.#options.agentsToConfirm() > 0;
   }
 
   #otherWindows(win: BrowserWindow): number {
@@ -69,7 +67,7 @@ export class CloseGuard {
     if (this.#asking) return false;
     this.#asking = true;
     try {
-      const busy = this.#options.busyAgents();
+      const busy = this.#options.agentsToConfirm();
       const many = busy > 1;
       const options = {
         type: "warning" as const,

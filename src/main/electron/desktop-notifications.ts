@@ -17,16 +17,26 @@ export interface DesktopNotificationOptions {
 
 /** Returns the handler for main's events; notifications not supported on this system are skipped. */
 export function desktopNotifications(options: DesktopNotificationOptions): (event: AppEvent) => void {
-  // Kept referenced until closed: a notification collected by the garbage collector loses its click handler.
-  const shown = new Set<Notification>();
+  // One per chat, the latest: kept referenced while shown (one collected by the garbage collector loses its click
+  // handler), replaced by the chat's next one. Windows sends no `close` for a notification that times out into the
+  // Action Center, so keeping every one shown would grow without end.
+  const shown = new Map<string, Notification>();
   return (event) => {
     if (event.type !== "attention" || !options.enabled() || options.isInFront(event.sessionId)) return;
     if (!Notification.isSupported()) return;
     const { title, body } = attentionText(event);
     const notification = new Notification({ title, body });
-    shown.add(notification);
-    notification.on("click", () => options.reveal(event.sessionId));
-    notification.on("close", () => shown.delete(notification));
+    const forget = () => {
+      if (shown.get(event.sessionId) === notification) shown.delete(event.sessionId);
+    };
+    notification.on("click", () => {
+      forget();
+      options.reveal(event.sessionId);
+    });
+    notification.on("close", forget);
+    notification.on("failed", forget);
+    shown.get(event.sessionId)?.close();
+    shown.set(event.sessionId, notification);
     notification.show();
   };
 }

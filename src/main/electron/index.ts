@@ -72,8 +72,7 @@ async function start(): Promise<ChatWindows> {
   hardenSession(session.defaultSession, { isAppUrl, devServerOrigin });
   // The guard first: the tracker's before-quit listener must see a quit the guard cancelled as prevented.
   const closeGuard = new CloseGuard({
-    busyAgents: () => broker.busySessionIds().length,
-    shouldConfirm: () => settings.get().abort.confirmCloseWhileRunning,
+    agentsToConfirm: () => core.agentsToConfirm(),
     lastWindowQuits: process.platform !== "darwin",
   });
   const tracker = new WindowStateTracker(settings);

@@ -46,7 +46,7 @@ type Attention = Extract<AppEvent, { type: "attention" }>;
 /** `sessions` with `changed` put in (replacing the same id), newest first as the sidebar lists them. */
 function upsertSession(sessions: readonly SessionSummary[], changed: SessionSummary): SessionSummary[] {
   const rest = sessions.filter((s) => s.id !== changed.id);
-  return [...rest, changed].sort((a, b) => b.updated - a.updated || b.created - a.created);
+  return [...rest, changed].sort((a, b) => b.updated - a.updated || b.created - a.created || a.id.localeCompare(b.id));
 }
 
 function AppShell({ services }: { services: AppServices }) {
@@ -176,14 +176,16 @@ function AppShell({ services }: { services: AppServices }) {
     });
   };
 
+  // The list as it is now, for callbacks that finish later (main's pushes may have changed it meanwhile).
+  const sessionsNow = useRef(sessions);
+  sessionsNow.current = sessions;
   const remove = (id: string) => {
     const victim = sessions.find((s) => s.id === id);
     app.deleteSession(id).then(() => {
-      const rest = sessions.filter((s) => s.id !== id);
-      setSessions(rest);
+      setSessions((old) => old.filter((s) => s.id !== id));
       setUndo({ sessionId: id, title: victim?.title || "Chat" });
       if (id === activeId) {
-        const next = [...rest].sort((a, b) => b.updated - a.updated)[0];
+        const next = sessionsNow.current.filter((s) => s.id !== id).sort((a, b) => b.updated - a.updated)[0];
         if (next) openSession(next.id, "this-window");
         else newChat();
       }
@@ -218,10 +220,10 @@ function AppShell({ services }: { services: AppServices }) {
     setAttention(event);
   };
   useEffect(() => {
-    if (!attention) return;
+    if (!attention || undo) return; // its time starts when it shows (an undo toast goes first)
     const timer = setTimeout(() => setAttention(null), ATTENTION_MS);
     return () => clearTimeout(timer);
-  }, [attention]);
+  }, [attention, undo]);
 
   if (loadError) {
     return (

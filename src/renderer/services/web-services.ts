@@ -19,12 +19,13 @@ export function createWebServices(location: Location): AppServices {
   if (!token) throw new Error("This page needs the address the web host printed (it carries a token).");
 
   const post = async (path: string, body: unknown, keepalive = false): Promise<any> => {
+    const json = JSON.stringify(body);
     let response: Response;
     try {
       response = await fetch(path, {
         method: "POST",
         headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
-        body: JSON.stringify(body),
+        body: json,
         keepalive,
       });
     } catch {
@@ -50,10 +51,12 @@ export function createWebServices(location: Location): AppServices {
     },
   });
 
+  // The host ties this page's viewers to its events socket: a page that vanishes without detaching lets go of them.
+  const pageId = newViewerId();
   const attached = new Set<{ sessionId: string; viewerId: string }>();
   const detach = (viewer: { sessionId: string; viewerId: string }, keepalive = false) => {
     attached.delete(viewer);
-    post(`/api/session/${encodeURIComponent(viewer.sessionId)}/detach`, { viewerId: viewer.viewerId }, keepalive).catch(() => {});
+    post(`/api/session/${encodeURIComponent(viewer.sessionId)}/detach`, { viewerId: viewer.viewerId, pageId }, keepalive).catch(() => {});
   };
   // A closed tab tells the host, so an idle chat's worker can stop after its grace period (a running one works on).
   window.addEventListener("pagehide", () => {
@@ -63,6 +66,7 @@ export function createWebServices(location: Location): AppServices {
   const eventsUrl = new URL("/api/events", location.href);
   eventsUrl.protocol = eventsUrl.protocol === "https:" ? "wss:" : "ws:";
   eventsUrl.searchParams.set("token", token);
+  eventsUrl.searchParams.set("page", pageId);
   const hostEvents = connectHostEvents(eventsUrl.toString());
 
   return {
@@ -75,7 +79,7 @@ export function createWebServices(location: Location): AppServices {
       const viewer = { sessionId, viewerId: newViewerId() };
       attached.add(viewer);
       const connector = async (): Promise<SessionConnection> => {
-        const { url, restartedReason } = await post(`/api/session/${encodeURIComponent(sessionId)}/attach`, { viewerId: viewer.viewerId });
+        const { url, restartedReason } = await post(`/api/session/${encodeURIComponent(sessionId)}/attach`, { viewerId: viewer.viewerId, pageId });
         return { transport: await openSocket(url), restartedReason };
       };
       return openSessionHandle(sessionId, connector, () => detach(viewer));

@@ -16,6 +16,22 @@ export function nextFrame(run: () => void): void {
   else setTimeout(run, 16);
 }
 
+/**
+ * Runs `fn` in a task after the next frame, i.e. once the page has painted what it has. Returns a function that
+ * cancels it if it has not run yet.
+ */
+export function afterNextPaint(fn: () => void): () => void {
+  let cancelled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  nextFrame(() => {
+    if (!cancelled) timer = setTimeout(fn, 0);
+  });
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+  };
+}
+
 export function frameCoalesced<V>(source: ViewSource<V>, schedule: (run: () => void) => void = nextFrame): ViewSource<V> {
   let published = source.getView();
   let pending = false;

@@ -13,7 +13,7 @@ import type { ModelRef } from "../../shared/protocol/app-api";
 import { fromEventFrame, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
-import { nextFrame } from "./frame-coalesced";
+import { afterNextPaint } from "./frame-coalesced";
 import { SessionMirror } from "./session-mirror";
 import type { SessionCommands } from "./session-view";
 import { errorText } from "../../shared/error-text";
@@ -53,9 +53,7 @@ export interface SessionClientOptions {
 }
 
 /** A task after the next frame, i.e. after the page painted what it had. */
-function afterNextPaint(fn: () => void): void {
-  nextFrame(() => setTimeout(fn, 0));
-}
+
 
 export class SessionClient implements SessionCommands {
   readonly mirror: SessionMirror;
@@ -76,9 +74,21 @@ export class SessionClient implements SessionCommands {
     this.mirror = new SessionMirror(sessionId, createAgentStateData());
   }
 
-  /** Connects and loads the first snapshot. Rejects if the first connection cannot be made. */
+  /**
+   * Connects and loads the first snapshot. A host that does not answer (not running, or not yet again) is waited for:
+   * the view says "offline" and the client keeps trying. Rejects if the host refuses the connection.
+   */
   async start(): Promise<void> {
-    await this.connect(await this.connector());
+    let connection: SessionConnection;
+    try {
+      connection = await this.connector();
+    } catch (error) {
+      if (!(error instanceof HostUnreachableError)) throw error;
+      this.mirror.setConnection("offline");
+      void this.reconnect();
+      return;
+    }
+    await this.connectUnlessClosed(connection);
   }
 
   close(): void {
@@ -149,19 +159,20 @@ export class SessionClient implements SessionCommands {
     this.remote = Comlink.wrap<SessionApi>(rpcEndpoint(transport));
     if (connection.restartedReason) this.mirror.addNotice("worker-restarted", `The agent process restarted: ${connection.restartedReason}`);
     await this.resync();
-    this.mirror.setConnection("ready");
+    if (!this.closed) this.mirror.setConnection("ready");
   }
 
   private async reconnect(): Promise<void> {
     if (this.closed || this.reconnecting) return;
     this.reconnecting = true;
     this.remote = undefined;
-    this.mirror.setConnection("reconnecting");
+    // A host known to be away stays "offline" until it answers.
+    if (this.mirror.getView().connection !== "offline") this.mirror.setConnection("reconnecting");
     try {
       for (let attempt = 0; !this.closed; attempt++) {
         await new Promise((r) => setTimeout(r, RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]));
         try {
-          await this.connect(await this.connector());
+          await this.connectUnlessClosed(await this.connector());
           return;
         } catch (error) {
           // The worker may still be restarting, or the host be away: say which, and try again.
@@ -182,14 +193,28 @@ export class SessionClient implements SessionCommands {
     if (frame.ch !== "ev") return;
     const batch = fromEventFrame(frame);
     if (!batch) {
-      void this.resync(); // a frame this client cannot read: start again from a snapshot
+      this.resyncInBackground(); // a frame this client cannot read: start again from a snapshot
       return;
     }
     if (!this.mirror.synced || this.resyncing) {
       this.buffered.push(batch);
       return;
     }
-    if (this.mirror.applyBatch(batch) === "resync") void this.resync();
+    if (this.mirror.applyBatch(batch) === "resync") this.resyncInBackground();
+  }
+
+  /** A connection that arrives after `close()` (the chat was left while it was being made) is let go at once. */
+  private async connectUnlessClosed(connection: SessionConnection): Promise<void> {
+    if (this.closed) {
+      connection.transport.close();
+      return;
+    }
+    await this.connect(connection);
+  }
+
+  /** A resync nobody awaits: a lost connection fails it, and the reconnection that follows starts over. */
+  private resyncInBackground(): void {
+    this.resync().catch(() => undefined);
   }
 
   /** Loads a snapshot, then replays whatever batches arrived meanwhile. */

@@ -19,7 +19,7 @@ import { MenuIcon } from "../components/common/icons";
 import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
 import { errorText } from "../../shared/error-text";
-import { isInterruptedReply } from "../../shared/agent/unfinished-reply";
+import { isInterruptedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -90,7 +90,9 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
     const done = how === "retry" ? commands.continue() : commands.continueReply();
     done.catch((e: unknown) => setActionError(errorText(e))).finally(() => setRecovering(null));
   };
-  const interrupted = !running && isInterruptedReply(state.messages[state.messages.length - 1]);
+  const lastMessage = state.messages[state.messages.length - 1];
+  // Continue needs something said to go on from: a reply cut off while thinking or calling a tool has only Retry.
+  const continuable = !running && isInterruptedReply(lastMessage) && lastMessage?.role === "assistant" && unfinishedReplyAsSaid(lastMessage) !== undefined;
 
   const onModelChange = useCallback((m: ModelOption) => act(commands.setModel({ provider: m.provider, id: m.id })), [act, commands]);
   const onThinkingChange = useCallback((level: ThinkingLevel) => act(commands.setThinkingLevel(level)), [act, commands]);
@@ -149,7 +151,7 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
       <div className="chat-bottom">
         {failure ? (
           <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
-            onContinue={interrupted ? () => recover("continue") : undefined} />
+            onContinue={continuable ? () => recover("continue") : undefined} />
         ) : null}
         {actionError ? (
           <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />

@@ -25,7 +25,7 @@ export function isInterruptedReply(message: AgentMessage | undefined): boolean {
   return message?.role === "assistant" && message.stopReason === "error" && message.errorMessage === INTERRUPTED_REPLY_ERROR;
 }
 
-/** A reply Continue can pick up: interrupted by Paddock or stopped by the user. */
+/** A reply Continue can pick up: interrupted by Paddock or stopped by the user (Continue also needs some text). */
 export function isUnfinishedReply(message: AgentMessage | undefined): boolean {
   if (message?.role !== "assistant") return false;
   return message.stopReason === "aborted" || isInterruptedReply(message);
@@ -37,7 +37,8 @@ export function isUnfinishedReply(message: AgentMessage | undefined): boolean {
  * text alone is what the user saw and what the model should continue. Undefined when the reply has no text.
  */
 export function unfinishedReplyAsSaid(message: AssistantMessage): AssistantMessage | undefined {
-  const content = message.content.filter((block) => block.type === "text" && block.text.length > 0);
+  // Text only; a text block's signature pairs it with the reasoning left out, so it goes too.
+  const content = message.content.flatMap((block) => (block.type === "text" && block.text.length > 0 ? [{ type: "text" as const, text: block.text }] : []));
   if (content.length === 0) return undefined;
   const copy: AssistantMessage = { ...message, content, stopReason: "stop" };
   delete copy.errorMessage;

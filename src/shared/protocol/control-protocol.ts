@@ -4,7 +4,7 @@
  */
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { Model } from "@mariozechner/pi-ai";
-import type { ModelRef } from "./app-api";
+import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
 
 /**
@@ -68,12 +68,19 @@ export interface WorkerStatus {
   cost: number;
 }
 
+/** A worker's answer to `shutdown`: it stopped, or (asked to stop only if idle) what keeps it busy. */
+export type ShutdownAnswer = "stopped" | Exclude<SessionActivity, "idle">;
+
 export interface WorkerControlApi {
   /** Binds this (possibly pre-warmed) worker to a session; loads its transcript. Called once. */
   init(options: WorkerInitOptions): Promise<WorkerInitResult>;
   updateSettings(settings: WorkerSettings): Promise<void>;
-  /** Aborts any run, flushes the transcript and closes connections; the process exits on its own afterwards. */
-  shutdown(): Promise<void>;
+  /**
+   * Ends the session: aborts any run (journaled as stopped), flushes the transcript and closes connections; the
+   * process exits on its own afterwards, and the answer is "stopped". With `ifIdle` (main's idle stop, whose view of
+   * the worker lags behind its reports) a worker whose agent has work refuses and answers what it is doing instead.
+   */
+  shutdown(options?: { ifIdle?: boolean }): Promise<ShutdownAnswer>;
   /**
    * Resolves once the worker has loaded everything `init` needs, so a warm spare hands over a session at once.
    * (The worker answers `ping` before that: it is ready for commands first, and finishes loading in the background.)

@@ -1,5 +1,6 @@
 import { memo, useEffect, useState } from "react";
 import { cachedHighlight, highlightCode } from "./highlight";
+import { afterNextPaint } from "../../store/frame-coalesced";
 
 const LINES_PER_CHUNK = 40;
 
@@ -18,14 +19,13 @@ interface CodeBlockProps {
  */
 export const CodeBlock = memo(function CodeBlock({ code, lang, open }: CodeBlockProps) {
   const cached = open ? null : cachedHighlight(code, lang);
-  const [highlighted, setHighlighted] = useState<{ code: string; html: string | null } | null>(null);
+  const [highlighted, setHighlighted] = useState<{ code: string; lang?: string; html: string | null } | null>(null);
   useEffect(() => {
     if (cached !== undefined) return;
-    // A task after this commit: React runs this effect before the paint when the render was synchronous.
-    const timer = setTimeout(() => setHighlighted({ code, html: highlightCode(code, lang) }), 0);
-    return () => clearTimeout(timer);
+    // After the paint: React runs this effect before it when the render was synchronous (a store update).
+    return afterNextPaint(() => setHighlighted({ code, lang, html: highlightCode(code, lang) }));
   }, [cached, code, lang]);
-  const html = cached !== undefined ? cached : highlighted?.code === code ? highlighted.html : null;
+  const html = cached !== undefined ? cached : highlighted?.code === code && highlighted.lang === lang ? highlighted.html : null;
   return (
     <div className="md-code">
       <div className="md-code-header">

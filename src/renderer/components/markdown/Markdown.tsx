@@ -1,8 +1,9 @@
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useContext, useEffect, useRef, useState } from "react";
 import type { Token, Tokens } from "marked";
 import { CodeBlock } from "./CodeBlock";
 import { Inline } from "./Inline";
-import { finishedChunks, firstPaintSplit, IncrementalBlocks } from "./blocks";
+import { estimateTextHeight, finishedChunks, firstPaintSplit, IncrementalBlocks, isLexed } from "./blocks";
+import { ScrollRoot } from "../common/scroll-root";
 
 interface MarkdownProps {
   text: string;
@@ -23,7 +24,8 @@ interface MarkdownProps {
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: MarkdownProps) {
   // Fixed at the first render: a long text shows its tail first and its head once lexed (see firstPaintSplit).
-  const [firstHead] = useState(() => text.slice(0, firstPaintSplit(text)));
+  // A text lexed before (a row scrolled back into view) has nothing to gain from waiting.
+  const [firstHead] = useState(() => (isLexed(text) ? "" : text.slice(0, firstPaintSplit(text))));
   const [headShown, setHeadShown] = useState(false);
   const incremental = useRef<IncrementalBlocks | null>(null);
   // A text only grows at its end; should it ever change before the cut, it is shown whole.
@@ -40,9 +42,9 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: Mark
   const last = chunks.length - 1;
   return (
     <div className="md">
-      {head ? (headShown ? <Head text={head} /> : <HeadPlaceholder chars={head.length} onNear={() => setHeadShown(true)} />) : null}
+      {head ? (headShown ? <Head text={head} /> : <HeadPlaceholder text={head} onNear={() => setHeadShown(true)} />) : null}
       {chunks.map((blocks, i) => (
-        <Chunk key={i} blocks={blocks} openLast={streaming && i === last} eager={i >= last - EAGER_TAIL_CHUNKS} />
+        <Chunk key={i} blocks={blocks} openLast={streaming && i === last} eager={i > last - EAGER_TAIL_CHUNKS} />
       ))}
     </div>
   );
@@ -54,9 +56,9 @@ const Head = memo(function Head({ text }: { text: string }) {
 });
 
 /** Room for a head not lexed yet, at an estimated height; asks for it when it nears the screen or the page idles. */
-function HeadPlaceholder({ chars, onNear }: { chars: number; onNear(): void }) {
+function HeadPlaceholder({ text, onNear }: { text: string; onNear(): void }) {
   const box = useNearScreen(onNear);
-  return <div ref={box} className="md-chunk" style={{ containIntrinsicSize: `auto ${Math.round((chars / 90) * 26)}px` }} />;
+  return <div ref={box} className="md-chunk" style={{ height: estimateTextHeight(text) }} />;
 }
 
 /** Groups at the end of a text that render with it; the others wait until they near the screen or the page idles. */
@@ -66,27 +68,30 @@ const NEAR_SCREEN = "1500px 0px";
 
 /**
  * A group of blocks. `eager` counts at the group's first render only: a group added at the end while the text
- * streams is eager, and stays rendered. A waiting group is an empty box of the estimated height, which
- * content-visibility gives it anyway while off screen, so filling it in moves nothing on screen.
+ * streams is eager, and stays rendered. A waiting group is an empty box of its estimated height (the height it is
+ * given off screen anyway), so the list does not jump when it fills in.
  */
 const Chunk = memo(function Chunk({ blocks, openLast, eager }: { blocks: readonly Token[]; openLast: boolean; eager: boolean }) {
   const [shown, setShown] = useState(eager);
   const box = useNearScreen(shown ? undefined : () => setShown(true));
   const last = blocks.length - 1;
+  const estimate = estimateHeight(blocks);
   return (
     // `auto` remembers the size the group last rendered at; the estimate only serves groups never yet on screen.
-    <div ref={box} className="md-chunk" style={{ containIntrinsicSize: `auto ${estimateHeight(blocks)}px` }}>
+    <div ref={box} className="md-chunk" style={shown ? { containIntrinsicSize: `auto ${estimate}px` } : { height: estimate }}>
       {shown ? blocks.map((block, i) => <Block key={i} token={block} open={openLast && i === last} />) : null}
     </div>
   );
 });
 
 /**
- * Calls `onNear` once, when the element comes within NEAR_SCREEN of the viewport or the page is idle (so
- * find-in-page and select-all eventually see the whole text). Nothing is watched while `onNear` is undefined.
+ * Calls `onNear` once, when the element comes within NEAR_SCREEN of what its scroller shows (the viewport outside
+ * one) or the page is idle (so find-in-page and select-all eventually see the whole text). Nothing is watched while
+ * `onNear` is undefined.
  */
 function useNearScreen(onNear: (() => void) | undefined) {
   const box = useRef<HTMLDivElement>(null);
+  const scroller = useContext(ScrollRoot);
   const wanted = onNear !== undefined;
   const latest = useRef(onNear);
   latest.current = onNear;
@@ -99,7 +104,10 @@ function useNearScreen(onNear: (() => void) | undefined) {
       done = true;
       latest.current?.();
     };
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && fire(), { rootMargin: NEAR_SCREEN });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && fire(), {
+      root: scroller?.current ?? null,
+      rootMargin: NEAR_SCREEN,
+    });
     observer.observe(element);
     const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(fire) : window.setTimeout(fire, 200);
     return () => {
@@ -107,7 +115,7 @@ function useNearScreen(onNear: (() => void) | undefined) {
       if (typeof cancelIdleCallback === "function") cancelIdleCallback(idle);
       else clearTimeout(idle);
     };
-  }, [wanted]);
+  }, [wanted, scroller]);
   return box;
 }
 

@@ -83,6 +83,31 @@ export function finishedChunks(text: string): readonly (readonly Token[])[] {
   return blocks;
 }
 
+/** Whether `finishedChunks` has lexed this text already (then rendering it whole costs little). */
+export function isLexed(text: string): boolean {
+  return finishedCache.has(text);
+}
+
+/**
+ * A rough rendered height for markdown not lexed yet, by the same measure as lexed blocks (Markdown's
+ * estimateHeight): about 90 characters per 26 px line, a margin per paragraph, 21 px per line of fenced code.
+ */
+export function estimateTextHeight(text: string): number {
+  let px = 0;
+  let inCode = false;
+  for (const line of text.split("\n")) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) {
+      inCode = !inCode;
+      if (inCode) px += 56;
+      continue;
+    }
+    if (inCode) px += 21;
+    else if (line.trim() === "") px += 16;
+    else px += 26 * Math.ceil(line.length / 90);
+  }
+  return Math.round(px);
+}
+
 /** Texts longer than this are shown tail first when they first appear (a chat opened on a long reply). */
 export const LONG_TEXT_CHARS = 16_000;
 /** About how much of the end of a long text is lexed and rendered for the first paint (several screens). */

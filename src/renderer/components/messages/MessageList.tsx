@@ -1,3 +1,4 @@
+import { ScrollRoot } from "../common/scroll-root";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolResultMessage } from "@mariozechner/pi-ai";
@@ -117,7 +118,7 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-list"
       role="region" aria-label="Messages" tabIndex={0}>
       <div className="message-canvas" style={{ height: totalSize }}>
-        {rows}
+        <ScrollRoot.Provider value={scrollRef}>{rows}</ScrollRoot.Provider>
       </div>
       {showJump ? (
         <button type="button" className="jump-latest" onClick={jumpToLatest}>↓ Jump to latest</button>
