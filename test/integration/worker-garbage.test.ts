@@ -4,7 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { endpointUrl } from "../../src/main/broker/session-broker";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { startHarness, waitForView, WORKER_FILE, type Harness } from "../support/worker-harness";
+import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 let h: Harness;
 beforeEach(async () => {
@@ -75,3 +77,30 @@ describe("garbage on the session port", () => {
     expect(client.mirror.getView().state.messages[1].role).toBe("assistant");
   });
 });
+
+describe("a worker whose output nobody reads any more", () => {
+  it("does not spin when reporting a failure fails too (stdout piped into a program that quit)", async () => {
+    const child = fork(WORKER_FILE, [], { serialization: "advanced", stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    try {
+      await new Promise((resolve) => child.once("spawn", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.stdout!.destroy();
+      child.stderr!.destroy();
+      // A control frame Comlink cannot read throws inside the worker: an uncaught exception it reports on stderr.
+      for (let i = 0; i < 5; i++) child.send({ ch: "c2w", m: { type: "APPLY", id: `g${i}`, path: ["init"], argumentList: "garbage" } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = cpuMs(child.pid!);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(cpuMs(child.pid!) - before).toBeLessThan(200); // it was a full core before the fix
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+});
+
+/** A process's user + system CPU time so far, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -99,6 +99,10 @@ if (!isUtilityProcess) setTimeout(() => void listenForSessionsOnce(), 0);
 // parent decides: a deliberate shutdown, or the disconnect when the parent itself goes.
 process.on("SIGINT", () => {});
 
+// Output the host stopped reading (its stdout piped into a program that quit): writing there fails with EPIPE, and
+// without a listener each failure is an uncaught exception, reported on the same stream: a loop at full CPU.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+
 process.on("uncaughtException", (error) => {
   // A bug must not take the session down silently: report it and keep serving.
   console.error("paddock worker: uncaught exception", error);
