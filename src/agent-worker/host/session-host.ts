@@ -182,10 +182,14 @@ export class SessionHost {
 
   /** Loads the session's transcript and starts hosting it. */
   static async open(options: WorkerInitOptions, main: SessionMain): Promise<{ host: SessionHost; result: WorkerInitResult }> {
-    const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
-    const modelRef = loaded.model ?? options.settings.defaultModel;
     // A model that is gone (an endpoint removed from Settings) leaves the chat without one: the user picks another.
-    const model = modelRef ? await main.resolveModel(modelRef).catch(() => undefined) : undefined;
+    const resolve = (ref: ModelRef) => main.resolveModel(ref).catch(() => undefined);
+    // The default is asked for while the transcript loads (a new chat uses it), a chat's own model after.
+    const defaultRef = options.settings.defaultModel;
+    const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve(undefined);
+    const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
+    const modelRef = loaded.model ?? defaultRef;
+    const model = loaded.model ? await resolve(loaded.model) : await defaultModel;
     const host = new SessionHost(options, main, writer, loaded, modelRef, model);
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
