@@ -203,7 +203,7 @@ describe("chat UI fixture", () => {
     const page = await open("interrupted");
     const banner = page.getByTestId("error-banner");
     await banner.waitFor();
-    expect(await banner.textContent()).toMatch(/The reply was interrupted\..*Continue, where offered, picks up where it stopped/);
+    expect(await banner.textContent()).toMatch(/The reply was interrupted\..*Continue picks up where it stopped/);
     expect(await page.getByTestId("message-assistant").locator(".message-footer").textContent()).toContain("Interrupted");
     await page.getByTestId("continue-button").click();
     await expect.poll(async () => (await sessionCalls(page)).map((c) => c.name)).toContain("continueReply");
@@ -212,6 +212,13 @@ describe("chat UI fixture", () => {
     await error.getByTestId("error-banner").waitFor();
     expect(await error.getByTestId("continue-button").count()).toBe(0);
     await error.close();
+    // Cut off before it said anything: nothing to continue from, so only Retry.
+    const silent = await open("interrupted-silent");
+    const silentBanner = silent.getByTestId("error-banner");
+    await silentBanner.waitFor();
+    expect(await silentBanner.textContent()).toMatch(/The reply was interrupted\..*Retry asks again from your message\./);
+    expect(await silentBanner.textContent()).not.toContain("Continue");
+    await silent.close();
   });
 
   it("renders tool cards with arguments, streamed output and error results", async () => {

@@ -63,7 +63,7 @@ describe("explainFailure on pi-ai's real error texts", () => {
     expect(explainFailure(INTERRUPTED_REPLY_ERROR)).toEqual({
       title: "The reply was interrupted.",
       detail: "Paddock stopped before it finished.",
-      hint: expect.stringMatching(/Retry asks again.*Continue, where offered, picks up where it stopped/),
+      hint: "Retry asks again from your message.",
     });
   });
 

@@ -11,7 +11,9 @@ interface ErrorBannerProps {
 
 /** Shown when the last turn failed; Retry continues the run from the transcript as it stands. */
 export function ErrorBanner({ message, onRetry, onContinue, busy }: ErrorBannerProps) {
-  const { title, hint, detail } = explainFailure(message);
+  const explained = explainFailure(message);
+  const { title, detail } = explained;
+  const hint = onContinue ? `${explained.hint ?? ""} Continue picks up where it stopped.`.trim() : explained.hint;
   return (
     <div className="error-banner" data-testid="error-banner" role="alert">
       <span className="error-icon" aria-hidden="true">!</span>

@@ -19,7 +19,7 @@ const RULES: { test: RegExp; explanation: FailureExplanation }[] = [
     explanation: {
       title: "The reply was interrupted.",
       detail: "Paddock stopped before it finished.",
-      hint: "Retry asks again from your message; Continue, where offered, picks up where it stopped.",
+      hint: "Retry asks again from your message.",
     },
   },
   {
