@@ -151,6 +151,52 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("a tool call waiting for approval shows its diff and is answered by keyboard; the header shows the workspace", async () => {
+    const page = await open("approval");
+    const approval = page.getByTestId("approval");
+    await approval.waitFor();
+    expect(await page.getByTestId("tool-card").getAttribute("data-status")).toBe("asking");
+    expect(await approval.getByTestId("diff").textContent()).toContain("+  const hours = 12;");
+    expect(await page.locator(".diff-del").textContent()).toContain("-  const hours = 8;");
+    expect(await page.getByTestId("workspace-button").textContent()).toContain("lighthouse");
+    expect(await page.getByTestId("workspace-context").textContent()).toContain("AGENTS.md");
+    // The question has the focus: N opens the reason, Esc goes back (without stopping the run), Y allows once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("approval-once");
+    await shot(page, "approval");
+    await page.keyboard.press("n");
+    await page.getByLabel("Reason for denying").waitFor();
+    await page.keyboard.press("Escape");
+    expect((await sessionCalls(page)).map((c) => c.name)).not.toContain("abort");
+    await page.keyboard.press("y");
+    await expect.poll(async () => (await sessionCalls(page)).filter((c) => c.name === "answerApproval").map((c) => c.args)).toEqual([["call_e", "once"]]);
+    await approval.waitFor({ state: "detached" });
+    await page.close();
+  });
+
+  it("denying asks for an optional reason, which goes with the answer", async () => {
+    const page = await open("approval");
+    await page.getByTestId("approval-deny").click();
+    await page.getByLabel("Reason for denying").fill("keep eight hours");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await sessionCalls(page)).filter((c) => c.name === "answerApproval").map((c) => c.args))
+      .toEqual([["call_e", "deny", "keep eight hours"]]);
+    await page.close();
+  });
+
+  it("the browser host's workspace panel takes a typed folder and offers recent ones; a bad path is explained", async () => {
+    const page = await open("chat");
+    await page.getByTestId("workspace-button").click();
+    const path = page.getByTestId("workspace-path");
+    await path.fill("projects/relative");
+    await path.press("Enter");
+    await page.getByRole("alert").filter({ hasText: "Give the folder's full path" }).waitFor();
+    await shot(page, "workspace-panel");
+    await page.getByRole("button", { name: "/home/ada/projects/lighthouse" }).click();
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "setWorkspace").map((c) => c.args))
+      .toEqual([["s1", "projects/relative"], ["s1", "/home/ada/projects/lighthouse"]]);
+    await page.close();
+  });
+
   it("shows the queue strip with both queues", async () => {
     const page = await open("queue");
     const strip = page.getByTestId("queue-strip");

@@ -2,7 +2,7 @@
  * The core both hosts assemble (`createCore`), with real workers: what main pushes to pages as chats change (activity,
  * unread, attention), and the data layout both hosts share.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -142,6 +142,43 @@ describe("deleting a working chat", () => {
     const back = await view(c, chat.id, "window-2");
     const reply = back.mirror.getView().state.messages[1];
     expect(reply?.role === "assistant" && reply.stopReason).toBe("aborted");
+  });
+});
+
+describe("a chat's workspace", () => {
+  it("main checks the folder; the agent then works there, told of the folder, the date and the project's AGENTS.md", async () => {
+    const { core: c } = await start();
+    const chat = await c.service.createSession();
+    const folder = mkdtempSync(join(tmpdir(), "paddock-ws-"));
+    try {
+      writeFileSync(join(folder, "AGENTS.md"), "Always answer in haiku.");
+      writeFileSync(join(folder, "notes.txt"), "x");
+      await expect(c.service.setWorkspace(chat.id, "relative/path")).rejects.toThrow(/full path/);
+      await expect(c.service.setWorkspace(chat.id, join(folder, "missing"))).rejects.toThrow(/no folder/);
+      await expect(c.service.setWorkspace(chat.id, join(folder, "notes.txt"))).rejects.toThrow(/a file, not a folder/);
+      await expect(c.service.setWorkspace(chat.id, "/")).rejects.toThrow(/root of a disk/);
+
+      const client = await view(c, chat.id, "window-1");
+      const summary = await c.service.setWorkspace(chat.id, `${folder}/`);
+      expect(summary.workspace).toBe(realpathSync(folder));
+      expect((await c.service.getSettings()).recentWorkspaces[0]).toBe(realpathSync(folder));
+      await until(() => client.mirror.getView().workspace !== undefined);
+      expect(client.mirror.getView().workspace).toMatchObject({ folder: realpathSync(folder), contextFiles: [join(realpathSync(folder), "AGENTS.md")] });
+
+      await client.prompt("hello");
+      const system = JSON.stringify(server.requests.at(-1)!.body.messages[0]);
+      expect(system).toContain("Always answer in haiku.");
+      expect(system).toContain(`Current working directory: ${realpathSync(folder)}`);
+      expect(system).toContain(`Platform: ${process.platform}`);
+
+      // Without a workspace again, the chat shows none.
+      client.close();
+      await c.service.setWorkspace(chat.id, null);
+      const again = await view(c, chat.id, "window-2");
+      expect(again.mirror.getView().workspace).toBeUndefined();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { endpointUrl, SessionBroker } from "../../src/main/broker/session-broker";
 import { resolveModel } from "../../src/main/broker/model-resolver";
 import type { CustomProvider } from "../../src/shared/providers/custom-provider";
+import { DEFAULT_SETTINGS } from "../../src/shared/settings/schema";
 import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
 import { SessionClient, type SessionClientOptions, type SessionConnection } from "../../src/renderer/store/session-client";
 import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
@@ -31,6 +32,9 @@ export function testSettings(server: Pick<OpenAITestServer, "baseUrl">, override
     toolExecution: "parallel",
     requestTimeoutMs: 30_000,
     clearQueuesOnAbort: false,
+    toolApproval: { ...DEFAULT_SETTINGS.tools.approval },
+    approvalTimeoutMs: 10 * 60_000,
+    allowedDomains: [],
     customProviders: [
       { id: "loopback", name: "Loopback", baseUrl: server.baseUrl, models: ["test-model", "other-model"] },
     ],

@@ -28,14 +28,17 @@ async function write(...records: TranscriptRecord[]): Promise<void> {
 
 describe("transcript store", () => {
   it("loads a missing file as an empty transcript", async () => {
-    expect(await loadTranscript(join(dir, "none.jsonl"))).toEqual({ messages: [], steering: [], followUp: [], problems: [] });
+    expect(await loadTranscript(join(dir, "none.jsonl"))).toEqual({ messages: [], steering: [], followUp: [], grants: [], problems: [] });
   });
 
-  it("round-trips messages, queues and meta, creating folders", async () => {
+  it("round-trips messages, queues, meta and grants, creating folders", async () => {
     await write(
       { t: "meta", title: "First", model: { provider: "custom:local", id: "m" } },
       { t: "message", message: user("a") },
+      { t: "grant", grant: "tool:edit" },
       { t: "message", message: user("b") },
+      { t: "grant", grant: "bash:npm test" },
+      { t: "grant", grant: "tool:edit" },
     );
     const writer = await TranscriptWriter.open(file);
     await writer.append({ t: "queues", steering: [user("s")], followUp: [user("f")] }, { t: "meta", title: "Renamed" });
@@ -47,9 +50,14 @@ describe("transcript store", () => {
       followUp: [user("f")],
       title: "Renamed",
       model: { provider: "custom:local", id: "m" },
+      grants: ["tool:edit", "bash:npm test"],
       problems: [],
     });
-    expect((await readFile(file, "utf8")).split("\n")).toHaveLength(6); // five records, final newline
+    expect((await readFile(file, "utf8")).split("\n")).toHaveLength(9); // eight records, final newline
+    await writeFile(file, [JSON.stringify({ t: "grant", grant: "tool:edit" }), JSON.stringify({ t: "reset" }), JSON.stringify({ t: "grant", grant: "everything" })].join("\n") + "\n");
+    const reset = await loadTranscript(file);
+    expect(reset.grants).toEqual([]); // a reset forgets them; a grant that is not one is refused
+    expect(reset.problems.map((p) => p.line)).toEqual([3]);
   });
 
   it("skips and reports a torn last line", async () => {

@@ -9,7 +9,7 @@
 import * as Comlink from "comlink";
 import { streamSimple, type ImageContent, type Message, type Model } from "@mariozechner/pi-ai";
 import { Agent } from "../agent/agent";
-import type { AgentMessage, StreamFn } from "../../shared/agent/types";
+import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
 import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerInitResult, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
@@ -30,6 +30,9 @@ import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../shared/providers/custom-provider";
 import { builtinTools } from "../tools";
+import { ApprovalGate } from "./approval-gate";
+import { openWorkspace, type SessionWorkspace } from "./session-workspace";
+import { workspacePrompt } from "./system-prompt";
 import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
@@ -55,6 +58,22 @@ function titleFrom(messages: readonly AgentMessage[]): string | undefined {
     if (text) return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
   }
   return undefined;
+}
+
+/** A tool's first sentence, for the prompt's list of tools. */
+function firstSentence(description: string): string {
+  const line = description.trim().split(/\n/)[0];
+  const end = line.search(/\.(\s|$)/);
+  return (end === -1 ? line : line.slice(0, end + 1)).slice(0, 160);
+}
+
+/** What an approval question says about a call: the command, the path, or the arguments in short. */
+function describeCall(tool: string, args: unknown): { summary: string } {
+  const a = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
+  if (typeof a.command === "string") return { summary: a.command };
+  if (typeof a.path === "string") return { summary: `${tool} ${a.path}` };
+  const json = JSON.stringify(args) ?? "";
+  return { summary: `${tool} ${json.length > 300 ? `${json.slice(0, 299)}…` : json}` };
 }
 
 /** How the latest run ended, read from its last assistant message (a failed run ends in one too). */
@@ -103,6 +122,10 @@ export class SessionHost {
   private closed = false;
   /** The journal write of the latest queue change; steer/followUp return only once it is on disk. */
   private queueJournal: Promise<void> = Promise.resolve();
+  private readonly approvals: ApprovalGate;
+  private workspace: SessionWorkspace | undefined;
+  /** The chat's own instructions (setSystemPrompt); with a workspace, Paddock's prompt is built around them. */
+  private customPrompt = "";
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -111,8 +134,23 @@ export class SessionHost {
     loaded: Awaited<ReturnType<typeof loadTranscript>>,
     modelRef: ModelRef | undefined,
     model: Model<any> | undefined,
+    workspace: SessionWorkspace | undefined,
   ) {
     this.settings = options.settings;
+    this.workspace = workspace;
+    this.approvals = new ApprovalGate(
+      {
+        policy: (tool) => this.settings.toolApproval[tool] ?? "ask",
+        describe: async (tool, args) => describeCall(tool, args),
+        changed: (pending) => {
+          this.forwarder.push({ k: "ap", pending });
+          this.reportStatus();
+        },
+        saveGrant: (grant) => this.journal({ t: "grant", grant }),
+        timeoutMs: () => this.settings.approvalTimeoutMs,
+      },
+      loaded.grants,
+    );
     this.title = loaded.title ?? titleFrom(loaded.messages);
     this.modelRef = modelRef;
     this.forwarder = new EventForwarder({
@@ -136,7 +174,8 @@ export class SessionHost {
     this.agent = new Agent({
       initialState: {
         messages: loaded.messages,
-        tools: builtinTools(),
+        tools: this.tools(),
+        systemPrompt: this.systemPrompt(),
         thinkingLevel: options.settings.thinkingLevel,
         ...(model ? { model } : {}),
       },
@@ -146,6 +185,7 @@ export class SessionHost {
       sessionId: options.sessionId,
       streamFn,
       convertToLlm,
+      beforeToolCall: this.approvals.beforeToolCall,
       getApiKey: async (provider) => {
         const key = await this.main.getApiKey(provider).catch(() => undefined);
         return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
@@ -189,8 +229,11 @@ export class SessionHost {
     const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve(undefined);
     const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
     const modelRef = loaded.model ?? defaultRef;
-    const model = loaded.model ? await resolve(loaded.model) : await defaultModel;
-    const host = new SessionHost(options, main, writer, loaded, modelRef, model);
+    const [model, workspace] = await Promise.all([
+      loaded.model ? resolve(loaded.model) : defaultModel,
+      options.workspace ? openWorkspace(options.workspace) : undefined,
+    ]);
+    const host = new SessionHost(options, main, writer, loaded, modelRef, model, workspace);
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
   }
@@ -239,6 +282,7 @@ export class SessionHost {
     reset: async () => {
       this.agent.reset();
       this.title = undefined;
+      this.approvals.clearGrants();
       await this.journal({ t: "reset" });
     },
     clearQueues: async () => {
@@ -268,8 +312,10 @@ export class SessionHost {
       this.agent.toolExecution = mode;
     },
     setSystemPrompt: async (prompt) => {
-      this.agent.state.systemPrompt = prompt;
+      this.customPrompt = prompt;
+      this.agent.state.systemPrompt = this.systemPrompt();
     },
+    answerApproval: async (toolCallId, answer, reason) => this.approvals.answer(toolCallId, answer, reason),
     getSnapshot: async (tailMessages) => this.snapshot(tailMessages),
     getHistory: async (start, end) => {
       if (end - start > MAX_HISTORY_PAGE) throw new Error(`Ask for at most ${MAX_HISTORY_PAGE} messages at a time`);
@@ -299,7 +345,11 @@ export class SessionHost {
     });
     Comlink.expose(this.api, endpoint);
     this.sinks.add(transport);
-    transport.onClose(() => this.sinks.delete(transport));
+    this.approvals.setViewers(this.sinks.size);
+    transport.onClose(() => {
+      this.sinks.delete(transport);
+      this.approvals.setViewers(this.sinks.size);
+    });
   }
 
   /**
@@ -314,9 +364,41 @@ export class SessionHost {
     if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
   }
 
-  /** What the agent is doing: a run, or nothing. (Waiting for the user arrives with tool approvals.) */
+  /** What the agent is doing: waiting for the user's answer, running, or nothing. */
   activity(): SessionActivity {
+    if (this.approvals.pending().length > 0) return "waiting";
     return this.agent.state.isStreaming ? "running" : "idle";
+  }
+
+  /**
+   * The chat's workspace changed (main checked the folder; undefined: none). The tools and the instructions follow,
+   * from the agent's next step on; the mirrors are told, so the chat shows it.
+   */
+  async setWorkspace(folder: string | undefined): Promise<void> {
+    const workspace = folder ? await openWorkspace(folder) : undefined;
+    this.workspace = workspace;
+    this.agent.state.tools = this.tools();
+    this.agent.state.systemPrompt = this.systemPrompt();
+    this.forwarder.push({ k: "w", workspace: workspace?.info });
+  }
+
+  /** The built-in tools, and the workspace's when the chat has one. */
+  private tools(): AgentTool<any>[] {
+    return [...builtinTools(), ...(this.workspace?.tools ?? [])];
+  }
+
+  /** The chat's own instructions; with a workspace, inside Paddock's prompt for working in it (as pi's). */
+  private systemPrompt(): string {
+    const workspace = this.workspace;
+    if (!workspace) return this.customPrompt;
+    return workspacePrompt({
+      custom: this.customPrompt,
+      tools: this.tools().map((t) => ({ name: t.name, snippet: firstSentence(t.description) })),
+      workspace: workspace.folder,
+      contextFiles: workspace.contextFiles,
+      platform: process.platform,
+      now: new Date(),
+    });
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
@@ -385,6 +467,8 @@ export class SessionHost {
       followUpMode: this.agent.followUpMode,
       toolExecution: this.agent.toolExecution,
       toolRuns: this.toolRuns,
+      approvals: this.approvals.pending(),
+      ...(this.workspace ? { workspace: this.workspace.info } : {}),
     };
   }
 
@@ -411,6 +495,7 @@ export class SessionHost {
     const status: WorkerStatus = {
       sessionId: this.options.sessionId,
       running: state.isStreaming,
+      waiting: this.approvals.pending().length > 0,
       lastRun: lastRunOutcome(state.messages),
       title: this.title,
       messageCount: state.messages.length,

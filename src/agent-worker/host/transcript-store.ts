@@ -8,6 +8,7 @@ import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
+import { isGrant } from "./approval-gate";
 import { interruptedReply } from "../../shared/agent/unfinished-reply";
 import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 
@@ -31,8 +32,10 @@ export type TranscriptRecord =
   | { t: "replace"; messages: AgentMessage[] }
   /** The newest `count` messages left the transcript (Retry drops the failed reply; an interrupted one counts). */
   | { t: "drop"; count: number }
-  /** Clears messages, checkpoints and queues (as Agent.reset does); title and model stay. */
+  /** Clears messages, checkpoints, queues and tool grants (as Agent.reset does); title and model stay. */
   | { t: "reset" }
+  /** The user allowed a tool (`tool:<name>`), or shell commands starting a way (`bash:<prefix>`), for this chat. */
+  | { t: "grant"; grant: string }
   /** Session metadata; fields present override, fields absent keep their value. */
   | { t: "meta"; title?: string; model?: { provider: string; id: string } };
 
@@ -49,6 +52,8 @@ export interface LoadedTranscript {
   followUp: AgentMessage[];
   title?: string;
   model?: { provider: string; id: string };
+  /** What the user allowed for this chat (see approval-gate.ts). */
+  grants: string[];
   problems: TranscriptProblem[];
 }
 
@@ -63,10 +68,10 @@ export async function loadTranscript(file: string): Promise<LoadedTranscript> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { messages: [], steering: [], followUp: [], problems: [] };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { messages: [], steering: [], followUp: [], grants: [], problems: [] };
     throw error;
   }
-  const result: LoadedTranscript = { messages: [], steering: [], followUp: [], problems: [] };
+  const result: LoadedTranscript = { messages: [], steering: [], followUp: [], grants: [], problems: [] };
   const replay: Replay = { loaded: result };
   const lines = text.split("\n");
   // After a final newline, split() yields one empty string; without one, the last element is an unterminated line.
@@ -138,6 +143,10 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
       state.messages = [];
       state.steering = [];
       state.followUp = [];
+      state.grants = [];
+      break;
+    case "grant":
+      if (!state.grants.includes(record.grant)) state.grants.push(record.grant);
       break;
     case "meta":
       if (record.title !== undefined) state.title = record.title;
@@ -176,6 +185,8 @@ function parseRecord(line: string): TranscriptRecord | string {
       return Number.isInteger(value.count) && (value.count as number) > 0 ? { t: "drop", count: value.count as number } : "drop record without a positive count";
     case "reset":
       return { t: "reset" };
+    case "grant":
+      return isGrant(value.grant) ? { t: "grant", grant: value.grant } : "grant record without a valid grant";
     case "meta": {
       if (value.title !== undefined && typeof value.title !== "string") return "meta record with a non-string title";
       if (value.model !== undefined && !isModelRef(value.model)) return "meta record with an invalid model";

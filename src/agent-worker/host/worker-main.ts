@@ -70,6 +70,9 @@ const api: WorkerControlApi = {
   async updateSettings(settings) {
     host?.updateSettings(settings);
   },
+  async setWorkspace(folder) {
+    await host?.setWorkspace(folder);
+  },
   async shutdown(options) {
     const activity = host?.activity() ?? "idle";
     if (options?.ifIdle && activity !== "idle") return activity;

@@ -3,7 +3,8 @@
  * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
  */
 import { randomUUID } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { realpath, rm, stat } from "node:fs/promises";
+import { dirname, isAbsolute } from "node:path";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
 import type { AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
@@ -28,6 +29,9 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     toolExecution: settings.toolExecution,
     requestTimeoutMs: settings.abort.requestTimeoutMs,
     clearQueuesOnAbort: settings.abort.clearQueuesOnAbort,
+    toolApproval: settings.tools.approval,
+    approvalTimeoutMs: settings.tools.approvalTimeoutMinutes * 60_000,
+    allowedDomains: settings.tools.allowedDomains,
   };
 }
 
@@ -162,6 +166,20 @@ export class AppService<Port = never> implements AppApi {
     return this.options.openSession(id, where);
   }
 
+  async setWorkspace(id: string, folder: string | null): Promise<SessionSummary> {
+    if (!this.options.index.isLive(id)) throw new Error("No such chat");
+    const workspace = folder === null ? undefined : await checkWorkspace(folder);
+    const summary = this.options.index.update(id, { workspace })!;
+    if (workspace) this.options.settings.rememberWorkspace(workspace);
+    await this.broker.setWorkspace(id, workspace);
+    return this.toPage(summary);
+  }
+
+  /** The browser host has no folder dialog (the desktop app answers this per window, with the system's). */
+  async pickWorkspace(_id: string): Promise<SessionSummary | null> {
+    throw new Error("There is no folder dialog here: type the folder's full path.");
+  }
+
   async getSettings(): Promise<Settings> {
     return this.options.settings.get();
   }
@@ -218,4 +236,22 @@ function thinkingLevels(model: Parameters<typeof getSupportedThinkingLevels>[0])
   if (!model.reasoning) return ["off"];
   const levels = getSupportedThinkingLevels(model) as ThinkingLevel[];
   return levels.includes("off") ? levels : ["off", ...levels];
+}
+
+/**
+ * The folder a chat may work in, as the tools will see it (symlinks resolved), or a readable Error: it must be an
+ * absolute path to an existing folder, and not the root of a file system (a whole disk is no workspace).
+ */
+export async function checkWorkspace(folder: string): Promise<string> {
+  const trimmed = folder.trim();
+  if (!isAbsolute(trimmed)) throw new Error(`Give the folder's full path (it starts with ${process.platform === "win32" ? "a drive, like C:\\" : "/"}): ${trimmed}`);
+  let real: string;
+  try {
+    real = await realpath(trimmed);
+  } catch {
+    throw new Error(`There is no folder at ${trimmed}`);
+  }
+  if (!(await stat(real)).isDirectory()) throw new Error(`${trimmed} is a file, not a folder`);
+  if (dirname(real) === real) throw new Error("The root of a disk cannot be a workspace: choose a project folder");
+  return real;
 }

@@ -87,6 +87,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     sessionTransport: options.sessionTransport,
     getApiKey: (provider) => resolveApiKey(provider, secrets),
     resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
+    workspaceOf: (id) => index.get(id)?.workspace,
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
     integrityCheck: options.integrityCheck,

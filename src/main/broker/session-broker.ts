@@ -57,6 +57,8 @@ export interface SessionBrokerOptions<Port = never> {
   /** The Model a worker's reference names; throws a readable Error when unknown (see model-resolver.ts). */
   resolveModel(ref: ModelRef): Model<any>;
   getWorkerSettings(): WorkerSettings;
+  /** The chat's workspace folder, if it has one (read when a worker starts). */
+  workspaceOf?(sessionId: string): string | undefined;
   /** How long an idle worker without viewers lives on (read each time). Default DEFAULT_IDLE_GRACE_MS. */
   idleGraceMs?(): number;
   integrityCheck?: boolean;
@@ -134,6 +136,17 @@ export class SessionBroker<Port = never> {
 
   transcriptFile(sessionId: string): string {
     return join(this.options.sessionsDir, `${sessionId}.jsonl`);
+  }
+
+  /** The session's own folder: saved command output, temporary files. */
+  sessionDir(sessionId: string): string {
+    return join(this.options.sessionsDir, sessionId);
+  }
+
+  /** Tells the session's worker, if it has one, that the chat's workspace changed. */
+  async setWorkspace(sessionId: string, folder: string | undefined): Promise<void> {
+    const started = await this.sessions.get(sessionId)?.worker.catch(() => undefined);
+    await started?.worker.call((c) => c.setWorkspace(folder));
   }
 
   /** What the session's agent is doing ("idle" when it has no worker). */
@@ -315,6 +328,8 @@ export class SessionBroker<Port = never> {
         c.init({
           sessionId,
           transcriptFile: this.transcriptFile(sessionId),
+          sessionDir: this.sessionDir(sessionId),
+          workspace: this.options.workspaceOf?.(sessionId),
           settings: this.options.getWorkerSettings(),
           integrityCheck: this.options.integrityCheck,
           sessionTransport: this.options.sessionTransport,

@@ -16,6 +16,8 @@ export interface SessionSummary {
   messageCount: number;
   /** A run finished or failed while nobody watched; cleared when the chat is opened. */
   unread?: "done" | "failed";
+  /** The folder the chat's tools work in (absolute, resolved); absent: the chat has no file or shell tools. */
+  workspace?: string;
   /** When the session was soft-deleted (ms since epoch); absent while it is live. */
   deleted?: number;
 }
@@ -223,6 +225,7 @@ function copySummary(summary: SessionSummary): SessionSummary {
   };
   if (summary.model) out.model = { provider: summary.model.provider, id: summary.model.id };
   if (summary.unread !== undefined) out.unread = summary.unread;
+  if (summary.workspace !== undefined) out.workspace = summary.workspace;
   if (summary.deleted !== undefined) out.deleted = summary.deleted;
   return out;
 }
@@ -244,6 +247,7 @@ function isSummary(value: unknown): value is SessionSummary {
     (value.model === undefined ||
       (isObject(value.model) && typeof value.model.provider === "string" && typeof value.model.id === "string")) &&
     (value.unread === undefined || value.unread === "done" || value.unread === "failed") &&
+    (value.workspace === undefined || (typeof value.workspace === "string" && value.workspace.length > 0)) &&
     (value.deleted === undefined || Number.isFinite(value.deleted))
   );
 }

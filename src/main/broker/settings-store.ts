@@ -14,6 +14,7 @@ import {
   salvageSettings,
   validateSettings,
   InvalidSettingsError,
+  RECENT_WORKSPACES,
   type Settings,
   type SettingsPatch,
   type WindowRecord,
@@ -95,6 +96,14 @@ export class SettingsStore {
   setWindows(windows: WindowRecord[]): Settings {
     const result = validateSettings({ ...this.#settings, windows: structuredClone(windows) });
     if (!result.ok) throw new Error(`Invalid window records: ${result.errors.join("; ")}`);
+    return this.#commit(result.value);
+  }
+
+  /** Puts `folder` first in the recent workspaces (main's record, like the windows; at most RECENT_WORKSPACES). */
+  rememberWorkspace(folder: string): Settings {
+    const recent = [folder, ...this.#settings.recentWorkspaces.filter((f) => f !== folder)].slice(0, RECENT_WORKSPACES);
+    const result = validateSettings({ ...this.#settings, recentWorkspaces: recent });
+    if (!result.ok) throw new Error(`Invalid workspace folder: ${result.errors.join("; ")}`);
     return this.#commit(result.value);
   }
 

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { app, BrowserWindow, session, type MessagePortMain } from "electron";
+import { app, BrowserWindow, dialog, session, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
 import { createCore } from "../broker/core";
 import { SESSION_QUERY_PARAM } from "../../preload/api";
@@ -104,10 +104,25 @@ async function start(): Promise<ChatWindows> {
     windowOf: (event) => chatWindows.fromContents(event.sender),
     isAppUrl,
     apiFor: (win) =>
-      appApiWith(service, async (id, where) => {
-        if (!sessionExists(id)) throw new Error("No such chat");
-        if (where === "new-window") chatWindows.open(id);
-        else chatWindows.show(win, id);
+      appApiWith(service, {
+        openSession: async (id, where) => {
+          if (!sessionExists(id)) throw new Error("No such chat");
+          if (where === "new-window") chatWindows.open(id);
+          else chatWindows.show(win, id);
+        },
+        // The system's folder dialog, opened by main and attached to the asking window; the page only asks.
+        pickWorkspace: async (id) => {
+          if (!sessionExists(id)) throw new Error("No such chat");
+          const current = index.get(id)?.workspace ?? settings.get().recentWorkspaces[0];
+          const picked = await dialog.showOpenDialog(win, {
+            title: "Choose the chat's workspace",
+            buttonLabel: "Use This Folder",
+            properties: ["openDirectory", "createDirectory"],
+            ...(current ? { defaultPath: current } : {}),
+          });
+          const folder = picked.canceled ? undefined : picked.filePaths[0];
+          return folder ? service.setWorkspace(id, folder) : null;
+        },
       }),
     connect: (win, sessionId) => chatWindows.connect(win, sessionId),
   });

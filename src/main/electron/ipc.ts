@@ -39,13 +39,14 @@ export function registerIpc(options: IpcOptions): void {
 }
 
 /**
- * `service` with `openSession` replaced, every other method bound to `service`: the per-window view of the API.
- * Built from the schema's method list, so a method added to AppApi cannot be forgotten here.
+ * `service` with the calls that depend on the calling window replaced (`openSession`'s "this window", the folder
+ * dialog's parent), every other method bound to `service`: the per-window view of the API. Built from the schema's
+ * method list, so a method added to AppApi cannot be forgotten here.
  */
-export function appApiWith(service: AppApi, openSession: AppApi["openSession"]): AppApi {
+export function appApiWith(service: AppApi, perWindow: Pick<AppApi, "openSession" | "pickWorkspace">): AppApi {
   const api: Partial<Record<AppMethod, unknown>> = {};
   for (const method of Object.keys(APP_API_SCHEMAS) as AppMethod[]) {
-    api[method] = method === "openSession" ? openSession : service[method].bind(service);
+    api[method] = method === "openSession" || method === "pickWorkspace" ? perWindow[method] : service[method].bind(service);
   }
   return api as AppApi;
 }

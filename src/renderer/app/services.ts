@@ -46,6 +46,8 @@ export interface AppServices {
   onHostStatus?(listener: (status: HostStatus) => void): () => void;
   /** Present where the page shows system notifications itself; absent where main shows them (Electron). */
   notifications?: PageNotifications;
+  /** Main can show the system's folder dialog (`pickWorkspace`): the desktop app. Elsewhere the page asks for a path. */
+  folderDialog?: boolean;
 }
 
 /** What a native menu (or its accelerator) asks the focused window to do. */

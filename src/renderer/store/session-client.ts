@@ -10,7 +10,7 @@ import * as Comlink from "comlink";
 import { createAgentStateData } from "../../shared/agent/state";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import { fromEventFrame, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
+import { fromEventFrame, type ApprovalAnswer, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { afterNextPaint } from "./frame-coalesced";
@@ -128,6 +128,9 @@ export class SessionClient implements SessionCommands {
   }
   setThinkingLevel(level: ThinkingLevel): Promise<void> {
     return this.call((api) => api.setThinkingLevel(level));
+  }
+  answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void> {
+    return this.call((api) => (reason === undefined ? api.answerApproval(toolCallId, answer) : api.answerApproval(toolCallId, answer, reason)));
   }
   dismissNotice(id: number): void {
     this.mirror.dismissNotice(id);

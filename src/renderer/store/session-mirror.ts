@@ -47,6 +47,7 @@ export class SessionMirror {
       steering: [],
       followUp: [],
       toolRuns: NO_TOOL_RUNS,
+      approvals: [],
       connection: "connecting",
       notices: [],
     };
@@ -76,6 +77,8 @@ export class SessionMirror {
       steering: snapshot.steering,
       followUp: snapshot.followUp,
       toolRuns: snapshot.toolRuns,
+      approvals: snapshot.approvals,
+      workspace: snapshot.workspace,
     });
   }
 
@@ -146,6 +149,10 @@ export class SessionMirror {
         return { ...view, steering: item.steering, followUp: item.followUp };
       case "n":
         return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text }] };
+      case "ap":
+        return { ...view, approvals: item.pending };
+      case "w":
+        return { ...view, workspace: item.workspace };
       default: {
         const event = this.decoder.decode(item, view.state, view.historyStart);
         const state = reduceAgentState(view.state as AgentStateData, event);

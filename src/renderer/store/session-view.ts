@@ -2,6 +2,7 @@ import type { AgentMessage, ThinkingLevel } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRun, ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
+import type { ApprovalAnswer, ApprovalRequest, WorkspaceInfo } from "../../shared/protocol/session-protocol";
 
 /** A tool call as the UI shows it (see shared/agent/tool-runs.ts, where one reducer maintains them). */
 export type ToolRunView = ToolRun;
@@ -36,6 +37,10 @@ export interface SessionView {
   readonly steering: readonly AgentMessage[];
   readonly followUp: readonly AgentMessage[];
   readonly toolRuns: ToolRuns;
+  /** Tool calls waiting for the user's yes or no. */
+  readonly approvals: readonly ApprovalRequest[];
+  /** The chat's workspace as its agent sees it; undefined: it has none. */
+  readonly workspace?: WorkspaceInfo;
   readonly connection: ConnectionStatus;
   readonly notices: readonly SessionNotice[];
 }
@@ -54,5 +59,6 @@ export interface SessionCommands {
   clearQueues(): Promise<void>;
   setModel(model: ModelRef): Promise<void>;
   setThinkingLevel(level: ThinkingLevel): Promise<void>;
+  answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;
   dismissNotice(id: number): void;
 }

@@ -16,6 +16,9 @@ import { NoticeBanner } from "../components/common/NoticeBanner";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { EmptyChat } from "./EmptyChat";
 import { MenuIcon } from "../components/common/icons";
+import { WorkspaceButton } from "../components/common/WorkspaceButton";
+import { ApprovalsContext } from "../components/messages/approvals";
+import type { ApprovalAnswer } from "../../shared/protocol/session-protocol";
 import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
 import { errorText } from "../../shared/error-text";
@@ -94,6 +97,14 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
   // Continue needs something said to go on from: a reply cut off while thinking or calling a tool has only Retry.
   const continuable = !running && isInterruptedReply(lastMessage) && lastMessage?.role === "assistant" && unfinishedReplyAsSaid(lastMessage) !== undefined;
 
+  const approvals = useMemo(
+    () => ({
+      pending: new Map(view.approvals.map((a) => [a.toolCallId, a])),
+      answer: (id: string, answer: ApprovalAnswer, reason?: string) => commands.answerApproval(id, answer, reason),
+    }),
+    [view.approvals, commands],
+  );
+
   const onModelChange = useCallback((m: ModelOption) => act(commands.setModel({ provider: m.provider, id: m.id })), [act, commands]);
   const onThinkingChange = useCallback((level: ThinkingLevel) => act(commands.setThinkingLevel(level)), [act, commands]);
   const onRemoveQueued = useCallback(
@@ -117,6 +128,7 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
         ) : null}
         <h1 className="chat-title" title={title}>{title}</h1>
+        <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
         {disconnected ? (
           <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" title={disconnected} data-testid="connection-pill">
             {PILL_LABELS[hostDown ? "offline" : view.connection]}
@@ -145,8 +157,10 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
       {items.length === 0 ? (
         <EmptyChat modelName={currentModel?.name} />
       ) : (
-        <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-          tailVersion={state.streamingMessage} followSignal={sent} />
+        <ApprovalsContext.Provider value={approvals}>
+          <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+            tailVersion={state.streamingMessage} followSignal={sent} />
+        </ApprovalsContext.Provider>
       )}
       <div className="chat-bottom">
         {failure ? (

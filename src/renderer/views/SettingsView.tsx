@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from "react";
 import type { ModelOption, ProviderStatus } from "../../shared/protocol/app-api";
-import type { CustomProvider, Settings, SettingsPatch } from "../../shared/settings/schema";
+import type { CustomProvider, Settings, SettingsPatch, ToolPolicy } from "../../shared/settings/schema";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/agent/types";
 import { useServices } from "../app/ServicesContext";
 import { CustomProvidersEditor } from "../components/settings/CustomProvidersEditor";
@@ -27,6 +27,8 @@ export function SettingsView(props: SettingsViewProps) {
   const [error, setError] = useState<string | null>(null);
   const [timeoutDraft, setTimeoutDraft] = useState<string | null>(null);
   const [idleDraft, setIdleDraft] = useState<string | null>(null);
+  const [approvalDraft, setApprovalDraft] = useState<string | null>(null);
+  const [domainsDraft, setDomainsDraft] = useState<string | null>(null);
 
   const save = async (patch: SettingsPatch): Promise<boolean> => {
     setError(null);
@@ -158,6 +160,44 @@ export function SettingsView(props: SettingsViewProps) {
           </Field>
         </Group>
 
+        <Group title="Tools" description="What an agent may do in its chat's workspace folder without asking you first. Anything else waits for your answer in the chat.">
+          {WORKSPACE_TOOLS.map(([tool, what]) => (
+            <Field key={tool} label={tool} htmlFor={`set-tool-${tool}`} hint={what}>
+              <select id={`set-tool-${tool}`} value={settings.tools.approval[tool] ?? "ask"} data-testid={`tool-policy-${tool}`}
+                onChange={(e) => void save({ tools: { approval: { [tool]: e.target.value as ToolPolicy } } })}>
+                <option value="allow">Runs without asking</option>
+                <option value="ask">Asks first</option>
+              </select>
+            </Field>
+          ))}
+          <Field label="Unanswered questions are denied after (minutes)" htmlFor="set-approval-timeout"
+            hint="Only while no window shows the chat: the agent is told nobody answered.">
+            <input id="set-approval-timeout" type="number" min={1} max={1440} step={1}
+              value={approvalDraft ?? String(settings.tools.approvalTimeoutMinutes)}
+              onChange={(e) => setApprovalDraft(e.target.value)}
+              onBlur={() => {
+                if (approvalDraft === null) return;
+                const minutes = Number(approvalDraft);
+                if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
+                  setError("The time to answer must be a whole number of minutes from 1 to 1440.");
+                  return;
+                }
+                void save({ tools: { approvalTimeoutMinutes: minutes } }).then((ok) => ok && setApprovalDraft(null));
+              }} />
+          </Field>
+          <Field label="Hosts shell commands may reach" htmlFor="set-domains"
+            hint="One per line (*.example.com for its subdomains). Commands run in a sandbox with no other network access.">
+            <textarea id="set-domains" rows={3} value={domainsDraft ?? settings.tools.allowedDomains.join("\n")}
+              placeholder="registry.npmjs.org" spellCheck={false} data-testid="allowed-domains"
+              onChange={(e) => setDomainsDraft(e.target.value)}
+              onBlur={() => {
+                if (domainsDraft === null) return;
+                const domains = domainsDraft.split(/\s+/).map((d) => d.trim()).filter(Boolean);
+                void save({ tools: { allowedDomains: domains } }).then((ok) => ok && setDomainsDraft(null));
+              }} />
+          </Field>
+        </Group>
+
         <Group title="API keys" description="Keys are stored encrypted by Paddock and never shown again. Keys from environment variables are used when none is set here.">
           {providerStatus.filter((p) => customProviderId(p.provider) === undefined).map((p) => (
             <ApiKeyRow key={p.provider} status={p} onChanged={onProvidersChanged} onError={setError} />
@@ -186,6 +226,17 @@ export function SettingsView(props: SettingsViewProps) {
     </section>
   );
 }
+
+/** The workspace tools, as Settings list them: name and what it does. */
+const WORKSPACE_TOOLS: [string, string][] = [
+  ["read", "Reads a file."],
+  ["ls", "Lists a folder."],
+  ["find", "Finds files by name."],
+  ["grep", "Searches file contents."],
+  ["write", "Creates or overwrites a file."],
+  ["edit", "Changes part of a file."],
+  ["bash", "Runs a shell command (in a sandbox where the system has one; elsewhere it always asks)."],
+];
 
 /**
  * Where the page shows notifications itself (the browser host), the browser must allow them first; it asks only

@@ -16,6 +16,8 @@ export const APP_API_SCHEMAS = {
   deleteSession: Type.Tuple([SessionId]),
   restoreSession: Type.Tuple([SessionId]),
   openSession: Type.Tuple([SessionId, Type.Union([Type.Literal("this-window"), Type.Literal("new-window")])]),
+  setWorkspace: Type.Tuple([SessionId, Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])]),
+  pickWorkspace: Type.Tuple([SessionId]),
   getSettings: Type.Tuple([]),
   updateSettings: Type.Tuple([SettingsPatchSchema]),
   setApiKey: Type.Tuple([Type.String({ minLength: 1, maxLength: 100 }), Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])]),

@@ -34,6 +34,8 @@ export interface SessionSummary {
   activity?: Exclude<SessionActivity, "idle">;
   /** A run finished or failed while no window showed the chat; cleared when the chat is opened. */
   unread?: "done" | "failed";
+  /** The folder the chat's file and shell tools work in; absent: the chat has none of those tools. */
+  workspace?: string;
 }
 
 /** Why a chat wants the user: its run finished or failed, or it waits for an answer. */
@@ -72,6 +74,17 @@ export interface AppApi {
   restoreSession(id: string): Promise<void>;
   /** Shows the session in this window, or in a new window. */
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
+  /**
+   * Gives the chat a workspace folder (an absolute path to an existing folder, checked by main), or none (null).
+   * The chat's agent gets file and shell tools for it from its next step on.
+   */
+  setWorkspace(id: string, folder: string | null): Promise<SessionSummary>;
+  /**
+   * The desktop app: main shows the system's folder dialog (never the page) and sets the chosen folder as the chat's
+   * workspace; resolves null when the user cancels. The browser host has no such dialog: it rejects, and the page
+   * asks for a typed path instead.
+   */
+  pickWorkspace(id: string): Promise<SessionSummary | null>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: SettingsPatch): Promise<Settings>;
   /** Stores (or, with null, removes) a provider's API key in main's encrypted store. */

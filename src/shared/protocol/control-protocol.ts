@@ -3,6 +3,7 @@
  * `WorkerControlApi` on lane "c2w", the worker calls `MainControlApi` on lane "w2c". Session traffic never uses it.
  */
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
+import type { ToolPolicy } from "../settings/schema";
 import type { Model } from "@mariozechner/pi-ai";
 import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
@@ -25,12 +26,22 @@ export interface WorkerSettings {
   toolExecution: ToolExecutionMode;
   requestTimeoutMs: number;
   clearQueuesOnAbort: boolean;
+  /** Per tool: run at once or ask (a tool not listed asks); see approval-gate.ts. */
+  toolApproval: Record<string, ToolPolicy>;
+  /** A question nobody answers while no window shows the chat is denied after this long. */
+  approvalTimeoutMs: number;
+  /** Hosts shell commands may reach through the sandbox. */
+  allowedDomains: string[];
 }
 
 export interface WorkerInitOptions {
   sessionId: string;
   /** The session's JSONL transcript; the worker is its only writer. */
   transcriptFile: string;
+  /** The session's own folder (saved command output, temporary files); the worker creates it when needed. */
+  sessionDir: string;
+  /** The chat's workspace folder (absolute, checked by main), if it has one: file and shell tools work there. */
+  workspace?: string;
   settings: WorkerSettings;
   /** Attach a state digest to every event batch so mirrors can prove they are in sync (diagnostics, tests). */
   integrityCheck?: boolean;
@@ -75,6 +86,8 @@ export interface WorkerControlApi {
   /** Binds this (possibly pre-warmed) worker to a session; loads its transcript. Called once. */
   init(options: WorkerInitOptions): Promise<WorkerInitResult>;
   updateSettings(settings: WorkerSettings): Promise<void>;
+  /** The chat's workspace changed (checked by main; undefined: none): tools and system prompt follow. */
+  setWorkspace(folder: string | undefined): Promise<void>;
   /**
    * Ends the session: aborts any run (journaled as stopped), flushes the transcript and closes connections; the
    * process exits on its own afterwards, and the answer is "stopped". With `ifIdle` (main's idle stop, whose view of

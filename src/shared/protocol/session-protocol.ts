@@ -34,6 +34,39 @@ export interface SessionSnapshot {
   followUpMode: QueueMode;
   toolExecution: ToolExecutionMode;
   toolRuns: ToolRuns;
+  approvals: ApprovalRequest[];
+  workspace?: WorkspaceInfo;
+}
+
+/** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
+export interface ApprovalRequest {
+  /** The tool call's id: one question per call. */
+  toolCallId: string;
+  toolName: string;
+  /** What the call would do, in a line: the command, the path. */
+  summary: string;
+  /** For a file change, the unified diff it would make. */
+  diff?: string;
+  /**
+   * What "allow for this chat" would allow from now on: every call of the tool, or for `bash` the commands that
+   * start this way. Absent when nothing broader than this one call can be allowed (a compound shell command).
+   */
+  scope?: string;
+  /** When the question was asked (ms since epoch). */
+  askedAt: number;
+}
+
+/** The user's answer to an ApprovalRequest. */
+export type ApprovalAnswer = "once" | "chat" | "deny";
+
+/** The chat's workspace as its agent sees it: the folder, and the project context files put in its instructions. */
+export interface WorkspaceInfo {
+  folder: string;
+  /** Paths of the context files (AGENTS.md, CLAUDE.md) found in the folder and its parents, read into the prompt. */
+  contextFiles: string[];
+  /** Shell commands run in an OS sandbox; when false, why not (then every command asks first). */
+  sandboxed: boolean;
+  sandboxProblem?: string;
 }
 
 /** What the mirror receives besides state events. */
@@ -41,6 +74,10 @@ export type SessionStreamItem =
   | WireEvent
   /** Both queues changed (enqueue, drain, removal, clear). */
   | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[] }
+  /** The questions waiting for the user now (all of them). */
+  | { k: "ap"; pending: ApprovalRequest[] }
+  /** The chat's workspace changed (or its context files); undefined: none. */
+  | { k: "w"; workspace?: WorkspaceInfo }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "n"; kind: "worker-restarted" | "error"; text: string };
 
@@ -93,6 +130,11 @@ export type SessionFrame =
 
 /** The commands a session's worker serves. Every method rejects with a readable Error on bad input or state. */
 export interface SessionApi {
+  /**
+   * Answers a waiting tool call: run it once, allow it (its tool, or its command prefix) for the rest of the chat, or
+   * deny it, with an optional reason the model is given. Rejects when nothing with that id waits (any more).
+   */
+  answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;
   /** Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). */
   prompt(text: string, images?: ImageContent[]): Promise<void>;
   /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
@@ -166,6 +208,14 @@ export const SESSION_METHOD_SCHEMAS = {
   setFollowUpMode: Type.Tuple([QueueModeSchema]),
   setToolExecution: Type.Tuple([ToolExecutionSchema]),
   setSystemPrompt: Type.Tuple([Type.String({ maxLength: MAX_TEXT_CHARS })]),
+  answerApproval: Type.Union([
+    Type.Tuple([Type.String({ minLength: 1, maxLength: 200 }), Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")])]),
+    Type.Tuple([
+      Type.String({ minLength: 1, maxLength: 200 }),
+      Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")]),
+      Type.String({ maxLength: 4000 }),
+    ]),
+  ]),
   getSnapshot: Type.Union([Type.Tuple([]), Type.Tuple([Type.Integer({ minimum: 1, maximum: 1_000_000 })])]),
   getHistory: Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]),
 } satisfies Record<keyof SessionApi, TSchema>;

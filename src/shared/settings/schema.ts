@@ -11,6 +11,8 @@ import { THINKING_LEVELS } from "../agent/types";
 import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
 
 export const SETTINGS_VERSION = 2;
+/** How many recent workspaces Settings keep. */
+export const RECENT_WORKSPACES = 10;
 
 export const ModelRefSchema = Type.Object(
   { provider: Type.String({ minLength: 1 }), id: Type.String({ minLength: 1 }) },
@@ -42,6 +44,24 @@ export const BackgroundSettingsSchema = Type.Object(
     idleStopMinutes: Type.Integer({ minimum: 0, maximum: 24 * 60 }),
     /** Desktop notifications when a chat that is not in front finishes, fails, or needs the user. */
     notifications: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/** Whether a tool runs at once or asks the user first. */
+export const ToolPolicySchema = Type.Enum(["allow", "ask"]);
+
+/** A host name the sandbox lets shell commands reach, with an optional leading "*." for its subdomains. */
+const DomainSchema = Type.String({ pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$" });
+
+export const ToolsSettingsSchema = Type.Object(
+  {
+    /** Per tool name: run at once, or ask first. A tool not listed asks. */
+    approval: Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,100}$" }), ToolPolicySchema),
+    /** A question nobody answers while no window shows the chat is answered "deny" after this long. */
+    approvalTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 24 * 60 }),
+    /** Hosts shell commands may reach through the sandbox; every other network access is blocked. */
+    allowedDomains: Type.Array(DomainSchema, { maxItems: 200 }),
   },
   { additionalProperties: false },
 );
@@ -93,6 +113,9 @@ export const SettingsSchema = Type.Object(
     toolExecution: ToolExecutionSchema,
     abort: AbortSettingsSchema,
     background: BackgroundSettingsSchema,
+    tools: ToolsSettingsSchema,
+    /** Workspace folders chosen lately, newest first (main keeps them; offered when choosing a chat's workspace). */
+    recentWorkspaces: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: RECENT_WORKSPACES }),
     customProviders: Type.Array(CustomProviderSchema),
     theme: ThemeSchema,
     windows: Type.Array(WindowRecordSchema),
@@ -102,8 +125,9 @@ export const SettingsSchema = Type.Object(
 );
 
 /**
- * What a page may change, each part optional. `abort` and `background` merge field by field; `customProviders` replaces the whole
- * list; `defaultModel: null` clears the default. `version` and `windows` belong to main and are not patchable.
+ * What a page may change, each part optional. `abort`, `background` and `tools` merge field by field (and
+ * `tools.approval` tool by tool); `customProviders` replaces the whole
+ * list; `defaultModel: null` clears the default. `version`, `windows` and `recentWorkspaces` belong to main and are not patchable.
  */
 export const SettingsPatchSchema = Type.Object(
   {
@@ -114,6 +138,7 @@ export const SettingsPatchSchema = Type.Object(
     toolExecution: Type.Optional(ToolExecutionSchema),
     abort: Type.Optional(Type.Partial(AbortSettingsSchema)),
     background: Type.Optional(Type.Partial(BackgroundSettingsSchema)),
+    tools: Type.Optional(Type.Partial(ToolsSettingsSchema)),
     customProviders: Type.Optional(Type.Array(CustomProviderSchema)),
     theme: Type.Optional(ThemeSchema),
     onboarded: Type.Optional(Type.Boolean()),
@@ -125,6 +150,8 @@ export type Settings = Static<typeof SettingsSchema>;
 export type SettingsPatch = Static<typeof SettingsPatchSchema>;
 export type AbortSettings = Settings["abort"];
 export type BackgroundSettings = Settings["background"];
+export type ToolsSettings = Settings["tools"];
+export type ToolPolicy = ToolsSettings["approval"][string];
 export type CustomProvider = Static<typeof CustomProviderSchema>;
 export type WindowRecord = Static<typeof WindowRecordSchema>;
 export type WindowBounds = Static<typeof WindowBoundsSchema>;
@@ -146,6 +173,13 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     idleStopMinutes: 5,
     notifications: true,
   },
+  tools: {
+    // Looking is allowed; changing files and running commands ask, as in pi's and Claude Code's defaults.
+    approval: { read: "allow", ls: "allow", find: "allow", grep: "allow", calculate: "allow", wait: "allow", write: "ask", edit: "ask", bash: "ask" },
+    approvalTimeoutMinutes: 10,
+    allowedDomains: [],
+  },
+  recentWorkspaces: [],
   customProviders: [],
   theme: "system",
   windows: [],
@@ -177,12 +211,17 @@ export function validateSettings(value: unknown): SettingsValidation {
 export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
   const patchErrors = schemaErrors(SettingsPatchSchema, patch);
   if (patchErrors.length > 0) throw new Error(`Invalid settings change: ${patchErrors.join("; ")}`);
-  const { defaultModel, abort, background, ...rest } = structuredClone(patch);
+  const { defaultModel, abort, background, tools, ...rest } = structuredClone(patch);
   const next: Settings = {
     ...settings,
     ...withoutUndefined(rest),
     abort: { ...settings.abort, ...withoutUndefined(abort ?? {}) },
     background: { ...settings.background, ...withoutUndefined(background ?? {}) },
+    tools: {
+      ...settings.tools,
+      ...withoutUndefined(tools ?? {}),
+      approval: { ...settings.tools.approval, ...(tools?.approval ?? {}) },
+    },
   };
   if (defaultModel === null) delete next.defaultModel;
   else if (defaultModel !== undefined) next.defaultModel = defaultModel;
@@ -255,11 +294,11 @@ function migrateToCurrent(raw: unknown): unknown {
   }
   const defaults = structuredClone(DEFAULT_SETTINGS) as Settings;
   // A missing group takes the defaults; a partial one is completed; anything else is left to fail validation.
-  const group = (key: "abort" | "background") => {
+  const group = (key: "abort" | "background" | "tools") => {
     const value = data[key] ?? defaults[key];
     return isRecord(value) ? { ...defaults[key], ...value } : value;
   };
-  return { ...defaults, ...data, abort: group("abort"), background: group("background") };
+  return { ...defaults, ...data, abort: group("abort"), background: group("background"), tools: group("tools") };
 }
 
 /** The schema's complaints about `value`, one readable line each ("abort.requestTimeoutMs: must be >= 5000"). */

@@ -46,7 +46,7 @@ function wire(agentOptions: ConstructorParameters<typeof Agent>[0] = {}, withDig
   });
   mirror.loadSnapshot({
     sessionId: "s", seq: 0, state: { ...agent.data, pendingToolCalls: [] }, steering: [], followUp: [],
-    steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", toolExecution: "parallel", toolRuns: {},
+    steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", toolExecution: "parallel", toolRuns: {}, approvals: [],
   });
   const settle = async () => {
     await agent.waitForIdle();
@@ -119,7 +119,7 @@ describe("the event stream from worker to mirror", () => {
 describe("the mirror's sequencing", () => {
   const snapshot = {
     sessionId: "s", seq: 5, state: { ...createAgentStateData(), pendingToolCalls: [] as string[] },
-    steering: [], followUp: [], steeringMode: "all" as const, followUpMode: "all" as const, toolExecution: "parallel" as const, toolRuns: {},
+    steering: [], followUp: [], steeringMode: "all" as const, followUpMode: "all" as const, toolExecution: "parallel" as const, toolRuns: {}, approvals: [],
   };
 
   it("carries a tool name that arrives after the call started, in an update with no argument text", () => {

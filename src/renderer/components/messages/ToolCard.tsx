@@ -1,8 +1,11 @@
-import { memo, useState } from "react";
+import { memo, useContext, useState } from "react";
 import type { ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRunView } from "../../store/session-view";
 import { ToolIcon } from "../common/icons";
 import { contentText } from "../../../shared/agent/content-text";
+import { ApprovalPanel } from "./ApprovalPanel";
+import { ApprovalsContext } from "./approvals";
+import { DiffView } from "./DiffView";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -22,13 +25,16 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   const status: Status = result
     ? result.isError ? "error" : "done"
     : run ? (run.status === "running" ? "running" : run.status) : "pending";
+  const approvals = useContext(ApprovalsContext);
+  const request = approvals.pending.get(call.id);
   const [choice, setChoice] = useState<boolean | null>(null);
-  const open = choice ?? (status !== "done");
+  const open = request !== undefined || (choice ?? (status !== "done"));
   const output = result ? resultContentText(result.content) : run?.result !== undefined ? resultText(run.result) :
     run?.partialResult !== undefined ? resultText(run.partialResult) : "";
-  const statusLabel = { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
+  const diff = diffOf(result?.details ?? (run?.result as { details?: unknown } | undefined)?.details);
+  const statusLabel = request ? "waiting for you" : { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
   return (
-    <div className={`tool-card tool-${status}`} data-testid="tool-card" data-status={status}>
+    <div className={`tool-card tool-${status}${request ? " tool-asking" : ""}`} data-testid="tool-card" data-status={request ? "asking" : status}>
       <button type="button" className="tool-header" aria-expanded={open} onClick={() => setChoice(!open)}>
         <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span>
         <span className="tool-icon"><ToolIcon /></span>
@@ -41,8 +47,18 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
       </button>
       {open ? (
         <div className="tool-body">
+          {request ? (
+            <ApprovalPanel request={request} focus={[...approvals.pending.keys()][0] === call.id}
+              answer={(answer, reason) => approvals.answer(call.id, answer, reason)} />
+          ) : null}
           <div className="tool-section-label">Arguments</div>
           <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+          {diff && !request ? (
+            <>
+              <div className="tool-section-label">Changes</div>
+              <DiffView diff={diff} />
+            </>
+          ) : null}
           {output || status === "running" ? (
             <>
               <div className="tool-section-label">{status === "error" ? "Error" : status === "running" ? "Output so far" : "Result"}</div>
@@ -56,6 +72,12 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
     </div>
   );
 });
+
+/** The unified diff a file-changing tool puts in its result's details, if any. */
+function diffOf(details: unknown): string | undefined {
+  const diff = (details as { diff?: unknown } | undefined)?.diff;
+  return typeof diff === "string" && diff.length > 0 ? diff : undefined;
+}
 
 /** A tool result's content as the card shows it: text parts on their own lines, images by type. */
 function resultContentText(content: ToolResultMessage["content"]): string {

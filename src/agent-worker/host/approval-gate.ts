@@ -1,0 +1,184 @@
+/**
+ * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
+ * one the user allowed for this chat (its tool, or for `bash` the commands that start the same way) too; any other
+ * waits for an answer given on the session channel: allow once, allow for this chat, or deny (with a reason the model
+ * is given). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
+ * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
+ * when the run is stopped.
+ */
+import type { ToolPolicy } from "../../shared/settings/schema";
+import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
+import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
+
+export interface ApprovalGateOptions {
+  /** What Settings (and the sandbox) say for a tool now: run at once, or ask. */
+  policy(toolName: string): ToolPolicy;
+  /** A line saying what the call would do, and for file changes the diff; must not throw. */
+  describe(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }>;
+  /** The waiting questions changed: tell the mirrors and main. Must not throw. */
+  changed(pending: ApprovalRequest[]): void;
+  /** Journals "allowed for this chat" (resolves once on disk). */
+  saveGrant(grant: string): Promise<void>;
+  /** How long a question may wait while no window shows the chat. */
+  timeoutMs(): number;
+}
+
+interface Waiting {
+  request: ApprovalRequest;
+  grant?: string;
+  settle(result: BeforeToolCallResult | undefined): void;
+}
+
+export class ApprovalGate {
+  private readonly grants: Set<string>;
+  private readonly waiting = new Map<string, Waiting>();
+  private viewers = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly options: ApprovalGateOptions,
+    grants: readonly string[] = [],
+  ) {
+    this.grants = new Set(grants);
+  }
+
+  /** The questions waiting now, oldest first. */
+  pending(): ApprovalRequest[] {
+    return [...this.waiting.values()].map((w) => w.request);
+  }
+
+  /** The Agent's `beforeToolCall`: never throws (a failure to describe the call still asks). */
+  readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
+    const { name, id } = context.toolCall;
+    if (this.options.policy(name) === "allow") return undefined;
+    const grant = grantFor(name, context.args);
+    if (grant !== undefined && this.grants.has(grant)) return undefined;
+    if (signal?.aborted) return { block: true, reason: STOPPED };
+    const described: { summary: string; diff?: string } = await this.options.describe(name, context.args).catch(() => ({ summary: name }));
+    const request: ApprovalRequest = {
+      toolCallId: id,
+      toolName: name,
+      summary: described.summary,
+      ...(described.diff ? { diff: described.diff } : {}),
+      ...(grant !== undefined ? { scope: describeGrant(grant) } : {}),
+      askedAt: Date.now(),
+    };
+    return new Promise((resolve) => {
+      const onAbort = () => this.settle(id, { block: true, reason: STOPPED });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiting.set(id, {
+        request,
+        grant,
+        settle: (result) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(result);
+        },
+      });
+      this.publish();
+    });
+  };
+
+  /** The user's answer. Rejects when nothing with that id waits (answered elsewhere, or timed out meanwhile). */
+  async answer(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void> {
+    const waiting = this.waiting.get(toolCallId);
+    if (!waiting) throw new Error("That question is no longer waiting (it was answered, or the run stopped).");
+    if (answer === "chat") {
+      if (waiting.grant === undefined) throw new Error("This call can only be allowed once.");
+      this.grants.add(waiting.grant);
+      await this.options.saveGrant(waiting.grant);
+    }
+    const why = reason?.trim();
+    this.settle(toolCallId, answer === "deny" ? { block: true, reason: why ? `The user denied this call: ${why}` : "The user denied this call." } : undefined);
+  }
+
+  /** How many windows show the chat: the timeout runs only while none does. */
+  setViewers(count: number): void {
+    this.viewers = count;
+    this.arm();
+  }
+
+  /** "Allowed for this chat" is forgotten (a reset starts the chat afresh). */
+  clearGrants(): void {
+    this.grants.clear();
+  }
+
+  /** Denies everything waiting (the worker is shutting down). */
+  denyAll(reason: string): void {
+    for (const id of [...this.waiting.keys()]) this.settle(id, { block: true, reason });
+  }
+
+  private settle(id: string, result: BeforeToolCallResult | undefined): void {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return;
+    this.waiting.delete(id);
+    waiting.settle(result);
+    this.publish();
+  }
+
+  private publish(): void {
+    this.options.changed(this.pending());
+    this.arm();
+  }
+
+  private arm(): void {
+    const due = this.waiting.size > 0 && this.viewers === 0;
+    if (!due) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    if (this.timer) return;
+    const ms = this.options.timeoutMs();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.denyAll(`Nobody answered within ${duration(ms)} (no window showed the chat), so the call was not made.`);
+    }, ms);
+    this.timer.unref?.();
+  }
+}
+
+const STOPPED = "The run was stopped before the user answered.";
+
+function duration(ms: number): string {
+  if (ms < 60_000) {
+    const seconds = Math.round(ms / 100) / 10;
+    return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  }
+  const minutes = Math.round(ms / 60_000);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/**
+ * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` the commands that start like
+ * this one (`bash:npm test`); undefined when nothing broader than this call can be allowed: a shell command that
+ * chains, pipes, substitutes or redirects could do anything behind an innocent first word.
+ */
+export function grantFor(toolName: string, args: unknown): string | undefined {
+  if (toolName !== "bash") return `tool:${toolName}`;
+  const command = typeof (args as { command?: unknown })?.command === "string" ? (args as { command: string }).command.trim() : "";
+  const prefix = commandPrefix(command);
+  return prefix === undefined ? undefined : `bash:${prefix}`;
+}
+
+/** Tools whose first argument names a sub-command worth telling apart (`git status` is not `git push`). */
+const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "pip", "uv", "make", "deno", "dotnet", "gradle", "mvn"]);
+
+/** The start of a simple command (`npm test -- --watch` -> `npm test`); undefined for anything but a simple one. */
+export function commandPrefix(command: string): string | undefined {
+  if (command === "" || /[;&|<>`$(){}\n\\]/.test(command)) return undefined;
+  const words = command.split(/\s+/);
+  if (!/^[A-Za-z0-9_./-]+$/.test(words[0])) return undefined;
+  const second = words[1];
+  if (SUBCOMMAND_TOOLS.has(words[0]) && second && /^[A-Za-z0-9_:.-]+$/.test(second) && !second.startsWith("-")) return `${words[0]} ${second}`;
+  return words[0];
+}
+
+/** The grant as the user reads it on the button ("edit", "npm test …"). */
+function describeGrant(grant: string): string {
+  return grant.startsWith("bash:") ? `${grant.slice(5)} …` : grant.slice(5);
+}
+
+/** Whether a transcript's grant string is one this gate would make (the loader checks what it replays). */
+export function isGrant(value: unknown): value is string {
+  return typeof value === "string" && /^(tool:[A-Za-z0-9_.:-]{1,100}|bash:\S.{0,200})$/.test(value);
+}

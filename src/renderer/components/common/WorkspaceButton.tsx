@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from "react";
+import type { WorkspaceInfo } from "../../../shared/protocol/session-protocol";
+import { useServices } from "../../app/ServicesContext";
+import { errorText } from "../../../shared/error-text";
+import { FolderIcon } from "./icons";
+
+interface WorkspaceButtonProps {
+  sessionId: string;
+  workspace?: WorkspaceInfo;
+}
+
+/**
+ * The chat's workspace in its header: the folder (and the project context files its agent read), and a panel to
+ * choose another: the system's folder dialog in the desktop app (opened by main), a typed path in the browser
+ * host (checked by the host), recent folders in both, or none.
+ */
+export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) {
+  const services = useServices();
+  const { app } = services;
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [recent, setRecent] = useState<string[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setFailure(null);
+    setTyped(workspace?.folder ?? "");
+    app.getSettings().then((s) => setRecent(s.recentWorkspaces), () => setRecent([]));
+    const onDown = (e: MouseEvent) => {
+      if (!panel.current?.parentElement?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    return () => document.removeEventListener("mousedown", onDown);
+  }, [open, app, workspace?.folder]);
+
+  const use = (folder: string | null) => {
+    setFailure(null);
+    app.setWorkspace(sessionId, folder).then(() => setOpen(false), (e: unknown) => setFailure(errorText(e)));
+  };
+  const browse = () => {
+    setFailure(null);
+    app.pickWorkspace(sessionId).then((picked) => picked && setOpen(false), (e: unknown) => setFailure(errorText(e)));
+  };
+
+  const name = workspace ? baseName(workspace.folder) : "No workspace";
+  const context = workspace?.contextFiles.map(baseName) ?? [];
+  return (
+    <div className="workspace">
+      <button type="button" className={`workspace-button${workspace ? "" : " workspace-none"}`} aria-expanded={open} aria-haspopup="dialog"
+        title={workspace ? `${workspace.folder}${context.length ? `\nProject context: ${workspace.contextFiles.join(", ")}` : ""}` : "Give this chat a folder to work in"}
+        onClick={() => setOpen((o) => !o)} data-testid="workspace-button">
+        <FolderIcon /> {name}
+        {context.length > 0 ? <span className="workspace-context" data-testid="workspace-context">· {context.join(", ")}</span> : null}
+      </button>
+      {open ? (
+        <div className="workspace-panel" role="dialog" aria-label="Workspace" ref={panel}
+          onKeyDown={(e) => {
+            if (e.key !== "Escape") return;
+            e.preventDefault(); // keeps Esc from stopping the run
+            setOpen(false);
+          }}>
+          <p className="muted workspace-help">
+            The agent can read, change and run things in this folder only{workspace?.sandboxed ? ", and runs commands in a sandbox" : ""}.
+          </p>
+          {workspace ? (
+            <div className="workspace-current">
+              <code>{workspace.folder}</code>
+              {workspace.contextFiles.length > 0 ? <div className="muted">Project context: {workspace.contextFiles.join(", ")}</div> : null}
+              {!workspace.sandboxed ? <div className="workspace-warning">No sandbox here{workspace.sandboxProblem ? ` (${workspace.sandboxProblem})` : ""}: every command asks first.</div> : null}
+            </div>
+          ) : null}
+          {services.folderDialog ? (
+            <button type="button" className="btn btn-primary" onClick={browse} data-testid="workspace-browse">Choose a folder…</button>
+          ) : (
+            <form className="workspace-form" onSubmit={(e) => {
+              e.preventDefault();
+              if (typed.trim()) use(typed.trim());
+            }}>
+              <input autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="/full/path/to/a/folder"
+                aria-label="Workspace folder" data-testid="workspace-path" spellCheck={false} />
+              <button type="submit" className="btn btn-primary">Use</button>
+            </form>
+          )}
+          {recent.filter((f) => f !== workspace?.folder).length > 0 ? (
+            <div className="workspace-recent">
+              <div className="tool-section-label">Recent</div>
+              {recent.filter((f) => f !== workspace?.folder).map((folder) => (
+                <button key={folder} type="button" className="link-button workspace-recent-item" onClick={() => use(folder)}>{folder}</button>
+              ))}
+            </div>
+          ) : null}
+          {workspace ? <button type="button" className="link-button" onClick={() => use(null)}>Remove the workspace</button> : null}
+          {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function baseName(path: string): string {
+  return path.replace(/[\\/]+$/, "").split(/[\\/]/).pop() || path;
+}
