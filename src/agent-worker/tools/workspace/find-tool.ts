@@ -1,9 +1,10 @@
 import { stat } from "node:fs/promises";
-import { relative, sep } from "node:path";
+import { dirname, relative, sep } from "node:path";
 import { Type } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, MAX_BYTES } from "./limits";
+import { globFilter } from "./glob-filter";
 import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep } from "./ripgrep";
 import { truncateHead, type Truncation } from "./truncate";
 import type { WorkspacePaths } from "./workspace-paths";
@@ -26,7 +27,8 @@ export interface FindDetails {
 /**
  * pi's find (which runs fd) on ripgrep's file walk: the same ignore rules (.gitignore in a git repository or not,
  * .ignore), dotfiles included. A pattern without "/" matches names at any depth; one with "/" matches paths below
- * the search folder at any depth ("src/*.ts" also finds "lib/src/a.ts"), as pi's fd call does. Lists files only.
+ * the search folder at any depth ("src/*.ts" also finds "lib/src/a.ts"), as pi's fd call does; a leading "/" anchors
+ * it at the search folder. Lists files only (fd also lists folders).
  */
 export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, FindDetails | undefined> {
   return {
@@ -37,15 +39,20 @@ export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, Fi
     async execute(_id, { pattern, path, limit }, signal) {
       throwIfAborted(signal);
       const searchPath = await paths.resolve(path || ".");
-      if (!(await stat(searchPath).catch(() => undefined))) throw new Error(`Path not found: ${searchPath}`);
+      const info = await stat(searchPath).catch(() => undefined);
+      if (!info) throw new Error(`Path not found: ${searchPath}`);
       const effectiveLimit = limit ?? DEFAULT_LIMIT;
+      // As pi's fd call: a path pattern matches anywhere below the search folder.
       const glob = pattern.includes("/") && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**" ? `**/${pattern}` : pattern;
+      const filter = globFilter(glob.replace(/^\//, ""));
 
       const found: string[] = [];
       const run = await runRipgrep(
-        [...COMMON_RG_FLAGS, "--files", "--glob", glob, ...EXCLUDE_GIT_DIR, "--", searchPath],
+        [...COMMON_RG_FLAGS, "--files", ...filter.rgArgs, ...EXCLUDE_GIT_DIR, "--", searchPath],
+        info.isDirectory() ? searchPath : dirname(searchPath),
         (line) => {
-          if (line) found.push(relative(searchPath, line).split(sep).join("/") || line);
+          const path = relative(searchPath, line).split(sep).join("/") || line;
+          if (line && (!filter.accepts || filter.accepts(path))) found.push(path);
           return found.length < effectiveLimit;
         },
         signal,

@@ -1,9 +1,10 @@
 import { stat } from "node:fs/promises";
-import { basename, relative, sep } from "node:path";
+import { basename, dirname, relative, sep } from "node:path";
 import { Type } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, GREP_MAX_LINE_CHARS, MAX_BYTES } from "./limits";
+import { globFilter } from "./glob-filter";
 import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep } from "./ripgrep";
 import { truncateHead, truncateLine, type Truncation } from "./truncate";
 import type { WorkspacePaths } from "./workspace-paths";
@@ -61,28 +62,34 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       if (ignoreCase) args.push("--ignore-case");
       if (literal) args.push("--fixed-strings");
       if (contextLines > 0) args.push("--context", String(contextLines));
-      if (glob) args.push("--glob", glob);
+      // Relative to the search folder, as rg's own --glob would take it (see glob-filter.ts for why it is not used).
+      const filter = glob ? globFilter(glob) : undefined;
+      if (filter) args.push(...filter.rgArgs);
       args.push(...EXCLUDE_GIT_DIR, "--", pattern, searchPath);
 
-      const output: string[] = [];
+      // rg searches files in parallel; each file's lines come together, so files are sorted after, for a stable order.
+      const blocks: { file: string; lines: string[] }[] = [];
       let matches = 0;
       let linesTruncated = false;
       let last: { path: string; line: number } | undefined; // the match that reached the limit
       const run = await runRipgrep(
         args,
+        info.isDirectory() ? searchPath : dirname(searchPath),
         (line) => {
           if (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) {
             return last === undefined; // after the last match, any other event ends its context
           }
           const event = JSON.parse(line) as RgLineEvent;
           const file = textOf(event.data.path);
+          if (filter?.accepts && !filter.accepts(relative(searchPath, file).split(sep).join("/"))) return true;
           const lineNumber = event.data.line_number;
           if (last && (event.type === "match" || file !== last.path || lineNumber > last.line + contextLines)) return false;
           const text = textOf(event.data.lines).replace(/\r?\n$/, "").replace(/\r/g, "");
           const cut = truncateLine(text);
           linesTruncated ||= cut.wasTruncated;
           const separator = event.type === "match" ? ":" : "-";
-          output.push(`${formatPath(file)}${separator}${lineNumber}${separator} ${cut.text}`);
+          if (blocks.at(-1)?.file !== file) blocks.push({ file, lines: [] });
+          blocks.at(-1)!.lines.push(`${formatPath(file)}${separator}${lineNumber}${separator} ${cut.text}`);
           if (event.type === "match" && ++matches >= effectiveLimit) {
             last = { path: file, line: lineNumber };
             return contextLines > 0;
@@ -94,6 +101,8 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       if (run.code === 2 && matches === 0) throw new Error(run.stderr.trim() || "ripgrep exited with code 2");
       if (matches === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
 
+      blocks.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+      const output = blocks.flatMap((block) => block.lines);
       const truncation = truncateHead(output.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
       const details: GrepDetails = {};
       const notices: string[] = [];

@@ -26,14 +26,20 @@ export interface RipgrepRun {
 }
 
 /**
- * Runs rg and hands each line of its output to `onLine`, which returns false to stop early (rg is then killed).
- * Abort kills rg and rejects with pi's "Operation aborted".
+ * Runs rg in `cwd` (rg matches `--glob`s relative to its working folder) and hands each line of its output to
+ * `onLine`, which returns false to stop early (rg is then killed). Abort kills rg and rejects with pi's "Operation
+ * aborted".
  */
-export async function runRipgrep(args: string[], onLine: (line: string) => boolean | void, signal?: AbortSignal): Promise<RipgrepRun> {
+export async function runRipgrep(
+  args: string[],
+  cwd: string,
+  onLine: (line: string) => boolean | void,
+  signal?: AbortSignal,
+): Promise<RipgrepRun> {
   if (signal?.aborted) throw new Error("Operation aborted");
   const rg = await ripgrepPath();
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
     const lines = createInterface({ input: child.stdout });
     let stderr = "";
     let stopped = false;
