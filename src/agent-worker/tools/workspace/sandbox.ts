@@ -157,7 +157,7 @@ function loadRuntime(): Promise<Runtime> {
       network: { allowedDomains: [], deniedDomains: [] },
       filesystem: { denyRead: [], allowWrite: [], denyWrite: RUNTIME_CONVENIENCE_WRITES },
       ripgrep: { command: await ripgrepPath() },
-      ...seccompInPackagedApp(),
+      ...vendoredFilesInPackagedApp(),
     });
     return module;
   })();
@@ -167,13 +167,18 @@ function loadRuntime(): Promise<Runtime> {
   return runtime;
 }
 
-/** In a packaged app, the seccomp helper bubblewrap executes must be the unpacked copy (see packaged-path.ts). */
-function seccompInPackagedApp(): { seccomp?: { applyPath: string } } {
-  if (process.platform !== "linux") return {};
-  const entry = createRequire(import.meta.url).resolve("@anthropic-ai/sandbox-runtime");
-  const helper = join(dirname(entry), "..", "vendor", "seccomp", process.arch === "arm64" ? "arm64" : "x64", "apply-seccomp");
-  const unpacked = unpackedAsarPath(helper);
-  return unpacked === helper ? {} : { seccomp: { applyPath: unpacked } };
+/**
+ * In a packaged app, the runtime's own files that other programs open (the seccomp helper bubblewrap executes, the
+ * agent jar a JVM loads) must be the unpacked copies (see packaged-path.ts); elsewhere its defaults are right.
+ */
+function vendoredFilesInPackagedApp(): { seccomp?: { applyPath: string }; javaAgentJarPath?: string } {
+  const vendor = join(dirname(createRequire(import.meta.url).resolve("@anthropic-ai/sandbox-runtime")), "..", "vendor");
+  if (unpackedAsarPath(vendor) === vendor) return {};
+  const helper = join(vendor, "seccomp", process.arch === "arm64" ? "arm64" : "x64", "apply-seccomp");
+  return {
+    ...(process.platform === "linux" ? { seccomp: { applyPath: unpackedAsarPath(helper) } } : {}),
+    javaAgentJarPath: unpackedAsarPath(join(vendor, "java-proxy-agent", "srt-proxy-agent.jar")),
+  };
 }
 
 /** Stops the runtime's proxies (tests; a worker that exits needs nothing). */
