@@ -102,7 +102,8 @@ function run(
       if (child.pid) killProcessTree(child.pid);
     };
     const onAbort = () => stop("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
     const timer = timeout !== undefined && timeout > 0 ? setTimeout(() => stop("timeout"), timeout * 1000) : undefined;
 
     let settled = false;

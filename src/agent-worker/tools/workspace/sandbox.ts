@@ -101,9 +101,8 @@ async function probe(): Promise<SandboxSupport> {
     };
   }
   try {
-    const runtime = await loadRuntime();
-    const rg = await ripgrepPath();
-    const deps = runtime.SandboxManager.checkDependencies({ command: rg });
+    const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
+    const deps = SandboxManager.checkDependencies({ command: await ripgrepPath() });
     if (deps.errors.length > 0) return { available: false, reason: `The sandbox cannot run here: ${deps.errors.join("; ")}.` };
     const folder = mkdtempSync(join(tmpdir(), "paddock-sandbox-probe-"));
     try {
