@@ -14,6 +14,7 @@ export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
 export { WorkspaceEscapeError } from "./workspace-paths";
 export { unpackedAsarPath } from "./packaged-path";
 export { ripgrepPath } from "./ripgrep";
+export { WORKSPACE_TOOL_PROMPTS } from "./prompt-lines";
 
 export interface WorkspaceToolsOptions {
   /** The chat's workspace folder: every path the tools touch resolves inside it (symlinks followed). */
