@@ -56,6 +56,7 @@ describe("find", () => {
   it("matches names at any depth and paths below the folder, respecting .gitignore without a git repository", async () => {
     ignoreFixture();
     expect(await ws.run("find", { pattern: "*.ts" })).toBe(".hidden.ts\nsrc/app.ts\nsrc/deep/app.spec.ts");
+    expect(await ws.run("find", { pattern: "**/*.ts" })).toBe(".hidden.ts\nsrc/app.ts\nsrc/deep/app.spec.ts");
     expect(await ws.run("find", { pattern: "deep/*.ts" })).toBe("src/deep/app.spec.ts");
     expect(await ws.run("find", { pattern: "*.ts", path: "src" })).toBe("app.ts\ndeep/app.spec.ts");
     expect(await ws.run("find", { pattern: "*.log" })).toBe("No files found matching pattern");

@@ -16,7 +16,8 @@ export interface GlobFilter {
  */
 export function globFilter(glob: string): GlobFilter {
   if (glob.startsWith("!")) return { rgArgs: ["--glob", glob] };
-  if (!glob.includes("/")) return { rgArgs: ["--type-add", `paddockglob:${glob}`, "--type", "paddockglob"] };
+  const name = glob.replace(/^(\*\*\/)+/, ""); // "**/*.ts" is a name pattern too
+  if (!name.includes("/")) return { rgArgs: ["--type-add", `paddockglob:${name}`, "--type", "paddockglob"] };
   const matches = picomatch(glob, { dot: true });
   return { rgArgs: [], accepts: (path) => matches(path) };
 }
