@@ -1,0 +1,199 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Type } from "@mariozechner/pi-ai";
+import type { AgentTool } from "../../../shared/agent/types";
+import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
+import { OutputCapture, type OutputSnapshot } from "./output-capture";
+import { killProcessTree } from "./process-tree";
+import type { ShellSandbox } from "./sandbox";
+import type { Truncation } from "./truncate";
+
+const parameters = Type.Object({
+  command: Type.String({ description: "Bash command to execute" }),
+  timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
+});
+
+export interface BashDetails {
+  truncation?: Truncation;
+  fullOutputPath?: string;
+}
+
+export interface BashToolOptions {
+  root: string;
+  /** Full outputs go to `<sessionDir>/bash-output/`, the commands' TMPDIR is `<sessionDir>/tmp`. */
+  sessionDir: string;
+  sandbox: ShellSandbox;
+}
+
+/** pi's pace for live output. */
+const UPDATE_INTERVAL_MS = 100;
+/** After the command exits, how long to wait for output still in the pipes before letting go of them. */
+const EXIT_GRACE_MS = 100;
+
+type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null } | { kind: "aborted" } | { kind: "timeout" };
+
+/**
+ * pi's bash tool: runs in the workspace, streams output through onUpdate, returns the last 2,000 lines / 50 KB with
+ * pi's markers, the full output saved to a file. Each command leads its own process group: abort, timeout and the end
+ * of the command kill the whole tree, so nothing it started outlives it.
+ */
+export function bashTool(options: BashToolOptions): AgentTool<typeof parameters, BashDetails | undefined> {
+  const tempDir = join(options.sessionDir, "tmp");
+  return {
+    name: "bash",
+    label: "bash",
+    description: `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
+    parameters,
+    async execute(_id, { command, timeout }, signal, onUpdate) {
+      if (signal?.aborted) throw new Error("Command aborted");
+      if (!existsSync(options.root)) throw new Error(`Working directory does not exist: ${options.root}\nCannot execute bash commands.`);
+      const launch = await options.sandbox.launch({ command, cwd: options.root, tempDir, signal });
+      const outputPath = join(options.sessionDir, "bash-output", `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+      const output = new OutputCapture(outputPath);
+      let ending: Ending;
+      const updates = throttledUpdates(output, onUpdate);
+      try {
+        ending = await run(launch.argv, launch.env, options.root, output, timeout, signal, updates.schedule);
+      } finally {
+        launch.release();
+        updates.stop();
+      }
+      await output.finish();
+      const snapshot = output.snapshot();
+      onUpdate?.(partial(snapshot));
+      const { text, details } = formatOutput(snapshot, output.lastLineBytes);
+      const status = (message: string) => new Error(`${text ? `${text}\n\n` : ""}${message}`);
+      if (ending.kind === "aborted") throw status("Command aborted");
+      if (ending.kind === "timeout") throw status(`Command timed out after ${timeout} seconds`);
+      if (ending.signal) throw status(`Command was killed by ${ending.signal}`);
+      if (ending.code !== 0) throw status(`Command exited with code ${ending.code}`);
+      return { content: [{ type: "text", text: text || "(no output)" }], details };
+    },
+  };
+}
+
+function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  output: OutputCapture,
+  timeout: number | undefined,
+  signal: AbortSignal | undefined,
+  onOutput: () => void,
+): Promise<Ending> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env,
+      detached: process.platform !== "win32",
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    const streams = [child.stdout, child.stderr];
+    let stoppedBy: "aborted" | "timeout" | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let paused = false;
+    let lastOutputAt = Date.now();
+    let graceTimer: NodeJS.Timeout | undefined;
+    const stop = (reason: "aborted" | "timeout") => {
+      stoppedBy ??= reason;
+      if (child.pid) killProcessTree(child.pid);
+    };
+    const onAbort = () => stop("aborted");
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    const timer = timeout !== undefined && timeout > 0 ? setTimeout(() => stop("timeout"), timeout * 1000) : undefined;
+
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(graceTimer);
+      signal?.removeEventListener("abort", onAbort);
+      for (const stream of streams) stream.destroy();
+      resolve(stoppedBy ? { kind: stoppedBy } : { kind: "exit", code: exit?.code ?? null, signal: exit?.signal ?? null });
+    };
+    const onData = (chunk: Buffer) => {
+      lastOutputAt = Date.now();
+      if (!output.append(chunk) && !paused) {
+        // The output file is behind: hold the command's pipes until it catches up.
+        paused = true;
+        for (const stream of streams) stream.pause();
+        void output.drained().then(() => {
+          paused = false;
+          for (const stream of streams) stream.resume();
+        });
+      }
+      onOutput();
+    };
+    for (const stream of streams) stream.on("data", onData);
+
+    child.once("error", (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.once("exit", (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      // Whatever the command left running in its group ends with it; once the pipes are drained (or a process that
+      // left the group still holds them, idle), the command is over.
+      if (child.pid && process.platform !== "win32") killProcessTree(child.pid);
+      graceTimer = setInterval(() => {
+        if (!paused && Date.now() - lastOutputAt >= EXIT_GRACE_MS) settle();
+      }, EXIT_GRACE_MS / 2);
+    });
+    child.once("close", settle);
+  });
+}
+
+/** Live output at most every 100 ms, as pi sends it: an empty update first, then the tail so far. */
+function throttledUpdates(output: OutputCapture, onUpdate: ((result: { content: { type: "text"; text: string }[]; details: BashDetails | undefined }) => void) | undefined) {
+  let timer: NodeJS.Timeout | undefined;
+  let lastAt = 0;
+  onUpdate?.({ content: [], details: undefined });
+  const emit = () => {
+    timer = undefined;
+    lastAt = Date.now();
+    onUpdate?.(partial(output.snapshot()));
+  };
+  return {
+    schedule() {
+      if (!onUpdate || timer) return;
+      timer = setTimeout(emit, Math.max(0, UPDATE_INTERVAL_MS - (Date.now() - lastAt)));
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+function partial(snapshot: OutputSnapshot) {
+  return {
+    content: [{ type: "text" as const, text: snapshot.content }],
+    details: { truncation: snapshot.truncation.truncated ? snapshot.truncation : undefined, fullOutputPath: snapshot.fullOutputPath },
+  };
+}
+
+/** pi's result text: the kept tail and, when truncated, which lines it shows and where the rest is. */
+function formatOutput(snapshot: OutputSnapshot, lastLineBytes: number): { text: string; details: BashDetails | undefined } {
+  const { truncation } = snapshot;
+  if (!truncation.truncated) return { text: snapshot.content, details: undefined };
+  const fullOutput = snapshot.fullOutputPath ?? "(could not be saved)";
+  const first = truncation.totalLines - truncation.outputLines + 1;
+  const last = truncation.totalLines;
+  let marker: string;
+  if (truncation.lastLinePartial) {
+    marker = `[Showing last ${formatSize(truncation.outputBytes)} of line ${last} (line is ${formatSize(lastLineBytes)}). Full output: ${fullOutput}]`;
+  } else if (truncation.truncatedBy === "lines") {
+    marker = `[Showing lines ${first}-${last} of ${truncation.totalLines}. Full output: ${fullOutput}]`;
+  } else {
+    marker = `[Showing lines ${first}-${last} of ${truncation.totalLines} (${formatSize(MAX_BYTES)} limit). Full output: ${fullOutput}]`;
+  }
+  return { text: `${snapshot.content}\n\n${marker}`, details: { truncation, fullOutputPath: snapshot.fullOutputPath } };
+}

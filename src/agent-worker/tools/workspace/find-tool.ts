@@ -1,0 +1,80 @@
+import { stat } from "node:fs/promises";
+import { dirname, relative, sep } from "node:path";
+import { Type } from "@mariozechner/pi-ai";
+import type { AgentTool } from "../../../shared/agent/types";
+import { throwIfAborted } from "./abort";
+import { formatSize, MAX_BYTES } from "./limits";
+import { globFilter } from "./glob-filter";
+import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep } from "./ripgrep";
+import { truncateHead, type Truncation } from "./truncate";
+import type { WorkspacePaths } from "./workspace-paths";
+
+const DEFAULT_LIMIT = 1000;
+
+const parameters = Type.Object({
+  pattern: Type.String({
+    description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
+  }),
+  path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
+  limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
+});
+
+export interface FindDetails {
+  resultLimitReached?: number;
+  truncation?: Truncation;
+}
+
+/**
+ * pi's find (which runs fd) on ripgrep's file walk: the same ignore rules (.gitignore in a git repository or not,
+ * .ignore), dotfiles included. A pattern without "/" matches names at any depth; one with "/" matches paths below
+ * the search folder at any depth ("src/*.ts" also finds "lib/src/a.ts"), as pi's fd call does; a leading "/" anchors
+ * it at the search folder. Lists files only (fd also lists folders).
+ */
+export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, FindDetails | undefined> {
+  return {
+    name: "find",
+    label: "find",
+    description: `Search for files by glob pattern. Returns matching file paths relative to the search directory. Respects .gitignore. Output is truncated to ${DEFAULT_LIMIT} results or ${MAX_BYTES / 1024}KB (whichever is hit first).`,
+    parameters,
+    async execute(_id, { pattern, path, limit }, signal) {
+      throwIfAborted(signal);
+      const searchPath = await paths.resolve(path || ".");
+      const info = await stat(searchPath).catch(() => undefined);
+      if (!info) throw new Error(`Path not found: ${searchPath}`);
+      const effectiveLimit = limit ?? DEFAULT_LIMIT;
+      // As pi's fd call: a path pattern matches anywhere below the search folder.
+      const glob = pattern.includes("/") && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**" ? `**/${pattern}` : pattern;
+      const filter = globFilter(glob.replace(/^\//, ""));
+
+      const found: string[] = [];
+      const run = await runRipgrep(
+        [...COMMON_RG_FLAGS, "--files", ...filter.rgArgs, ...EXCLUDE_GIT_DIR, "--", searchPath],
+        info.isDirectory() ? searchPath : dirname(searchPath),
+        (line) => {
+          const path = relative(searchPath, line).split(sep).join("/") || line;
+          if (line && (!filter.accepts || filter.accepts(path))) found.push(path);
+          return found.length < effectiveLimit;
+        },
+        signal,
+      );
+      if (run.code === 2 && found.length === 0) throw new Error(run.stderr.trim() || "ripgrep exited with code 2");
+      if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
+
+      // rg walks folders in parallel: sort, so the same tree always lists the same way.
+      found.sort();
+      const truncation = truncateHead(found.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+      const details: FindDetails = {};
+      const notices: string[] = [];
+      if (found.length >= effectiveLimit) {
+        notices.push(`${effectiveLimit} results limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`);
+        details.resultLimitReached = effectiveLimit;
+      }
+      if (truncation.truncated) {
+        notices.push(`${formatSize(MAX_BYTES)} limit reached`);
+        details.truncation = truncation;
+      }
+      const text = notices.length > 0 ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
+      return { content: [{ type: "text", text }], details: notices.length > 0 ? details : undefined };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { AgentTool } from "../../../shared/agent/types";
+import { bashTool } from "./bash-tool";
+import { editTool } from "./edit-tool";
+import { findTool } from "./find-tool";
+import { grepTool } from "./grep-tool";
+import { lsTool } from "./ls-tool";
+import { readTool } from "./read-tool";
+import type { ShellSandbox } from "./sandbox";
+import { WorkspacePaths } from "./workspace-paths";
+import { writeTool } from "./write-tool";
+
+export { createShellSandbox, detectSandbox, disposeSandboxRuntime, unsandboxedShell } from "./sandbox";
+export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
+export { WorkspaceEscapeError } from "./workspace-paths";
+export { unpackedAsarPath } from "./packaged-path";
+export { ripgrepPath } from "./ripgrep";
+export { WORKSPACE_TOOL_PROMPTS } from "./prompt-lines";
+
+export interface WorkspaceToolsOptions {
+  /** The chat's workspace folder: every path the tools touch resolves inside it (symlinks followed). */
+  root: string;
+  /** A per-session folder: saved bash output (`bash-output/`) and the commands' TMPDIR (`tmp/`). */
+  sessionDir: string;
+  /** Where bash commands run: `createShellSandbox()` where `detectSandbox()` allows, else `unsandboxedShell()`. */
+  sandbox: ShellSandbox;
+}
+
+/** pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. */
+export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
+  const paths = new WorkspacePaths(options.root);
+  return [
+    readTool(paths),
+    bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox }),
+    editTool(paths),
+    writeTool(paths),
+    grepTool(paths),
+    findTool(paths),
+    lsTool(paths),
+  ];
+}

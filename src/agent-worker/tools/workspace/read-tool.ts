@@ -1,0 +1,112 @@
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { Type } from "@mariozechner/pi-ai";
+import type { AgentTool } from "../../../shared/agent/types";
+import { readLineWindow, type LineWindow } from "./file-lines";
+import { dimensionNote, prepareImage, sniffImageType } from "./image";
+import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
+import { throwIfAborted } from "./abort";
+import { NO_FOLLOW, type WorkspacePaths } from "./workspace-paths";
+
+const parameters = Type.Object({
+  path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
+  offset: Type.Optional(Type.Number({ description: "Line number to start reading from (1-indexed)" })),
+  limit: Type.Optional(Type.Number({ description: "Maximum number of lines to read" })),
+});
+
+export interface ReadDetails {
+  truncation?: {
+    truncatedBy: "lines" | "bytes";
+    /** Lines shown, and lines in the file (a floor past 1 GB). */
+    outputLines: number;
+    totalLines: number;
+    firstLineExceedsLimit: boolean;
+    maxLines: number;
+    maxBytes: number;
+  };
+}
+
+export function readTool(paths: WorkspacePaths): AgentTool<typeof parameters, ReadDetails | undefined> {
+  return {
+    name: "read",
+    label: "read",
+    description: `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
+    parameters,
+    async execute(_id, { path, offset, limit }, signal) {
+      throwIfAborted(signal);
+      const real = await paths.resolve(path);
+      const file = await open(real, constants.O_RDONLY | NO_FOLLOW);
+      try {
+        const info = await file.stat();
+        if (info.isDirectory()) throw new Error(`${path} is a directory. Use ls to list it.`);
+        const head = Buffer.alloc(12);
+        const { bytesRead } = await file.read(head, 0, head.length, 0);
+        const mimeType = sniffImageType(head.subarray(0, bytesRead));
+        if (mimeType) {
+          const bytes = await file.readFile();
+          throwIfAborted(signal);
+          const image = prepareImage(bytes, mimeType);
+          if (!image) {
+            const text = `Read image file [${mimeType}]\n[Image omitted: could not be resized below the inline image size limit.]`;
+            return { content: [{ type: "text", text }], details: undefined };
+          }
+          const note = dimensionNote(image);
+          return {
+            content: [
+              { type: "text", text: `Read image file [${image.mimeType}]${note ? `\n${note}` : ""}` },
+              { type: "image", data: image.data, mimeType: image.mimeType },
+            ],
+            details: undefined,
+          };
+        }
+        return await readText(file, path, offset, limit, signal);
+      } finally {
+        await file.close();
+      }
+    },
+  };
+}
+
+async function readText(file: FileHandle, path: string, offset: number | undefined, limit: number | undefined, signal: AbortSignal | undefined) {
+  const start = offset ? Math.max(0, Math.floor(offset) - 1) : 0;
+  const wanted = limit === undefined ? undefined : Math.max(0, Math.floor(limit));
+  const window = await readLineWindow(file, { start, limit: wanted, maxLines: MAX_LINES, maxBytes: MAX_BYTES, signal });
+  if (window.totalIsExact && start >= window.totalLines) {
+    throw new Error(`Offset ${offset} is beyond end of file (${window.totalLines} lines total)`);
+  }
+  return { content: [{ type: "text" as const, text: formatWindow(window, path, start, wanted) }], details: detailsOf(window) };
+}
+
+/** pi's text for a window of lines: the lines, then what is left and where to continue. */
+export function formatWindow(window: LineWindow, path: string, start: number, wanted: number | undefined): string {
+  const text = window.lines.join("\n");
+  const first = start + 1;
+  const last = start + window.lines.length;
+  const total = window.totalIsExact ? `${window.totalLines}` : `more than ${window.totalLines}`;
+  if (window.firstLineBytes !== undefined) {
+    return `[Line ${first} is ${formatSize(window.firstLineBytes)}, exceeds ${formatSize(MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${path} | head -c ${MAX_BYTES}]`;
+  }
+  if (window.truncatedBy === "lines") return `${text}\n\n[Showing lines ${first}-${last} of ${total}. Use offset=${last + 1} to continue.]`;
+  if (window.truncatedBy === "bytes") {
+    return `${text}\n\n[Showing lines ${first}-${last} of ${total} (${formatSize(MAX_BYTES)} limit). Use offset=${last + 1} to continue.]`;
+  }
+  if (wanted !== undefined && (!window.totalIsExact || start + wanted < window.totalLines)) {
+    const remaining = window.totalIsExact ? `${window.totalLines - (start + wanted)} more lines` : "More lines";
+    return `${text}\n\n[${remaining} in file. Use offset=${start + wanted + 1} to continue.]`;
+  }
+  return text;
+}
+
+function detailsOf(window: LineWindow): ReadDetails | undefined {
+  if (!window.truncatedBy) return undefined;
+  return {
+    truncation: {
+      truncatedBy: window.truncatedBy,
+      outputLines: window.lines.length,
+      totalLines: window.totalLines,
+      firstLineExceedsLimit: window.firstLineBytes !== undefined,
+      maxLines: MAX_LINES,
+      maxBytes: MAX_BYTES,
+    },
+  };
+}

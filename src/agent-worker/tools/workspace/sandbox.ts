@@ -1,0 +1,249 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { unpackedAsarPath } from "./packaged-path";
+import { ripgrepPath } from "./ripgrep";
+import { findBash } from "./shell";
+
+type Runtime = typeof import("@anthropic-ai/sandbox-runtime");
+
+/** How to start one command: spawn `argv` with `env`, then call `release` when it has ended. */
+export interface ShellLaunch {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  release(): void;
+}
+
+export interface LaunchRequest {
+  command: string;
+  /** The workspace: where the command runs, and (with `tempDir`) all it may write. */
+  cwd: string;
+  /** The session's temp folder, given to the command as TMPDIR. */
+  tempDir: string;
+  signal?: AbortSignal;
+}
+
+/** Where a `bash` command runs. */
+export interface ShellSandbox {
+  /**
+   * "bubblewrap" (Linux) or "seatbelt" (macOS): writes only in the workspace and the temp folder, no network except
+   * the allowed domains, credential folders unreadable. "none": the command runs with the user's full rights, so every
+   * call should be the user's to approve.
+   */
+  readonly kind: "bubblewrap" | "seatbelt" | "none";
+  launch(request: LaunchRequest): Promise<ShellLaunch>;
+}
+
+export type SandboxSupport =
+  | { available: true; kind: "bubblewrap" | "seatbelt"; warnings: string[] }
+  | { available: false; reason: string };
+
+export interface SandboxOptions {
+  /** Hosts commands may reach (sandbox-runtime's syntax: "example.com", "*.npmjs.org", "host:443"). Default: none. */
+  allowedDomains?: string[];
+  /** Paths commands may not read. Default: the usual credential stores in the home folder. */
+  denyRead?: string[];
+}
+
+/** Credential stores a sandboxed command has no business reading (anything it reads can end up at the model). */
+export const DEFAULT_DENY_READ = [".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".netrc", ".git-credentials"].map(
+  (path) => join(homedir(), path),
+);
+
+/** Paths sandbox-runtime leaves writable for Claude Code's convenience; ours write only where they were told. */
+const RUNTIME_CONVENIENCE_WRITES = ["/tmp/claude", "/private/tmp/claude", join(homedir(), ".npm/_logs"), join(homedir(), ".claude/debug")];
+
+/** A shell without a sandbox: for platforms where none can run, with every command approved by the user. */
+export function unsandboxedShell(): ShellSandbox {
+  return {
+    kind: "none",
+    async launch({ command, tempDir }) {
+      mkdirSync(tempDir, { recursive: true });
+      return { argv: [findBash(), "-c", command], env: { ...process.env, TMPDIR: tempDir }, release() {} };
+    },
+  };
+}
+
+/**
+ * A shell under @anthropic-ai/sandbox-runtime (bubblewrap + a network namespace on Linux, Seatbelt on macOS; network
+ * only through its filtering proxies). Throws, with the reason, where `detectSandbox()` says no sandbox can run.
+ */
+export async function createShellSandbox(options: SandboxOptions = {}): Promise<ShellSandbox> {
+  const support = await detectSandbox();
+  if (!support.available) throw new Error(support.reason);
+  return sandboxedShell(support.kind, options);
+}
+
+let detection: Promise<SandboxSupport> | undefined;
+
+/**
+ * Whether commands can be sandboxed here, and if not, why. Checks the runtime's dependencies (bubblewrap, socat and
+ * ripgrep on Linux), then really runs `true` in the sandbox once, which is what finds a kernel without usable user
+ * namespaces or a root without CAP_SETFCAP. Done once per process (~200 ms, mostly loading the runtime).
+ */
+export function detectSandbox(): Promise<SandboxSupport> {
+  detection ??= probe();
+  return detection;
+}
+
+async function probe(): Promise<SandboxSupport> {
+  const kind = process.platform === "linux" ? "bubblewrap" : process.platform === "darwin" ? "seatbelt" : undefined;
+  if (!kind) {
+    return {
+      available: false,
+      reason:
+        process.platform === "win32"
+          ? "No sandbox on Windows yet: sandbox-runtime's Windows support is an alpha that needs an elevated, machine-wide install."
+          : `No sandbox for ${process.platform}.`,
+    };
+  }
+  try {
+    const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
+    const deps = SandboxManager.checkDependencies({ command: await ripgrepPath() });
+    if (deps.errors.length > 0) return { available: false, reason: `The sandbox cannot run here: ${deps.errors.join("; ")}.` };
+    const folder = mkdtempSync(join(tmpdir(), "paddock-sandbox-probe-"));
+    try {
+      const failure = await runProbe(sandboxedShell(kind, { denyRead: [] }), folder);
+      if (failure) return { available: false, reason: `The sandbox cannot run here: ${failure}` };
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    return { available: true, kind, warnings: deps.warnings };
+  } catch (error) {
+    return { available: false, reason: `The sandbox cannot run here: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** Runs `true` in the sandbox; undefined when it worked, else what went wrong. */
+async function runProbe(shell: ShellSandbox, folder: string): Promise<string | undefined> {
+  const launch = await shell.launch({ command: "true", cwd: folder, tempDir: join(folder, "tmp") });
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      const child = spawn(launch.argv[0], launch.argv.slice(1), { cwd: folder, env: launch.env, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      child.once("error", (error) => {
+        clearTimeout(timer);
+        resolve(error.message);
+      });
+      child.once("close", (code) => {
+        clearTimeout(timer);
+        resolve(code === 0 ? undefined : stderr.trim().slice(0, 500) || `the test command exited with ${code}`);
+      });
+    });
+  } finally {
+    launch.release();
+  }
+}
+
+let runtime: Promise<Runtime> | undefined;
+
+/**
+ * sandbox-runtime keeps one configuration per process (proxies, their allow lists): started once, strict (no
+ * network, no writes), and widened per command through the wrap's own filesystem config and a per-command domain
+ * list. It costs ~275 ms to load, so it loads on the first sandboxed command.
+ */
+function loadRuntime(): Promise<Runtime> {
+  runtime ??= (async () => {
+    const module = await import("@anthropic-ai/sandbox-runtime");
+    await module.SandboxManager.initialize({
+      network: { allowedDomains: [], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: RUNTIME_CONVENIENCE_WRITES },
+      ripgrep: { command: await ripgrepPath() },
+      ...vendoredFilesInPackagedApp(),
+    });
+    return module;
+  })();
+  runtime.catch(() => {
+    runtime = undefined;
+  });
+  return runtime;
+}
+
+/**
+ * In a packaged app, the runtime's own files that other programs open (the seccomp helper bubblewrap executes, the
+ * agent jar a JVM loads) must be the unpacked copies (see packaged-path.ts); elsewhere its defaults are right.
+ */
+function vendoredFilesInPackagedApp(): { seccomp?: { applyPath: string }; javaAgentJarPath?: string } {
+  const vendor = join(dirname(createRequire(import.meta.url).resolve("@anthropic-ai/sandbox-runtime")), "..", "vendor");
+  if (unpackedAsarPath(vendor) === vendor) return {};
+  const helper = join(vendor, "seccomp", process.arch === "arm64" ? "arm64" : "x64", "apply-seccomp");
+  return {
+    ...(process.platform === "linux" ? { seccomp: { applyPath: unpackedAsarPath(helper) } } : {}),
+    javaAgentJarPath: unpackedAsarPath(join(vendor, "java-proxy-agent", "srt-proxy-agent.jar")),
+  };
+}
+
+/** Stops the runtime's proxies (tests; a worker that exits needs nothing). */
+export async function disposeSandboxRuntime(): Promise<void> {
+  const current = runtime;
+  runtime = undefined;
+  detection = undefined;
+  if (current) await (await current).SandboxManager.reset();
+}
+
+let wraps: Promise<unknown> = Promise.resolve();
+
+function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions): ShellSandbox {
+  const allowedDomains = options.allowedDomains ?? [];
+  const denyRead = options.denyRead ?? DEFAULT_DENY_READ;
+  return {
+    kind,
+    async launch({ command, cwd, tempDir, signal }) {
+      const { SandboxManager } = await loadRuntime();
+      mkdirSync(tempDir, { recursive: true });
+      // A per-command id carries the domain list: the proxies learn it from the proxy credentials the command uses.
+      const commandId = randomBytes(16).toString("base64url");
+      if (allowedDomains.length > 0) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains });
+      const release = () => SandboxManager.unregisterCommandNetworkLists(commandId);
+      try {
+        // The runtime sets TMPDIR to its shared folder; the session's own comes first on the same line (line numbers
+        // in bash's messages stay right).
+        const script = `export TMPDIR=${shellQuote(tempDir)}; ${command}`;
+        const wrap = () =>
+          SandboxManager.wrapWithSandboxArgv(
+            script,
+            findBash(),
+            { filesystem: { denyRead, allowRead: [], allowWrite: [cwd, tempDir], denyWrite: RUNTIME_CONVENIENCE_WRITES } },
+            signal,
+            cwd,
+            { commandId, commandText: command },
+          );
+        const { argv, env } = await inWorkingDirectory(cwd, wrap);
+        return { argv, env: { ...env }, release };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The runtime also protects files that would run outside the sandbox later (git hooks and config, shell rc files,
+ * editor folders), found under `process.cwd()`: so the wrap runs with the workspace as the current folder, one wrap
+ * at a time, and the folder is restored after.
+ */
+function inWorkingDirectory<T>(cwd: string, wrap: () => Promise<T>): Promise<T> {
+  const run = wraps.then(async () => {
+    const previous = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await wrap();
+    } finally {
+      process.chdir(previous);
+    }
+  });
+  wraps = run.catch(() => {});
+  return run;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,97 @@
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { constants, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Open flag for files at checked paths: on POSIX, a symlink swapped in after the check is refused. */
+export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Thrown when a path would lead out of the workspace; the message says why, for the model to correct itself. */
+export class WorkspaceEscapeError extends Error {
+  override name = "WorkspaceEscapeError";
+}
+
+/** The spaces pi turns into plain ones in paths (models copy them from screenshots' names). */
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * The one gate between a tool's `path` argument and the file system. A path is judged by where it really leads:
+ * the real path (symlinks followed) of its longest existing prefix, plus the rest as written. So `..`, absolute paths
+ * elsewhere, `~`, and symlinks (to files or folders) that lead out are all refused, while absolute paths inside are
+ * fine. Tools then work on the real path they were given, never on the model's spelling.
+ *
+ * What this cannot stop is a concurrent process swapping a checked folder for a symlink between the check and the
+ * use (the file tools open files with O_NOFOLLOW, which covers the last component only). In the sandbox a command can
+ * write only inside the workspace anyway; without it, every command is the user's to approve.
+ */
+export class WorkspacePaths {
+  /** The workspace's real path. */
+  readonly root: string;
+  /** The workspace as the caller spelled it (absolute): `/tmp/ws` where the real path is `/private/tmp/ws`. */
+  private readonly spelledRoot: string;
+
+  constructor(root: string) {
+    this.spelledRoot = resolve(root);
+    this.root = realpathSync(this.spelledRoot);
+  }
+
+  /** The real absolute path `input` leads to, or a WorkspaceEscapeError. The target need not exist. */
+  async resolve(input: string): Promise<string> {
+    const path = input.replace(UNICODE_SPACES, " ").replace(/^@/, "");
+    if (path === "~" || path.startsWith("~/") || path.startsWith("~\\")) {
+      throw new WorkspaceEscapeError(
+        `Refused "${input}": "~" is the home folder, outside the workspace ${this.root}. Use a path inside the workspace (relative to it, or absolute).`,
+      );
+    }
+    const lexical = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
+    const real = await realPathOf(lexical);
+    if (within(this.root, real)) return real;
+    if (!within(this.root, lexical) && !within(this.spelledRoot, lexical)) {
+      throw new WorkspaceEscapeError(
+        `Refused "${input}": it resolves to ${lexical}, outside the workspace ${this.root}. Tools can only reach files inside the workspace.`,
+      );
+    }
+    throw new WorkspaceEscapeError(
+      `Refused "${input}": it leads through a symbolic link to ${real}, outside the workspace ${this.root}. Tools can only reach files inside the workspace.`,
+    );
+  }
+
+  /** `path` relative to the workspace, with "/" separators ("." for the root): for messages. */
+  display(path: string): string {
+    return relative(this.root, path).split(sep).join("/") || ".";
+  }
+}
+
+function within(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The real path of the longest existing prefix of `path`, followed by the rest. A dangling symlink on the way is
+ * followed by hand (a write through it would create its target), up to the kernel's usual 40 hops.
+ */
+async function realPathOf(path: string, hops = 0): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  const info = await lstat(path).catch((error: unknown) => {
+    if (isMissing(error)) return undefined;
+    throw error;
+  });
+  if (info?.isSymbolicLink()) {
+    if (hops >= MAX_LINK_HOPS) throw new Error(`Too many levels of symbolic links: ${path}`);
+    const target = resolve(dirname(path), await readlink(path));
+    return realPathOf(target, hops + 1);
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(await realPathOf(parent, hops), basename(path));
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
