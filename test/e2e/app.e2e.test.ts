@@ -7,9 +7,9 @@
  * and read the requests; the settings tests run their own hosts with `--openai-test-server`, as `npm run dev:web`.
  * Screenshots of the main states go to test-results/screens/.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./fixtures/serve-fixture";
@@ -84,6 +84,13 @@ const userTexts = (page: Page) => page.getByTestId("message-user").allTextConten
 async function replies(page: Page, n: number): Promise<void> {
   await poll(() => page.locator("[data-testid=message-assistant] .message-footer").count()).toBe(n);
   await page.getByTestId("send-button").waitFor({ timeout: 15_000 });
+}
+/** Whether any two rendered transcript rows overlap on screen (a row grew and the ones below it did not move). */
+function rowsOverlap(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll(".vrow")].map((row) => row.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+    return rows.some((row, i) => i > 0 && row.top < rows[i - 1].bottom - 1);
+  });
 }
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `${name}.png`) });
 
@@ -527,4 +534,72 @@ describe("runs that keep going in the browser host", () => {
     expect((await host.call<{ id: string }[]>("listSessions")).map((s) => s.id)).toContain(sessionId);
     await page.close();
   }, 90_000);
+});
+
+describe("workspace tools in the browser host", () => {
+  let server: OpenAITestServer;
+  let host: WebHostProcess;
+  let folder: string;
+
+  beforeAll(async () => {
+    server = await startOpenAIServer({ models: ["test-model"] });
+    host = await startHost("--data-dir", tempDir(), "--loopback-url", server.baseUrl);
+    folder = realpathSync(tempDir());
+    writeFileSync(join(folder, "AGENTS.md"), "Keep greetings short.\n");
+    writeFileSync(join(folder, "greet.ts"), 'export function greet(name: string) {\n  return "Hello, " + name;\n}\n');
+  });
+  afterAll(async () => {
+    await host?.stop();
+    await server?.close();
+  });
+
+  it("a chat given a folder shows it and its AGENTS.md; an edit asks with its diff and is allowed with Y", async () => {
+    const { page, problems } = await openChat(host);
+    await page.getByTestId("workspace-button").click();
+    await page.getByTestId("workspace-path").fill(folder);
+    await page.getByTestId("workspace-path").press("Enter");
+    await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(folder));
+    await poll(() => page.getByTestId("workspace-context").textContent()).toContain("AGENTS.md");
+    await poll(() => page.getByTestId("workspace-button").textContent()).not.toContain("no sandbox");
+
+    const edit = { path: "greet.ts", edits: [{ oldText: '"Hello, " + name', newText: "`Hello, ${name}!`" }] };
+    await send(page, `Use a template string ${turn({ toolCalls: [{ name: "edit", arguments: edit }] })}`);
+    const card = page.getByTestId("tool-card");
+    await poll(() => card.getAttribute("data-status")).toBe("asking");
+    const diff = card.getByTestId("approval").getByTestId("diff");
+    expect(await diff.textContent()).toContain('-  return "Hello, " + name;');
+    expect(await diff.textContent()).toContain("+  return `Hello, ${name}!`;");
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("approval-once");
+    await shot(page, "approval-edit");
+    await page.keyboard.press("y");
+    await replies(page, 2);
+    expect(await card.getAttribute("data-status")).toBe("done");
+    expect(readFileSync(join(folder, "greet.ts"), "utf8")).toContain("return `Hello, ${name}!`;");
+    await card.getByRole("button").first().click(); // a done card starts folded
+    expect(await card.getByTestId("diff").textContent()).toContain("+  return `Hello, ${name}!`;");
+    // Unfolding a card grows its row: the rows below move down rather than being drawn over it.
+    await poll(() => rowsOverlap(page)).toBe(false);
+    await shot(page, "edit-done");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("a bash card streams the command's output while it runs", async () => {
+    const { page, sessionId, problems } = await openChat(host);
+    await host.call("setWorkspace", sessionId, folder);
+    const command = "for i in 1 2 3 4 5 6; do echo line$i; sleep 0.4; done";
+    await send(page, `Count ${turn({ toolCalls: [{ name: "bash", arguments: { command } }] })}`);
+    const card = page.getByTestId("tool-card");
+    await poll(() => card.getAttribute("data-status")).toBe("asking");
+    expect(await card.getByTestId("approval-chat").count()).toBe(0); // a compound command can only be allowed once
+    await page.keyboard.press("y");
+    await poll(() => card.getByTestId("tool-output").textContent()).toContain("line2");
+    expect(await card.getAttribute("data-status")).toBe("running");
+    expect(await card.getByTestId("tool-output").textContent()).not.toContain("line6");
+    await shot(page, "bash-streaming");
+    await replies(page, 2);
+    expect(await card.getAttribute("data-status")).toBe("done");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

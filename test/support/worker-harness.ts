@@ -67,6 +67,8 @@ export interface BrokerRigOptions {
   keepSpare?: boolean;
   /** How long an idle worker without viewers lives on; default 0 (stopped as soon as the last viewer leaves). */
   idleGraceMs?: number;
+  /** The chats' workspace folders (main's index in the app). */
+  workspaceOf?(sessionId: string): string | undefined;
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
@@ -76,6 +78,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
   const broker = new SessionBroker({
     launcher: new NodeWorkerLauncher(WORKER_FILE),
     sessionsDir,
+    privateDir: dataDir,
     sessionTransport: "websocket",
     getApiKey: () => undefined,
     getWorkerSettings: () => {
@@ -86,6 +89,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
     idleGraceMs: () => options.idleGraceMs ?? 0,
+    workspaceOf: options.workspaceOf,
   });
   const clients: SessionClient[] = [];
   return {
@@ -124,11 +128,11 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: { integrityCheck?: boolean; keepSpare?: boolean; idleGraceMs?: number; settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "workspaceOf">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);
-  const rig = startBroker(settings, { integrityCheck: options.integrityCheck ?? true, keepSpare: options.keepSpare, idleGraceMs: options.idleGraceMs });
+  const rig = startBroker(settings, { ...options, integrityCheck: options.integrityCheck ?? true });
   let viewerCounter = 0;
   return {
     server,

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalGate, commandPrefix, grantFor } from "../../src/agent-worker/host/approval-gate";
+import { ApprovalGate, commandPrefix, grantFor, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
 import type { ApprovalRequest } from "../../src/shared/protocol/session-protocol";
 import type { BeforeToolCallContext } from "../../src/shared/agent/types";
 
 const call = (name: string, args: unknown, id = "c1") => ({ toolCall: { type: "toolCall", id, name, arguments: args }, args }) as unknown as BeforeToolCallContext;
 
-function gate(grants: string[] = [], policy: Record<string, "allow" | "ask"> = {}) {
+function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}) {
   const published: ApprovalRequest[][] = [];
   const saved: string[] = [];
   const g = new ApprovalGate(
@@ -45,6 +45,16 @@ describe("the approval gate", () => {
     expect(await g.beforeToolCall(call("read", { path: "a" }))).toBeUndefined();
     expect(await g.beforeToolCall(call("bash", { command: "npm test -- -t x" }))).toBeUndefined();
     expect(published).toEqual([]);
+  });
+
+  it("'every-call' (a shell outside any sandbox) asks each time: earlier grants do not count and none can be made", async () => {
+    const { g, published } = gate(["bash:npm test"], { bash: "every-call" });
+    const result = g.beforeToolCall(call("bash", { command: "npm test" }));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBeUndefined();
+    await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("c1", "once");
+    expect(await result).toBeUndefined();
   });
 
   it("asks, and 'chat' is refused for a call that only 'once' can cover", async () => {

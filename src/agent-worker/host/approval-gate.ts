@@ -10,9 +10,15 @@ import type { ToolPolicy } from "../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
 
+/**
+ * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
+ * this chat" (a shell that runs outside any sandbox: no earlier answer may stand for a later command).
+ */
+export type GatePolicy = ToolPolicy | "every-call";
+
 export interface ApprovalGateOptions {
-  /** What Settings (and the sandbox) say for a tool now: run at once, or ask. */
-  policy(toolName: string): ToolPolicy;
+  /** What Settings (and the sandbox) say for a tool now; must not reject. */
+  policy(toolName: string): GatePolicy | Promise<GatePolicy>;
   /** A line saying what the call would do, and for file changes the diff; must not throw. */
   describe(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }>;
   /** The waiting questions changed: tell the mirrors and main. Must not throw. */
@@ -50,8 +56,9 @@ export class ApprovalGate {
   /** The Agent's `beforeToolCall`: never throws (a failure to describe the call still asks). */
   readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
     const { name, id } = context.toolCall;
-    if (this.options.policy(name) === "allow") return undefined;
-    const grant = grantFor(name, context.args);
+    const policy = await this.options.policy(name);
+    if (policy === "allow") return undefined;
+    const grant = policy === "every-call" ? undefined : grantFor(name, context.args);
     if (grant !== undefined && this.grants.has(grant)) return undefined;
     if (signal?.aborted) return { block: true, reason: STOPPED };
     const described: { summary: string; diff?: string } = await this.options.describe(name, context.args).catch(() => ({ summary: name }));

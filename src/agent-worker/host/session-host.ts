@@ -30,8 +30,9 @@ import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../shared/providers/custom-provider";
 import { builtinTools } from "../tools";
-import { ApprovalGate } from "./approval-gate";
-import { openWorkspace, type SessionWorkspace } from "./session-workspace";
+import { WORKSPACE_TOOL_PROMPTS } from "../tools/workspace/prompt-lines";
+import { ApprovalGate, type GatePolicy } from "./approval-gate";
+import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
 import { workspacePrompt } from "./system-prompt";
 import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
@@ -76,6 +77,10 @@ function describeCall(tool: string, args: unknown): { summary: string } {
   return { summary: `${tool} ${json.length > 300 ? `${json.slice(0, 299)}…` : json}` };
 }
 
+function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings): WorkspaceSetup {
+  return { sessionDir: options.sessionDir, privateDir: options.privateDir, allowedDomains: settings.allowedDomains };
+}
+
 /** How the latest run ended, read from its last assistant message (a failed run ends in one too). */
 function lastRunOutcome(messages: readonly AgentMessage[]): RunOutcome | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -105,6 +110,15 @@ function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMess
   return { ...data, streamingMessage, messages: data.messages.slice(historyStart), pendingToolCalls: [...data.pendingToolCalls].sort() };
 }
 
+/**
+ * `openWorkspace`, loaded on first use: the tools and their libraries (jsdiff, picomatch...) cost a worker ~40 ms
+ * of start-up and some memory, which a chat without a workspace, and every warm spare, should not pay.
+ */
+async function openWorkspace(folder: string, setup: WorkspaceSetup): Promise<SessionWorkspace> {
+  const { openWorkspace: open } = await import("./session-workspace");
+  return open(folder, setup);
+}
+
 export class SessionHost {
   readonly agent: Agent;
   private readonly encoder = new StateEventEncoder();
@@ -124,6 +138,8 @@ export class SessionHost {
   private queueJournal: Promise<void> = Promise.resolve();
   private readonly approvals: ApprovalGate;
   private workspace: SessionWorkspace | undefined;
+  /** Counts setWorkspace calls: only the latest one's folder is taken. */
+  private workspaceChanges = 0;
   /** The chat's own instructions (setSystemPrompt); with a workspace, Paddock's prompt is built around them. */
   private customPrompt = "";
 
@@ -138,10 +154,14 @@ export class SessionHost {
   ) {
     this.settings = options.settings;
     this.workspace = workspace;
+    this.announceSandbox(workspace);
     this.approvals = new ApprovalGate(
       {
-        policy: (tool) => this.settings.toolApproval[tool] ?? "ask",
-        describe: async (tool, args) => describeCall(tool, args),
+        policy: (tool) => this.policy(tool),
+        describe: async (tool, args) => {
+          const diff = await this.workspace?.preview(tool, args);
+          return { ...describeCall(tool, args), ...(diff ? { diff } : {}) };
+        },
         changed: (pending) => {
           this.forwarder.push({ k: "ap", pending });
           this.reportStatus();
@@ -231,7 +251,7 @@ export class SessionHost {
     const modelRef = loaded.model ?? defaultRef;
     const [model, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace) : undefined,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings)) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, model, workspace);
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
@@ -362,6 +382,17 @@ export class SessionHost {
     if (settings.steeringMode !== before.steeringMode) this.agent.steeringMode = settings.steeringMode;
     if (settings.followUpMode !== before.followUpMode) this.agent.followUpMode = settings.followUpMode;
     if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
+    const domains = (s: WorkerSettings) => s.allowedDomains.join("\n");
+    if (this.workspace && domains(settings) !== domains(before)) void this.setWorkspace(this.workspace.folder);
+  }
+
+  /**
+   * Settings' word on a tool, except that a shell outside any sandbox asks about every command: nothing confines
+   * it, so no earlier answer may stand for a later command.
+   */
+  private async policy(tool: string): Promise<GatePolicy> {
+    if (tool === "bash" && this.workspace && !(await this.workspace.shell).sandboxed) return "every-call";
+    return this.settings.toolApproval[tool] ?? "ask";
   }
 
   /** What the agent is doing: waiting for the user's answer, running, or nothing. */
@@ -375,11 +406,21 @@ export class SessionHost {
    * from the agent's next step on; the mirrors are told, so the chat shows it.
    */
   async setWorkspace(folder: string | undefined): Promise<void> {
-    const workspace = folder ? await openWorkspace(folder) : undefined;
+    const change = ++this.workspaceChanges;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings)) : undefined;
+    if (change !== this.workspaceChanges) return; // a later change overtook this one
     this.workspace = workspace;
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
-    this.forwarder.push({ k: "w", workspace: workspace?.info });
+    this.forwarder.push({ k: "w", workspace: workspace?.info() });
+    this.announceSandbox(workspace);
+  }
+
+  /** Once the workspace knows whether its commands are sandboxed, the mirrors are told (if it is still the one). */
+  private announceSandbox(workspace: SessionWorkspace | undefined): void {
+    void workspace?.shell.then(() => {
+      if (this.workspace === workspace && !this.closed) this.forwarder.push({ k: "w", workspace: workspace.info() });
+    });
   }
 
   /** The built-in tools, and the workspace's when the chat has one. */
@@ -393,7 +434,10 @@ export class SessionHost {
     if (!workspace) return this.customPrompt;
     return workspacePrompt({
       custom: this.customPrompt,
-      tools: this.tools().map((t) => ({ name: t.name, snippet: firstSentence(t.description) })),
+      tools: this.tools().map((t) => {
+        const pi = WORKSPACE_TOOL_PROMPTS[t.name];
+        return { name: t.name, snippet: pi?.snippet ?? firstSentence(t.description), guidelines: pi?.guidelines };
+      }),
       workspace: workspace.folder,
       contextFiles: workspace.contextFiles,
       platform: process.platform,
@@ -468,7 +512,7 @@ export class SessionHost {
       toolExecution: this.agent.toolExecution,
       toolRuns: this.toolRuns,
       approvals: this.approvals.pending(),
-      ...(this.workspace ? { workspace: this.workspace.info } : {}),
+      ...(this.workspace ? { workspace: this.workspace.info() } : {}),
     };
   }
 

@@ -1,28 +1,122 @@
 /**
- * A chat's workspace as its worker uses it: the folder, its project context files and the tools that work in it.
- * Loaded when the worker starts and again whenever main says the chat's workspace changed.
+ * A chat's workspace as its worker uses it: the folder, its project context files and the tools that work in it,
+ * with shell commands in the OS sandbox where one can run here.
+ * Loaded when the worker starts and again whenever main says the chat's workspace (or the allowed domains) changed.
  */
+import { stat } from "node:fs/promises";
 import type { AgentTool } from "../../shared/agent/types";
 import type { WorkspaceInfo } from "../../shared/protocol/session-protocol";
+import {
+  createShellSandbox,
+  DEFAULT_DENY_READ,
+  detectSandbox,
+  previewChange,
+  unsandboxedShell,
+  workspaceTools,
+  WorkspacePaths,
+  type ShellSandbox,
+} from "../tools/workspace";
 import { loadContextFiles, type ContextFile } from "./workspace-context";
+
+/** Where `bash` runs: in the sandbox, or (with the reason) outside any. */
+export interface ShellChoice {
+  sandboxed: boolean;
+  problem?: string;
+}
 
 export interface SessionWorkspace {
   folder: string;
   contextFiles: ContextFile[];
   /** The file and shell tools, confined to the folder. */
   tools: AgentTool<any>[];
-  /** What mirrors are told (the chat shows it). */
-  info: WorkspaceInfo;
+  /**
+   * Settles once it is known whether `bash` runs in the sandbox. Finding out loads the sandbox runtime and runs a
+   * command in it (about half a second, once per process), so the chat opens without waiting for it; a command
+   * waits. Never rejects.
+   */
+  shell: Promise<ShellChoice>;
+  /** The diff an `edit` or `write` call would make (for its approval question); undefined for other calls. */
+  preview(toolName: string, args: unknown): Promise<string | undefined>;
+  /** What mirrors are told now (the chat shows it). */
+  info(): WorkspaceInfo;
 }
 
-/** Reads what the agent needs to know of `folder` (absolute, checked by main). Never throws on the folder's content. */
-export async function openWorkspace(folder: string): Promise<SessionWorkspace> {
+export interface WorkspaceSetup {
+  /** The session's own folder: saved command output and the commands' temp folder. */
+  sessionDir: string;
+  /** The app's data folder (keys, settings, other chats): commands may not read it, except `sessionDir`. */
+  privateDir?: string;
+  /** Hosts commands may reach (Settings → Tools). */
+  allowedDomains: readonly string[];
+}
+
+/**
+ * Reads what the agent needs to know of `folder` (absolute, checked by main) and builds its tools. Never throws on
+ * the folder's content: a folder that is gone leaves the chat without tools and says so in `info().problem`; a
+ * sandbox that cannot run is reported in `info().sandboxProblem`.
+ */
+export async function openWorkspace(folder: string, setup: WorkspaceSetup): Promise<SessionWorkspace> {
+  const problem = await folderProblem(folder);
+  if (problem) {
+    return {
+      folder,
+      contextFiles: [],
+      tools: [],
+      shell: Promise.resolve({ sandboxed: false }),
+      preview: async () => undefined,
+      info: () => ({ folder, contextFiles: [], sandboxed: false, problem }),
+    };
+  }
+  let chosen: ShellChoice | undefined;
+  const sandbox = shellFor(setup);
+  const shell = sandbox.then(({ sandbox, problem }) => {
+    chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}) };
+    return chosen;
+  });
+  const deferred: ShellSandbox = {
+    kind: "none", // not read by the tools; `shell` says what it really is
+    launch: async (request) => (await sandbox).sandbox.launch(request),
+  };
   const contextFiles = await loadContextFiles(folder);
-  const tools: AgentTool<any>[] = [];
+  const paths = new WorkspacePaths(folder);
   return {
     folder,
     contextFiles,
-    tools,
-    info: { folder, contextFiles: contextFiles.map((f) => f.path), sandboxed: false, sandboxProblem: "No shell tool yet." },
+    tools: workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred }),
+    shell,
+    preview: (toolName, args) => previewChange(paths, toolName, args),
+    info: () => ({
+      folder,
+      contextFiles: contextFiles.map((f) => f.path),
+      sandboxed: chosen?.sandboxed ?? false,
+      ...(chosen ? {} : { sandboxChecking: true }),
+      ...(chosen?.problem ? { sandboxProblem: chosen.problem } : {}),
+    }),
   };
+}
+
+/** Why `folder` cannot be worked in now (main checked it when it was chosen, but folders move), or undefined. */
+async function folderProblem(folder: string): Promise<string | undefined> {
+  try {
+    const info = await stat(folder);
+    return info.isDirectory() ? undefined : `${folder} is no longer a folder. Choose the workspace again.`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? `${folder} no longer exists. Choose the workspace again.` : `${folder} cannot be opened (${code ?? String(error)}).`;
+  }
+}
+
+async function shellFor(setup: WorkspaceSetup): Promise<{ sandbox: ShellSandbox; problem?: string }> {
+  try {
+    const support = await detectSandbox();
+    if (!support.available) return { sandbox: unsandboxedShell(), problem: support.reason };
+    const sandbox = await createShellSandbox({
+      allowedDomains: [...setup.allowedDomains],
+      denyRead: [...DEFAULT_DENY_READ, ...(setup.privateDir ? [setup.privateDir] : [])],
+      allowRead: [setup.sessionDir],
+    });
+    return { sandbox };
+  } catch (error) {
+    return { sandbox: unsandboxedShell(), problem: error instanceof Error ? error.message : String(error) };
+  }
 }

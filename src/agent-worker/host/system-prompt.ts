@@ -8,8 +8,8 @@ import type { ContextFile } from "./workspace-context";
 export interface PromptParts {
   /** The chat's own instructions (Settings or the chat); empty for Paddock's default. */
   custom: string;
-  /** The tools the agent has, with a one-line description each. */
-  tools: { name: string; snippet: string }[];
+  /** The tools the agent has, with a one-line description each and the rules for using it (pi's). */
+  tools: { name: string; snippet: string; guidelines?: readonly string[] }[];
   workspace: string;
   contextFiles: ContextFile[];
   platform: string;
@@ -34,6 +34,7 @@ function defaultPrompt(tools: PromptParts["tools"], names: ReadonlySet<string>):
   if (names.has("bash") && (names.has("grep") || names.has("find") || names.has("ls"))) {
     guidelines.push("Prefer grep/find/ls tools over bash for file exploration (faster, respects .gitignore)");
   }
+  for (const tool of tools) for (const line of tool.guidelines ?? []) if (!guidelines.includes(line)) guidelines.push(line);
   guidelines.push(
     "Work only inside the working directory: paths outside it are refused",
     "Some tool calls wait for the user's approval; a denied call comes back with the user's reason: respect it",

@@ -84,6 +84,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const broker = new SessionBroker<Port>({
     launcher: options.launcher,
     sessionsDir: files.sessionsDir,
+    privateDir: options.dataDir,
     sessionTransport: options.sessionTransport,
     getApiKey: (provider) => resolveApiKey(provider, secrets),
     resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),

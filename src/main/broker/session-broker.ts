@@ -52,6 +52,8 @@ export interface SessionBrokerOptions<Port = never> {
   launcher: WorkerLauncher<Port>;
   /** Folder of the sessions' JSONL transcripts. */
   sessionsDir: string;
+  /** The app's data folder, which shell commands in the sandbox may not read (keys, settings, other chats). */
+  privateDir?: string;
   sessionTransport: SessionTransportKind;
   getApiKey(provider: string): Promise<string | undefined> | string | undefined;
   /** The Model a worker's reference names; throws a readable Error when unknown (see model-resolver.ts). */
@@ -329,6 +331,7 @@ export class SessionBroker<Port = never> {
           sessionId,
           transcriptFile: this.transcriptFile(sessionId),
           sessionDir: this.sessionDir(sessionId),
+          privateDir: this.options.privateDir,
           workspace: this.options.workspaceOf?.(sessionId),
           settings: this.options.getWorkerSettings(),
           integrityCheck: this.options.integrityCheck,

@@ -40,6 +40,8 @@ export interface WorkerInitOptions {
   transcriptFile: string;
   /** The session's own folder (saved command output, temporary files); the worker creates it when needed. */
   sessionDir: string;
+  /** The app's data folder (keys, settings, every chat): shell commands may not read it, except `sessionDir`. */
+  privateDir?: string;
   /** The chat's workspace folder (absolute, checked by main), if it has one: file and shell tools work there. */
   workspace?: string;
   settings: WorkerSettings;

@@ -67,6 +67,10 @@ export interface WorkspaceInfo {
   /** Shell commands run in an OS sandbox; when false, why not (then every command asks first). */
   sandboxed: boolean;
   sandboxProblem?: string;
+  /** Still finding out whether a sandbox can run here (about half a second after the worker starts). */
+  sandboxChecking?: boolean;
+  /** The folder could not be opened (deleted, moved, unreadable): the chat has no file or shell tools until it can. */
+  problem?: string;
 }
 
 /** What the mirror receives besides state events. */

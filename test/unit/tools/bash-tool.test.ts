@@ -75,6 +75,9 @@ describe("bash (no sandbox)", () => {
     expect(text.endsWith(`3000\n\n\n[Showing lines 1002-3001 of 3001. Full output: ${saved}]`)).toBe(true);
     expect(readFileSync(saved, "utf8")).toBe(`${Array.from({ length: 3000 }, (_, i) => i + 1).join("\n")}\n`);
     expect(result.details.truncation).toMatchObject({ truncated: true, truncatedBy: "lines", totalLines: 3001, outputLines: 2000 });
+    // The marker's path is outside the workspace, yet `read` reads it, as the marker suggests (and only reads).
+    expect(await ws.run("read", { path: saved, offset: 2999 })).toBe("2999\n3000\n");
+    await expect(ws.run("write", { path: saved, content: "x" })).rejects.toThrow(/outside the workspace/);
   });
 
   it("marks a cut by the 50 KB limit, and a single line longer than it", async () => {

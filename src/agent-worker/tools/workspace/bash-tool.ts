@@ -32,6 +32,9 @@ const UPDATE_INTERVAL_MS = 100;
 /** After the command exits, how long to wait for output still in the pipes before letting go of them. */
 const EXIT_GRACE_MS = 100;
 
+/** Where full command outputs are saved, inside the session's folder; `read` may read them. */
+export const BASH_OUTPUT_FOLDER = "bash-output";
+
 type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null } | { kind: "aborted" } | { kind: "timeout" };
 
 /**
@@ -50,7 +53,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       if (signal?.aborted) throw new Error("Command aborted");
       if (!existsSync(options.root)) throw new Error(`Working directory does not exist: ${options.root}\nCannot execute bash commands.`);
       const launch = await options.sandbox.launch({ command, cwd: options.root, tempDir, signal });
-      const outputPath = join(options.sessionDir, "bash-output", `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+      const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
       let ending: Ending;
       const updates = throttledUpdates(output, onUpdate);

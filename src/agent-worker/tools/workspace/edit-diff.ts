@@ -63,5 +63,6 @@ export function numberedDiff(oldText: string, newText: string, context = 4): { d
 
 /** A standard unified diff (`--- a/path`, `+++ b/path`, `@@` hunks) for tools that apply or show patches. */
 export function unifiedDiff(path: string, oldText: string, newText: string): string {
-  return createTwoFilesPatch(`a/${path}`, `b/${path}`, oldText, newText, undefined, undefined, { context: 3 });
+  // jsdiff opens with a line of "=" (from `svn diff`), which git's and patch's format has not.
+  return createTwoFilesPatch(`a/${path}`, `b/${path}`, oldText, newText, undefined, undefined, { context: 3 }).replace(/^=+\n/, "");
 }

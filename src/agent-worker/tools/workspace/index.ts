@@ -1,5 +1,6 @@
 import type { AgentTool } from "../../../shared/agent/types";
-import { bashTool } from "./bash-tool";
+import { join } from "node:path";
+import { BASH_OUTPUT_FOLDER, bashTool } from "./bash-tool";
 import { editTool } from "./edit-tool";
 import { findTool } from "./find-tool";
 import { grepTool } from "./grep-tool";
@@ -9,9 +10,10 @@ import type { ShellSandbox } from "./sandbox";
 import { WorkspacePaths } from "./workspace-paths";
 import { writeTool } from "./write-tool";
 
-export { createShellSandbox, detectSandbox, disposeSandboxRuntime, unsandboxedShell } from "./sandbox";
+export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, unsandboxedShell } from "./sandbox";
 export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
-export { WorkspaceEscapeError } from "./workspace-paths";
+export { WorkspaceEscapeError, WorkspacePaths } from "./workspace-paths";
+export { previewChange } from "./change-preview";
 export { unpackedAsarPath } from "./packaged-path";
 export { ripgrepPath } from "./ripgrep";
 export { WORKSPACE_TOOL_PROMPTS } from "./prompt-lines";
@@ -27,7 +29,8 @@ export interface WorkspaceToolsOptions {
 
 /** pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
-  const paths = new WorkspacePaths(options.root);
+  // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
+  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)]);
   return [
     readTool(paths),
     bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox }),

@@ -34,7 +34,7 @@ export function readTool(paths: WorkspacePaths): AgentTool<typeof parameters, Re
     parameters,
     async execute(_id, { path, offset, limit }, signal) {
       throwIfAborted(signal);
-      const real = await paths.resolve(path);
+      const real = await paths.resolveForReading(path);
       const file = await open(real, constants.O_RDONLY | NO_FOLLOW);
       try {
         const info = await file.stat();

@@ -46,6 +46,8 @@ export interface SandboxOptions {
   allowedDomains?: string[];
   /** Paths commands may not read. Default: the usual credential stores in the home folder. */
   denyRead?: string[];
+  /** Paths inside a denied one that commands may read after all (the session's own folder inside the app's). */
+  allowRead?: string[];
 }
 
 /** Credential stores a sandboxed command has no business reading (anything it reads can end up at the model). */
@@ -90,6 +92,7 @@ export function detectSandbox(): Promise<SandboxSupport> {
 }
 
 async function probe(): Promise<SandboxSupport> {
+  if (process.env.PADDOCK_NO_SANDBOX === "1") return { available: false, reason: "turned off by PADDOCK_NO_SANDBOX=1" };
   const kind = process.platform === "linux" ? "bubblewrap" : process.platform === "darwin" ? "seatbelt" : undefined;
   if (!kind) {
     return {
@@ -193,6 +196,7 @@ let wraps: Promise<unknown> = Promise.resolve();
 function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions): ShellSandbox {
   const allowedDomains = options.allowedDomains ?? [];
   const denyRead = options.denyRead ?? DEFAULT_DENY_READ;
+  const allowRead = options.allowRead ?? [];
   return {
     kind,
     async launch({ command, cwd, tempDir, signal }) {
@@ -210,7 +214,7 @@ function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions
           SandboxManager.wrapWithSandboxArgv(
             script,
             findBash(),
-            { filesystem: { denyRead, allowRead: [], allowWrite: [cwd, tempDir], denyWrite: RUNTIME_CONVENIENCE_WRITES } },
+            { filesystem: { denyRead, allowRead, allowWrite: [cwd, tempDir], denyWrite: RUNTIME_CONVENIENCE_WRITES } },
             signal,
             cwd,
             { commandId, commandText: command },

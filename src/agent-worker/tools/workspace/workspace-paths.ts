@@ -29,9 +29,31 @@ export class WorkspacePaths {
   /** The workspace as the caller spelled it (absolute): `/tmp/ws` where the real path is `/private/tmp/ws`. */
   private readonly spelledRoot: string;
 
-  constructor(root: string) {
+  /** Real paths of folders outside the workspace that `resolveForReading` also accepts. */
+  private readonly readable: string[];
+
+  /**
+   * @param readable folders outside the workspace that may be read, never written (the session's saved command
+   *   output, which bash's truncation marker points the model to). Need not exist yet.
+   */
+  constructor(root: string, readable: string[] = []) {
     this.spelledRoot = resolve(root);
     this.root = realpathSync(this.spelledRoot);
+    this.readable = readable.map((folder) => resolve(folder));
+  }
+
+  /** As `resolve`, but a path into one of the readable folders is accepted too. Only for reading. */
+  async resolveForReading(input: string): Promise<string> {
+    try {
+      return await this.resolve(input);
+    } catch (error) {
+      if (!(error instanceof WorkspaceEscapeError) || !isAbsolute(input)) throw error;
+      const real = await realPathOf(resolve(input));
+      for (const folder of this.readable) {
+        if (within(await realPathOf(folder), real)) return real;
+      }
+      throw error;
+    }
   }
 
   /** The real absolute path `input` leads to, or a WorkspaceEscapeError. The target need not exist. */

@@ -48,11 +48,15 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
   const context = workspace?.contextFiles.map(baseName) ?? [];
   return (
     <div className="workspace">
-      <button type="button" className={`workspace-button${workspace ? "" : " workspace-none"}`} aria-expanded={open} aria-haspopup="dialog"
-        title={workspace ? `${workspace.folder}${context.length ? `\nProject context: ${workspace.contextFiles.join(", ")}` : ""}` : "Give this chat a folder to work in"}
+      <button type="button" className={`workspace-button${workspace ? "" : " workspace-none"}${workspace?.problem ? " workspace-broken" : ""}`} aria-expanded={open} aria-haspopup="dialog"
+        title={workspace ? `${workspace.folder}${workspace.problem ? `\n${workspace.problem}` : ""}${context.length ? `\nProject context: ${workspace.contextFiles.join(", ")}` : ""}` : "Give this chat a folder to work in"}
         onClick={() => setOpen((o) => !o)} data-testid="workspace-button">
         <FolderIcon /> {name}
         {context.length > 0 ? <span className="workspace-context" data-testid="workspace-context">· {context.join(", ")}</span> : null}
+        {workspace && !workspace.problem && !workspace.sandboxed && !workspace.sandboxChecking ? (
+          <span className="workspace-unsandboxed" title={workspace.sandboxProblem}>· no sandbox</span>
+        ) : null}
+        {workspace?.problem ? <span className="workspace-unsandboxed">· missing</span> : null}
       </button>
       {open ? (
         <div className="workspace-panel" role="dialog" aria-label="Workspace" ref={panel}
@@ -68,7 +72,10 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
             <div className="workspace-current">
               <code>{workspace.folder}</code>
               {workspace.contextFiles.length > 0 ? <div className="muted">Project context: {workspace.contextFiles.join(", ")}</div> : null}
-              {!workspace.sandboxed ? <div className="workspace-warning">No sandbox here{workspace.sandboxProblem ? ` (${workspace.sandboxProblem})` : ""}: every command asks first.</div> : null}
+              {workspace.problem ? <div className="workspace-warning" role="alert">{workspace.problem}</div>
+                : workspace.sandboxChecking ? <div className="muted">Checking for a sandbox…</div>
+                : !workspace.sandboxed ? <div className="workspace-warning" data-testid="no-sandbox">No sandbox here{workspace.sandboxProblem ? ` (${workspace.sandboxProblem})` : ""}: every command asks first.</div>
+                : null}
             </div>
           ) : null}
           {services.folderDialog ? (

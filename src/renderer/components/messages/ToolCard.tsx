@@ -59,7 +59,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
               <DiffView diff={diff} />
             </>
           ) : null}
-          {output || status === "running" ? (
+          {!request && (output || status === "running") ? (
             <>
               <div className="tool-section-label">{status === "error" ? "Error" : status === "running" ? "Output so far" : "Result"}</div>
               <pre className={`tool-pre${status === "error" ? " tool-error-text" : ""}`} data-testid="tool-output">
@@ -73,9 +73,13 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   );
 });
 
-/** The unified diff a file-changing tool puts in its result's details, if any. */
+/**
+ * The diff a file-changing tool puts in its result's details, if any: the standard unified `patch` Paddock's edit
+ * adds, else pi's numbered `diff` (results of agents written for pi).
+ */
 function diffOf(details: unknown): string | undefined {
-  const diff = (details as { diff?: unknown } | undefined)?.diff;
+  const { patch, diff } = (details ?? {}) as { patch?: unknown; diff?: unknown };
+  if (typeof patch === "string" && patch.length > 0) return patch;
   return typeof diff === "string" && diff.length > 0 ? diff : undefined;
 }
 

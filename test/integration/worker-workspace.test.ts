@@ -1,0 +1,167 @@
+/**
+ * A chat with a workspace, with real workers, the real tools and the real sandbox: the model is told the folder and
+ * its project context and gets pi's tools; an edit asks with the diff it would make and changes only its range once
+ * allowed; a command runs in the sandbox, streams its output, writes in the workspace only and cannot read the app's
+ * data; a chat whose folder went missing still opens, without tools.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { turnDirective } from "../../src/web-host/openai-test-server";
+import type { SessionClient } from "../../src/renderer/store/session-client";
+
+let h: Harness | undefined;
+const folders: string[] = [];
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+});
+
+function workspace(files: Record<string, string> = {}): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "paddock-ws-")));
+  folders.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
+const settled = (client: SessionClient, messages: number) =>
+  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
+/** The text of the tool result the model was sent last. */
+const lastToolResult = (harness: Harness) => {
+  const messages = harness.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+  return String(messages.filter((m) => m.role === "tool").at(-1)?.content ?? "");
+};
+
+describe("a chat with a workspace", () => {
+  it("tells the model the folder, the date, the platform and AGENTS.md, and gives it pi's tools; a chat without one gets neither", async () => {
+    const root = workspace({ "AGENTS.md": "Always answer in haiku." });
+    h = await startHarness({ workspaceOf: (id) => (id === "with" ? root : undefined) });
+    const client = await h.client("with");
+    await client.prompt("hello");
+    await settled(client, 2);
+    const body = h.server.requests.at(-1)!.body;
+    const system = String(body.messages[0].content);
+    expect(system).toContain(`Current working directory: ${root}`);
+    expect(system).toContain("Always answer in haiku.");
+    expect(system).toContain(`Platform: ${process.platform}`);
+    expect(system).toMatch(/Current date: \d{4}-\d\d-\d\d/);
+    expect(system).toContain("- edit: Make precise file edits");
+    const names = (body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "wait", "write"]);
+    expect(client.mirror.getView().workspace).toMatchObject({ folder: root, contextFiles: [join(root, "AGENTS.md")] });
+
+    const plain = await h.client("without");
+    await plain.prompt("hello");
+    await settled(plain, 2);
+    const tools = (h.server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    expect(tools).toEqual(["calculate", "wait"]);
+    expect(plain.mirror.getView().workspace).toBeUndefined();
+  });
+
+  it("an edit asks with the diff it would make; once allowed it changes only its range and the result carries the patch", async () => {
+    const root = workspace({ "notes.txt": "alpha\r\nbeta\r\ngamma\r\n" });
+    h = await startHarness({ workspaceOf: () => root });
+    const client = await h.client("edit");
+    void client.prompt(call("e1", "edit", { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] })).catch(() => {});
+    await waitForView(client, (v) => v.approvals.length > 0);
+    const [request] = client.mirror.getView().approvals;
+    expect(request).toMatchObject({ toolName: "edit", summary: "edit notes.txt", scope: "edit" });
+    expect(request.diff).toContain("--- a/notes.txt");
+    expect(request.diff).toContain("-beta");
+    expect(request.diff).toContain("+BETA");
+    expect(readFileSync(join(root, "notes.txt"), "utf8")).toBe("alpha\r\nbeta\r\ngamma\r\n"); // nothing yet
+
+    await client.answerApproval("e1", "once");
+    await settled(client, 4);
+    expect(readFileSync(join(root, "notes.txt"), "utf8")).toBe("alpha\r\nBETA\r\ngamma\r\n"); // CRLF kept
+    const result = client.mirror.getView().state.messages[2];
+    expect(result).toMatchObject({ role: "toolResult", isError: false });
+    expect((result as { details?: { patch?: string } }).details?.patch).toContain("+BETA");
+  });
+
+  it("a write asks with the new file's lines", async () => {
+    const root = workspace();
+    h = await startHarness({ workspaceOf: () => root });
+    const client = await h.client("write");
+    void client.prompt(call("w1", "write", { path: "src/new.ts", content: "export const x = 1;\n" })).catch(() => {});
+    await waitForView(client, (v) => v.approvals.length > 0);
+    expect(client.mirror.getView().approvals[0].diff).toContain("+export const x = 1;");
+    await client.answerApproval("w1", "deny", "not now");
+    await settled(client, 4);
+    expect(existsSync(join(root, "src/new.ts"))).toBe(false);
+    expect(lastToolResult(h)).toContain("The user denied this call: not now");
+  });
+
+  it("a command runs in the sandbox: its output streams, it writes in the workspace only and cannot read the app's data", async () => {
+    const root = workspace();
+    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+    writeFileSync(join(h.dataDir, "secrets.json"), "top secret");
+    const outside = join(tmpdir(), `paddock-outside-${process.pid}-${Date.now()}`);
+    const client = await h.client("bash");
+    await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
+    expect(client.mirror.getView().workspace).toMatchObject({ sandboxed: true });
+    const command = [
+      "echo first; sleep 0.4; echo second",
+      "echo made > inside.txt",
+      `(echo escaped > ${outside}) 2>/dev/null || echo write-refused`,
+      `(cat ${join(h.dataDir, "secrets.json")}) 2>/dev/null || echo read-refused`,
+    ].join("; ");
+    const partials: string[] = [];
+    const off = client.mirror.subscribe(() => {
+      const partial = client.mirror.getView().toolRuns.b1?.partialResult as { content?: { text: string }[] } | undefined;
+      const text = partial?.content?.[0]?.text;
+      if (text && partials.at(-1) !== text) partials.push(text);
+    });
+    void client.prompt(call("b1", "bash", { command })).catch(() => {});
+    await settled(client, 4);
+    off();
+    expect(partials.some((p) => p.includes("first") && !p.includes("second"))).toBe(true); // seen before the end
+    const output = lastToolResult(h);
+    expect(output).toContain("second");
+    expect(output).toContain("write-refused");
+    expect(output).toContain("read-refused");
+    expect(output).not.toContain("top secret");
+    expect(readFileSync(join(root, "inside.txt"), "utf8")).toBe("made\n");
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it("without a sandbox every command asks, whatever Settings say, and can only be allowed once", async () => {
+    const root = workspace();
+    process.env.PADDOCK_NO_SANDBOX = "1"; // read by the workers started below
+    try {
+      h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+      const client = await h.client("unsandboxed");
+      await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
+      expect(client.mirror.getView().workspace).toMatchObject({ sandboxed: false, sandboxProblem: expect.stringContaining("PADDOCK_NO_SANDBOX") });
+      void client.prompt(call("u1", "bash", { command: "echo hi" })).catch(() => {});
+      await waitForView(client, (v) => v.approvals.length > 0);
+      expect(client.mirror.getView().approvals[0]).toMatchObject({ toolName: "bash", summary: "echo hi" });
+      expect(client.mirror.getView().approvals[0].scope).toBeUndefined();
+      await expect(client.answerApproval("u1", "chat")).rejects.toThrow(/only be allowed once/);
+      await client.answerApproval("u1", "once");
+      await settled(client, 4);
+      expect(lastToolResult(h)).toContain("hi");
+    } finally {
+      delete process.env.PADDOCK_NO_SANDBOX;
+    }
+  });
+
+  it("a chat whose folder went missing still opens and says so, without file or shell tools", async () => {
+    const root = workspace();
+    rmSync(root, { recursive: true });
+    h = await startHarness({ workspaceOf: () => root });
+    const client = await h.client("gone");
+    expect(client.mirror.getView().workspace).toMatchObject({ folder: root, problem: expect.stringContaining("no longer exists") });
+    await client.prompt("hello");
+    await settled(client, 2);
+    const tools = (h.server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    expect(tools).toEqual(["calculate", "wait"]);
+  });
+});
