@@ -294,12 +294,8 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
     expect(shown).toContain(secondId);
 
     // The menu's Quit (app.quit), not Playwright's close: the whole quit, cleanup and exit included.
-    const started = Date.now();
-    const gone = exited(electronApp);
-    await electronApp.evaluate(({ app }) => void setTimeout(() => app.quit(), 0));
-    await gone;
     // Bounded: the cleanup takes about 5 s at worst, and with nothing running much less.
-    expect(Date.now() - started).toBeLessThan(15_000);
+    await quitApp(electronApp);
     running = undefined;
     expect(savedWindowsOnDisk(dir)).toEqual(shown);
 
@@ -359,11 +355,7 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
     expect(await asked()).toHaveLength(1);
 
     // Quit: the run is stopped and journaled, the window list stays, the app exits within its bound.
-    const started = Date.now();
-    const gone = exited(electronApp);
-    await electronApp.evaluate(({ app }) => void setTimeout(() => app.quit(), 0));
-    await gone;
-    expect(Date.now() - started).toBeLessThan(15_000);
+    await quitApp(electronApp);
     running = undefined;
     expect(savedWindowsOnDisk(dir)).toEqual([sessionId]);
     expect(errors).toEqual([]);
@@ -511,6 +503,15 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
 });
 
 /** Resolves once the app's main process has exited (at once if it has). */
+/** Quits as the menu's Quit does (app.quit, not Playwright's close), and expects the app gone within 15 s. */
+async function quitApp(electronApp: ElectronApplication): Promise<void> {
+  const started = Date.now();
+  const gone = exited(electronApp);
+  await electronApp.evaluate(({ app }) => void setTimeout(() => app.quit(), 0));
+  await gone;
+  expect(Date.now() - started).toBeLessThan(15_000);
+}
+
 function exited(electronApp: ElectronApplication): Promise<void> {
   const child = electronApp.process();
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
