@@ -2,6 +2,7 @@
  * Worker life-cycle benchmarks: cold start (spawn -> ping answered), warm hand-off (attach on the warm spare ->
  * resolved) and idle resident memory (as the worker reports it in `ping`).
  */
+import type { MainControlApi } from "../src/shared/protocol/control-protocol";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { WorkerHandle } from "../src/main/broker/worker-handle";
 import type { WorkerPool } from "../src/main/broker/worker-pool";
@@ -12,13 +13,28 @@ import { median, metric, round, withTimeout, type Metric } from "./lib/metrics";
 const COLD_STARTS = 7;
 const HANDOFFS = 7;
 
+/** A main with nothing to offer: a cold start needs none of it. */
+const none = async (): Promise<never> => {
+  throw new Error("not offered in this benchmark");
+};
+const BARE_MAIN: MainControlApi = {
+  getApiKey: async () => undefined,
+  resolveModel: none,
+  report: () => {},
+  listAgents: none,
+  confirmProjectAgents: none,
+  runSubagent: none,
+  stopSubagent: none,
+  askParent: none,
+};
+
 export async function benchWorker(): Promise<Record<string, Metric>> {
   const cold: number[] = [];
   const spareRss: number[] = [];
   const launcher = new NodeWorkerLauncher(WORKER_FILE);
   for (let i = 0; i < COLD_STARTS; i++) {
     const t0 = performance.now();
-    const handle = new WorkerHandle(launcher.launch(), { getApiKey: async () => undefined, resolveModel: async () => { throw new Error("no models here"); }, report: () => {} });
+    const handle = new WorkerHandle(launcher.launch(), BARE_MAIN);
     const pong = await withTimeout(handle.call((c) => c.ping()), 10_000, "cold start ping");
     cold.push(performance.now() - t0);
     spareRss.push(pong.rssBytes);

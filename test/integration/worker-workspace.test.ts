@@ -54,7 +54,7 @@ describe("a chat with a workspace", () => {
     expect(system).toMatch(/Current date: \d{4}-\d\d-\d\d/);
     expect(system).toContain("- edit: Make precise file edits");
     const names = (body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
-    expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "wait", "write"]);
+    expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "subagent", "wait", "write"]);
     expect(client.mirror.getView().workspace).toMatchObject({ folder: root, contextFiles: [join(root, "AGENTS.md")] });
 
     const plain = await h.client("without");

@@ -10,6 +10,7 @@ import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { endpointUrl, SessionBroker } from "../../src/main/broker/session-broker";
 import { resolveModel } from "../../src/main/broker/model-resolver";
+import { agentCatalog } from "../../src/main/agents/agent-catalog";
 import type { CustomProvider } from "../../src/shared/providers/custom-provider";
 import { DEFAULT_SETTINGS } from "../../src/shared/settings/schema";
 import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
@@ -69,12 +70,18 @@ export interface BrokerRigOptions {
   idleGraceMs?: number;
   /** The chats' workspace folders (main's index in the app). */
   workspaceOf?(sessionId: string): string | undefined;
+  /** pi's user agents are looked for in `<homeDir>/.pi/agent/agents` (default: a fresh empty folder). */
+  homeDir?: string;
+  /** Settings' global cap on subagents at once (default 8). */
+  maxSubagents?: number;
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
   if (!existsSync(WORKER_FILE)) throw new Error(`${WORKER_FILE} is missing: run \`npm run build\` first`);
   const dataDir = mkdtempSync(join(tmpdir(), "paddock-it-"));
   const sessionsDir = join(dataDir, "sessions");
+  const confirmed: string[] = [];
+  const childWorkspaces = new Map<string, string>();
   const broker = new SessionBroker({
     launcher: new NodeWorkerLauncher(WORKER_FILE),
     sessionsDir,
@@ -89,7 +96,16 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
     idleGraceMs: () => options.idleGraceMs ?? 0,
-    workspaceOf: options.workspaceOf,
+    workspaceOf: (id) => childWorkspaces.get(id) ?? options.workspaceOf?.(id),
+    agents: agentCatalog({
+      dataDir,
+      homeDir: options.homeDir ?? join(dataDir, "home"),
+      confirmations: { list: () => confirmed, add: (hashes) => void confirmed.push(...hashes) },
+    }),
+    maxSubagents: () => options.maxSubagents ?? 8,
+    onChildSession: (child) => {
+      if (child.workspace) childWorkspaces.set(child.sessionId, child.workspace);
+    },
   });
   const clients: SessionClient[] = [];
   return {
@@ -128,7 +144,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "workspaceOf">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

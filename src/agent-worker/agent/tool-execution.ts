@@ -1,4 +1,5 @@
 import { type AssistantMessage, type ToolResultMessage, validateToolArguments } from "@mariozechner/pi-ai";
+import { ToolFailure } from "../../shared/agent/tool-failure";
 import type {
   AgentContext,
   AgentLoopConfig,
@@ -178,7 +179,7 @@ async function runTool(
     return { result, isError: false };
   } catch (error) {
     await Promise.all(updates);
-    return { result: errorResult(errorText(error)), isError: true };
+    return { result: errorResult(errorText(error), error instanceof ToolFailure ? error.details : {}), isError: true };
   }
 }
 
@@ -215,8 +216,8 @@ async function finalizeCall(
 }
 
 
-function errorResult(text: string): AgentToolResult<any> {
-  return { content: [{ type: "text", text }], details: {} };
+function errorResult(text: string, details: unknown = {}): AgentToolResult<any> {
+  return { content: [{ type: "text", text }], details };
 }
 
 function errorOutcome(toolCall: AgentToolCall, text: string): SettledCall {

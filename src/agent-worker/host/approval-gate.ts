@@ -54,22 +54,36 @@ export class ApprovalGate {
   }
 
   /** The Agent's `beforeToolCall`: never throws (a failure to describe the call still asks). */
-  readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
-    const { name, id } = context.toolCall;
-    const policy = await this.options.policy(name);
+  readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> =>
+    this.ask({ id: context.toolCall.id, toolName: context.toolCall.name, args: context.args }, signal);
+
+  /**
+   * Decides one call: at once when the tool's policy or a grant allows it, else by asking the user. Also for calls
+   * that are not this agent's own: a subagent's (`from` labels it in the chat, `describe` is what the subagent saw)
+   * and questions of the chat's own (`policy: "every-call"`: a yes or no, nothing to grant). Never throws.
+   */
+  async ask(
+    call: { id: string; toolName: string; args: unknown; from?: ApprovalRequest["from"]; described?: { summary: string; diff?: string }; policy?: GatePolicy },
+    signal?: AbortSignal,
+  ): Promise<BeforeToolCallResult | undefined> {
+    const { id, toolName: name } = call;
+    const policy = call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask"));
     if (policy === "allow") return undefined;
-    const grant = policy === "every-call" ? undefined : grantFor(name, context.args);
+    const grant = policy === "every-call" ? undefined : grantFor(name, call.args);
     if (grant !== undefined && this.grants.has(grant)) return undefined;
     if (signal?.aborted) return { block: true, reason: STOPPED };
-    const described: { summary: string; diff?: string } = await this.options.describe(name, context.args).catch(() => ({ summary: name }));
+    const described: { summary: string; diff?: string } =
+      call.described ?? (await this.options.describe(name, call.args).catch(() => ({ summary: name })));
     const request: ApprovalRequest = {
       toolCallId: id,
       toolName: name,
       summary: described.summary,
       ...(described.diff ? { diff: described.diff } : {}),
       ...(grant !== undefined ? { scope: describeGrant(grant) } : {}),
+      ...(call.from ? { from: call.from } : {}),
       askedAt: Date.now(),
     };
+    if (this.waiting.has(id)) return { block: true, reason: "This call is already waiting for an answer." };
     return new Promise((resolve) => {
       const onAbort = () => this.settle(id, { block: true, reason: STOPPED });
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -83,7 +97,7 @@ export class ApprovalGate {
       });
       this.publish();
     });
-  };
+  }
 
   /** The user's answer. Rejects when nothing with that id waits (answered elsewhere, or timed out meanwhile). */
   async answer(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void> {

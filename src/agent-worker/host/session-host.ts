@@ -12,7 +12,17 @@ import { Agent } from "../agent/agent";
 import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
-import type { MainControlApi, RunOutcome, WorkerInitOptions, WorkerInitResult, WorkerSettings, WorkerStatus } from "../../shared/protocol/control-protocol";
+import type {
+  MainControlApi,
+  RunOutcome,
+  SubagentApprovalQuestion,
+  SubagentOutcome,
+  SubagentProgress,
+  WorkerInitOptions,
+  WorkerInitResult,
+  WorkerSettings,
+  WorkerStatus,
+} from "../../shared/protocol/control-protocol";
 import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
@@ -30,6 +40,8 @@ import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../shared/providers/custom-provider";
 import { builtinTools } from "../tools";
+import { subagentTool } from "../tools/subagent/subagent-tool";
+import { subagentActivity, subagentResult, subagentUsage } from "./subagent-task";
 import { WORKSPACE_TOOL_PROMPTS } from "../tools/workspace/prompt-lines";
 import { ApprovalGate, type GatePolicy } from "./approval-gate";
 import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
@@ -46,7 +58,10 @@ import { errorText } from "../../shared/error-text";
 const TITLE_CHARS = 60;
 
 /** What a session needs of main. */
-type SessionMain = Pick<MainControlApi, "getApiKey" | "report" | "resolveModel">;
+type SessionMain = Pick<
+  MainControlApi,
+  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent"
+>;
 
 function userText(message: AgentMessage): string | undefined {
   if (message.role !== "user") return undefined;
@@ -142,6 +157,9 @@ export class SessionHost {
   private workspaceChanges = 0;
   /** The chat's own instructions (setSystemPrompt); with a workspace, Paddock's prompt is built around them. */
   private customPrompt = "";
+  /** Progress listeners of this chat's running subagent tasks, by request id. */
+  private readonly subagentListeners = new Map<string, (progress: SubagentProgress) => void>();
+  private nextRequest = 0;
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -205,7 +223,8 @@ export class SessionHost {
       sessionId: options.sessionId,
       streamFn,
       convertToLlm,
-      beforeToolCall: this.approvals.beforeToolCall,
+      // A subagent's calls are decided in its parent's chat, by the parent's policy and grants.
+      beforeToolCall: options.subagent ? (context) => this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.approvals.beforeToolCall,
       getApiKey: async (provider) => {
         const key = await this.main.getApiKey(provider).catch(() => undefined);
         return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
@@ -423,16 +442,85 @@ export class SessionHost {
     });
   }
 
-  /** The built-in tools, and the workspace's when the chat has one. */
+  /**
+   * The built-in tools, and with a workspace its file and shell tools and `subagent`. A subagent has the workspace
+   * tools its definition names, and never `subagent` (no recursion).
+   */
   private tools(): AgentTool<any>[] {
-    return [...builtinTools(), ...(this.workspace?.tools ?? [])];
+    const workspaceTools = this.workspace?.tools ?? [];
+    const subagent = this.options.subagent;
+    if (subagent) return workspaceTools.filter((t) => subagent.tools.includes(t.name));
+    return [...builtinTools(), ...workspaceTools, ...(this.workspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+  }
+
+  private subagentTool(): AgentTool<any> {
+    return subagentTool({
+      listAgents: (scope) => this.main.listAgents(scope),
+      confirmProjectAgents: (names) => this.main.confirmProjectAgents(names),
+      confirm: async (toolCallId, question, signal) =>
+        (await this.approvals.ask({ id: toolCallId, toolName: "subagent", args: {}, described: { summary: question }, policy: "every-call" }, signal)) === undefined,
+      run: async (request, onProgress) => {
+        this.subagentListeners.set(request.requestId, onProgress);
+        try {
+          return await this.main.runSubagent(request);
+        } finally {
+          this.subagentListeners.delete(request.requestId);
+        }
+      },
+      stop: (requestId) => this.main.stopSubagent(requestId),
+      parentModel: () => this.modelRef,
+      newRequestId: () => `${this.options.sessionId}-${++this.nextRequest}-${Date.now().toString(36)}`,
+    });
+  }
+
+  /** Main passes on a subagent's progress to the tool call that runs it. */
+  subagentProgress(progress: SubagentProgress): void {
+    this.subagentListeners.get(progress?.requestId)?.(progress);
+  }
+
+  /**
+   * A subagent's call, asked in this chat (its card is this chat's `subagent` call). Keyed apart from this chat's own
+   * calls, whose ids may be the same. Stop denies it, as it does this chat's own questions.
+   */
+  async askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }> {
+    const decided = await this.approvals.ask(
+      {
+        id: `${from.sessionId}:${question.toolCallId}`,
+        toolName: question.toolName,
+        args: question.args,
+        from,
+        described: { summary: `${from.agent}: ${question.summary}`, ...(question.diff ? { diff: question.diff } : {}) },
+      },
+      this.agent.signal,
+    );
+    return decided?.block ? { block: true, ...(decided.reason ? { reason: decided.reason } : {}) } : { block: false };
+  }
+
+  /** This subagent's call: its parent's chat decides. */
+  private async askParent(toolCallId: string, toolName: string, args: unknown): Promise<{ block: true; reason: string } | undefined> {
+    const diff = await this.workspace?.preview(toolName, args).catch(() => undefined);
+    const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...describeCall(toolName, args), ...(diff ? { diff } : {}) };
+    const answer = await this.main.askParent(question).catch(() => ({ block: true, reason: "The parent chat could not be asked." }));
+    return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call." } : undefined;
+  }
+
+  /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */
+  async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
+    const start = this.agent.state.messages.length;
+    try {
+      await this.api.prompt(task);
+    } catch (error) {
+      return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage([]), messages: [] };
+    }
+    return { ...subagentResult(this.agent.state.messages.slice(start)), ...(this.modelRef ? { model: this.modelRef } : {}) };
   }
 
   /** The chat's own instructions; with a workspace, inside Paddock's prompt for working in it (as pi's). */
   private systemPrompt(): string {
     const workspace = this.workspace;
-    if (!workspace) return this.customPrompt;
-    return workspacePrompt({
+    const instructions = this.options.subagent?.instructions.trim();
+    if (!workspace) return instructions || this.customPrompt;
+    const prompt = workspacePrompt({
       custom: this.customPrompt,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
@@ -443,6 +531,8 @@ export class SessionHost {
       platform: process.platform,
       now: new Date(),
     });
+    // pi appends an agent's body to the system prompt.
+    return instructions ? `${prompt}\n\n${instructions}` : prompt;
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
@@ -484,6 +574,8 @@ export class SessionHost {
     // drops it) would drop the user's message from the file instead.
     if (event.type === "run_failure" && !this.closed) void this.journal({ t: "message", message: event.message });
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
+    // A subagent's parent shows what it is doing: each tool call is news.
+    else if (this.options.subagent && event.type === "tool_execution_start") this.reportStatus();
   }
 
   private checkpoint(event: AgentStateEvent): void {
@@ -546,6 +638,7 @@ export class SessionHost {
       updated: Date.now(),
       model: this.modelRef,
       cost: sumUsage(state.messages).cost,
+      ...(this.options.subagent ? { subagent: { usage: subagentUsage(state.messages), latest: subagentActivity(state.messages) } } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.

@@ -87,6 +87,18 @@ const api: WorkerControlApi = {
   async ping() {
     return { pid: process.pid, rssBytes: process.memoryUsage.rss() };
   },
+  async runTask(task) {
+    if (!host) throw new Error("This worker hosts no session yet");
+    if (typeof task !== "string") throw new Error("runTask: the task must be text");
+    return host.runTask(task);
+  },
+  async subagentProgress(progress) {
+    host?.subagentProgress(progress);
+  },
+  async askApproval(from, question) {
+    if (!host) return { block: true, reason: "The parent chat is not loaded." };
+    return host.askApproval(from, question);
+  },
 };
 
 Comlink.expose(api, rpcEndpoint(control, { lane: "c2w" }));

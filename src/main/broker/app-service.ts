@@ -101,7 +101,8 @@ export class AppService<Port = never> implements AppApi {
       case "activity": {
         const { sessionId, activity, outcome } = event;
         const summary = index.get(sessionId);
-        if (!summary || summary.deleted !== undefined) return;
+        // A subagent's run is part of its parent's: the parent's chat tells the user.
+        if (!summary || summary.deleted !== undefined || summary.parent) return;
         const ended = activity === "idle" && (outcome === "done" || outcome === "failed") ? outcome : undefined;
         // The index change publishes the summary; otherwise publish the new activity here.
         if (ended && this.broker.viewerCount(sessionId) === 0) index.update(sessionId, { unread: ended });
@@ -121,6 +122,7 @@ export class AppService<Port = never> implements AppApi {
 
   private publishSession(id: string): void {
     const summary = this.options.index.get(id);
+    if (summary?.parent) return; // a subagent's session: its parent's tool card shows it, not the sidebar
     if (!summary || summary.deleted !== undefined) this.events.emit({ type: "session-removed", id });
     else this.events.emit({ type: "session", session: this.toPage(summary) });
   }

@@ -6,6 +6,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
 import { resolveModel } from "./model-resolver";
 import { resolveApiKey, SecretStore, type Cipher } from "./secrets";
@@ -45,6 +46,8 @@ export interface CoreOptions<Port> {
   cipher: Cipher;
   /** electron-store in the app; Conf itself otherwise. */
   storeFactory?: SettingsBackendFactory;
+  /** Where pi's user agents are looked for (`<home>/.pi/agent/agents`); default the user's home folder. */
+  homeDir?: string;
   /** Workers attach a state digest to every batch (diagnostics, tests). */
   integrityCheck?: boolean;
   keepSpare?: boolean;
@@ -93,6 +96,25 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare,
+    agents: agentCatalog({
+      dataDir: options.dataDir,
+      homeDir: options.homeDir,
+      confirmations: { list: () => settings.get().confirmedProjectAgents, add: (hashes) => void settings.confirmProjectAgents(hashes) },
+    }),
+    maxSubagents: () => settings.get().tools.maxSubagents,
+    onChildSession: (child) => {
+      const now = Date.now();
+      index.upsert({
+        id: child.sessionId,
+        title: `${child.agent} (subagent)`,
+        created: now,
+        updated: now,
+        messageCount: 0,
+        ...(child.model ? { model: child.model } : {}),
+        ...(child.workspace ? { workspace: child.workspace } : {}),
+        parent: { sessionId: child.parentSessionId, toolCallId: child.toolCallId, agent: child.agent },
+      });
+    },
   });
   const service = new AppService<Port>({ settings, secrets, index, broker, openSession: options.openSession });
   let shuttingDown: Promise<void> | undefined;

@@ -31,6 +31,7 @@ import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
+import { SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
@@ -65,6 +66,12 @@ export interface SessionBrokerOptions<Port = never> {
   idleGraceMs?(): number;
   integrityCheck?: boolean;
   keepSpare?: boolean;
+  /** Where subagents' definitions come from; without it, `runSubagent` refuses. */
+  agents?: AgentCatalog;
+  /** Settings' cap on subagents running at once across all chats (default 8). */
+  maxSubagents?(): number;
+  /** A subagent's session was created: main records it (hidden from the sidebar, linked to its parent). */
+  onChildSession?(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
 }
 
 export const DEFAULT_IDLE_GRACE_MS = 5 * 60_000;
@@ -122,9 +129,24 @@ export class SessionBroker<Port = never> {
   private readonly listeners = new Listeners<[BrokerEvent]>();
   private readonly sessionOfWorker = new WeakMap<WorkerHandle<Port>, string>();
   private disposed = false;
+  private readonly subagents: SubagentRuns | undefined;
 
   constructor(private readonly options: SessionBrokerOptions<Port>) {
     this.pool = new WorkerPool(options.launcher, (worker) => this.callbacks(worker), options.keepSpare ?? true);
+    this.subagents = options.agents && new SubagentRuns(
+      {
+        workspaceOf: (id) => this.options.workspaceOf?.(id),
+        startChild: async (childId, _launch, holder) => (await this.attach(childId, holder)).worker as WorkerHandle<unknown>,
+        releaseChild: (childId, holder) => this.detach(childId, holder),
+        close: (id) => this.close(id),
+        workerOf: (id) => this.sessions.get(id)?.current as WorkerHandle<unknown> | undefined,
+        childCreated: (child) => this.options.onChildSession?.(child),
+        resolveModel: (ref) => this.options.resolveModel(ref),
+        hasApiKey: async (provider) => (await this.options.getApiKey(provider)) !== undefined,
+        maxSubagents: () => this.options.maxSubagents?.() ?? 8,
+      },
+      options.agents,
+    );
   }
 
   /** Starts the warm spare now rather than at the first chat. */
@@ -279,6 +301,7 @@ export class SessionBroker<Port = never> {
     this.cancelIdleStop(live);
     if (this.sessions.get(live.id) !== live) return;
     this.sessions.delete(live.id);
+    void this.subagents?.parentGone(live.id);
     this.listeners.emit({ type: "session-closed", sessionId: live.id });
   }
 
@@ -325,6 +348,8 @@ export class SessionBroker<Port = never> {
     const worker = await this.pool.take();
     this.sessionOfWorker.set(worker, sessionId);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
+    const launch: ChildLaunch | undefined = this.subagents?.launchOf(sessionId);
+    const settings = this.options.getWorkerSettings();
     try {
       result = await worker.call((c) =>
         c.init({
@@ -332,8 +357,9 @@ export class SessionBroker<Port = never> {
           transcriptFile: this.transcriptFile(sessionId),
           sessionDir: this.sessionDir(sessionId),
           privateDir: this.options.privateDir,
-          workspace: this.options.workspaceOf?.(sessionId),
-          settings: this.options.getWorkerSettings(),
+          workspace: launch ? launch.workspace : this.options.workspaceOf?.(sessionId),
+          settings: launch?.model ? { ...settings, defaultModel: launch.model } : settings,
+          ...(launch ? { subagent: launch.setup } : {}),
           integrityCheck: this.options.integrityCheck,
           sessionTransport: this.options.sessionTransport,
         }),
@@ -353,8 +379,10 @@ export class SessionBroker<Port = never> {
     this.listeners.emit({ type: "worker-exited", sessionId, reason, pid: worker.pid });
     const live = this.sessions.get(sessionId);
     if (!live || live.current !== worker || live.closing) return;
+    void this.subagents?.parentGone(sessionId);
     this.setActivity(live, "idle", "failed");
-    if (live.viewers.size === 0) return this.forget(live); // the next viewer starts a worker, which reloads the transcript
+    // The next viewer starts a worker, which reloads the transcript. A subagent's is not restarted: its task failed.
+    if (live.viewers.size === 0 || this.subagents?.isChild(sessionId)) return this.forget(live);
     for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
     const next = this.startWorker(sessionId);
     this.adopt(live, next);
@@ -373,8 +401,26 @@ export class SessionBroker<Port = never> {
         if (live?.current !== worker()) return;
         this.listeners.emit({ type: "status", status });
         this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
+        this.subagents?.childStatus(status);
       },
+      listAgents: async (scope) => this.requireSubagents().listAgents(this.callerSession(worker()), scope),
+      confirmProjectAgents: async (names) => this.requireSubagents().confirmProjectAgents(this.callerSession(worker()), names),
+      runSubagent: async (request) => this.requireSubagents().run(this.callerSession(worker()), request),
+      stopSubagent: async (requestId) => this.requireSubagents().stop(this.callerSession(worker()), requestId),
+      askParent: async (question) => this.requireSubagents().askParent(this.callerSession(worker()), question),
     };
+  }
+
+  /** The session a worker serves now; a worker that serves none (a spare, a stale one) may not ask for anything. */
+  private callerSession(worker: WorkerHandle<Port>): string {
+    const sessionId = this.sessionOfWorker.get(worker);
+    if (!sessionId || this.sessions.get(sessionId)?.current !== worker) throw new Error("This worker hosts no session");
+    return sessionId;
+  }
+
+  private requireSubagents(): SubagentRuns {
+    if (!this.subagents) throw new Error("Subagents are not available here");
+    return this.subagents;
   }
 }
 

@@ -20,6 +20,17 @@ export interface SessionSummary {
   workspace?: string;
   /** When the session was soft-deleted (ms since epoch); absent while it is live. */
   deleted?: number;
+  /**
+   * A subagent's session: the chat and tool call it worked for, and the agent it was. Not in the sidebar's list;
+   * opened from the parent's tool card.
+   */
+  parent?: SessionParent;
+}
+
+export interface SessionParent {
+  sessionId: string;
+  toolCallId: string;
+  agent: string;
 }
 
 export type SessionPatch = Partial<Omit<SessionSummary, "id">>;
@@ -94,10 +105,10 @@ export class SessionIndex {
     return index;
   }
 
-  /** Live sessions, most recently updated first. Copies: changing them does not change the index. */
+  /** Live chats, most recently updated first; subagents' sessions are not listed. Copies: changing them does not change the index. */
   list(): SessionSummary[] {
     return [...this.sessions.values()]
-      .filter((s) => s.deleted === undefined)
+      .filter((s) => s.deleted === undefined && s.parent === undefined)
       .sort((a, b) => b.updated - a.updated || b.created - a.created || a.id.localeCompare(b.id))
       .map(copySummary);
   }
@@ -227,6 +238,7 @@ function copySummary(summary: SessionSummary): SessionSummary {
   if (summary.unread !== undefined) out.unread = summary.unread;
   if (summary.workspace !== undefined) out.workspace = summary.workspace;
   if (summary.deleted !== undefined) out.deleted = summary.deleted;
+  if (summary.parent) out.parent = { sessionId: summary.parent.sessionId, toolCallId: summary.parent.toolCallId, agent: summary.parent.agent };
   return out;
 }
 
@@ -248,7 +260,9 @@ function isSummary(value: unknown): value is SessionSummary {
       (isObject(value.model) && typeof value.model.provider === "string" && typeof value.model.id === "string")) &&
     (value.unread === undefined || value.unread === "done" || value.unread === "failed") &&
     (value.workspace === undefined || (typeof value.workspace === "string" && value.workspace.length > 0)) &&
-    (value.deleted === undefined || Number.isFinite(value.deleted))
+    (value.deleted === undefined || Number.isFinite(value.deleted)) &&
+    (value.parent === undefined ||
+      (isObject(value.parent) && typeof value.parent.sessionId === "string" && typeof value.parent.toolCallId === "string" && typeof value.parent.agent === "string"))
   );
 }
 

@@ -107,6 +107,14 @@ export class SettingsStore {
     return this.#commit(result.value);
   }
 
+  /** Remembers that the user agreed to run these project agent files (hashes of path and content; newest kept). */
+  confirmProjectAgents(hashes: readonly string[]): Settings {
+    const known = this.#settings.confirmedProjectAgents.filter((h) => !hashes.includes(h));
+    const result = validateSettings({ ...this.#settings, confirmedProjectAgents: [...known, ...hashes].slice(-1000) });
+    if (!result.ok) throw new Error(`Invalid agent confirmation: ${result.errors.join("; ")}`);
+    return this.#commit(result.value);
+  }
+
   /**
    * Calls `fn` after every change that was persisted, with the new settings. `fn` must not throw (a throw propagates
    * out of `update`, after the change was saved). Returns the unsubscribe function.

@@ -36,6 +36,8 @@ export interface SessionSummary {
   unread?: "done" | "failed";
   /** The folder the chat's file and shell tools work in; absent: the chat has none of those tools. */
   workspace?: string;
+  /** A subagent's session: the chat and tool call it worked for, and which agent it was (never in the sidebar). */
+  parent?: { sessionId: string; toolCallId: string; agent: string };
 }
 
 /** Why a chat wants the user: its run finished or failed, or it waits for an answer. */

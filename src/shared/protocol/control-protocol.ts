@@ -52,6 +52,101 @@ export interface WorkerInitOptions {
    * tests, `npm run dev:web`). "port": main hands over MessagePorts (Electron).
    */
   sessionTransport: "websocket" | "port";
+  /** Set when this session is a subagent's: it works for a parent session's `subagent` tool call. */
+  subagent?: SubagentSetup;
+}
+
+/** What makes a worker a subagent: whose task it does, as which agent, with which tools and instructions. */
+export interface SubagentSetup {
+  parentSessionId: string;
+  /** The agent definition's name ("scout"): labels its approval questions in the parent's chat. */
+  agent: string;
+  /** The definition's body, appended to the subagent's system prompt. */
+  instructions: string;
+  /** The tools it may use, by name (workspace tools only; never `subagent`: no recursion). */
+  tools: string[];
+}
+
+/** A parent's `subagent` tool asks main for one task to be done by a subagent (see MainControlApi.runSubagent). */
+export interface SubagentRequest {
+  /** Chosen by the parent, unique per task: it names the task in progress reports and in `stopSubagent`. */
+  requestId: string;
+  /** The parent's tool call. */
+  toolCallId: string;
+  agent: string;
+  task: string;
+  /** A folder inside the parent's workspace (relative to it, or absolute); the subagent's workspace. */
+  cwd?: string;
+  scope: AgentScope;
+  /** The parent's model: the subagent's when its definition names none, or one that cannot be used. */
+  parentModel?: ModelRef;
+}
+
+export type AgentScope = "user" | "project" | "both";
+
+/** An agent a parent may hand tasks to, as the `subagent` tool lists it. */
+export interface AgentSummary {
+  name: string;
+  description: string;
+  source: "builtin" | "user" | "pi-user" | "project";
+  /** For project agents: whether the user confirmed this file's current content. */
+  confirmed?: boolean;
+}
+
+export interface AgentList {
+  agents: AgentSummary[];
+  projectAgentsDir?: string;
+  /** Files that could not be used (no frontmatter, missing fields), in words. */
+  problems: string[];
+}
+
+/** How a subagent's task ended. `ok` is false when its run ended in an error or abort, or its process died. */
+export interface SubagentOutcome {
+  requestId: string;
+  agent: string;
+  /** The subagent's own session (its transcript), hidden from the sidebar, linked from the parent's tool card. */
+  sessionId: string;
+  ok: boolean;
+  /** The last assistant text: what the parent gets. */
+  output: string;
+  stopReason?: string;
+  errorMessage?: string;
+  model?: ModelRef;
+  /** Said when the definition's model could not be used and the parent's was taken instead. */
+  notice?: string;
+  usage: SubagentUsage;
+  /** The messages of the subagent's run (for the result's details). */
+  messages: unknown[];
+}
+
+export interface SubagentUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: number;
+  turns: number;
+}
+
+/** A subagent's progress, pushed by main to its parent as the subagent reports it. */
+export interface SubagentProgress {
+  requestId: string;
+  sessionId: string;
+  agent: string;
+  running: boolean;
+  model?: ModelRef;
+  usage: SubagentUsage;
+  /** What it did last, in a line: a tool call ("read src/a.ts") or the start of its text. */
+  latest?: string;
+}
+
+/** A subagent's tool call that needs the user: asked in the parent's chat, by the parent's policy and grants. */
+export interface SubagentApprovalQuestion {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  summary: string;
+  diff?: string;
 }
 
 export interface WorkerInitResult {
@@ -79,6 +174,8 @@ export interface WorkerStatus {
   model?: ModelRef;
   /** Total cost so far in USD, from the assistant messages' usage. */
   cost: number;
+  /** Subagents only: usage summed and the latest activity, for the parent's progress. */
+  subagent?: { usage: SubagentUsage; latest?: string };
 }
 
 /** A worker's answer to `shutdown`: it stopped, or (asked to stop only if idle) what keeps it busy. */
@@ -103,6 +200,15 @@ export interface WorkerControlApi {
   warmUp(): Promise<void>;
   /** Liveness probe, also used to measure start-up: resolves once the worker serves. */
   ping(): Promise<{ pid: number; rssBytes: number }>;
+  /**
+   * Subagents: does `task` as one run and resolves when it ends (never rejects for the run's own failure: the
+   * outcome says). Main calls it once, right after `init`.
+   */
+  runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">>;
+  /** Parents: a subagent of theirs made progress. */
+  subagentProgress(progress: SubagentProgress): Promise<void>;
+  /** Parents: a subagent's tool call needs the user; resolves with what the parent's gate decided. */
+  askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
 }
 
 export interface MainControlApi {
@@ -114,4 +220,18 @@ export interface MainControlApi {
    */
   resolveModel(ref: ModelRef): Promise<Model<any>>;
   report(status: WorkerStatus): void;
+  /** The agents the session's `subagent` tool may use, from Paddock's, pi's and (scope allowing) the project's folders. */
+  listAgents(scope: AgentScope): Promise<AgentList>;
+  /** The user confirmed these project agents: remembered per file content (a changed file asks again). */
+  confirmProjectAgents(names: string[]): Promise<void>;
+  /**
+   * Runs one task in a subagent worker of its own, within the limits (4 at once per parent, Settings' global cap:
+   * more wait their turn). Resolves with the outcome, a failed one when the worker dies; rejects only for a request
+   * that cannot start (an unknown agent, a cwd outside the workspace), with a readable Error.
+   */
+  runSubagent(request: SubagentRequest): Promise<SubagentOutcome>;
+  /** Aborts a task and ends its worker (the parent's run was stopped). */
+  stopSubagent(requestId: string): Promise<void>;
+  /** Subagents: a tool call of theirs needs the user (see WorkerControlApi.askApproval). */
+  askParent(question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
 }

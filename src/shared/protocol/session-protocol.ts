@@ -54,6 +54,12 @@ export interface ApprovalRequest {
   scope?: string;
   /** When the question was asked (ms since epoch). */
   askedAt: number;
+  /**
+   * A subagent's call, asked in this chat: which agent, its session, and this chat's `subagent` tool call that runs
+   * it (the question shows in that call's card). `toolCallId` is then this chat's key for the question, not the
+   * subagent's own id.
+   */
+  from?: { agent: string; sessionId: string; parentToolCallId: string };
 }
 
 /** The user's answer to an ApprovalRequest. */

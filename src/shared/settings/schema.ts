@@ -62,6 +62,8 @@ export const ToolsSettingsSchema = Type.Object(
     approvalTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 24 * 60 }),
     /** Hosts shell commands may reach through the sandbox; every other network access is blocked. */
     allowedDomains: Type.Array(DomainSchema, { maxItems: 200 }),
+    /** Subagent workers running at once across all chats (each parent has at most 4 of them). */
+    maxSubagents: Type.Integer({ minimum: 1, maximum: 32 }),
   },
   { additionalProperties: false },
 );
@@ -116,6 +118,11 @@ export const SettingsSchema = Type.Object(
     tools: ToolsSettingsSchema,
     /** Workspace folders chosen lately, newest first (main keeps them; offered when choosing a chat's workspace). */
     recentWorkspaces: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: RECENT_WORKSPACES }),
+    /**
+     * Project agent files (`.pi/agents/*.md`) the user agreed to run, by a hash of path and content: a changed file
+     * asks again. Main keeps them; pages cannot patch them.
+     */
+    confirmedProjectAgents: Type.Array(Type.String({ pattern: "^[0-9a-f]{64}$" }), { maxItems: 1000 }),
     customProviders: Type.Array(CustomProviderSchema),
     theme: ThemeSchema,
     windows: Type.Array(WindowRecordSchema),
@@ -127,7 +134,7 @@ export const SettingsSchema = Type.Object(
 /**
  * What a page may change, each part optional. `abort`, `background` and `tools` merge field by field (and
  * `tools.approval` tool by tool); `customProviders` replaces the whole
- * list; `defaultModel: null` clears the default. `version`, `windows` and `recentWorkspaces` belong to main and are not patchable.
+ * list; `defaultModel: null` clears the default. `version`, `windows`, `recentWorkspaces` and `confirmedProjectAgents` belong to main and are not patchable.
  */
 export const SettingsPatchSchema = Type.Object(
   {
@@ -175,11 +182,14 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
   },
   tools: {
     // Looking is allowed; changing files and running commands ask, as in pi's and Claude Code's defaults.
-    approval: { read: "allow", ls: "allow", find: "allow", grep: "allow", calculate: "allow", wait: "allow", write: "ask", edit: "ask", bash: "ask" },
+    // A subagent's own calls are asked about like these, so starting one needs no question of its own.
+    approval: { read: "allow", ls: "allow", find: "allow", grep: "allow", calculate: "allow", wait: "allow", subagent: "allow", write: "ask", edit: "ask", bash: "ask" },
     approvalTimeoutMinutes: 10,
     allowedDomains: [],
+    maxSubagents: 8,
   },
   recentWorkspaces: [],
+  confirmedProjectAgents: [],
   customProviders: [],
   theme: "system",
   windows: [],

@@ -6,6 +6,8 @@ import { contentText } from "../../../shared/agent/content-text";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext } from "./approvals";
 import { DiffView } from "./DiffView";
+import { SubagentRuns } from "./SubagentRuns";
+import { subagentDetails } from "../../../shared/protocol/subagent-details";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -27,14 +29,19 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
     : run ? (run.status === "running" ? "running" : run.status) : "pending";
   const approvals = useContext(ApprovalsContext);
   const request = approvals.pending.get(call.id);
+  const isSubagent = call.name === "subagent";
+  // A subagent's question shows inside this card (labelled), so the card counts as asking too.
+  const childAsking = isSubagent && [...approvals.pending.values()].some((q) => q.from?.parentToolCallId === call.id);
+  const asking = request !== undefined || childAsking;
   const [choice, setChoice] = useState<boolean | null>(null);
-  const open = request !== undefined || (choice ?? (status !== "done"));
+  const open = asking || (choice ?? (status !== "done"));
   const output = result ? resultContentText(result.content) : run?.result !== undefined ? resultText(run.result) :
     run?.partialResult !== undefined ? resultText(run.partialResult) : "";
   const diff = diffOf(result?.details ?? (run?.result as { details?: unknown } | undefined)?.details);
-  const statusLabel = request ? "waiting for you" : { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
+  const subagents = isSubagent ? subagentDetails(result ?? run?.result ?? run?.partialResult) : undefined;
+  const statusLabel = asking ? "waiting for you" : { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
   return (
-    <div className={`tool-card tool-${status}${request ? " tool-asking" : ""}`} data-testid="tool-card" data-status={request ? "asking" : status}>
+    <div className={`tool-card tool-${status}${asking ? " tool-asking" : ""}`} data-testid="tool-card" data-status={asking ? "asking" : status}>
       <button type="button" className="tool-header" aria-expanded={open} onClick={() => setChoice(!open)}>
         <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span>
         <span className="tool-icon"><ToolIcon /></span>
@@ -51,6 +58,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
             <ApprovalPanel request={request} focus={[...approvals.pending.keys()][0] === call.id}
               answer={(answer, reason) => approvals.answer(call.id, answer, reason)} />
           ) : null}
+          {isSubagent && (subagents || status === "running") ? <SubagentRuns toolCallId={call.id} details={subagents} /> : null}
           <div className="tool-section-label">Arguments</div>
           <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
           {diff && !request ? (

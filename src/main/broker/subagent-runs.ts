@@ -1,0 +1,352 @@
+/**
+ * Subagents, brokered by main (no Electron import). A parent session's `subagent` tool asks over its control channel
+ * for a task to be done; this takes a worker for it (the warm pool's), binds it to a session of its own (journaled
+ * like any chat, hidden from the sidebar, linked to the parent's tool call), runs the task and hands back the
+ * outcome. It keeps the limits (4 at once per parent, Settings' global cap: the rest wait their turn) and ties each
+ * child to its parent: stopping the parent's task, or the parent's worker going away, ends the child; a child whose
+ * process dies is a failed task.
+ */
+import { randomBytes } from "node:crypto";
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type {
+  AgentList,
+  AgentScope,
+  SubagentApprovalQuestion,
+  SubagentOutcome,
+  SubagentProgress,
+  SubagentRequest,
+  SubagentSetup,
+  SubagentUsage,
+  WorkerStatus,
+} from "../../shared/protocol/control-protocol";
+import type { ModelRef } from "../../shared/protocol/app-api";
+import type { AgentDefinition } from "../agents/agent-definitions";
+import type { WorkerHandle } from "./worker-handle";
+
+/** At most this many of one parent's subagents run at once (pi's example extension: 4). */
+export const MAX_PER_PARENT = 4;
+
+/** Where the agents come from (see agents/agent-catalog.ts), and which project agents the user confirmed. */
+export interface AgentCatalog {
+  discover(scope: AgentScope, workspace: string | undefined): Promise<{ agents: AgentDefinition[]; projectAgentsDir?: string; problems: string[] }>;
+  isConfirmed(agent: AgentDefinition): boolean;
+  confirm(agents: AgentDefinition[]): Promise<void>;
+}
+
+/** What this needs of the session broker. */
+export interface SubagentBrokerHost {
+  workspaceOf(sessionId: string): string | undefined;
+  /** Starts (or finds) the child's worker, held by `holder` as a viewer holds a chat's: it lives while held. */
+  startChild(childId: string, launch: ChildLaunch, holder: string): Promise<WorkerHandle<unknown>>;
+  /** Lets go of the child: it stops after the idle grace period unless a window views it. */
+  releaseChild(childId: string, holder: string): void;
+  /** Ends a session's worker now (its run aborted and journaled as stopped). */
+  close(sessionId: string): Promise<void>;
+  /** The session's current worker, if it has one running. */
+  workerOf(sessionId: string): WorkerHandle<unknown> | undefined;
+  /** A new subagent session exists (main records it in the index, linked to its parent). */
+  childCreated(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
+  resolveModel(ref: ModelRef): unknown;
+  hasApiKey(provider: string): Promise<boolean>;
+  maxSubagents(): number;
+}
+
+export interface ChildLaunch {
+  setup: SubagentSetup;
+  /** The parent's `subagent` tool call that runs it. */
+  toolCallId: string;
+  workspace?: string;
+  model?: ModelRef;
+}
+
+interface RunningChild {
+  requestId: string;
+  parentSessionId: string;
+  sessionId: string;
+  agent: string;
+  model?: ModelRef;
+  stopped: boolean;
+}
+
+export class SubagentRuns {
+  private readonly byRequest = new Map<string, RunningChild>();
+  private readonly bySession = new Map<string, RunningChild>();
+  /** Launches of children that have ever run in this main: a window opening one later gets the same set-up. */
+  private readonly launches = new Map<string, ChildLaunch>();
+  private readonly slots = new Slots();
+
+  constructor(
+    private readonly host: SubagentBrokerHost,
+    private readonly catalog: AgentCatalog,
+  ) {}
+
+  /** How a child session's worker is set up (undefined for a chat, or a child from an earlier run of the app). */
+  launchOf(sessionId: string): ChildLaunch | undefined {
+    return this.launches.get(sessionId);
+  }
+
+  /** Whether the session is a subagent's (of this run of the app): its worker is not respawned after a crash. */
+  isChild(sessionId: string): boolean {
+    return this.launches.has(sessionId);
+  }
+
+  async listAgents(parentSessionId: string, scope: AgentScope): Promise<AgentList> {
+    const found = await this.catalog.discover(checkScope(scope), this.host.workspaceOf(parentSessionId));
+    return {
+      agents: found.agents.map((a) => ({
+        name: a.name,
+        description: a.description,
+        source: a.source,
+        ...(a.source === "project" ? { confirmed: this.catalog.isConfirmed(a) } : {}),
+      })),
+      ...(found.projectAgentsDir ? { projectAgentsDir: found.projectAgentsDir } : {}),
+      problems: found.problems,
+    };
+  }
+
+  async confirmProjectAgents(parentSessionId: string, names: string[]): Promise<void> {
+    if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) throw new Error("confirmProjectAgents: names must be strings");
+    const found = await this.catalog.discover("project", this.host.workspaceOf(parentSessionId));
+    await this.catalog.confirm(found.agents.filter((a) => names.includes(a.name)));
+  }
+
+  /** See MainControlApi.runSubagent. */
+  async run(parentSessionId: string, request: SubagentRequest): Promise<SubagentOutcome> {
+    checkRequest(request);
+    if (this.byRequest.has(request.requestId)) throw new Error(`A subagent task ${request.requestId} is already running`);
+    const workspace = this.host.workspaceOf(parentSessionId);
+    if (!workspace) throw new Error("Subagents work in the chat's workspace: choose a workspace folder first.");
+    const found = await this.catalog.discover(request.scope, workspace);
+    const definition = found.agents.find((a) => a.name === request.agent);
+    if (!definition) {
+      const available = found.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
+      throw new Error(`Unknown agent: "${request.agent}". Available agents: ${available}.`);
+    }
+    if (definition.source === "project" && !this.catalog.isConfirmed(definition)) {
+      throw new Error(`Project agent "${definition.name}" has not been confirmed by the user.`);
+    }
+    const folder = await folderInside(workspace, request.cwd);
+    const { model, notice } = await this.chooseModel(definition.model, request.parentModel);
+
+    const child: RunningChild = {
+      requestId: request.requestId,
+      parentSessionId,
+      sessionId: newChildId(),
+      agent: definition.name,
+      model,
+      stopped: false,
+    };
+    this.byRequest.set(request.requestId, child);
+    const release = await this.slots.take(parentSessionId, () => this.host.maxSubagents());
+    const holder = `subagent:${request.requestId}`;
+    try {
+      if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
+      const launch: ChildLaunch = {
+        setup: { parentSessionId, agent: definition.name, instructions: definition.systemPrompt, tools: definition.tools },
+        toolCallId: request.toolCallId,
+        workspace: folder,
+        model,
+      };
+      this.launches.set(child.sessionId, launch);
+      this.bySession.set(child.sessionId, child);
+      this.host.childCreated({ sessionId: child.sessionId, parentSessionId, toolCallId: request.toolCallId, agent: definition.name, workspace: folder, model });
+      const worker = await this.host.startChild(child.sessionId, launch, holder);
+      this.progress(child, { running: true, usage: NO_USAGE });
+      if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
+      const died = worker.process.exited.then((exit) => exit);
+      const result = await Promise.race([
+        worker.call((c) => c.runTask(request.task)).then((r) => ({ kind: "ran" as const, r })),
+        died.then((exit) => ({ kind: "died" as const, exit })),
+      ]).catch((error: unknown) => ({ kind: "failed" as const, error }));
+      if (result.kind === "ran") {
+        const ok = result.r.ok && !child.stopped;
+        return this.outcome(child, { ...result.r, ok }, notice);
+      }
+      const why =
+        child.stopped ? "Stopped." :
+        result.kind === "died" ? `The subagent's process ended (${result.exit.signal ?? `code ${result.exit.code}`}).` :
+        `The subagent could not run: ${(result.error as Error)?.message ?? String(result.error)}`;
+      return this.outcome(child, { ok: false, output: "", stopReason: child.stopped ? "aborted" : "error", errorMessage: why }, notice);
+    } finally {
+      release();
+      this.byRequest.delete(request.requestId);
+      this.bySession.delete(child.sessionId);
+      this.host.releaseChild(child.sessionId, holder);
+      // A stop that came while the worker was starting found nothing to end yet.
+      if (child.stopped) void this.host.close(child.sessionId);
+    }
+  }
+
+  /** The parent's run was stopped: the task is aborted and its worker ended. */
+  async stop(parentSessionId: string, requestId: string): Promise<void> {
+    const child = this.byRequest.get(requestId);
+    if (!child || child.parentSessionId !== parentSessionId) return;
+    child.stopped = true;
+    await this.host.close(child.sessionId);
+  }
+
+  /** The parent's worker is gone (crashed, stopped, the chat deleted): so are its subagents. */
+  async parentGone(parentSessionId: string): Promise<void> {
+    const children = [...this.byRequest.values()].filter((c) => c.parentSessionId === parentSessionId);
+    await Promise.all(children.map((c) => this.stop(parentSessionId, c.requestId)));
+  }
+
+  /** A child's status report: its parent hears of the progress. */
+  childStatus(status: WorkerStatus): void {
+    const child = this.bySession.get(status.sessionId);
+    if (!child) return;
+    this.progress(child, {
+      running: status.running,
+      usage: status.subagent?.usage ?? NO_USAGE,
+      ...(status.subagent?.latest ? { latest: status.subagent.latest } : {}),
+      ...(status.model ? { model: status.model } : {}),
+    });
+  }
+
+  /** A child's tool call needs the user: asked in the parent's chat, under the parent's policy. */
+  async askParent(childSessionId: string, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }> {
+    const launch = this.launches.get(childSessionId);
+    if (!launch) return { block: true, reason: "This subagent has no parent chat to ask." };
+    const parent = this.host.workerOf(launch.setup.parentSessionId);
+    if (!parent) return { block: true, reason: "The parent chat is gone, so nobody can allow this call." };
+    const from = { agent: launch.setup.agent, sessionId: childSessionId, parentToolCallId: launch.toolCallId };
+    return parent.call((c) => c.askApproval(from, question)).catch(() => ({ block: true, reason: "The parent chat stopped before the user answered." }));
+  }
+
+  private progress(child: RunningChild, update: Omit<SubagentProgress, "requestId" | "sessionId" | "agent">): void {
+    const parent = this.host.workerOf(child.parentSessionId);
+    if (!parent) return;
+    const progress: SubagentProgress = { requestId: child.requestId, sessionId: child.sessionId, agent: child.agent, ...(child.model ? { model: child.model } : {}), ...update };
+    void parent.call((c) => c.subagentProgress(progress)).catch(() => undefined);
+  }
+
+  private outcome(
+    child: RunningChild,
+    ran: Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "usage" | "messages"> & Partial<Pick<SubagentOutcome, "usage" | "messages">>,
+    notice: string | undefined,
+  ): SubagentOutcome {
+    return {
+      requestId: child.requestId,
+      agent: child.agent,
+      sessionId: child.sessionId,
+      usage: ran.usage ?? NO_USAGE,
+      messages: ran.messages ?? [],
+      ...(child.model ? { model: child.model } : {}),
+      ...ran,
+      ...(notice ? { notice } : {}),
+    };
+  }
+
+  /**
+   * The definition's model when it can be used here (known to pi-ai or a custom endpoint, with a key where one is
+   * needed), else the parent's, with a notice saying why.
+   */
+  private async chooseModel(wanted: string | undefined, parentModel: ModelRef | undefined): Promise<{ model?: ModelRef; notice?: string }> {
+    if (!wanted) return { model: parentModel };
+    for (const ref of candidateRefs(wanted, parentModel)) {
+      try {
+        this.host.resolveModel(ref);
+      } catch {
+        continue;
+      }
+      if (ref.provider.startsWith("custom:") || (await this.host.hasApiKey(ref.provider))) return { model: ref };
+      return { model: parentModel, notice: `Model "${wanted}" needs an API key for ${ref.provider}; used the chat's model instead.` };
+    }
+    return { model: parentModel, notice: `Model "${wanted}" is not available here; used the chat's model instead.` };
+  }
+}
+
+export const NO_USAGE: SubagentUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0 };
+
+/** "provider/id" names one model; a bare id is looked for at the parent's provider, then at every built-in one. */
+function candidateRefs(wanted: string, parentModel: ModelRef | undefined): ModelRef[] {
+  const slash = wanted.indexOf("/");
+  if (slash > 0) return [{ provider: wanted.slice(0, slash), id: wanted.slice(slash + 1) }];
+  const refs: ModelRef[] = [];
+  if (parentModel) refs.push({ provider: parentModel.provider, id: wanted });
+  for (const provider of KNOWN_PROVIDERS) if (provider !== parentModel?.provider) refs.push({ provider, id: wanted });
+  return refs;
+}
+
+/** pi-ai's providers most likely to hold a bare model id, in the order they are tried. */
+const KNOWN_PROVIDERS = ["anthropic", "openai", "google", "openrouter", "xai", "groq", "mistral", "deepseek"];
+
+/** The subagent's workspace: the parent's, or a folder inside it. Throws a readable Error for anything else. */
+async function folderInside(workspace: string, cwd: string | undefined): Promise<string> {
+  if (cwd === undefined || cwd === "" || cwd === ".") return workspace;
+  const root = await realpath(workspace);
+  const wanted = isAbsolute(cwd) ? cwd : resolve(root, cwd);
+  const real = await realpath(wanted).catch(() => undefined);
+  if (!real) throw new Error(`cwd "${cwd}" does not exist in the workspace.`);
+  const rel = relative(root, real);
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`cwd "${cwd}" is outside the workspace; subagents work inside it.`);
+  if (!(await stat(real)).isDirectory()) throw new Error(`cwd "${cwd}" is not a folder.`);
+  return real;
+}
+
+function checkScope(scope: unknown): AgentScope {
+  if (scope === "user" || scope === "project" || scope === "both") return scope;
+  throw new Error(`agentScope must be "user", "project" or "both"`);
+}
+
+/** The request came from a worker that runs tools: its shape is checked, not trusted. */
+function checkRequest(request: SubagentRequest): void {
+  const text = (v: unknown, max: number) => typeof v === "string" && v.length > 0 && v.length <= max;
+  if (
+    typeof request !== "object" || request === null ||
+    !text(request.requestId, 100) || !text(request.toolCallId, 200) || !text(request.agent, 64) ||
+    typeof request.task !== "string" || request.task.length > 1_000_000 ||
+    (request.cwd !== undefined && typeof request.cwd !== "string") ||
+    (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string"))
+  ) {
+    throw new Error("runSubagent: invalid request");
+  }
+  checkScope(request.scope);
+}
+
+function newChildId(): string {
+  return `sub-${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
+}
+
+/**
+ * Running-task slots: at most MAX_PER_PARENT per parent and `max()` in all. A task waits, in order, until both
+ * have room; the function it gets back frees its slot (once).
+ */
+class Slots {
+  private total = 0;
+  private readonly perParent = new Map<string, number>();
+  private readonly waiting: { parent: string; max: () => number; go(): void }[] = [];
+
+  take(parent: string, max: () => number): Promise<() => void> {
+    return new Promise((resolve) => {
+      this.waiting.push({ parent, max, go: () => resolve(this.releaser(parent)) });
+      this.pump();
+    });
+  }
+
+  private releaser(parent: string): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      const n = (this.perParent.get(parent) ?? 1) - 1;
+      if (n === 0) this.perParent.delete(parent);
+      else this.perParent.set(parent, n);
+      this.pump();
+    };
+  }
+
+  private pump(): void {
+    for (let i = 0; i < this.waiting.length; ) {
+      const w = this.waiting[i];
+      if (this.total < w.max() && (this.perParent.get(w.parent) ?? 0) < MAX_PER_PARENT) {
+        this.waiting.splice(i, 1);
+        this.total++;
+        this.perParent.set(w.parent, (this.perParent.get(w.parent) ?? 0) + 1);
+        w.go();
+      } else i++;
+    }
+  }
+}

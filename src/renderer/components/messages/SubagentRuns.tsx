@@ -1,0 +1,125 @@
+import { memo, useContext, useEffect, useMemo, useRef, useState } from "react";
+import type { SubagentDetails, SubagentRun } from "../../../shared/protocol/subagent-details";
+import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
+import { useServices } from "../../app/ServicesContext";
+import { useSessionHandle, useSessionView } from "../../app/useSessionHandle";
+import type { SessionHandle } from "../../app/services";
+import { ApprovalPanel } from "./ApprovalPanel";
+import { ApprovalsContext, type Approvals } from "./approvals";
+import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chatItems";
+import { MessageRow } from "./MessageRow";
+
+interface SubagentRunsProps {
+  /** The parent's `subagent` tool call. */
+  toolCallId: string;
+  details: SubagentDetails | undefined;
+}
+
+/**
+ * Every subagent of one `subagent` call, live: folded, each shows its status, model, usage and latest activity;
+ * unfolded, its own transcript streams through a mirror of its session, as any chat's does. Each opens in a window
+ * of its own, where Stop works. Questions a subagent's tool calls ask show here, labelled with its name.
+ */
+export const SubagentRuns = memo(function SubagentRuns({ toolCallId, details }: SubagentRunsProps) {
+  const approvals = useContext(ApprovalsContext);
+  const questions = [...approvals.pending.values()].filter((q) => q.from?.parentToolCallId === toolCallId);
+  const runs = details?.runs ?? [];
+  return (
+    <div className="subagents" data-testid="subagents">
+      {questions.map((q) => (
+        <ApprovalPanel key={q.toolCallId} request={q} focus={[...approvals.pending.keys()][0] === q.toolCallId}
+          answer={(answer, reason) => approvals.answer(q.toolCallId, answer, reason)} />
+      ))}
+      {runs.length === 0 ? <div className="muted subagent-none">Starting…</div> : null}
+      {runs.map((run, i) => (run ? <SubagentRow key={run.sessionId ?? `${i}`} run={run} index={i} asking={questions.some((q) => q.from?.sessionId === run.sessionId)} /> : null))}
+    </div>
+  );
+});
+
+const STATUS_LABEL: Record<SubagentRun["status"], string> = { waiting: "waiting", running: "running", done: "done", failed: "failed" };
+
+function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; asking: boolean }) {
+  const services = useServices();
+  const [watching, setWatching] = useState(false);
+  const tokens = run.usage.input + run.usage.output;
+  const status = asking ? "asking" : run.status;
+  return (
+    <div className={`subagent subagent-${status}`} data-testid="subagent" data-status={status}>
+      <div className="subagent-head">
+        <span className={`subagent-dot dot-${status}`} aria-hidden="true" />
+        <span className="subagent-name">{run.agent}</span>
+        <span className="subagent-step muted">#{index + 1}</span>
+        <span className="subagent-latest" title={run.latest ?? run.task}>
+          {asking ? "waiting for you" : run.status === "failed" ? run.errorMessage ?? "failed" : run.latest ?? firstLine(run.task)}
+        </span>
+        <span className="subagent-meta muted">
+          {run.model ? <span>{run.model.id}</span> : null}
+          {tokens > 0 ? <span> · {formatTokens(tokens)} tok · {formatCost(run.usage.cost)}</span> : null}
+          <span className="subagent-status"> · {STATUS_LABEL[run.status]}</span>
+        </span>
+        {run.sessionId ? (
+          <span className="subagent-actions">
+            <button type="button" className="link-button" aria-expanded={watching} data-testid="subagent-watch"
+              onClick={() => setWatching(!watching)}>{watching ? "Hide" : "Watch"}</button>
+            <button type="button" className="link-button" data-testid="subagent-open"
+              onClick={() => void services.app.openSession(run.sessionId!, "new-window")}>Open</button>
+          </span>
+        ) : null}
+      </div>
+      {run.notice ? <div className="subagent-notice">{run.notice}</div> : null}
+      {watching && run.sessionId ? <SubagentTranscript sessionId={run.sessionId} /> : null}
+    </div>
+  );
+}
+
+/** Nothing to answer inside a subagent's own view: its questions are asked in the parent's card, above. */
+const NO_APPROVALS: Approvals = { pending: new Map<string, ApprovalRequest>(), answer: async () => {} };
+
+/** A subagent's transcript, live, in a box of bounded height that follows the end while the reader is there. */
+function SubagentTranscript({ sessionId }: { sessionId: string }) {
+  const services = useServices();
+  const handle = useSessionHandle(services, sessionId);
+  return (
+    <div className="subagent-transcript" data-testid="subagent-transcript">
+      {handle ? <LiveTranscript handle={handle} /> : <div className="muted">Connecting…</div>}
+    </div>
+  );
+}
+
+/** How many of a subagent's newest rows the nested view shows (its own window shows them all). */
+const NESTED_ROWS = 40;
+
+function LiveTranscript({ handle }: { handle: SessionHandle }) {
+  const view = useSessionView(handle);
+  const { state } = view;
+  const transcript = useMemo(() => buildTranscript(state.messages, view.historyStart ?? 0), [state.messages, view.historyStart]);
+  const streaming = streamingItem(state.streamingMessage, (view.historyStart ?? 0) + state.messages.length);
+  const items = streaming ? [...transcript.items, streaming] : transcript.items;
+  const shown = items.slice(-NESTED_ROWS);
+  const box = useRef<HTMLDivElement>(null);
+  const stuck = useRef(true);
+  useEffect(() => {
+    const el = box.current;
+    if (el && stuck.current) el.scrollTop = el.scrollHeight;
+  });
+  return (
+    <div className="subagent-scroll" ref={box}
+      onScroll={() => {
+        const el = box.current;
+        if (el) stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 32;
+      }}>
+      {items.length > shown.length ? <div className="muted subagent-more">{items.length - shown.length} earlier messages: Open shows them all.</div> : null}
+      {shown.length === 0 ? <div className="muted">{view.connection === "ready" ? "No messages yet." : "Connecting…"}</div> : null}
+      <ApprovalsContext.Provider value={NO_APPROVALS}>
+        {shown.map((item) => (
+          <MessageRow key={item.key} item={item} toolRuns={view.toolRuns} toolResults={transcript.toolResults} />
+        ))}
+      </ApprovalsContext.Provider>
+    </div>
+  );
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0];
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
