@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (after `npm run build`): runs every benchmark in turn, prints a table and writes
- * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, machine, timestamp }). Loopback only; every loop is
+ * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, machine, timestamp }). Loopback only; every loop is
  * bounded and every wait has a timeout. Not part of `npm test`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { benchIpc } from "./ipc";
 import type { Metric } from "./lib/metrics";
 import { benchReliability } from "./reliability";
 import { benchRenderer } from "./renderer";
+import { benchSubagents } from "./subagents";
 import { benchTools } from "./tools";
 import { benchWorker } from "./worker";
 
@@ -23,6 +24,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["reliability", benchReliability],
   ["background", benchBackground],
   ["tools", benchTools],
+  ["subagents", benchSubagents],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

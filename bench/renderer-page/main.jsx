@@ -28,8 +28,10 @@ let client;
 
 /** @param {string} id */
 function connect(id) {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrls.get(id) ?? "");
+  return new Promise(async (resolve, reject) => {
+    // A chat the bench did not name up front (a subagent's): the bench attaches it and says where its worker is.
+    const url = wsUrls.get(id) ?? (await /** @type {any} */ (window).__benchAttach?.(id)) ?? "";
+    const socket = new WebSocket(url);
     socket.addEventListener("open", () => (marks.connectedAt ??= performance.now(), resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) })));
     socket.addEventListener("error", reject);
   });

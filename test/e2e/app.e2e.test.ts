@@ -602,4 +602,46 @@ describe("workspace tools in the browser host", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("a subagent call shows each subagent live, nested, asks its questions in the card, and opens one in a page of its own", async () => {
+    const { page, sessionId, problems } = await openChat(host);
+    await host.call("setWorkspace", sessionId, folder);
+    const tasks = [
+      { agent: "scout", task: `Map the code ${turn({ text: "Mapped: greet.ts holds one function. ".repeat(30), tokensPerSecond: 40 })}` },
+      { agent: "worker", task: `Write notes ${turn({ toolCalls: [{ name: "write", arguments: { path: "NOTES.md", content: "# Notes\n" } }] })}` },
+    ];
+    await send(page, `Split it ${turn({ toolCalls: [{ name: "subagent", arguments: { tasks } }] })}`);
+    const card = page.getByTestId("tool-card");
+    const rows = card.getByTestId("subagent");
+    await poll(() => rows.count()).toBe(2);
+    // The worker's write asks in the parent's card, labelled with the agent; the scout streams meanwhile.
+    await poll(() => card.getAttribute("data-status")).toBe("asking");
+    expect(await card.getByTestId("approval").textContent()).toContain("worker: write NOTES.md");
+    expect(await rows.nth(1).getAttribute("data-status")).toBe("asking");
+    expect(await rows.nth(0).getAttribute("data-status")).toBe("running");
+    await rows.nth(0).getByTestId("subagent-watch").click();
+    const nested = rows.nth(0).getByTestId("subagent-transcript");
+    await poll(() => nested.getByTestId("message-assistant").count()).toBe(1);
+    const early = (await nested.getByTestId("message-assistant").textContent()) ?? "";
+    await poll(async () => ((await nested.getByTestId("message-assistant").textContent()) ?? "").length).toBeGreaterThan(early.length);
+    await shot(page, "subagents-nested");
+
+    // Its own page: the same transcript, live.
+    const [own] = await Promise.all([page.context().waitForEvent("page"), rows.nth(0).getByTestId("subagent-open").click()]);
+    await poll(() => own.getByTestId("message-assistant").count()).toBe(1);
+    expect(await own.locator(".chat-title").textContent()).toContain("Map the code");
+    await shot(own, "subagent-own-page");
+    await own.close();
+
+    await card.getByTestId("approval-once").click();
+    await replies(page, 2);
+    expect(await card.getAttribute("data-status")).toBe("done");
+    expect(readFileSync(join(folder, "NOTES.md"), "utf8")).toBe("# Notes\n");
+    await card.getByRole("button").first().click(); // a done card starts folded
+    expect(await card.getByTestId("tool-output").textContent()).toContain("Parallel: 2/2 succeeded");
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["done", "done"]);
+    await shot(page, "subagents-done");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

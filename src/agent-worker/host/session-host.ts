@@ -15,6 +15,7 @@ import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/
 import type {
   MainControlApi,
   RunOutcome,
+  SandboxVerdict,
   SubagentApprovalQuestion,
   SubagentOutcome,
   SubagentProgress,
@@ -93,7 +94,12 @@ function describeCall(tool: string, args: unknown): { summary: string } {
 }
 
 function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings): WorkspaceSetup {
-  return { sessionDir: options.sessionDir, privateDir: options.privateDir, allowedDomains: settings.allowedDomains };
+  return {
+    sessionDir: options.sessionDir,
+    privateDir: options.privateDir,
+    allowedDomains: settings.allowedDomains,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+  };
 }
 
 /** How the latest run ended, read from its last assistant message (a failed run ends in one too). */
@@ -160,6 +166,8 @@ export class SessionHost {
   /** Progress listeners of this chat's running subagent tasks, by request id. */
   private readonly subagentListeners = new Map<string, (progress: SubagentProgress) => void>();
   private nextRequest = 0;
+  /** What this process found about the sandbox, for main. */
+  private sandboxVerdict: SandboxVerdict | undefined;
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -437,7 +445,11 @@ export class SessionHost {
 
   /** Once the workspace knows whether its commands are sandboxed, the mirrors are told (if it is still the one). */
   private announceSandbox(workspace: SessionWorkspace | undefined): void {
-    void workspace?.shell.then(() => {
+    void workspace?.shell.then((choice) => {
+      if (choice.verdict && !this.sandboxVerdict) {
+        this.sandboxVerdict = choice.verdict;
+        if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
+      }
       if (this.workspace === workspace && !this.closed) this.forwarder.push({ k: "w", workspace: workspace.info() });
     });
   }
@@ -639,6 +651,7 @@ export class SessionHost {
       model: this.modelRef,
       cost: sumUsage(state.messages).cost,
       ...(this.options.subagent ? { subagent: { usage: subagentUsage(state.messages), latest: subagentActivity(state.messages) } } : {}),
+      ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.

@@ -6,10 +6,12 @@
 import { stat } from "node:fs/promises";
 import type { AgentTool } from "../../shared/agent/types";
 import type { WorkspaceInfo } from "../../shared/protocol/session-protocol";
+import type { SandboxVerdict } from "../../shared/protocol/control-protocol";
 import {
   createShellSandbox,
   DEFAULT_DENY_READ,
   detectSandbox,
+  knowSandboxSupport,
   previewChange,
   unsandboxedShell,
   workspaceTools,
@@ -22,6 +24,8 @@ import { loadContextFiles, type ContextFile } from "./workspace-context";
 export interface ShellChoice {
   sandboxed: boolean;
   problem?: string;
+  /** What this says of the machine, for main to pass on (absent when the reason was this workspace's own). */
+  verdict?: SandboxVerdict;
 }
 
 export interface SessionWorkspace {
@@ -48,6 +52,8 @@ export interface WorkspaceSetup {
   privateDir?: string;
   /** Hosts commands may reach (Settings → Tools). */
   allowedDomains: readonly string[];
+  /** What an earlier worker found about the sandbox here, if main knows. */
+  sandbox?: SandboxVerdict;
 }
 
 /**
@@ -69,8 +75,8 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
   }
   let chosen: ShellChoice | undefined;
   const sandbox = shellFor(setup);
-  const shell = sandbox.then(({ sandbox, problem }) => {
-    chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}) };
+  const shell = sandbox.then(({ sandbox, problem, verdict }) => {
+    chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
   });
   const deferred: ShellSandbox = {
@@ -95,6 +101,15 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
   };
 }
 
+/**
+ * Finds out now whether commands can be sandboxed in this process (a subagent's spare does, before its task: the
+ * answer is then ready when its workspace opens). Never rejects.
+ */
+export async function prepareSandbox(known?: SandboxVerdict): Promise<void> {
+  if (known) knowSandboxSupport(known.available ? { ...known, warnings: [] } : known);
+  await detectSandbox().catch(() => undefined);
+}
+
 /** Why `folder` cannot be worked in now (main checked it when it was chosen, but folders move), or undefined. */
 async function folderProblem(folder: string): Promise<string | undefined> {
   try {
@@ -106,16 +121,17 @@ async function folderProblem(folder: string): Promise<string | undefined> {
   }
 }
 
-async function shellFor(setup: WorkspaceSetup): Promise<{ sandbox: ShellSandbox; problem?: string }> {
+async function shellFor(setup: WorkspaceSetup): Promise<{ sandbox: ShellSandbox; problem?: string; verdict?: SandboxVerdict }> {
   try {
+    if (setup.sandbox) knowSandboxSupport(setup.sandbox.available ? { ...setup.sandbox, warnings: [] } : setup.sandbox);
     const support = await detectSandbox();
-    if (!support.available) return { sandbox: unsandboxedShell(), problem: support.reason };
+    if (!support.available) return { sandbox: unsandboxedShell(), problem: support.reason, verdict: support };
     const sandbox = await createShellSandbox({
       allowedDomains: [...setup.allowedDomains],
       denyRead: [...DEFAULT_DENY_READ, ...(setup.privateDir ? [setup.privateDir] : [])],
       allowRead: [setup.sessionDir],
     });
-    return { sandbox };
+    return { sandbox, verdict: { available: true, kind: support.kind } };
   } catch (error) {
     return { sandbox: unsandboxedShell(), problem: error instanceof Error ? error.message : String(error) };
   }

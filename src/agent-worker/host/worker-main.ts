@@ -81,8 +81,13 @@ const api: WorkerControlApi = {
     setTimeout(() => process.exit(0), 10);
     return "stopped";
   },
-  async warmUp() {
-    if (!isUtilityProcess) await listenForSessionsOnce();
+  async warmUp(options) {
+    await Promise.all([
+      isUtilityProcess ? undefined : listenForSessionsOnce(),
+      // A subagent's spare: its workspace tools and its model's client, before the task arrives.
+      options?.subagent ? import("./session-workspace").then(({ prepareSandbox }) => prepareSandbox(options.subagent?.sandbox)) : undefined,
+      options?.subagent ? import("./provider-preload").then(({ preloadProvider }) => preloadProvider(options.subagent?.api)) : undefined,
+    ]);
   },
   async ping() {
     return { pid: process.pid, rssBytes: process.memoryUsage.rss() };

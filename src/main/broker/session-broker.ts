@@ -18,6 +18,7 @@ import { join } from "node:path";
 import type {
   MainControlApi,
   RunOutcome,
+  SandboxVerdict,
   ShutdownAnswer,
   WorkerControlApi,
   WorkerInitOptions,
@@ -130,9 +131,20 @@ export class SessionBroker<Port = never> {
   private readonly sessionOfWorker = new WeakMap<WorkerHandle<Port>, string>();
   private disposed = false;
   private readonly subagents: SubagentRuns | undefined;
+  /** What a worker found about the OS sandbox here (a machine's property): later workers skip the probe. */
+  private sandbox: SandboxVerdict | undefined;
 
   constructor(private readonly options: SessionBrokerOptions<Port>) {
-    this.pool = new WorkerPool(options.launcher, (worker) => this.callbacks(worker), options.keepSpare ?? true);
+    this.pool = new WorkerPool(
+      options.launcher,
+      (worker) => this.callbacks(worker),
+      options.keepSpare ?? true,
+      options.agents && {
+        // A chat with a workspace can start subagents: keep one ready for it.
+        wanted: () => ([...this.sessions.keys()].some((id) => !this.subagents?.isChild(id) && this.options.workspaceOf?.(id)) ? 1 : 0),
+        warmUp: () => ({ subagent: { api: this.defaultModelApi(), ...(this.sandbox ? { sandbox: this.sandbox } : {}) } }),
+      },
+    );
     this.subagents = options.agents && new SubagentRuns(
       {
         workspaceOf: (id) => this.options.workspaceOf?.(id),
@@ -144,6 +156,7 @@ export class SessionBroker<Port = never> {
         resolveModel: (ref) => this.options.resolveModel(ref),
         hasApiKey: async (provider) => (await this.options.getApiKey(provider)) !== undefined,
         maxSubagents: () => this.options.maxSubagents?.() ?? 8,
+        prewarm: (count, now) => this.pool.prewarm(count, now),
       },
       options.agents,
     );
@@ -169,6 +182,7 @@ export class SessionBroker<Port = never> {
 
   /** Tells the session's worker, if it has one, that the chat's workspace changed. */
   async setWorkspace(sessionId: string, folder: string | undefined): Promise<void> {
+    this.pool.refill(); // a chat that can start subagents now (or no longer) changes which spares to keep
     const started = await this.sessions.get(sessionId)?.worker.catch(() => undefined);
     await started?.worker.call((c) => c.setWorkspace(folder));
   }
@@ -345,10 +359,10 @@ export class SessionBroker<Port = never> {
   }
 
   private async startWorker(sessionId: string): Promise<StartedWorker<Port>> {
-    const worker = await this.pool.take();
+    const launch: ChildLaunch | undefined = this.subagents?.launchOf(sessionId);
+    const worker = await this.pool.take(launch ? "subagent" : "session");
     this.sessionOfWorker.set(worker, sessionId);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
-    const launch: ChildLaunch | undefined = this.subagents?.launchOf(sessionId);
     const settings = this.options.getWorkerSettings();
     try {
       result = await worker.call((c) =>
@@ -360,6 +374,7 @@ export class SessionBroker<Port = never> {
           workspace: launch ? launch.workspace : this.options.workspaceOf?.(sessionId),
           settings: launch?.model ? { ...settings, defaultModel: launch.model } : settings,
           ...(launch ? { subagent: launch.setup } : {}),
+          ...(this.sandbox ? { sandbox: this.sandbox } : {}),
           integrityCheck: this.options.integrityCheck,
           sessionTransport: this.options.sessionTransport,
         }),
@@ -368,7 +383,8 @@ export class SessionBroker<Port = never> {
       worker.kill(); // bound to nothing now: it would idle on forever
       throw error;
     } finally {
-      this.pool.refill();
+      if (launch) this.pool.refillSoon();
+      else this.pool.refill();
     }
     void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit)));
     return { worker, url: result.url, problems: result.problems };
@@ -389,6 +405,16 @@ export class SessionBroker<Port = never> {
     next.then((started) => this.listeners.emit({ type: "worker-restarted", sessionId, pid: started.worker.pid }), () => {});
   }
 
+  /** The API of the default model (what a subagent most likely uses), if it resolves. */
+  private defaultModelApi(): string | undefined {
+    const ref = this.options.getWorkerSettings().defaultModel;
+    try {
+      return ref ? (this.options.resolveModel(ref) as { api?: string }).api : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private callbacks(worker: () => WorkerHandle<Port>): MainControlApi {
     return {
       getApiKey: async (provider: string) => this.options.getApiKey(provider),
@@ -400,6 +426,7 @@ export class SessionBroker<Port = never> {
         const live = this.sessions.get(sessionId);
         if (live?.current !== worker()) return;
         this.listeners.emit({ type: "status", status });
+        if (!this.sandbox && isSandboxVerdict(status.sandbox)) this.sandbox = status.sandbox;
         this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
         this.subagents?.childStatus(status);
       },
@@ -422,6 +449,13 @@ export class SessionBroker<Port = never> {
     if (!this.subagents) throw new Error("Subagents are not available here");
     return this.subagents;
   }
+}
+
+/** A worker's word on the sandbox, checked (it goes on to other workers). */
+function isSandboxVerdict(value: unknown): value is SandboxVerdict {
+  const v = value as SandboxVerdict | undefined;
+  if (!v || typeof v !== "object") return false;
+  return v.available === true ? v.kind === "bubblewrap" || v.kind === "seatbelt" : v.available === false && typeof v.reason === "string" && v.reason.length < 1000;
 }
 
 /** A status report has the shape main relies on (the worker runs tools; what it says is checked, not trusted). */

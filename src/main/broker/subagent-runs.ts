@@ -50,6 +50,8 @@ export interface SubagentBrokerHost {
   resolveModel(ref: ModelRef): unknown;
   hasApiKey(provider: string): Promise<boolean>;
   maxSubagents(): number;
+  /** Tasks are about to need subagent workers: have that many warming (`now`: start them at once). */
+  prewarm(count: number, now?: boolean): void;
 }
 
 export interface ChildLaunch {
@@ -138,6 +140,9 @@ export class SubagentRuns {
       stopped: false,
     };
     this.byRequest.set(request.requestId, child);
+    // The first task of a call with more to come: start warm workers for the rest of its first wave now.
+    const upcoming = Math.max(0, Number(request.upcoming) || 0);
+    if (upcoming > 0 && !this.hasRunningTasks(parentSessionId, request.requestId)) this.host.prewarm(Math.min(MAX_PER_PARENT, upcoming + 1), true);
     const release = await this.slots.take(parentSessionId, () => this.host.maxSubagents());
     const holder = `subagent:${request.requestId}`;
     try {
@@ -152,6 +157,9 @@ export class SubagentRuns {
       this.bySession.set(child.sessionId, child);
       this.host.childCreated({ sessionId: child.sessionId, parentSessionId, toolCallId: request.toolCallId, agent: definition.name, workspace: folder, model });
       const worker = await this.host.startChild(child.sessionId, launch, holder);
+      // Later tasks of the same call will want workers: warm them while this one works (not before: on a small
+      // machine processes starting now would slow this one's start).
+      this.host.prewarm(Math.min(MAX_PER_PARENT, upcoming));
       this.progress(child, { running: true, usage: NO_USAGE });
       if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
       const died = worker.process.exited.then((exit) => exit);
@@ -176,6 +184,11 @@ export class SubagentRuns {
       // A stop that came while the worker was starting found nothing to end yet.
       if (child.stopped) void this.host.close(child.sessionId);
     }
+  }
+
+  private hasRunningTasks(parentSessionId: string, except: string): boolean {
+    for (const child of this.byRequest.values()) if (child.parentSessionId === parentSessionId && child.requestId !== except) return true;
+    return false;
   }
 
   /** The parent's run was stopped: the task is aborted and its worker ended. */

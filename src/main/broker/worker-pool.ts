@@ -1,7 +1,10 @@
 /**
- * Spawns workers and keeps one warm spare, so a new chat gets a worker that has already loaded its code.
+ * Spawns workers and keeps one warm spare, so a new chat gets a worker that has already loaded its code. While chats
+ * that can start subagents are open it also keeps subagent spares: warmed further (the workspace tools and the
+ * provider's client loaded, ~12 MB more), so a subagent's first model request leaves at once. A chat's spare stays
+ * lean: most chats never need a provider client before the user has typed.
  */
-import type { MainControlApi } from "../../shared/protocol/control-protocol";
+import type { MainControlApi, WarmUpOptions } from "../../shared/protocol/control-protocol";
 import { WorkerHandle } from "./worker-handle";
 import type { WorkerLauncher } from "./worker-process";
 
@@ -11,15 +14,32 @@ interface Spare<Port> {
   ready: Promise<WorkerHandle<Port>>;
 }
 
+export interface SubagentSpares {
+  /** How many subagent spares to keep now (0 while no chat could start a subagent). */
+  wanted(): number;
+  /** What they preload: the API of the model subagents will most likely use. */
+  warmUp(): WarmUpOptions;
+}
+
+/** Subagent spares at most, however many are asked for (a parallel call runs 4 at once). */
+const MAX_SUBAGENT_SPARES = 4;
+/** How long after a subagent's hand-off the pool waits before starting spares (about its first model request). */
+const REFILL_DELAY_MS = 400;
+
 export class WorkerPool<Port = never> {
   private spare: Spare<Port> | undefined;
+  private readonly subagentSpares: Spare<Port>[] = [];
+  /** Extra subagent spares asked for by `prewarm` (queued tasks), used up as they are taken. */
+  private prewarmed = 0;
   private disposed = false;
+  private refillTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly launcher: WorkerLauncher<Port>,
     /** Callbacks for a worker; `bind` later tells which session the calls are for. */
     private readonly callbacksFor: (worker: () => WorkerHandle<Port>) => MainControlApi,
     private readonly keepSpare = true,
+    private readonly subagents?: SubagentSpares,
   ) {}
 
   /**
@@ -38,8 +58,14 @@ export class WorkerPool<Port = never> {
    * A ready worker: the spare if there is a live one, else a fresh one. Does not start the next spare: the caller
    * calls `refill()` once it has bound the worker, so a new process starting up does not compete with the hand-off.
    */
-  async take(): Promise<WorkerHandle<Port>> {
+  async take(kind: "session" | "subagent" = "session"): Promise<WorkerHandle<Port>> {
     if (this.disposed) throw new Error("Paddock is shutting down");
+    if (kind === "subagent") {
+      const warm = this.subagentSpares.shift();
+      this.prewarmed = Math.max(0, this.prewarmed - 1);
+      const worker = warm && (await warm.ready.catch(() => undefined));
+      if (worker?.alive) return worker;
+    }
     const spare = this.spare;
     this.spare = undefined;
     let worker: WorkerHandle<Port> | undefined;
@@ -48,31 +74,70 @@ export class WorkerPool<Port = never> {
     return worker;
   }
 
-  /** Makes sure a spare is starting (no-op when disabled or one exists). */
+  /** Makes sure a spare is starting (no-op when disabled or one exists), and as many subagent spares as wanted. */
   refill(): void {
-    if (!this.keepSpare || this.disposed || this.spare) return;
-    const spare = this.launch();
-    spare.ready.catch(() => {
-      spare.handle.kill();
-      if (this.spare === spare) this.spare = undefined;
-    });
-    this.spare = spare;
+    if (!this.keepSpare || this.disposed) return;
+    if (!this.spare) {
+      const spare = this.launch();
+      spare.ready.catch(() => {
+        spare.handle.kill();
+        if (this.spare === spare) this.spare = undefined;
+      });
+      this.spare = spare;
+    }
+    const wanted = Math.min(MAX_SUBAGENT_SPARES, (this.subagents?.wanted() ?? 0) + this.prewarmed);
+    while (this.subagentSpares.length < wanted) {
+      const spare = this.launch(this.subagents!.warmUp());
+      spare.ready.catch(() => {
+        spare.handle.kill();
+        const at = this.subagentSpares.indexOf(spare);
+        if (at >= 0) this.subagentSpares.splice(at, 1);
+      });
+      this.subagentSpares.push(spare);
+    }
+    // Fewer wanted now (the chats that could start subagents closed): the extra spares go.
+    while (this.subagentSpares.length > wanted) void this.subagentSpares.pop()!.handle.stop(500);
+  }
+
+  /**
+   * Tasks are queued for subagent workers: have spares warming for them by the time they start. `now` starts them at
+   * once (tasks about to start), otherwise after the delay of `refillSoon` (tasks of a later wave).
+   */
+  prewarm(count: number, now = false): void {
+    if (!this.subagents) return;
+    this.prewarmed = Math.max(this.prewarmed, Math.min(MAX_SUBAGENT_SPARES, count));
+    if (now) this.refill();
+    else this.refillSoon();
+  }
+
+  /**
+   * `refill()` a moment from now: after a subagent's hand-off, whose first model request should not compete with
+   * processes starting up (on a two-core machine that doubles its start).
+   */
+  refillSoon(delayMs = REFILL_DELAY_MS): void {
+    if (this.refillTimer) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      this.refill();
+    }, delayMs);
+    this.refillTimer.unref?.();
   }
 
   /** Stops the spare, ready or not; never waits on a spawn that may not settle. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    const spare = this.spare;
+    clearTimeout(this.refillTimer);
+    const spares = [this.spare, ...this.subagentSpares.splice(0)];
     this.spare = undefined;
-    await spare?.handle.stop(500);
+    await Promise.all(spares.map((spare) => spare?.handle.stop(500)));
   }
 
-  private launch(): Spare<Port> {
+  private launch(warmUp?: WarmUpOptions): Spare<Port> {
     let handle!: WorkerHandle<Port>;
     handle = new WorkerHandle(this.launcher.launch(), this.callbacksFor(() => handle));
     const ready = handle
       .call((c) => c.ping())
-      .then(() => handle.call((c) => c.warmUp()))
+      .then(() => handle.call((c) => c.warmUp(warmUp)))
       .then(() => handle);
     return { handle, ready };
   }

@@ -253,7 +253,8 @@ function AppShell({ services }: { services: AppServices }) {
     }
   };
 
-  const activeTitle = sessions.find((s) => s.id === activeId)?.title || "New chat";
+  // A chat the sidebar does not list (a subagent's, opened from its parent's card) is named by the chat itself.
+  const activeTitle = sessions.find((s) => s.id === activeId)?.title;
 
   return (
     <div className={`app${sidebarOpen ? " sidebar-open" : ""}`}>

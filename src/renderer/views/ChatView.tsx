@@ -1,3 +1,4 @@
+import type { AgentMessage } from "../../shared/agent/types";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
@@ -26,7 +27,8 @@ import { isInterruptedReply, unfinishedReplyAsSaid } from "../../shared/agent/un
 
 interface ChatViewProps {
   handle: SessionHandle;
-  title: string;
+  /** The sidebar's title; absent for a chat it does not list (then the first message names it). */
+  title?: string;
   models: readonly ModelOption[];
   abortSettings: AbortSettings;
   /** The host (main, the browser host) does not answer: nothing can be sent or stopped until it is back. */
@@ -36,7 +38,7 @@ interface ChatViewProps {
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title, models, abortSettings, hostDown = false, onToggleSidebar }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, onToggleSidebar }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -56,6 +58,7 @@ export function ChatView({ handle, title, models, abortSettings, hostDown = fals
     return head.length > 0 || tail ? [...head, ...transcript.items, ...(tail ? [tail] : [])] : transcript.items;
   }, [transcript, state, running, historyStart]);
 
+  const title = listedTitle || firstLineOf(state.messages) || "New chat";
   const currentModel = models.find((m) => m.provider === state.model.provider && m.id === state.model.id);
   const failure = running ? null : lastFailure(state.messages, state.errorMessage);
 
@@ -260,4 +263,14 @@ function connectionProblem(connection: ReturnType<typeof useSessionView>["connec
     case "ready":
       return undefined;
   }
+}
+
+/** The first line of the chat's first message (at most 60 characters): a name for a chat the sidebar does not list. */
+function firstLineOf(messages: readonly AgentMessage[]): string | undefined {
+  const first = messages.find((m) => m.role === "user");
+  if (!first || first.role !== "user") return undefined;
+  const text = (typeof first.content === "string" ? first.content : first.content.map((c) => (c.type === "text" ? c.text : "")).join(""))
+    .split("\n")[0]
+    .trim();
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text || undefined;
 }

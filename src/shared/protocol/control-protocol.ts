@@ -54,7 +54,12 @@ export interface WorkerInitOptions {
   sessionTransport: "websocket" | "port";
   /** Set when this session is a subagent's: it works for a parent session's `subagent` tool call. */
   subagent?: SubagentSetup;
+  /** Whether shell commands can be sandboxed on this machine, when an earlier worker found out (saves the probe). */
+  sandbox?: SandboxVerdict;
 }
+
+/** What a worker found out about the OS sandbox: a property of the machine, so main passes it on to later workers. */
+export type SandboxVerdict = { available: true; kind: "bubblewrap" | "seatbelt" } | { available: false; reason: string };
 
 /** What makes a worker a subagent: whose task it does, as which agent, with which tools and instructions. */
 export interface SubagentSetup {
@@ -80,6 +85,8 @@ export interface SubagentRequest {
   scope: AgentScope;
   /** The parent's model: the subagent's when its definition names none, or one that cannot be used. */
   parentModel?: ModelRef;
+  /** Tasks of the same call still to come after this one: main warms workers for them meanwhile. */
+  upcoming?: number;
 }
 
 export type AgentScope = "user" | "project" | "both";
@@ -174,8 +181,15 @@ export interface WorkerStatus {
   model?: ModelRef;
   /** Total cost so far in USD, from the assistant messages' usage. */
   cost: number;
+  /** Once known: whether this machine can sandbox shell commands (main tells later workers). */
+  sandbox?: SandboxVerdict;
   /** Subagents only: usage summed and the latest activity, for the parent's progress. */
   subagent?: { usage: SubagentUsage; latest?: string };
+}
+
+/** How far a spare warms up: a subagent's spare loads the workspace tools and its model API's client too. */
+export interface WarmUpOptions {
+  subagent?: { api?: string; sandbox?: SandboxVerdict };
 }
 
 /** A worker's answer to `shutdown`: it stopped, or (asked to stop only if idle) what keeps it busy. */
@@ -196,8 +210,9 @@ export interface WorkerControlApi {
   /**
    * Resolves once the worker has loaded everything `init` needs, so a warm spare hands over a session at once.
    * (The worker answers `ping` before that: it is ready for commands first, and finishes loading in the background.)
+   * With `subagent`, it also loads what a subagent needs before its first model request.
    */
-  warmUp(): Promise<void>;
+  warmUp(options?: WarmUpOptions): Promise<void>;
   /** Liveness probe, also used to measure start-up: resolves once the worker serves. */
   ping(): Promise<{ pid: number; rssBytes: number }>;
   /**

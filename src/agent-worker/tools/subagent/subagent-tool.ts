@@ -88,11 +88,14 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
     parameters,
     async execute(toolCallId, params: Params, signal, onUpdate) {
       const scope: AgentScope = params.agentScope ?? "user";
-      const list = await runner.listAgents(scope);
-      const available = list.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
       const hasChain = (params.chain?.length ?? 0) > 0;
       const hasTasks = (params.tasks?.length ?? 0) > 0;
       const hasSingle = Boolean(params.agent && params.task);
+      const oneMode = Number(hasChain) + Number(hasTasks) + Number(hasSingle) === 1;
+      // The list is needed to say what there is, and to confirm project agents; main checks every name anyway, so a
+      // plain call skips the round trip (it is on the way to the subagent's first request).
+      const list: AgentList = !oneMode || scope !== "user" ? await runner.listAgents(scope) : { agents: [], problems: [] };
+      const available = list.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
       const mode: SubagentDetails["mode"] = hasChain ? "chain" : hasTasks ? "parallel" : "single";
       const details = (runs: SubagentRun[]): SubagentDetails => ({
         mode,
@@ -101,7 +104,7 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
         runs,
         usage: sumUsage(runs),
       });
-      if (Number(hasChain) + Number(hasTasks) + Number(hasSingle) !== 1) {
+      if (!oneMode) {
         const described = list.agents.map((a) => `- ${a.name} (${a.source}): ${a.description}`).join("\n") || "(none)";
         return text(`Invalid parameters. Provide exactly one mode.\nAvailable agents: ${available}\n\n${described}`, details([]));
       }
@@ -135,6 +138,7 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
       const publish = (line: string) => onUpdate?.({ content: [{ type: "text", text: line }], details: details(runs.map(withoutMessages)) });
 
       /** Runs one task as runs[index], publishing its progress. */
+      const total = params.tasks?.length ?? params.chain?.length ?? 1;
       const runOne = async (index: number, item: { agent: string; task: string; cwd?: string }, progressLine: () => string): Promise<SubagentRun> => {
         const requestId = runner.newRequestId();
         const run: SubagentRun = { agent: item.agent, task: item.task, status: "waiting", usage: { ...ZERO } };
@@ -150,6 +154,7 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
               task: item.task,
               ...(item.cwd !== undefined ? { cwd: item.cwd } : {}),
               scope,
+              upcoming: total - index - 1,
               ...(runner.parentModel() ? { parentModel: runner.parentModel() } : {}),
             },
             (p) => {

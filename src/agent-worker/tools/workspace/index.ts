@@ -10,7 +10,7 @@ import type { ShellSandbox } from "./sandbox";
 import { WorkspacePaths } from "./workspace-paths";
 import { writeTool } from "./write-tool";
 
-export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, unsandboxedShell } from "./sandbox";
+export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, knowSandboxSupport, unsandboxedShell } from "./sandbox";
 export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
 export { WorkspaceEscapeError, WorkspacePaths } from "./workspace-paths";
 export { previewChange } from "./change-preview";

@@ -91,6 +91,15 @@ export function detectSandbox(): Promise<SandboxSupport> {
   return detection;
 }
 
+/**
+ * Takes what another worker on this machine found (main passes it on), instead of probing: the probe loads the
+ * runtime (~200 ms, ~25 MB), which a process then needs only for its first sandboxed command. No effect once known.
+ */
+export function knowSandboxSupport(support: SandboxSupport): void {
+  if (process.env.PADDOCK_NO_SANDBOX === "1") return; // the probe says why, in this process's own words
+  detection ??= Promise.resolve(support);
+}
+
 async function probe(): Promise<SandboxSupport> {
   if (process.env.PADDOCK_NO_SANDBOX === "1") return { available: false, reason: "turned off by PADDOCK_NO_SANDBOX=1" };
   const kind = process.platform === "linux" ? "bubblewrap" : process.platform === "darwin" ? "seatbelt" : undefined;

@@ -1,4 +1,5 @@
 import { memo, useContext, useEffect, useMemo, useRef, useState } from "react";
+import type { AgentMessage } from "../../../shared/agent/types";
 import type { SubagentDetails, SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import { useServices } from "../../app/ServicesContext";
@@ -93,7 +94,7 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
   const view = useSessionView(handle);
   const { state } = view;
   const transcript = useMemo(() => buildTranscript(state.messages, view.historyStart ?? 0), [state.messages, view.historyStart]);
-  const streaming = streamingItem(state.streamingMessage, (view.historyStart ?? 0) + state.messages.length);
+  const streaming = streamingItem(peek(state.streamingMessage), (view.historyStart ?? 0) + state.messages.length);
   const items = streaming ? [...transcript.items, streaming] : transcript.items;
   const shown = items.slice(-NESTED_ROWS);
   const box = useRef<HTMLDivElement>(null);
@@ -117,6 +118,23 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
       </ApprovalsContext.Provider>
     </div>
   );
+}
+
+/** How much of a streaming reply the nested view shows: its end, which is what is new (its own window shows all). */
+const PEEK_CHARS = 3_000;
+
+/**
+ * The streaming message with only the end of its last text: re-rendering four long replies in full every frame
+ * would cost the parent's page its frame rate, and a peek box shows the end anyway.
+ */
+function peek(message: AgentMessage | undefined): AgentMessage | undefined {
+  if (!message || message.role !== "assistant") return message;
+  const last = message.content.length - 1;
+  const block = message.content[last];
+  if (block?.type !== "text" || block.text.length <= PEEK_CHARS) return message;
+  const cut = block.text.slice(block.text.length - PEEK_CHARS);
+  const content = [...message.content.slice(0, last), { ...block, text: `…${cut.slice(cut.indexOf(" ") + 1)}` }];
+  return { ...message, content };
 }
 
 function firstLine(text: string): string {

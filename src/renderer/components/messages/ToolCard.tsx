@@ -59,8 +59,18 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
               answer={(answer, reason) => approvals.answer(call.id, answer, reason)} />
           ) : null}
           {isSubagent && (subagents || status === "running") ? <SubagentRuns toolCallId={call.id} details={subagents} /> : null}
-          <div className="tool-section-label">Arguments</div>
-          <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+          {isSubagent ? (
+            // The runs above show each task; the raw arguments (long prompts) stay folded.
+            <details className="tool-args-fold">
+              <summary className="tool-section-label">Arguments</summary>
+              <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+            </details>
+          ) : (
+            <>
+              <div className="tool-section-label">Arguments</div>
+              <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+            </>
+          )}
           {diff && !request ? (
             <>
               <div className="tool-section-label">Changes</div>
