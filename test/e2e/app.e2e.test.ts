@@ -603,6 +603,24 @@ describe("workspace tools in the browser host", () => {
     await page.close();
   });
 
+  it("Settings lists the agents subagents can be, where they come from, and the cap on how many run at once", async () => {
+    const { page, problems } = await openChat(host);
+    await page.getByTestId("open-settings").click();
+    await page.getByTestId("settings-view").waitFor();
+    const agents = page.getByTestId("agents-list").getByTestId("agent");
+    await poll(() => agents.count()).toBe(4);
+    expect(await agents.locator(".agent-name").allTextContents()).toEqual(["planner", "reviewer", "scout", "worker"]);
+    expect(await agents.first().textContent()).toContain("from Paddock");
+    expect(await page.getByTestId("agents-list").textContent()).toContain(".pi/agent/agents");
+    await page.getByTestId("max-subagents").fill("6");
+    await page.getByTestId("max-subagents").blur();
+    await poll(async () => (await host.call<{ tools: { maxSubagents: number } }>("getSettings")).tools.maxSubagents).toBe(6);
+    await page.getByTestId("agents-list").scrollIntoViewIfNeeded();
+    await shot(page, "settings-agents");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("a subagent call shows each subagent live, nested, asks its questions in the card, and opens one in a page of its own", async () => {
     const { page, sessionId, problems } = await openChat(host);
     await host.call("setWorkspace", sessionId, folder);

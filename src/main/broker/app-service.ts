@@ -3,10 +3,12 @@
  * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
  */
 import { randomUUID } from "node:crypto";
-import { realpath, rm, stat } from "node:fs/promises";
-import { dirname, isAbsolute } from "node:path";
+import { mkdir, realpath, rm, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
-import type { AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import type { AgentOverview, AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import { discoverAgents } from "../agents/agent-definitions";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
@@ -42,6 +44,10 @@ export interface AppServiceOptions<Port> {
   /** Built first, with `getApiKey: (p) => resolveApiKey(p, secrets)`, so neither needs the other half-made. */
   broker: SessionBroker<Port>;
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
+  /** Where agent definitions are found (see main/agents). */
+  agents?: { dataDir: string; homeDir?: string };
+  /** Opens a folder in the system's file manager (the desktop app); absent where the host cannot. */
+  openFolder?(path: string): Promise<void>;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -131,6 +137,37 @@ export class AppService<Port = never> implements AppApi {
   private toPage({ deleted: _deleted, ...summary }: ReturnType<SessionIndex["list"]>[number]): SessionSummary {
     const activity = this.broker.activity(summary.id);
     return activity === "idle" ? summary : { ...summary, activity };
+  }
+
+  async listAgents(): Promise<AgentOverview> {
+    const where = this.agentFolders();
+    const found = await discoverAgents({ scope: "user", dataDir: this.options.agents?.dataDir ?? "", homeDir: this.options.agents?.homeDir });
+    return {
+      agents: found.agents.map((a) => ({
+        name: a.name,
+        description: a.description,
+        source: a.source,
+        tools: a.tools,
+        ...(a.model ? { model: a.model } : {}),
+        ...(a.filePath ? { filePath: a.filePath } : {}),
+      })),
+      folders: where,
+      problems: found.problems,
+    };
+  }
+
+  async openAgentsFolder(which: "paddock" | "pi"): Promise<void> {
+    const folder = this.agentFolders()[which];
+    if (!this.options.openFolder) throw new Error(`Open this folder yourself: ${folder}`);
+    await mkdir(folder, { recursive: true });
+    await this.options.openFolder(folder);
+  }
+
+  private agentFolders(): AgentOverview["folders"] {
+    return {
+      paddock: join(this.options.agents?.dataDir ?? "", "agents"),
+      pi: join(this.options.agents?.homeDir ?? homedir(), ".pi", "agent", "agents"),
+    };
   }
 
   async listSessions(): Promise<SessionSummary[]> {

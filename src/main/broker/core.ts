@@ -53,6 +53,8 @@ export interface CoreOptions<Port> {
   keepSpare?: boolean;
   /** Adjusts settings once at start, before anything reads them (the web host registers its loopback model). */
   prepareSettings?(settings: SettingsStore): void;
+  /** Opens a folder in the system's file manager (Electron's shell.openPath); absent where the host cannot. */
+  openFolder?(path: string): Promise<void>;
   /** The host's answer to a page's `openSession` (open a window, or just check the chat exists). */
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
 }
@@ -116,7 +118,15 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
       });
     },
   });
-  const service = new AppService<Port>({ settings, secrets, index, broker, openSession: options.openSession });
+  const service = new AppService<Port>({
+    settings,
+    secrets,
+    index,
+    broker,
+    openSession: options.openSession,
+    agents: { dataDir: options.dataDir, homeDir: options.homeDir },
+    ...(options.openFolder ? { openFolder: options.openFolder } : {}),
+  });
   let shuttingDown: Promise<void> | undefined;
   return {
     files,

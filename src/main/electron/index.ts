@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { app, BrowserWindow, dialog, session, type MessagePortMain } from "electron";
+import { app, BrowserWindow, dialog, session, shell, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
 import { createCore } from "../broker/core";
 import { SESSION_QUERY_PARAM } from "../../preload/api";
@@ -65,6 +65,11 @@ async function start(): Promise<ChatWindows> {
     storeFactory: ({ cwd, name }) => new ElectronStore<Record<string, unknown>>({ cwd, name }),
     // Only reached without a calling window (see apiFor below), where "this window" means a new one.
     openSession: async (id) => void chatWindows.open(id),
+    // Only the agents folders reach this (app-service picks the path, never the page).
+    openFolder: async (path) => {
+      const failure = await shell.openPath(path);
+      if (failure) throw new Error(`Could not open ${path}: ${failure}`);
+    },
   });
   const { settings, index, broker, service } = core;
   const sessionExists = (id: string) => index.isLive(id);

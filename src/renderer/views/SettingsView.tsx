@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { AgentsList } from "../components/settings/AgentsList";
 import type { ModelOption, ProviderStatus } from "../../shared/protocol/app-api";
 import type { CustomProvider, Settings, SettingsPatch, ToolPolicy } from "../../shared/settings/schema";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/agent/types";
@@ -29,6 +30,7 @@ export function SettingsView(props: SettingsViewProps) {
   const [idleDraft, setIdleDraft] = useState<string | null>(null);
   const [approvalDraft, setApprovalDraft] = useState<string | null>(null);
   const [domainsDraft, setDomainsDraft] = useState<string | null>(null);
+  const [subagentsDraft, setSubagentsDraft] = useState<string | null>(null);
 
   const save = async (patch: SettingsPatch): Promise<boolean> => {
     setError(null);
@@ -196,6 +198,25 @@ export function SettingsView(props: SettingsViewProps) {
                 void save({ tools: { allowedDomains: domains } }).then((ok) => ok && setDomainsDraft(null));
               }} />
           </Field>
+        </Group>
+
+        <Group title="Subagents" description="Agents a chat's agent can hand tasks to (the subagent tool, in chats with a workspace). Each runs in a process of its own, under the same approval rules.">
+          <Field label="Subagents running at once, across all chats" htmlFor="set-max-subagents"
+            hint="Each chat runs at most 4 at once; more wait their turn.">
+            <input id="set-max-subagents" type="number" min={1} max={32} step={1} data-testid="max-subagents"
+              value={subagentsDraft ?? String(settings.tools.maxSubagents)}
+              onChange={(e) => setSubagentsDraft(e.target.value)}
+              onBlur={() => {
+                if (subagentsDraft === null) return;
+                const count = Number(subagentsDraft);
+                if (!Number.isInteger(count) || count < 1 || count > 32) {
+                  setError("Subagents at once must be a whole number from 1 to 32.");
+                  return;
+                }
+                void save({ tools: { maxSubagents: count } }).then((ok) => ok && setSubagentsDraft(null));
+              }} />
+          </Field>
+          <AgentsList />
         </Group>
 
         <Group title="API keys" description="Keys are stored encrypted by Paddock and never shown again. Keys from environment variables are used when none is set here.">

@@ -24,6 +24,8 @@ export const APP_API_SCHEMAS = {
   providerStatus: Type.Tuple([]),
   listModels: Type.Tuple([]),
   takeNotices: Type.Tuple([]),
+  listAgents: Type.Tuple([]),
+  openAgentsFolder: Type.Tuple([Type.Union([Type.Literal("paddock"), Type.Literal("pi")])]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

@@ -95,4 +95,19 @@ export interface AppApi {
   listModels(): Promise<ModelOption[]>;
   /** Notices from main (e.g. "settings file was corrupt, defaults restored"), each delivered once. */
   takeNotices(): Promise<AppNotice[]>;
+  /** The agents a chat's `subagent` tool can use (user level; a project's are listed by the tool), and where they live. */
+  listAgents(): Promise<AgentOverview>;
+  /**
+   * The desktop app: opens one of the agents folders in the system's file manager (creating Paddock's). The browser
+   * host cannot: it rejects, and the page shows the path instead.
+   */
+  openAgentsFolder(which: "paddock" | "pi"): Promise<void>;
+}
+
+export interface AgentOverview {
+  agents: { name: string; description: string; source: "builtin" | "user" | "pi-user" | "project"; tools: string[]; model?: string; filePath?: string }[];
+  /** Paddock's own agents folder, and pi's (`~/.pi/agent/agents`). */
+  folders: { paddock: string; pi: string };
+  /** Files that could not be used, in words. */
+  problems: string[];
 }
