@@ -3,7 +3,7 @@ import type { AgentMessage } from "../../../shared/agent/types";
 import type { SubagentDetails, SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import { useServices } from "../../app/ServicesContext";
-import { useSessionHandle, useSessionView } from "../../app/useSessionHandle";
+import { useSessionHandle } from "../../app/useSessionHandle";
 import type { SessionHandle } from "../../app/services";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext, type Approvals } from "./approvals";
@@ -90,8 +90,14 @@ function SubagentTranscript({ sessionId }: { sessionId: string }) {
 /** How many of a subagent's newest rows the nested view shows (its own window shows them all). */
 const NESTED_ROWS = 40;
 
+/**
+ * A peek needs no more than 20 updates a second: several of them stream at once inside the parent's page, which
+ * must keep its own frame rate (each would otherwise re-render every frame).
+ */
+const PEEK_INTERVAL_MS = 50;
+
 function LiveTranscript({ handle }: { handle: SessionHandle }) {
-  const view = useSessionView(handle);
+  const view = useThrottledView(handle, PEEK_INTERVAL_MS);
   const { state } = view;
   const transcript = useMemo(() => buildTranscript(state.messages, view.historyStart ?? 0), [state.messages, view.historyStart]);
   const streaming = streamingItem(peek(state.streamingMessage), (view.historyStart ?? 0) + state.messages.length);
@@ -121,7 +127,7 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
 }
 
 /** How much of a streaming reply the nested view shows: its end, which is what is new (its own window shows all). */
-const PEEK_CHARS = 3_000;
+const PEEK_CHARS = 1_500;
 
 /**
  * The streaming message with only the end of its last text: re-rendering four long replies in full every frame
@@ -135,6 +141,31 @@ function peek(message: AgentMessage | undefined): AgentMessage | undefined {
   const cut = block.text.slice(block.text.length - PEEK_CHARS);
   const content = [...message.content.slice(0, last), { ...block, text: `…${cut.slice(cut.indexOf(" ") + 1)}` }];
   return { ...message, content };
+}
+
+/** The handle's view, re-rendering at most once per `intervalMs` (the latest view always shows, late by at most that). */
+function useThrottledView(handle: SessionHandle, intervalMs: number) {
+  const [view, setView] = useState(() => handle.getView());
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = 0;
+    const show = () => {
+      timer = undefined;
+      last = performance.now();
+      setView(handle.getView());
+    };
+    const off = handle.subscribe(() => {
+      if (timer) return;
+      const wait = Math.max(0, last + intervalMs - performance.now());
+      timer = setTimeout(show, wait);
+    });
+    show();
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [handle, intervalMs]);
+  return view;
 }
 
 function firstLine(text: string): string {
