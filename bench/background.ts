@@ -4,7 +4,7 @@
  * would hold it, CPU read from /proc. (2) Opening a chat whose long reply is mid-stream: from the App's openSession
  * to the first frame painted with the streaming reply, in the bench page over a real worker.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
@@ -18,6 +18,7 @@ import { startWebHostProcess } from "../test/support/web-host-process";
 import { startBenchPage } from "./lib/bench-page";
 import { startProfile } from "./lib/page-profile";
 import { assistantTextLength, startBenchBroker } from "./lib/sessions";
+import { processCpuMs } from "./lib/process-cpu";
 import { median, metric, round, sleep, withTimeout, type Metric } from "./lib/metrics";
 import { markdownReply, plainReply } from "./lib/reply";
 
@@ -73,10 +74,10 @@ async function hostCpuWithoutViewers(): Promise<Record<string, Metric>> {
         await post(`/api/session/${id}/detach`, { viewerId });
       }),
     );
-    const cpu0 = hostCpuMs(host.pid);
+    const cpu0 = processCpuMs(host.pid);
     const wall0 = performance.now();
     await withTimeout(waitFor(() => new Set(attention).size === RUNS), 60_000, "8 background runs finishing");
-    const cpuMs = hostCpuMs(host.pid) - cpu0;
+    const cpuMs = processCpuMs(host.pid) - cpu0;
     const wallMs = performance.now() - wall0;
     const sessions = await host.call<{ id: string; messageCount: number; unread?: string }[]>("listSessions");
     const finished = sessions.filter((s) => ids.includes(s.id) && s.messageCount === 2 && s.unread === "done").length;
@@ -177,13 +178,6 @@ function sample(marks: OpenMarks, streamedCharsAtOpen: number) {
   };
 }
 
-/** The process's user + system CPU time so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function hostCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // After "pid (comm) ", field 3 (state) is fields[0]; utime and stime are fields 14 and 15 of the whole line.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 async function waitFor(check: () => boolean): Promise<void> {
   while (!check()) await sleep(20);

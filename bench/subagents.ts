@@ -4,7 +4,7 @@
  * 2,000 tokens/s: the real web host process, nobody viewing. (4) The parent's page while 4 nested transcripts
  * stream in view: the real App in the bench page, each subagent's transcript over its own real worker.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionClient } from "../src/renderer/store/session-client";
@@ -15,6 +15,7 @@ import { openWebSocket, startBroker, waitForView } from "../test/support/worker-
 import { startWebHostProcess } from "../test/support/web-host-process";
 import { startBenchPage } from "./lib/bench-page";
 import { benchSettings } from "./lib/sessions";
+import { processCpuMs } from "./lib/process-cpu";
 import { median, metric, percentile, round, sleep, withTimeout, type Metric } from "./lib/metrics";
 import { plainReply } from "./lib/reply";
 
@@ -204,12 +205,6 @@ async function parentFrames(): Promise<Record<string, Metric>> {
   }
 }
 
-/** The process's user + system CPU time so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 async function waitUntil(check: () => boolean): Promise<void> {
   while (!check()) await sleep(20);

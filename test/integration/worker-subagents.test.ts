@@ -5,31 +5,23 @@
  * calls decided in the parent's chat.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { TempFolders } from "../support/temp-folders";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { defaultFallback, turnDirective, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { SubagentDetails } from "../../src/agent-worker/tools/subagent/subagent-tool";
 
 let h: Harness | undefined;
-const folders: string[] = [];
+const folders = new TempFolders();
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+  folders.removeAll();
 });
 
-function folder(files: Record<string, string> = {}): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "paddock-sub-")));
-  folders.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
+const folder = (files: Record<string, string> = {}) => folders.make(files);
 
 /** A task whose subagent answers as `turn` says. */
 const task = (words: string, turn: ScriptedTurn) => `${words} ${turnDirective(turn)}`;

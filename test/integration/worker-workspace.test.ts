@@ -5,30 +5,23 @@
  * data; a chat whose folder went missing still opens, without tools.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TempFolders } from "../support/temp-folders";
 import { startHarness, waitForView, type Harness } from "../support/worker-harness";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 
 let h: Harness | undefined;
-const folders: string[] = [];
+const folders = new TempFolders();
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+  folders.removeAll();
 });
 
-function workspace(files: Record<string, string> = {}): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "paddock-ws-")));
-  folders.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
+const workspace = (files: Record<string, string> = {}) => folders.make(files);
 
 const call = (id: string, name: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
 const settled = (client: SessionClient, messages: number) =>
