@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The browser tests need a Chromium: found (or got once) before any test runs.
+    globalSetup: ["test/support/browser-setup.ts"],
   },
 });
