@@ -14,7 +14,7 @@ import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { findElectronBinary, skipMessage } from "./electron-binary.mjs";
+import { findElectronBinary, skipMessage } from "../../scripts/electron-binary.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const mainEntry = join(repoRoot, "out/main/index.js");

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findElectronBinary, skipMessage } from "./electron-binary.mjs";
+import { findElectronBinary, skipMessage } from "../../scripts/electron-binary.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const binary = findElectronBinary();
