@@ -38,12 +38,14 @@ afterEach(async () => {
 });
 
 describe("the app service behind every page call", () => {
-  it("creates, renames, deletes with undo, and finally forgets a chat and its transcript", async () => {
+  it("creates, renames, deletes with undo, and finally forgets a chat, its transcript and its folder", async () => {
     const chat = await service.createSession();
     await service.renameSession(chat.id, "  Trip plans ");
     expect((await service.listSessions()).map((s) => s.title)).toEqual(["Trip plans"]);
     mkdirSync(join(dir, "sessions"), { recursive: true });
     writeFileSync(broker.transcriptFile(chat.id), "{}\n");
+    mkdirSync(join(broker.sessionDir(chat.id), "bash-output"), { recursive: true });
+    writeFileSync(join(broker.sessionDir(chat.id), "bash-output", "out.log"), "saved output\n");
 
     await service.deleteSession(chat.id);
     expect(await service.listSessions()).toEqual([]);
@@ -55,6 +57,7 @@ describe("the app service behind every page call", () => {
     const other = await service.createSession();
     await service.deleteSession(other.id); // purges what was deleted before the undo window
     expect(existsSync(broker.transcriptFile(chat.id))).toBe(false);
+    expect(existsSync(broker.sessionDir(chat.id))).toBe(false);
     await service.restoreSession(chat.id);
     expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
   });

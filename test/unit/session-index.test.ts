@@ -133,6 +133,15 @@ describe("session index", () => {
     expect(JSON.parse(await readFile(file, "utf8")).sessions).toHaveLength(2);
   });
 
+  it("drops entries whose id is not a session id (ids become file names: a tampered index must not name other paths)", async () => {
+    await mkdir(join(dir, "data"));
+    const sessions = [summary("a", 1), summary("../../../etc/passwd", 2), summary("b/../../x", 3), summary("b", 4)];
+    await writeFile(file, JSON.stringify({ version: 1, sessions }));
+    const index = await SessionIndex.open(file);
+    expect(index.list().map((s) => s.id)).toEqual(["b", "a"]);
+    expect(index.problems).toEqual([expect.stringMatching(/dropped 2 invalid entries/)]);
+  });
+
   it("rejects flush and reports a problem when saving fails, and saves on a later flush", async () => {
     const index = await SessionIndex.open(file);
     await writeFile(join(dir, "data"), "a file where the folder should be");

@@ -194,6 +194,8 @@ export class AppService<Port = never> implements AppApi {
     // Sessions deleted longer ago than the undo window are gone for good, transcripts included (closed back then).
     for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
       await rm(this.broker.transcriptFile(purged), { force: true });
+      // Its folder too: saved command output and temporary files are the chat's data as much as its transcript.
+      await rm(this.broker.sessionDir(purged), { recursive: true, force: true });
     }
   }
 

@@ -171,13 +171,14 @@ export class SessionBroker<Port = never> {
     return this.listeners.add(listener);
   }
 
+  /** The session's transcript; throws for an id that is not one (a path must never come out of a bad id). */
   transcriptFile(sessionId: string): string {
-    return join(this.options.sessionsDir, `${sessionId}.jsonl`);
+    return join(this.options.sessionsDir, `${checkedId(sessionId)}.jsonl`);
   }
 
   /** The session's own folder: saved command output, temporary files. */
   sessionDir(sessionId: string): string {
-    return join(this.options.sessionsDir, sessionId);
+    return join(this.options.sessionsDir, checkedId(sessionId));
   }
 
   /** Tells the session's worker, if it has one, that the chat's workspace changed. */
@@ -449,6 +450,11 @@ export class SessionBroker<Port = never> {
     if (!this.subagents) throw new Error("Subagents are not available here");
     return this.subagents;
   }
+}
+
+function checkedId(sessionId: string): string {
+  if (typeof sessionId !== "string" || !SESSION_ID_PATTERN.test(sessionId)) throw new Error(`Invalid session id: ${String(sessionId).slice(0, 40)}`);
+  return sessionId;
 }
 
 /** A worker's word on the sandbox, checked (it goes on to other workers). */

@@ -6,6 +6,7 @@
 import { copyFile, mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Listeners } from "../../shared/transport/transport";
+import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 
 export interface SessionSummary {
   id: string;
@@ -250,7 +251,8 @@ function isSummary(value: unknown): value is SessionSummary {
   return (
     isObject(value) &&
     typeof value.id === "string" &&
-    value.id.length > 0 &&
+    // Ids become file names (transcripts, session folders): one from a tampered file must not name a path elsewhere.
+    SESSION_ID_PATTERN.test(value.id) &&
     typeof value.title === "string" &&
     Number.isFinite(value.created) &&
     Number.isFinite(value.updated) &&
@@ -262,7 +264,7 @@ function isSummary(value: unknown): value is SessionSummary {
     (value.workspace === undefined || (typeof value.workspace === "string" && value.workspace.length > 0)) &&
     (value.deleted === undefined || Number.isFinite(value.deleted)) &&
     (value.parent === undefined ||
-      (isObject(value.parent) && typeof value.parent.sessionId === "string" && typeof value.parent.toolCallId === "string" && typeof value.parent.agent === "string"))
+      (isObject(value.parent) && typeof value.parent.sessionId === "string" && SESSION_ID_PATTERN.test(value.parent.sessionId) && typeof value.parent.toolCallId === "string" && typeof value.parent.agent === "string"))
   );
 }
 
