@@ -67,6 +67,11 @@ describe("the app service behind every page call", () => {
     const models = await service.listModels();
     expect(models.filter((m) => m.provider === "custom:lab").map((m) => m.id)).toEqual(["m1"]);
     const before = models.filter((m) => m.provider === "groq").length;
+    await expect(service.setApiKey("not-a-provider", "k")).rejects.toThrow('Unknown provider "not-a-provider"');
+    await expect(service.setApiKey("custom:nowhere", "k")).rejects.toThrow("add it as a custom endpoint first");
+    await service.setApiKey("custom:lab", "lab-key"); // a configured endpoint's key is taken
+    const tooMany = Array.from({ length: 501 }, (_, i) => `m${i}`);
+    await expect(service.updateSettings({ customProviders: [{ id: "big", name: "Big", baseUrl: "http://127.0.0.1:9/v1", models: tooMany }] })).rejects.toThrow(/models/);
     await service.setApiKey("groq", "gsk-test");
     expect((await service.listModels()).filter((m) => m.provider === "groq").length).toBeGreaterThan(before);
     expect((await service.providerStatus()).find((p) => p.provider === "groq")?.keySource).toBe("settings");

@@ -10,7 +10,7 @@ import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider
 import type { AgentOverview, AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import { discoverAgents } from "../agents/agent-definitions";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
-import { customModel } from "../../shared/providers/custom-provider";
+import { customModel, customProviderId } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import { Listeners } from "../../shared/transport/transport";
@@ -229,7 +229,13 @@ export class AppService<Port = never> implements AppApi {
     return this.options.settings.update(patch);
   }
 
+  /** Keys only for providers Paddock knows (pi-ai's) or the user configured (custom endpoints): no store of strays. */
   async setApiKey(provider: string, key: string | null): Promise<void> {
+    const custom = customProviderId(provider);
+    const known = custom !== undefined
+      ? this.options.settings.get().customProviders.some((p) => p.id === custom)
+      : (getProviders() as string[]).includes(provider);
+    if (!known && key !== null) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
     this.options.secrets.set(provider, key);
   }
 

@@ -57,7 +57,7 @@ const DomainSchema = Type.String({ pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{
 export const ToolsSettingsSchema = Type.Object(
   {
     /** Per tool name: run at once, or ask first. A tool not listed asks. */
-    approval: Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,100}$" }), ToolPolicySchema),
+    approval: Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,100}$" }), ToolPolicySchema, { maxProperties: 500 }),
     /** A question nobody answers while no window shows the chat is answered "deny" after this long. */
     approvalTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 24 * 60 }),
     /** Hosts shell commands may reach through the sandbox; every other network access is blocked. */
@@ -76,15 +76,16 @@ export const CustomProviderSchema = Type.Object(
   {
     id: Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$" }),
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    baseUrl: Type.String({ pattern: "^https?://[^\\s]+$" }),
-    models: Type.Array(Type.String({ minLength: 1 })),
+    baseUrl: Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2048 }),
+    // Bounded: settings go to every worker, and a page must not be able to make them megabytes.
+    models: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 }),
     /** Whether the models think (reasoning_effort is sent and reasoning deltas expected). Default false. */
     reasoning: Type.Optional(Type.Boolean()),
     /** The models' context window. Default DEFAULT_CONTEXT_WINDOW (custom-provider.ts). */
-    contextWindow: Type.Optional(Type.Integer({ minimum: 1 })),
+    contextWindow: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
     /** Sent as `max_tokens`. Default DEFAULT_MAX_TOKENS: small, because servers such as vLLM reject a request whose
      *  prompt plus max_tokens exceeds the loaded context. */
-    maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   },
   { additionalProperties: false },
 );
@@ -123,7 +124,7 @@ export const SettingsSchema = Type.Object(
      * asks again. Main keeps them; pages cannot patch them.
      */
     confirmedProjectAgents: Type.Array(Type.String({ pattern: "^[0-9a-f]{64}$" }), { maxItems: 1000 }),
-    customProviders: Type.Array(CustomProviderSchema),
+    customProviders: Type.Array(CustomProviderSchema, { maxItems: 50 }),
     theme: ThemeSchema,
     windows: Type.Array(WindowRecordSchema),
     onboarded: Type.Boolean(),
