@@ -40,10 +40,6 @@ function firstUserText(body: { messages: { role: string; content: unknown }[] })
 
 const subagentCall = (args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id: "s1", name: "subagent", arguments: args }] });
 
-export async function spawnAndParallelForDebug(): Promise<Record<string, Metric>> {
-  return spawnAndParallel();
-}
-
 async function spawnAndParallel(): Promise<Record<string, Metric>> {
   const server = await startOpenAIServer();
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), "paddock-bench-sub-")));

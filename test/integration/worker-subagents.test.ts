@@ -46,6 +46,13 @@ function childRequests(harness: Harness, words: string) {
   });
 }
 
+/** The sessions of the subagents call s1 has started, once there are `count` of them (from its progress updates). */
+function startedSubagents(client: SessionClient, count: number): string[] | undefined {
+  const runs = (client.mirror.getView().toolRuns?.s1?.partialResult as { details?: SubagentDetails } | undefined)?.details?.runs ?? [];
+  const started = runs.map((r) => r?.sessionId).filter((id): id is string => Boolean(id));
+  return started.length >= count ? started : undefined;
+}
+
 /** Whether a process is alive (and not a zombie). */
 function alive(pid: number): boolean {
   try {
@@ -170,10 +177,7 @@ describe("the subagent tool", () => {
     h = await startHarness({ workspaceOf: () => root });
     const client = await h.client("parent");
     void client.prompt(subagent({ agent: "worker", task: task("Hang.", { text: "partial", hangAfterChunks: 1 }) })).catch(() => {});
-    const childId = await until(() => {
-      const run = client.mirror.getView().toolRuns?.s1;
-      return (run?.partialResult as { details?: SubagentDetails } | undefined)?.details?.runs[0]?.sessionId;
-    });
+    const [childId] = await until(() => startedSubagents(client, 1));
     const pid = await until(() => workerPid(h!, childId));
     await until(() => childRequests(h!, "Hang.").length > 0);
     process.kill(pid, "SIGKILL");
@@ -189,11 +193,7 @@ describe("the subagent tool", () => {
     const client = await h.client("parent");
     const tasks = [1, 2, 3].map((i) => ({ agent: "worker", task: task(`Hang ${i}.`, { text: "...", hangAfterChunks: 1 }) }));
     void client.prompt(subagent({ tasks })).catch(() => {});
-    const ids = await until(() => {
-      const runs = (client.mirror.getView().toolRuns?.s1?.partialResult as { details?: SubagentDetails } | undefined)?.details?.runs ?? [];
-      const started = runs.map((r) => r?.sessionId).filter(Boolean) as string[];
-      return started.length === 3 ? started : undefined;
-    });
+    const ids = await until(() => startedSubagents(client, 3));
     const pids = await until(() => {
       const found = ids.map((id) => workerPid(h!, id));
       return found.every(Boolean) ? (found as number[]) : undefined;
@@ -214,7 +214,7 @@ describe("a parent that crashes", () => {
     h = await startHarness({ workspaceOf: () => root });
     const client = await h.client("parent");
     void client.prompt(subagent({ agent: "worker", task: task("Hang on.", { text: "...", hangAfterChunks: 1 }) })).catch(() => {});
-    const childId = await until(() => (client.mirror.getView().toolRuns?.s1?.partialResult as { details?: SubagentDetails } | undefined)?.details?.runs[0]?.sessionId);
+    const [childId] = await until(() => startedSubagents(client, 1));
     const childPid = await until(() => workerPid(h!, childId));
     await until(() => childRequests(h!, "Hang on.").length > 0);
     process.kill(workerPid(h, "parent")!, "SIGKILL");

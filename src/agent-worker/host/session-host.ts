@@ -52,30 +52,15 @@ import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
 import { ReplyCheckpoints } from "./reply-checkpoints";
 import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
-import { contentText } from "../../shared/agent/content-text";
+import { titleFrom } from "../../shared/agent/chat-title";
 import { sumUsage } from "../../shared/agent/usage";
 import { errorText } from "../../shared/error-text";
-
-const TITLE_CHARS = 60;
 
 /** What a session needs of main. */
 type SessionMain = Pick<
   MainControlApi,
   "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent"
 >;
-
-function userText(message: AgentMessage): string | undefined {
-  if (message.role !== "user") return undefined;
-  return contentText(message.content, " ");
-}
-
-function titleFrom(messages: readonly AgentMessage[]): string | undefined {
-  for (const m of messages) {
-    const text = userText(m)?.replace(/\s+/g, " ").trim();
-    if (text) return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
-  }
-  return undefined;
-}
 
 /** A tool's first sentence, for the prompt's list of tools. */
 function firstSentence(description: string): string {
@@ -522,7 +507,7 @@ export class SessionHost {
     try {
       await this.api.prompt(task);
     } catch (error) {
-      return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage([]), messages: [] };
+      return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])), messages: [] };
     }
     return { ...subagentResult(this.agent.state.messages.slice(start)), ...(this.modelRef ? { model: this.modelRef } : {}) };
   }
@@ -640,6 +625,7 @@ export class SessionHost {
 
   private reportStatus(): void {
     const state = this.agent.state;
+    const usage = sumUsage(state.messages);
     const status: WorkerStatus = {
       sessionId: this.options.sessionId,
       running: state.isStreaming,
@@ -649,8 +635,8 @@ export class SessionHost {
       messageCount: state.messages.length,
       updated: Date.now(),
       model: this.modelRef,
-      cost: sumUsage(state.messages).cost,
-      ...(this.options.subagent ? { subagent: { usage: subagentUsage(state.messages), latest: subagentActivity(state.messages) } } : {}),
+      cost: usage.cost,
+      ...(this.options.subagent ? { subagent: { usage: subagentUsage(usage), latest: subagentActivity(state.messages) } } : {}),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut

@@ -4,6 +4,8 @@
  */
 import type { AgentMessage } from "../../shared/agent/types";
 import type { SubagentOutcome, SubagentUsage } from "../../shared/protocol/control-protocol";
+import { contentText } from "../../shared/agent/content-text";
+import { sumUsage, type UsageTotals } from "../../shared/agent/usage";
 
 export function subagentResult(messages: readonly AgentMessage[]): Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice"> {
   const last = [...messages].reverse().find((m) => m.role === "assistant");
@@ -15,7 +17,7 @@ export function subagentResult(messages: readonly AgentMessage[]): Omit<Subagent
     output: finalOutput(messages),
     ...(stopReason ? { stopReason } : {}),
     ...(errorMessage ? { errorMessage } : ok || last ? {} : { errorMessage: "The subagent did not answer." }),
-    usage: subagentUsage(messages),
+    usage: subagentUsage(sumUsage(messages)),
     messages: [...messages],
   };
 }
@@ -25,25 +27,15 @@ export function finalOutput(messages: readonly AgentMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role !== "assistant") continue;
-    const text = m.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text).join("");
+    const text = contentText(m.content.filter((c) => c.type === "text"), "");
     if (text.trim()) return text;
   }
   return "";
 }
 
-export function subagentUsage(messages: readonly AgentMessage[]): SubagentUsage {
-  const usage: SubagentUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0 };
-  for (const m of messages) {
-    if (m.role !== "assistant") continue;
-    usage.turns++;
-    if (!m.usage) continue;
-    usage.input += m.usage.input;
-    usage.output += m.usage.output;
-    usage.cacheRead += m.usage.cacheRead;
-    usage.cacheWrite += m.usage.cacheWrite;
-    usage.cost += m.usage.cost.total;
-  }
-  return usage;
+/** A run's usage as a parent reports it: the chat's own sums (sumUsage), less what a subagent's card does not show. */
+export function subagentUsage({ input, output, cacheRead, cacheWrite, cost, turns }: UsageTotals): SubagentUsage {
+  return { input, output, cacheRead, cacheWrite, cost, turns };
 }
 
 /** What it did last, in a line: its latest tool call ("→ read src/a.ts") or the start of its latest text. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { AgentCatalog } from "../broker/subagent-runs";
-import { discoverAgents, type AgentDefinition } from "./agent-definitions";
+import { agentFolders, discoverAgents, type AgentDefinition } from "./agent-definitions";
 
 /** Where agreements are kept (Settings' `confirmedProjectAgents` in the app). */
 export interface AgentConfirmations {
@@ -17,6 +17,7 @@ export function agentCatalog(options: { dataDir: string; confirmations: AgentCon
   const key = (agent: AgentDefinition) => createHash("sha256").update(`${agent.filePath ?? agent.name}\0${agent.contentHash}`).digest("hex");
   return {
     discover: (scope, workspace) => discoverAgents({ scope, dataDir: options.dataDir, homeDir: options.homeDir, workspace }),
+    folders: () => agentFolders(options),
     isConfirmed: (agent) => agent.source !== "project" || options.confirmations.list().includes(key(agent)),
     confirm: async (agents) => {
       const hashes = agents.filter((a) => a.source === "project").map(key);

@@ -66,6 +66,11 @@ export function parseAgentFile(
   return parseAgentText(text, source, filePath, sha256Hex(Buffer.from(text, "utf8")));
 }
 
+/** The user-level agents folders: Paddock's own (`<dataDir>/agents`) and pi's (`<homeDir>/.pi/agent/agents`). */
+export function agentFolders(options: { dataDir: string; homeDir?: string }): { paddock: string; pi: string } {
+  return { paddock: join(options.dataDir, "agents"), pi: join(options.homeDir ?? homedir(), ".pi", "agent", "agents") };
+}
+
 /**
  * Finds the agents visible in `scope`. "user" covers builtin, pi-user (`<homeDir>/.pi/agent/agents`) and user
  * (`<dataDir>/agents`); "project" covers only the nearest `.pi/agents` above `workspace`; "both" covers all four.
@@ -84,9 +89,10 @@ export async function discoverAgents(options: {
   const layers: AgentDefinition[][] = [];
 
   if (scope === "user" || scope === "both") {
+    const folders = agentFolders(options);
     layers.push(builtinAgents());
-    layers.push(await loadAgentsDir(join(options.homeDir ?? homedir(), ".pi", "agent", "agents"), "pi-user", problems));
-    layers.push(await loadAgentsDir(join(options.dataDir, "agents"), "user", problems));
+    layers.push(await loadAgentsDir(folders.pi, "pi-user", problems));
+    layers.push(await loadAgentsDir(folders.paddock, "user", problems));
   }
 
   let projectAgentsDir: string | undefined;

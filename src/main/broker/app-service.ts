@@ -4,11 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute } from "node:path";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
 import type { AgentOverview, AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
-import { discoverAgents } from "../agents/agent-definitions";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel, customProviderId } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
@@ -16,6 +14,7 @@ import type { ThinkingLevel } from "../../shared/agent/types";
 import { Listeners } from "../../shared/transport/transport";
 import { apiKeySource, type SecretStore } from "./secrets";
 import type { BrokerEvent, SessionBroker } from "./session-broker";
+import type { AgentCatalog } from "./subagent-runs";
 import type { SessionIndex } from "./session-index";
 import type { SettingsStore } from "./settings-store";
 
@@ -44,8 +43,8 @@ export interface AppServiceOptions<Port> {
   /** Built first, with `getApiKey: (p) => resolveApiKey(p, secrets)`, so neither needs the other half-made. */
   broker: SessionBroker<Port>;
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
-  /** Where agent definitions are found (see main/agents). */
-  agents?: { dataDir: string; homeDir?: string };
+  /** Where agent definitions are found: the broker's catalog (see main/agents). */
+  agents?: AgentCatalog;
   /** Opens a folder in the system's file manager (the desktop app); absent where the host cannot. */
   openFolder?(path: string): Promise<void>;
 }
@@ -140,8 +139,8 @@ export class AppService<Port = never> implements AppApi {
   }
 
   async listAgents(): Promise<AgentOverview> {
-    const where = this.agentFolders();
-    const found = await discoverAgents({ scope: "user", dataDir: this.options.agents?.dataDir ?? "", homeDir: this.options.agents?.homeDir });
+    const catalog = this.requireAgents();
+    const found = await catalog.discover("user", undefined);
     return {
       agents: found.agents.map((a) => ({
         name: a.name,
@@ -151,24 +150,23 @@ export class AppService<Port = never> implements AppApi {
         ...(a.model ? { model: a.model } : {}),
         ...(a.filePath ? { filePath: a.filePath } : {}),
       })),
-      folders: where,
+      folders: catalog.folders(),
       problems: found.problems,
     };
   }
 
   async openAgentsFolder(which: "paddock" | "pi"): Promise<void> {
-    const folder = this.agentFolders()[which];
+    const folder = this.requireAgents().folders()[which];
     if (!this.options.openFolder) throw new Error(`Open this folder yourself: ${folder}`);
     await mkdir(folder, { recursive: true });
     await this.options.openFolder(folder);
   }
 
-  private agentFolders(): AgentOverview["folders"] {
-    return {
-      paddock: join(this.options.agents?.dataDir ?? "", "agents"),
-      pi: join(this.options.agents?.homeDir ?? homedir(), ".pi", "agent", "agents"),
-    };
+  private requireAgents(): AgentCatalog {
+    if (!this.options.agents) throw new Error("Agents are not available here");
+    return this.options.agents;
   }
+
 
   async listSessions(): Promise<SessionSummary[]> {
     return this.options.index.list().map((s) => this.toPage(s));

@@ -86,6 +86,11 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   options.prepareSettings?.(settings);
   const secrets = SecretStore.open(files.secretsFile, options.cipher);
   const index = await SessionIndex.open(files.sessionIndexFile);
+  const agents = agentCatalog({
+    dataDir: options.dataDir,
+    homeDir: options.homeDir,
+    confirmations: { list: () => settings.get().confirmedProjectAgents, add: (hashes) => void settings.confirmProjectAgents(hashes) },
+  });
   const broker = new SessionBroker<Port>({
     launcher: options.launcher,
     sessionsDir: files.sessionsDir,
@@ -98,11 +103,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare,
-    agents: agentCatalog({
-      dataDir: options.dataDir,
-      homeDir: options.homeDir,
-      confirmations: { list: () => settings.get().confirmedProjectAgents, add: (hashes) => void settings.confirmProjectAgents(hashes) },
-    }),
+    agents,
     maxSubagents: () => settings.get().tools.maxSubagents,
     onChildSession: (child) => {
       const now = Date.now();
@@ -124,7 +125,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     index,
     broker,
     openSession: options.openSession,
-    agents: { dataDir: options.dataDir, homeDir: options.homeDir },
+    agents,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
   let shuttingDown: Promise<void> | undefined;

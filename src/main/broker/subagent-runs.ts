@@ -21,6 +21,7 @@ import type {
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../shared/protocol/app-api";
+import { getProviders } from "@mariozechner/pi-ai";
 import type { AgentDefinition } from "../agents/agent-definitions";
 import type { WorkerHandle } from "./worker-handle";
 
@@ -30,6 +31,8 @@ export const MAX_PER_PARENT = 4;
 /** Where the agents come from (see agents/agent-catalog.ts), and which project agents the user confirmed. */
 export interface AgentCatalog {
   discover(scope: AgentScope, workspace: string | undefined): Promise<{ agents: AgentDefinition[]; projectAgentsDir?: string; problems: string[] }>;
+  /** The user-level folders agents are read from (Paddock's, pi's). */
+  folders(): { paddock: string; pi: string };
   isConfirmed(agent: AgentDefinition): boolean;
   confirm(agents: AgentDefinition[]): Promise<void>;
 }
@@ -272,18 +275,15 @@ export class SubagentRuns {
 
 export const NO_USAGE: SubagentUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0 };
 
-/** "provider/id" names one model; a bare id is looked for at the parent's provider, then at every built-in one. */
+/** "provider/id" names one model; a bare id is looked for at the parent's provider, then at each of pi-ai's. */
 function candidateRefs(wanted: string, parentModel: ModelRef | undefined): ModelRef[] {
   const slash = wanted.indexOf("/");
   if (slash > 0) return [{ provider: wanted.slice(0, slash), id: wanted.slice(slash + 1) }];
   const refs: ModelRef[] = [];
   if (parentModel) refs.push({ provider: parentModel.provider, id: wanted });
-  for (const provider of KNOWN_PROVIDERS) if (provider !== parentModel?.provider) refs.push({ provider, id: wanted });
+  for (const provider of getProviders()) if (provider !== parentModel?.provider) refs.push({ provider, id: wanted });
   return refs;
 }
-
-/** pi-ai's providers most likely to hold a bare model id, in the order they are tried. */
-const KNOWN_PROVIDERS = ["anthropic", "openai", "google", "openrouter", "xai", "groq", "mistral", "deepseek"];
 
 /** The subagent's workspace: the parent's, or a folder inside it. Throws a readable Error for anything else. */
 async function folderInside(workspace: string, cwd: string | undefined): Promise<string> {

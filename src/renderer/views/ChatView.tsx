@@ -1,4 +1,4 @@
-import type { AgentMessage } from "../../shared/agent/types";
+import { titleFrom } from "../../shared/agent/chat-title";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
@@ -58,7 +58,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     return head.length > 0 || tail ? [...head, ...transcript.items, ...(tail ? [tail] : [])] : transcript.items;
   }, [transcript, state, running, historyStart]);
 
-  const title = listedTitle || firstLineOf(state.messages) || "New chat";
+  const title = listedTitle || titleFrom(state.messages) || "New chat";
   const currentModel = models.find((m) => m.provider === state.model.provider && m.id === state.model.id);
   const failure = running ? null : lastFailure(state.messages, state.errorMessage);
 
@@ -263,14 +263,4 @@ function connectionProblem(connection: ReturnType<typeof useSessionView>["connec
     case "ready":
       return undefined;
   }
-}
-
-/** The first line of the chat's first message (at most 60 characters): a name for a chat the sidebar does not list. */
-function firstLineOf(messages: readonly AgentMessage[]): string | undefined {
-  const first = messages.find((m) => m.role === "user");
-  if (!first || first.role !== "user") return undefined;
-  const text = (typeof first.content === "string" ? first.content : first.content.map((c) => (c.type === "text" ? c.text : "")).join(""))
-    .split("\n")[0]
-    .trim();
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text || undefined;
 }

@@ -4,18 +4,26 @@ import type { AgentMessage } from "./types";
 export interface UsageTotals {
   input: number;
   output: number;
+  cacheRead: number;
+  cacheWrite: number;
   totalTokens: number;
   cost: number;
+  /** Assistant messages, i.e. model calls. */
+  turns: number;
 }
 
 /** Sums usage and cost over every assistant message. */
 export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {
-  const totals: UsageTotals = { input: 0, output: 0, totalTokens: 0, cost: 0 };
+  const totals: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, turns: 0 };
   for (const message of messages) {
-    if (message.role !== "assistant" || !message.usage) continue;
+    if (message.role !== "assistant") continue;
+    totals.turns++;
+    if (!message.usage) continue;
     const usage: Usage = message.usage;
     totals.input += usage.input;
     totals.output += usage.output;
+    totals.cacheRead += usage.cacheRead ?? 0;
+    totals.cacheWrite += usage.cacheWrite ?? 0;
     totals.totalTokens += usage.totalTokens;
     totals.cost += usage.cost?.total ?? 0;
   }

@@ -25,7 +25,7 @@ describe("buildTranscript", () => {
 
   it("sums usage and cost over assistant messages", () => {
     const totals = sumUsage([assistant([], 100, 0.5), { role: "user", content: "x", timestamp: 0 }, assistant([], 50, 0.25)]);
-    expect(totals).toEqual({ input: 75, output: 75, totalTokens: 150, cost: 0.75 });
+    expect(totals).toEqual({ input: 75, output: 75, cacheRead: 0, cacheWrite: 0, totalTokens: 150, cost: 0.75, turns: 2 });
   });
 
   it("formats tokens and cost readably", () => {

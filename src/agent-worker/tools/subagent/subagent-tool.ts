@@ -102,7 +102,7 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
         agentScope: scope,
         ...(list.projectAgentsDir ? { projectAgentsDir: list.projectAgentsDir } : {}),
         runs,
-        usage: sumUsage(runs),
+        usage: sumRunUsage(runs),
       });
       if (!oneMode) {
         const described = list.agents.map((a) => `- ${a.name} (${a.source}): ${a.description}`).join("\n") || "(none)";
@@ -241,7 +241,8 @@ function withoutMessages({ messages: _messages, ...run }: SubagentRun): Subagent
   return run;
 }
 
-export function sumUsage(runs: readonly (SubagentRun | undefined)[]): SubagentUsage {
+/** Usage summed over the runs of one call. */
+export function sumRunUsage(runs: readonly (SubagentRun | undefined)[]): SubagentUsage {
   const total = { ...ZERO };
   for (const run of runs) {
     if (!run) continue;

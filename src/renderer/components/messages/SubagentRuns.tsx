@@ -1,9 +1,10 @@
-import { memo, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
 import type { SubagentDetails, SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import { useServices } from "../../app/ServicesContext";
 import { useSessionHandle } from "../../app/useSessionHandle";
+import { frameCoalesced } from "../../store/frame-coalesced";
 import type { SessionHandle } from "../../app/services";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext, type Approvals } from "./approvals";
@@ -11,9 +12,9 @@ import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chat
 import { MessageRow } from "./MessageRow";
 
 interface SubagentRunsProps {
-  /** The parent's `subagent` tool call. */
-  toolCallId: string;
   details: SubagentDetails | undefined;
+  /** The chat's waiting questions that this call's subagents asked (the card found them: it shows them as asking). */
+  questions: readonly ApprovalRequest[];
 }
 
 /**
@@ -21,9 +22,8 @@ interface SubagentRunsProps {
  * unfolded, its own transcript streams through a mirror of its session, as any chat's does. Each opens in a window
  * of its own, where Stop works. Questions a subagent's tool calls ask show here, labelled with its name.
  */
-export const SubagentRuns = memo(function SubagentRuns({ toolCallId, details }: SubagentRunsProps) {
+export const SubagentRuns = memo(function SubagentRuns({ details, questions }: SubagentRunsProps) {
   const approvals = useContext(ApprovalsContext);
-  const questions = [...approvals.pending.values()].filter((q) => q.from?.parentToolCallId === toolCallId);
   const runs = details?.runs ?? [];
   return (
     <div className="subagents" data-testid="subagents">
@@ -97,7 +97,8 @@ const NESTED_ROWS = 40;
 const PEEK_INTERVAL_MS = 50;
 
 function LiveTranscript({ handle }: { handle: SessionHandle }) {
-  const view = useThrottledView(handle, PEEK_INTERVAL_MS);
+  const peeked = useMemo(() => frameCoalesced(handle, (run) => void setTimeout(run, PEEK_INTERVAL_MS)), [handle]);
+  const view = useSyncExternalStore(peeked.subscribe, peeked.getView);
   const { state } = view;
   const transcript = useMemo(() => buildTranscript(state.messages, view.historyStart ?? 0), [state.messages, view.historyStart]);
   const streaming = streamingItem(peek(state.streamingMessage), (view.historyStart ?? 0) + state.messages.length);
@@ -141,31 +142,6 @@ function peek(message: AgentMessage | undefined): AgentMessage | undefined {
   const cut = block.text.slice(block.text.length - PEEK_CHARS);
   const content = [...message.content.slice(0, last), { ...block, text: `…${cut.slice(cut.indexOf(" ") + 1)}` }];
   return { ...message, content };
-}
-
-/** The handle's view, re-rendering at most once per `intervalMs` (the latest view always shows, late by at most that). */
-function useThrottledView(handle: SessionHandle, intervalMs: number) {
-  const [view, setView] = useState(() => handle.getView());
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let last = 0;
-    const show = () => {
-      timer = undefined;
-      last = performance.now();
-      setView(handle.getView());
-    };
-    const off = handle.subscribe(() => {
-      if (timer) return;
-      const wait = Math.max(0, last + intervalMs - performance.now());
-      timer = setTimeout(show, wait);
-    });
-    show();
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [handle, intervalMs]);
-  return view;
 }
 
 function firstLine(text: string): string {

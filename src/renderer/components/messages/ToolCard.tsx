@@ -5,6 +5,7 @@ import { ToolIcon } from "../common/icons";
 import { contentText } from "../../../shared/agent/content-text";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext } from "./approvals";
+import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import { DiffView } from "./DiffView";
 import { SubagentRuns } from "./SubagentRuns";
 import { subagentDetails } from "../../../shared/protocol/subagent-details";
@@ -19,6 +20,8 @@ interface ToolCardProps {
 
 type Status = "pending" | "running" | "done" | "error";
 
+const NO_QUESTIONS: readonly ApprovalRequest[] = [];
+
 /**
  * One tool call: name, arguments, streamed partial output, then the result or the error. The final toolResult
  * message wins over the live run (it is what the model saw); the run fills in while the tool executes.
@@ -31,8 +34,8 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   const request = approvals.pending.get(call.id);
   const isSubagent = call.name === "subagent";
   // A subagent's question shows inside this card (labelled), so the card counts as asking too.
-  const childAsking = isSubagent && [...approvals.pending.values()].some((q) => q.from?.parentToolCallId === call.id);
-  const asking = request !== undefined || childAsking;
+  const childQuestions = isSubagent ? [...approvals.pending.values()].filter((q) => q.from?.parentToolCallId === call.id) : NO_QUESTIONS;
+  const asking = request !== undefined || childQuestions.length > 0;
   const [choice, setChoice] = useState<boolean | null>(null);
   const open = asking || (choice ?? (status !== "done"));
   const output = result ? resultContentText(result.content) : run?.result !== undefined ? resultText(run.result) :
@@ -58,7 +61,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
             <ApprovalPanel request={request} focus={[...approvals.pending.keys()][0] === call.id}
               answer={(answer, reason) => approvals.answer(call.id, answer, reason)} />
           ) : null}
-          {isSubagent && (subagents || status === "running") ? <SubagentRuns toolCallId={call.id} details={subagents} /> : null}
+          {isSubagent && (subagents || status === "running") ? <SubagentRuns details={subagents} questions={childQuestions} /> : null}
           {isSubagent ? (
             // The runs above show each task; the raw arguments (long prompts) stay folded.
             <details className="tool-args-fold">
