@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // The browser tests need a Chromium: found (or got once) before any test runs.
-    globalSetup: ["test/support/browser-setup.ts"],
+    globalSetup: ["testkit/browser-setup.ts"],
   },
 });

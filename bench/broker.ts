@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { SessionClient } from "../src/renderer/store/session-client";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
-import { openWebSocket } from "../test/support/worker-harness";
+import { openWebSocket } from "../testkit/worker-harness";
 import { waitForReply } from "./lib/sessions";
 import { metric, round, withTimeout, type Metric } from "./lib/metrics";
 import { plainReply } from "./lib/reply";

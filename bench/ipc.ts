@@ -8,7 +8,7 @@ import { customModel, KEYLESS_API_KEY } from "../src/shared/providers/custom-pro
 import { assistantTextLength, benchSettings, startBenchBroker, waitForReply } from "./lib/sessions";
 import { median, metric, percentile, round, withTimeout, type Metric } from "./lib/metrics";
 import { plainReply } from "./lib/reply";
-import { startTimedModelServer, type TimedModelServer } from "./lib/timed-model-server";
+import { startOpenAIServer, type OpenAITestServer } from "../src/web-host/openai-test-server";
 
 const REPLY_CHARS = 100_000;
 const CHUNK_CHARS = 8;
@@ -17,7 +17,7 @@ const UNPACED = 1e9;
 const THROUGHPUT_ROUNDS = 3;
 
 export async function benchIpc(): Promise<Record<string, Metric>> {
-  const server = await startTimedModelServer();
+  const server = await startOpenAIServer();
   const bench = startBenchBroker(server.baseUrl);
   try {
     const text = plainReply(REPLY_CHARS);
@@ -25,7 +25,7 @@ export async function benchIpc(): Promise<Record<string, Metric>> {
     const { client } = session;
 
     // --- paced run: bytes per character and emit -> mirror latency ------------------------------------------------
-    server.next(text, CHUNK_CHARS, PACED_TOKENS_PER_SECOND);
+    server.enqueue({ text, chunkChars: CHUNK_CHARS, tokensPerSecond: PACED_TOKENS_PER_SECOND });
     const sent0 = session.transport().sentChars;
     const received0 = session.transport().receivedChars;
     const batches0 = client.mirror.stats.batches;
@@ -56,12 +56,12 @@ export async function benchIpc(): Promise<Record<string, Metric>> {
     });
     for (let round = 0; round <= THROUGHPUT_ROUNDS; round++) {
       updates = 0;
-      server.next(text, CHUNK_CHARS, UNPACED);
+      server.enqueue({ text, chunkChars: CHUNK_CHARS, tokensPerSecond: UNPACED });
       let t0 = performance.now();
       await withTimeout(agent.prompt("stream it"), 60_000, "in-process reply");
       const localMs = performance.now() - t0;
       const events = updates;
-      server.next(text, CHUNK_CHARS, UNPACED);
+      server.enqueue({ text, chunkChars: CHUNK_CHARS, tokensPerSecond: UNPACED });
       t0 = performance.now();
       const done = waitForReply(client, REPLY_CHARS, 60_000);
       await withTimeout(Promise.all([client.prompt("stream it"), done]), 60_000, "cross-process reply");
@@ -115,7 +115,7 @@ function inProcessAgent(baseUrl: string): Agent {
 }
 
 /** Sum of JSON.stringify(message_update) sizes for the same stream: what forwarding pi's events as-is would cost. */
-async function wholePartialBytes(server: TimedModelServer, text: string): Promise<{ perUpdate: number; updates: number }> {
+async function wholePartialBytes(server: OpenAITestServer, text: string): Promise<{ perUpdate: number; updates: number }> {
   const agent = inProcessAgent(server.baseUrl);
   let perUpdate = 0;
   let updates = 0;
@@ -124,7 +124,7 @@ async function wholePartialBytes(server: TimedModelServer, text: string): Promis
     updates++;
     perUpdate += JSON.stringify(event).length;
   });
-  server.next(text, CHUNK_CHARS, UNPACED);
+  server.enqueue({ text, chunkChars: CHUNK_CHARS, tokensPerSecond: UNPACED });
   await withTimeout(agent.prompt("stream it"), 120_000, "in-process reply (whole partial sizes)");
   return { perUpdate, updates };
 }

@@ -7,11 +7,11 @@
 import { join } from "node:path";
 import { loadTranscript } from "../src/agent-worker/host/transcript-store";
 import { isInterruptedReply } from "../src/shared/agent/unfinished-reply";
-import { messageText } from "../test/support/message-text";
+import { messageText } from "../testkit/message-text";
 import { metric, round, sleep, withTimeout, type Metric } from "./lib/metrics";
 import { plainReply } from "./lib/reply";
 import { startBenchBroker } from "./lib/sessions";
-import { startTimedModelServer } from "./lib/timed-model-server";
+import { startOpenAIServer } from "../src/web-host/openai-test-server";
 
 const TOKENS_PER_SECOND = 2000;
 const CHARS_PER_MS = (TOKENS_PER_SECOND * 4) / 1000;
@@ -20,7 +20,7 @@ const KILL_AFTER_MS = [250, 600, 950, 1300, 1750, 2400];
 const REPLY_CHARS = 40_000; // 5 s at 2,000 tokens/s: longer than the latest kill
 
 export async function benchReliability(): Promise<Record<string, Metric>> {
-  const server = await startTimedModelServer();
+  const server = await startOpenAIServer();
   const bench = startBenchBroker(server.baseUrl);
   const text = plainReply(REPLY_CHARS);
   const samples: { killAfterMs: number; sentChars: number; savedChars: number; lossMs: number }[] = [];
@@ -29,7 +29,7 @@ export async function benchReliability(): Promise<Record<string, Metric>> {
       const sessionId = `checkpoint-loss-${i}`;
       const { client } = await bench.connect(sessionId);
       const pid = (await bench.broker.attach(sessionId, "bench-probe")).worker.pid!;
-      server.next(text, 8, TOKENS_PER_SECOND);
+      server.enqueue({ text, chunkChars: 8, tokensPerSecond: TOKENS_PER_SECOND });
       const promptedAt = performance.now();
       void client.prompt("stream").catch(() => {});
       // The server clears its writes when this request arrives; until then they are the previous reply's.

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { startBenchPage } from "./lib/bench-page";
 import { printTimeline, startProfile } from "./lib/page-profile";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
-import { longTranscript } from "../test/support/transcripts";
+import { longTranscript } from "../testkit/transcripts";
 import { endpointUrl } from "../src/main/broker/session-broker";
 import { startBenchBroker } from "./lib/sessions";
 import { metric, percentile, round, sleep, withTimeout, type Metric } from "./lib/metrics";

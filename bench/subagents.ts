@@ -11,8 +11,8 @@ import { SessionClient } from "../src/renderer/store/session-client";
 import { endpointUrl } from "../src/main/broker/session-broker";
 import { defaultFallback, startOpenAIServer, turnDirective, type ScriptedTurn } from "../src/web-host/openai-test-server";
 import type { SubagentDetails } from "../src/shared/protocol/subagent-details";
-import { openWebSocket, startBroker, waitForView } from "../test/support/worker-harness";
-import { startWebHostProcess } from "../test/support/web-host-process";
+import { openWebSocket, startBroker, waitForView } from "../testkit/worker-harness";
+import { startWebHostProcess } from "../testkit/web-host-process";
 import { startBenchPage } from "./lib/bench-page";
 import { benchSettings } from "./lib/sessions";
 import { processCpuMs } from "./lib/process-cpu";
@@ -56,8 +56,8 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
     return defaultFallback(body);
   });
   const spawns: number[] = [];
-  const walls: { one: number[]; eight: number[] } = { one: [], eight: [] };
-  let starts: number[][] = [];
+  const walls: { one: number[]; eight: number[]; firstEight: number[] } = { one: [], eight: [], firstEight: [] };
+  const starts: number[][] = [];
   try {
     rig.broker.warmUp();
     for (let i = 0; i < SPAWN_SAMPLES; i++) {
@@ -69,8 +69,9 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
       spawns.push(arrivals.get(`probe ${i}`)! - arrivals.get(`parent ${prompt.slice(0, 40)}`)!);
       client.close();
     }
-    starts = [];
-    for (const [round_, count] of [[0, 1], [1, 8], [2, 1], [3, 8]] as const) {
+    // Round 0 is the first parallel call: the pool then learns to keep four subagent spares (worker-pool.ts), so it
+    // pays three cold starts that later calls do not; reported apart, as the warm-up it is.
+    for (const [round_, count] of [[0, 8], [1, 1], [2, 8], [3, 1], [4, 8]] as const) {
       const { client } = await rig.connect(`parallel-${round_}`, "bench");
       await sleep(1_500);
       const tasks = Array.from({ length: count }, (_, i) => ({ agent: "worker", task: `task ${round_}.${i}` }));
@@ -81,8 +82,8 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
       const details = (result as { details?: SubagentDetails }).details;
       if (details?.runs.filter((r) => r.status === "done").length !== count) throw new Error(`bench: ${count} subagent task(s) did not all finish`);
       const key = prompt.slice(0, 40);
-      (count === 1 ? walls.one : walls.eight).push(arrivals.get(`back ${key}`)! - arrivals.get(`parent ${key}`)!);
-      if (count === 8) starts.push(tasks.map((t) => round(arrivals.get(t.task)! - arrivals.get(`parent ${key}`)!, 0)));
+      (round_ === 0 ? walls.firstEight : count === 1 ? walls.one : walls.eight).push(arrivals.get(`back ${key}`)! - arrivals.get(`parent ${key}`)!);
+      if (count === 8 && round_ > 0) starts.push(tasks.map((t) => round(arrivals.get(t.task)! - arrivals.get(`parent ${key}`)!, 0)));
       client.close();
     }
   } finally {
@@ -97,8 +98,8 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
       detail: { samples: spawns.map((v) => round(v, 1)) },
     }),
     parallelWallRatio: metric(ratio, "<=", 2.3, "x", {
-      note: `Wall time of a subagent call (parent's request with the call to its request with the result) with 8 equal tasks, 4 at once, over the same with 1 task; each task streams ${TASK_CHARS / 1000}k characters at ${TASK_TPS} tokens/s (about 1 s). Ideal: 2.0 (two waves). Median of 2 each.`,
-      detail: { oneMs: walls.one.map((v) => round(v, 1)), eightMs: walls.eight.map((v) => round(v, 1)), taskFirstRequestMs: starts },
+      note: `Wall time of a subagent call (parent's request with the call to its request with the result) with 8 equal tasks, 4 at once, over the same with 1 task; each task streams ${TASK_CHARS / 1000}k characters at ${TASK_TPS} tokens/s (about 1 s). Ideal: 2.0 (two waves). Median of 2 each, after a first parallel call (firstEightMs: its wall time, three of its first wave's workers started cold).`,
+      detail: { oneMs: walls.one.map((v) => round(v, 1)), eightMs: walls.eight.map((v) => round(v, 1)), firstEightMs: walls.firstEight.map((v) => round(v, 1)), taskFirstRequestMs: starts },
     }),
   };
 }

@@ -179,7 +179,7 @@ async function benchBash(root: string): Promise<Record<string, Metric>> {
 }
 
 async function benchOutputMemory(root: string): Promise<Record<string, Metric>> {
-  const script = resolve("test/support/bash-output-peak.ts");
+  const script = resolve("testkit/bash-output-peak.ts");
   const growth: number[] = [];
   const runs: unknown[] = [];
   for (let i = 0; i < RSS_RUNS; i++) {

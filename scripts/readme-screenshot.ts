@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchChromium } from "../test/e2e/fixtures/serve-fixture";
+import { launchChromium } from "../testkit/launch-chromium";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
-import { REPO_ROOT, startWebHostProcess } from "../test/support/web-host-process";
+import { REPO_ROOT, startWebHostProcess } from "../testkit/web-host-process";
 
 const answer = [
   "## 1234 × 5678",

@@ -10,7 +10,7 @@ import { extname, join, resolve } from "node:path";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../../test/e2e/fixtures/serve-fixture";
+import { launchChromium } from "../../testkit/launch-chromium";
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 

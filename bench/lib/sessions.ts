@@ -5,9 +5,9 @@
 import type { AgentMessage } from "../../src/shared/agent/types";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
-import { startBroker, testSettings, waitForView, type BrokerRig, type TestSettings } from "../../test/support/worker-harness";
+import { startBroker, testSettings, waitForView, type BrokerRig, type TestSettings } from "../../testkit/worker-harness";
 
-export { WORKER_FILE } from "../../test/support/worker-harness";
+export { WORKER_FILE } from "../../testkit/worker-harness";
 
 export function benchSettings(baseUrl: string): TestSettings {
   return testSettings({ baseUrl }, { requestTimeoutMs: 120_000 });

@@ -8,7 +8,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "../../src/renderer/app/App";
 import { openSessionHandle } from "../../src/renderer/services/session-handle";
 import { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
-import { FakeApp, defaultSettings } from "../../test/e2e/fixtures/fake-app.js";
+import { FakeApp, defaultSettings } from "../../testkit/fake-app.js";
 
 const params = new URLSearchParams(location.search);
 const sessionId = params.get("session") ?? "bench";
@@ -27,10 +27,10 @@ const marks = {};
 let client;
 
 /** @param {string} id */
-function connect(id) {
-  return new Promise(async (resolve, reject) => {
-    // A chat the bench did not name up front (a subagent's): the bench attaches it and says where its worker is.
-    const url = wsUrls.get(id) ?? (await /** @type {any} */ (window).__benchAttach?.(id)) ?? "";
+async function connect(id) {
+  // A chat the bench did not name up front (a subagent's): the bench attaches it and says where its worker is.
+  const url = wsUrls.get(id) ?? (await /** @type {any} */ (window).__benchAttach?.(id)) ?? "";
+  return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     socket.addEventListener("open", () => (marks.connectedAt ??= performance.now(), resolve({ transport: new WebSocketTransport(/** @type {any} */ (socket)) })));
     socket.addEventListener("error", reject);

@@ -2,7 +2,7 @@
  * The page's entry: Electron's preload exposes `window.paddock`; without it this is the browser host's page.
  */
 import { createRoot } from "react-dom/client";
-import type { PaddockBridge } from "../preload/api";
+import type { PaddockBridge } from "../shared/protocol/desktop-bridge";
 import { App } from "./app/App";
 import type { AppServices } from "./app/services";
 import { createElectronServices } from "./services/electron-services";

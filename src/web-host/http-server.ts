@@ -1,8 +1,10 @@
 /**
  * The web host's HTTP server: loopback only, every request carrying the host's random token.
  *
- * - `GET /` (or any static path under the renderer build): the page. The token comes in the URL (`?token=`); the
- *   answer sets it as a strict, HttpOnly cookie so the page's own scripts and styles load without it.
+ * - `GET /` (or any static path under the renderer build): the page. The token comes in the URL (`?token=`) the first
+ *   time; the answer sets it as a strict, HttpOnly cookie so the page's own scripts and styles, a reload and a new tab
+ *   load without it, and writes it into the page (`<meta name="paddock-token">`), so the page can take it out of the
+ *   address bar at once (a token left there ends up in history, bookmarks and screen shares).
  * - `POST /api/...`: JSON in, JSON out, token in the `x-paddock-token` header only (never a cookie), so another
  *   site in the same browser cannot make calls: a custom header needs a CORS preflight, which is never granted.
  * - `GET /api/events?token=` upgraded to a WebSocket: main's pushes (AppEvent JSON, one per message). A WebSocket,
@@ -13,14 +15,14 @@
  *
  * Bad input answers 400 with `{ error }`; a failure inside a route answers 500 with `{ error }`.
  */
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { extname, resolve, sep } from "node:path";
 import { WebSocketServer } from "ws";
 import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
-import { SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
+import { PAGE_TOKEN_META, SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
 import { errorText } from "../shared/error-text";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -157,7 +159,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (setCookie) headers["set-cookie"] = `${cookieName()}=${options.token}; Path=/; HttpOnly; SameSite=Strict`;
     if (extname(file) === ".html") {
       // The shipped page's policy forbids WebSockets; this host's pages talk to workers over ws://127.0.0.1.
-      const html = Buffer.from(withMetaPolicy(readFileSync(file, "utf8"), { loopbackWebSockets: true }));
+      const html = Buffer.from(withPageToken(withMetaPolicy(readFileSync(file, "utf8"), { loopbackWebSockets: true }), options.token));
       res.writeHead(200, { ...headers, "content-length": html.length, "content-security-policy": contentSecurityPolicy({ loopbackWebSockets: true }) });
       res.end(html);
       return;
@@ -215,11 +217,25 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-function tokenMatches(presented: string | null | undefined, token: string): boolean {
+/**
+ * Compares in constant time, whatever was presented: both sides are hashed first, so neither the comparison nor an
+ * early length check tells a guesser how close, or how long, a guess was.
+ */
+export function tokenMatches(presented: string | null | undefined, token: string): boolean {
   if (typeof presented !== "string") return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+/**
+ * Writes the token into the page's head for its scripts (`PAGE_TOKEN_META`). Only pages this host serves to a
+ * request that already carried the token get it; another site cannot read the answer (no CORS), and the strict
+ * cookie is not sent with its requests.
+ */
+function withPageToken(html: string, token: string): string {
+  // The token comes from a file in the data folder: escaped, so even a tampered one cannot add markup.
+  const attribute = token.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return html.replace("</head>", () => `<meta name="${PAGE_TOKEN_META}" content="${attribute}" />\n</head>`);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

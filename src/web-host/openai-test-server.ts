@@ -35,11 +35,21 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** When a text chunk of a reply left for the socket: what latency benchmarks measure from. */
+export interface ChunkWrite {
+  /** Characters of the reply's text written once this chunk is out (its end offset). */
+  endOffset: number;
+  /** performance.now() just after the chunk was handed to the socket. */
+  writtenAt: number;
+}
+
 export interface OpenAITestServer {
   /** e.g. http://127.0.0.1:PORT/v1 */
   baseUrl: string;
   /** Every chat-completions request, in arrival order. */
   requests: RecordedRequest[];
+  /** The text chunks of the latest streamed reply, in order; emptied when the next reply starts. */
+  writes: ChunkWrite[];
   /** Queue turns served in order; when the queue is empty, `fallback` answers (default: `defaultFallback`). */
   enqueue(...turns: ScriptedTurn[]): void;
   setFallback(fn: (body: any) => ScriptedTurn): void;
@@ -126,6 +136,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   const models = options.models ?? ["paddock-test"];
   const queue: ScriptedTurn[] = [];
   const requests: RecordedRequest[] = [];
+  const writes: ChunkWrite[] = [];
   const sockets = new Set<Socket>();
   let fallback: (body: any) => ScriptedTurn = defaultFallback;
   let completionCount = 0;
@@ -196,6 +207,8 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     const dropAt = stopAt(turn.dropAfterChunks);
     const hangAt = stopAt(turn.hangAfterChunks);
 
+    writes.length = 0;
+    let textWritten = 0;
     const startedAt = performance.now();
     let tokensSent = 0;
     let flushed: Promise<void> = Promise.resolve();
@@ -215,6 +228,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       if (gone.signal.aborted) return;
       const written = new Promise<void>((resolve) => res.write(sse(chunk(content[i].delta, null)), () => resolve()));
       flushed = written;
+      if (content[i].text) writes.push({ endOffset: (textWritten += content[i].chars), writtenAt: performance.now() });
       if (res.writableNeedDrain) await Promise.race([written, untilGone]);
       tokensSent += content[i].chars / CHARS_PER_TOKEN;
     }
@@ -247,6 +261,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   return {
     baseUrl: `http://${urlHost}:${address.port}/v1`,
     requests,
+    writes,
     enqueue: (...turns) => void queue.push(...turns),
     setFallback: (fn) => void (fallback = fn),
     close: () =>
@@ -261,6 +276,8 @@ interface ContentDelta {
   delta: Record<string, unknown>;
   /** Characters of text, reasoning or arguments this chunk carries (for pacing and usage estimates). */
   chars: number;
+  /** Whether the chunk carries reply text (not reasoning or a tool call). */
+  text?: boolean;
 }
 
 /** Every content-bearing chunk of a turn, in the order a real server sends them: reasoning, text, tool calls. */
@@ -268,7 +285,7 @@ function contentDeltas(turn: ScriptedTurn, completion: number): ContentDelta[] {
   const size = Math.max(1, Math.floor(turn.chunkChars ?? 8));
   const out: ContentDelta[] = [];
   for (const piece of split(turn.reasoning ?? "", size)) out.push({ delta: { reasoning_content: piece }, chars: piece.length });
-  for (const piece of split(turn.text ?? "", size)) out.push({ delta: { content: piece }, chars: piece.length });
+  for (const piece of split(turn.text ?? "", size)) out.push({ delta: { content: piece }, chars: piece.length, text: true });
   (turn.toolCalls ?? []).forEach((call, index) => {
     const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {});
     const head = { index, id: call.id ?? `call_${completion}_${index}`, type: "function", function: { name: call.name, arguments: "" } };

@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./fixtures/serve-fixture";
+import { launchChromium } from "../../testkit/launch-chromium";
 import { startOpenAIServer, turnDirective, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
-import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
-import { longTranscript } from "../support/transcripts";
+import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
+import { longTranscript } from "../../testkit/transcripts";
 import { CONTINUE_PROMPT } from "../../src/shared/agent/unfinished-reply";
 
 const SCREENS = join(REPO_ROOT, "test-results", "screens");
@@ -496,6 +496,8 @@ describe("runs that keep going in the browser host", () => {
     server.enqueue(slow());
     await send(page, "Count again, I will reload.");
     await poll(() => lastText(page)).toContain("step5 ");
+    // The token left the address bar once the page had it; the reload gets in by the host's cookie.
+    expect(new URL(page.url()).searchParams.has("token")).toBe(false);
     await page.reload();
     await page.getByTestId("stop-button").waitFor();
     const afterReload = await lastText(page);
@@ -662,4 +664,112 @@ describe("workspace tools in the browser host", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+});
+
+describe("links in a reply", () => {
+  let server: OpenAITestServer;
+  let host: WebHostProcess;
+
+  beforeAll(async () => {
+    server = await startOpenAIServer();
+    host = await startHost("--data-dir", tempDir(), "--loopback-url", server.baseUrl);
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await server?.close();
+  });
+
+  it("show their real target, open at once when their text names no address, and ask first when it names another", async () => {
+    const { page, problems } = await openChat(host);
+    const context = page.context();
+    const plainTarget = `${server.baseUrl}/models`;
+    const realTarget = `${server.baseUrl}/models?from=bank`;
+    await send(page, `Links ${turn({ text: `Read [the docs](${plainTarget}), or sign in at [https://bank.example/login](${realTarget}).` })}`);
+    await replies(page, 1);
+    const links = lastAssistant(page).locator("a");
+    expect(await links.count()).toBe(2);
+    // The tooltip is the real target, not anything the model wrote.
+    expect(await links.nth(0).getAttribute("title")).toBe(plainTarget);
+    expect(await links.nth(1).getAttribute("title")).toBe(realTarget);
+
+    const opened: string[] = [];
+    context.on("page", (tab) => void tab.waitForLoadState().then(() => opened.push(tab.url())));
+    const [docs] = await Promise.all([context.waitForEvent("page"), links.nth(0).click()]);
+    await docs.waitForURL(plainTarget);
+    await docs.close();
+    expect(await page.getByTestId("link-confirm").count()).toBe(0);
+
+    // Its text says bank.example; it leads to the test server. The question shows both, the target in full.
+    await links.nth(1).click();
+    const dialog = page.getByTestId("link-confirm");
+    await dialog.waitFor();
+    expect(await dialog.getAttribute("aria-labelledby")).toBeTruthy();
+    expect(await dialog.textContent()).toContain("https://bank.example/login");
+    expect(await dialog.getByTestId("link-confirm-target").textContent()).toBe(realTarget);
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("link-confirm-open");
+    await shot(page, "link-confirm");
+
+    // Esc cancels: nothing opens, and focus is back on the link.
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("https://bank.example/login");
+
+    // From the keyboard: Enter on the link asks (the same key press does not answer the question it raised),
+    // and Enter in the question opens the real target.
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.waitForTimeout(300);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(opened).toEqual([plainTarget]);
+    const [tab] = await Promise.all([context.waitForEvent("page"), page.keyboard.press("Enter")]);
+    await tab.waitForURL(realTarget);
+    await tab.close();
+    await dialog.waitFor({ state: "detached" });
+    expect(opened).toEqual([plainTarget, realTarget]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("custom endpoint keys in the browser host", () => {
+  it("a key saved for an endpoint is shown as saved for its address; moved elsewhere, Settings say it is not used there; Remove deletes it", async () => {
+    const dir = tempDir();
+    const host = await startHost("--data-dir", dir, "--openai-test-server");
+    const secret = "sk-e2e-endpoint-secret";
+    const storedKeys = () => JSON.parse(readFileSync(join(dir, "secrets.json"), "utf8")).keys as Record<string, { origin?: string }>;
+    try {
+      const { page, problems } = await openChat(host);
+      await page.getByTestId("open-settings").click();
+      await page.getByTestId("settings-view").waitFor();
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      const endpoint = page.getByTestId("custom-provider").filter({ has: page.locator("legend", { hasText: "Ollama" }) });
+      await endpoint.getByLabel("Model ids (comma separated)").fill("llama3.2");
+      await endpoint.getByTestId("endpoint-key-input").fill(secret);
+      await page.getByRole("button", { name: "Save endpoints" }).click();
+      const status = endpoint.getByTestId("key-status");
+      await poll(() => status.textContent()).toBe("Key saved for http://127.0.0.1:11434");
+      expect(storedKeys()["custom:ollama"].origin).toBe("http://127.0.0.1:11434");
+
+      // Another origin: the key stays with the old address, and Settings say so.
+      await endpoint.getByLabel("Base URL").fill("http://localhost:11500/v1");
+      await page.getByRole("button", { name: "Save endpoints" }).click();
+      await poll(() => status.textContent()).toBe("Key was saved for http://127.0.0.1:11434; enter it again for http://localhost:11500");
+      const moved = (await host.call<{ provider: string; keySource: string }[]>("providerStatus")).find((p) => p.provider === "custom:ollama");
+      expect(moved).toEqual({ provider: "custom:ollama", keySource: "none", origin: "http://localhost:11500", keySavedFor: "http://127.0.0.1:11434" });
+      await endpoint.scrollIntoViewIfNeeded();
+      await shot(page, "settings-endpoint-key");
+
+      await endpoint.getByTestId("endpoint-key-remove").click();
+      await poll(() => status.textContent()).toBe("Not set");
+      expect(await endpoint.getByTestId("endpoint-key-remove").count()).toBe(0);
+      expect(storedKeys()["custom:ollama"]).toBeUndefined();
+      // Only the status ever reached the page.
+      expect(await page.content()).not.toContain(secret);
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
 });

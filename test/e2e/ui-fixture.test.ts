@@ -7,7 +7,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { buildAndServeFixture, launchChromium, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
+import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
+import { launchChromium } from "../../testkit/launch-chromium";
 
 let server: FixtureServer;
 let browser: Browser;

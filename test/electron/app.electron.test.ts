@@ -127,6 +127,25 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
       ),
     );
     expect(refused).toContain("invalid arguments");
+    // main's own words, as the browser host shows them: not Electron's "Error invoking remote method …" wrapping.
+    expect(refused).toMatch(/^renameSession: invalid arguments/);
+
+    // The page comes from the app:// scheme, not file://, with the strict policy as a response header.
+    expect(page.url()).toMatch(/^app:\/\/paddock\/index\.html/);
+    const served = await page.evaluate(async () => {
+      const answer = async (path: string) => {
+        const response = await fetch(new URL(path, (globalThis as any).location.href));
+        return { status: response.status, csp: response.headers.get("content-security-policy") };
+      };
+      return { page: await answer("/index.html"), outside: await answer("/../main/index.js"), missing: await answer("/nothing.js") };
+    });
+    expect(served.page.status).toBe(200);
+    expect(served.page.csp).toContain("script-src 'self';");
+    expect(served.page.csp).toContain("frame-ancestors 'none'");
+    expect(served.page.csp).not.toContain("unsafe-eval");
+    // Nothing beside the renderer's files is served (main's bundle sits next to them on disk).
+    expect(served.outside.status).toBe(404);
+    expect(served.missing.status).toBe(404);
 
     // No new windows from the page (a non-web URL is not even handed to the system browser).
     await page.evaluate(() => {

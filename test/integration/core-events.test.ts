@@ -13,7 +13,7 @@ import { endpointUrl } from "../../src/main/broker/session-broker";
 import type { AppEvent } from "../../src/shared/protocol/app-api";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { openWebSocket, waitForView, WORKER_FILE } from "../support/worker-harness";
+import { openWebSocket, waitForView, WORKER_FILE } from "../../testkit/worker-harness";
 
 let dir: string;
 let server: OpenAITestServer;

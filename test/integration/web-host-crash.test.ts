@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWebHostProcess, type WebHostProcess } from "../support/web-host-process";
-import { openWebSocket, waitForView, WORKER_FILE } from "../support/worker-harness";
-import { messageText } from "../support/message-text";
+import { startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
+import { openWebSocket, waitForView, WORKER_FILE } from "../../testkit/worker-harness";
+import { messageText } from "../../testkit/message-text";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
-import { childPids, isAlive } from "../support/processes";
+import { childPids, isAlive } from "../../testkit/processes";
 
 const LONG_REPLY = Array.from({ length: 6_000 }, (_, i) => `w${i}`).join(" ");
 

@@ -4,7 +4,7 @@
  * question nobody can answer (no window on the chat) is denied after the timeout.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../support/message-text";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { messageText } from "../../testkit/message-text";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import { isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
 

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { endpointUrl } from "../../src/main/broker/session-broker";
-import { startHarness, waitForView, WORKER_FILE, type Harness } from "../support/worker-harness";
+import { startHarness, waitForView, WORKER_FILE, type Harness } from "../../testkit/worker-harness";
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 

@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { longTranscript } from "../support/transcripts";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { longTranscript } from "../../testkit/transcripts";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 
 let h: Harness;

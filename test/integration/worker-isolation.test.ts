@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../support/message-text";
-import { isAlive } from "../support/processes";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { messageText } from "../../testkit/message-text";
+import { isAlive } from "../../testkit/processes";
 
 let h: Harness;
 beforeEach(async () => {

@@ -6,12 +6,12 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../support/message-text";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { messageText } from "../../testkit/message-text";
 import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
-import { isAlive, workerChildren } from "../support/processes";
+import { isAlive, workerChildren } from "../../testkit/processes";
 
 let h: Harness | undefined;
 afterEach(async () => {

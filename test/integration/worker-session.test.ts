@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openWebSocket, startHarness, waitForView, type Harness } from "../support/worker-harness";
-import { messageText } from "../support/message-text";
+import { openWebSocket, startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { messageText } from "../../testkit/message-text";
 import { HostUnreachableError, SessionClient } from "../../src/renderer/store/session-client";
 import { endpointUrl } from "../../src/main/broker/session-broker";
 import type { WebSocketTransport } from "../../src/shared/transport/websocket-transport";

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TempFolders } from "../support/temp-folders";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { TempFolders } from "../../testkit/temp-folders";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { defaultFallback, turnDirective, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { SubagentDetails } from "../../src/agent-worker/tools/subagent/subagent-tool";

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TempFolders } from "../support/temp-folders";
-import { startHarness, waitForView, type Harness } from "../support/worker-harness";
+import { TempFolders } from "../../testkit/temp-folders";
+import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 

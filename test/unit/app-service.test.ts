@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppService, toWorkerSettings } from "../../src/main/broker/app-service";
 import { dispatchAppCall } from "../../src/main/broker/app-call";
-import { plaintextDevCipher, resolveApiKey, SecretStore } from "../../src/main/broker/secrets";
+import { plaintextDevCipher, SecretStore } from "../../src/main/broker/secrets";
+import { workerApiKey } from "../../src/main/broker/endpoint-keys";
 import { SessionBroker } from "../../src/main/broker/session-broker";
 import { SessionIndex } from "../../src/main/broker/session-index";
 import { SettingsStore } from "../../src/main/broker/settings-store";
@@ -14,17 +15,20 @@ import { resolveModel } from "../../src/main/broker/model-resolver";
 let dir: string;
 let service: AppService;
 let broker: SessionBroker;
+let settings: SettingsStore;
+let secrets: SecretStore;
+let index: SessionIndex;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "paddock-app-"));
-  const settings = SettingsStore.open({ cwd: dir });
-  const secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
-  const index = await SessionIndex.open(join(dir, "sessions", "index.json"));
+  settings = SettingsStore.open({ cwd: dir });
+  secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
+  index = await SessionIndex.open(join(dir, "sessions", "index.json"));
   broker = new SessionBroker({
     launcher: new NodeWorkerLauncher("never-started.js"),
     sessionsDir: join(dir, "sessions"),
     sessionTransport: "websocket",
-    getApiKey: (p) => resolveApiKey(p, secrets),
+    getApiKey: (p, sentTo) => workerApiKey(p, sentTo, secrets, settings.get().customProviders),
     resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     keepSpare: false,
@@ -76,6 +80,54 @@ describe("the app service behind every page call", () => {
     expect((await service.listModels()).filter((m) => m.provider === "groq").length).toBeGreaterThan(before);
     expect((await service.providerStatus()).find((p) => p.provider === "groq")?.keySource).toBe("settings");
     expect(JSON.stringify(await service.providerStatus())).not.toContain("gsk-test");
+  });
+
+  it("binds an endpoint's key to its address: moved elsewhere it is not used and Settings say so; removing the endpoint removes it", async () => {
+    const lab = (baseUrl: string) => ({ id: "lab", name: "Lab", baseUrl, models: ["m1"] });
+    const keyForWorkers = () => workerApiKey("custom:lab", undefined, secrets, settings.get().customProviders, () => undefined);
+    const status = async () => (await service.providerStatus()).find((p) => p.provider === "custom:lab");
+    await service.updateSettings({ customProviders: [lab("http://10.1.1.1:8000/v1")] });
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "http://10.1.1.1:8000" });
+    await service.setApiKey("custom:lab", "sk-lab");
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "settings", origin: "http://10.1.1.1:8000" });
+    expect(keyForWorkers()).toBe("sk-lab");
+
+    await service.updateSettings({ customProviders: [lab("https://10.1.1.2/v1")] });
+    expect(keyForWorkers()).toBeUndefined();
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "https://10.1.1.2", keySavedFor: "http://10.1.1.1:8000" });
+    await service.setApiKey("custom:lab", null); // Settings' Remove
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "https://10.1.1.2" });
+
+    await service.setApiKey("custom:lab", "sk-second");
+    await service.updateSettings({ customProviders: [] });
+    expect(secrets.has("custom:lab")).toBe(false);
+    await service.updateSettings({ customProviders: [lab("https://10.1.1.2/v1")] });
+    expect(keyForWorkers()).toBeUndefined();
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "https://10.1.1.2" });
+  });
+
+  it("drops keys of endpoints removed while it was not running", async () => {
+    secrets.set("custom:gone", "sk-gone", "http://10.9.9.9");
+    secrets.set("openai", "sk-o");
+    const again = new AppService({ settings, secrets, index, broker, openSession: async () => {} });
+    expect(secrets.providers()).toEqual(["openai"]);
+    expect(await again.takeNotices()).toEqual([]);
+  });
+
+  it("passes on what the stores had to set aside, and a chat list that could not be saved", async () => {
+    writeFileSync(join(dir, "settings.json"), "{ torn");
+    const damaged = SettingsStore.open({ cwd: dir });
+    const again = new AppService({ settings: damaged, secrets, index, broker, openSession: async () => {} });
+    index.upsert({ id: "c1", title: "t", created: 1, updated: 1, messageCount: 0 });
+    rmSync(join(dir, "sessions"), { recursive: true, force: true });
+    writeFileSync(join(dir, "sessions"), "a file where the folder should be");
+    await expect(index.flush()).rejects.toThrow();
+    const notices = await again.takeNotices();
+    expect(notices.map((n) => n.text)).toEqual([
+      expect.stringMatching(/^Your settings file was unreadable; it was saved as .*settings\.corrupt-.*\.json and defaults were restored\.$/),
+      expect.stringMatching(/^Could not save the list of chats/),
+    ]);
+    rmSync(join(dir, "sessions"));
   });
 
   it("rejects malformed calls before they reach the service", async () => {

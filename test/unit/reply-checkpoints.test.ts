@@ -12,7 +12,7 @@ import { StateEventEncoder } from "../../src/shared/protocol/wire-events";
 import { CHECKPOINT_INTERVAL_MS, ReplyCheckpoints } from "../../src/agent-worker/host/reply-checkpoints";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
 import { INTERRUPTED_REPLY_ERROR, isInterruptedReply, unfinishedReplyAsSaid } from "../../src/shared/agent/unfinished-reply";
-import { messageText } from "../support/message-text";
+import { messageText } from "../../testkit/message-text";
 
 let dir: string;
 let file: string;

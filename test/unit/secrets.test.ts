@@ -18,6 +18,8 @@ function xorCipher(secret: number, available = true): Cipher {
   };
 }
 
+const OLLAMA = "http://127.0.0.1:11434";
+
 let dir: string;
 const file = () => join(dir, "secrets.json");
 
@@ -34,19 +36,20 @@ describe("SecretStore", () => {
     const store = SecretStore.open(file(), xorCipher(0x5a));
     expect(store.has("openai")).toBe(false);
     store.set("openai", "  sk-live-123\n");
-    store.set("custom:ollama", "sk-local");
+    store.set("custom:ollama", "sk-local", OLLAMA);
 
     const onDisk = readFileSync(file(), "utf8");
     expect(onDisk).not.toContain("sk-live-123");
-    expect(JSON.parse(onDisk).keys.openai).toBe(xorCipher(0x5a).encrypt("sk-live-123").toString("base64"));
+    expect(JSON.parse(onDisk).keys.openai).toEqual({ data: xorCipher(0x5a).encrypt("sk-live-123").toString("base64") });
     expect(statSync(file()).mode & 0o777).toBe(0o600);
 
     const reopened = SecretStore.open(file(), xorCipher(0x5a));
     expect(reopened.get("openai")).toBe("sk-live-123");
     expect(reopened.has("custom:ollama")).toBe(true);
+    expect(reopened.get("custom:ollama", OLLAMA)).toBe("sk-local");
     reopened.set("openai", null);
     expect(SecretStore.open(file(), xorCipher(0x5a)).get("openai")).toBeUndefined();
-    expect(SecretStore.open(file(), xorCipher(0x5a)).get("custom:ollama")).toBe("sk-local");
+    expect(SecretStore.open(file(), xorCipher(0x5a)).get("custom:ollama", OLLAMA)).toBe("sk-local");
   });
 
   it("refuses empty keys and storage without encryption, storing nothing", () => {
@@ -64,15 +67,74 @@ describe("SecretStore", () => {
     expect(store.get("anthropic")).toBeUndefined();
   });
 
-  it("moves a damaged file aside, starts empty and says so", () => {
+  it("sets a damaged file aside, starts empty and says so", () => {
     writeFileSync(file(), "{ not json");
     const store = SecretStore.open(file(), plaintextDevCipher);
     expect(store.has("openai")).toBe(false);
-    expect(store.notices).toHaveLength(1);
-    expect(store.notices[0].text).toMatch(/enter your keys again/);
-    expect(readdirSync(dir).filter((f) => f.startsWith("secrets.json.corrupt-"))).toHaveLength(1);
+    const backups = readdirSync(dir).filter((f) => /^secrets\.corrupt-.+\.json$/.test(f));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(dir, backups[0]), "utf8")).toBe("{ not json");
+    expect(store.notices).toEqual([
+      { level: "warning", text: `The file holding your API keys was unreadable; it was saved as ${join(dir, backups[0])} and your API keys must be entered again.` },
+    ]);
     store.set("openai", "sk-new");
     expect(SecretStore.open(file(), plaintextDevCipher).get("openai")).toBe("sk-new");
+  });
+});
+
+describe("custom endpoints' keys, bound to an origin", () => {
+  it("gives a custom endpoint's key only for the origin it was saved for", () => {
+    const store = SecretStore.open(file(), xorCipher(0x5a));
+    store.set("custom:lab", "sk-lab", "https://lab.example:8443");
+    expect(store.get("custom:lab", "https://lab.example:8443")).toBe("sk-lab");
+    expect(store.get("custom:lab", "https://elsewhere.example:8443")).toBeUndefined();
+    expect(store.get("custom:lab", "http://lab.example:8443")).toBeUndefined();
+    expect(store.get("custom:lab")).toBeUndefined();
+    expect(store.boundOrigin("custom:lab")).toBe("https://lab.example:8443");
+    expect(JSON.parse(readFileSync(file(), "utf8")).keys["custom:lab"].origin).toBe("https://lab.example:8443");
+    expect(resolveApiKey("custom:lab", store, { origin: "https://lab.example:8443", env: () => undefined })).toBe("sk-lab");
+    expect(resolveApiKey("custom:lab", store, { origin: "https://evil.example", env: () => undefined })).toBeUndefined();
+  });
+
+  it("binds custom endpoints' keys and only those", () => {
+    const store = SecretStore.open(file(), xorCipher(0x5a));
+    expect(() => store.set("custom:lab", "sk-lab")).toThrow(/needs the endpoint's origin/);
+    expect(() => store.set("openai", "sk-1", "https://api.openai.com")).toThrow(/not bound/);
+    expect(store.providers()).toEqual([]);
+  });
+
+  it("forgets several keys in one write, and nothing when none was stored", () => {
+    const store = SecretStore.open(file(), plaintextDevCipher);
+    store.set("custom:a", "sk-a", OLLAMA);
+    store.set("custom:b", "sk-b", OLLAMA);
+    store.set("openai", "sk-o");
+    store.forget(["custom:a", "custom:b", "custom:never"]);
+    expect(SecretStore.open(file(), plaintextDevCipher).providers()).toEqual(["openai"]);
+  });
+
+  it("binds keys saved before binding to their endpoint's current origin, drops a removed endpoint's, and says nothing", () => {
+    const b64 = (s: string) => Buffer.from(s).toString("base64");
+    const v1 = { version: 1, keys: { openai: b64("sk-o"), "custom:lab": b64("sk-lab"), "custom:gone": b64("sk-gone") } };
+    writeFileSync(file(), JSON.stringify(v1));
+    const originOf = (provider: string) => (provider === "custom:lab" ? "http://10.0.0.5:8000" : undefined);
+    const store = SecretStore.open(file(), plaintextDevCipher, { originOf });
+    expect(store.notices).toEqual([]);
+    expect(store.get("openai")).toBe("sk-o");
+    expect(store.get("custom:lab", "http://10.0.0.5:8000")).toBe("sk-lab");
+    expect(store.has("custom:gone")).toBe(false);
+    expect(JSON.parse(readFileSync(file(), "utf8"))).toEqual({
+      version: 2,
+      keys: { openai: { data: b64("sk-o") }, "custom:lab": { data: b64("sk-lab"), origin: "http://10.0.0.5:8000" } },
+    });
+    expect(readdirSync(dir)).toEqual(["secrets.json"]);
+  });
+
+  it("keeps the readable keys of a damaged file", () => {
+    const b64 = (s: string) => Buffer.from(s).toString("base64");
+    writeFileSync(file(), JSON.stringify({ version: 2, keys: { openai: { data: b64("sk-o") }, groq: { data: 42 }, "custom:x": { data: b64("sk-x") } } }));
+    const store = SecretStore.open(file(), plaintextDevCipher);
+    expect(store.providers()).toEqual(["openai"]);
+    expect(store.notices[0].text).toMatch(/had problems \(.*keys\.groq\.data: must be string.*\); it was saved as .*secrets\.corrupt-.*\.json and the 1 key it could read was kept; the others must be entered again\.$/);
   });
 });
 
@@ -94,7 +156,7 @@ describe("resolveApiKey", () => {
   it("takes another environment lookup", () => {
     const store = SecretStore.open(file(), plaintextDevCipher);
     const env = (provider: string) => (provider === "custom:vllm" ? "sk-vllm" : undefined);
-    expect(resolveApiKey("custom:vllm", store, env)).toBe("sk-vllm");
-    expect(resolveApiKey("openai", store, env)).toBeUndefined();
+    expect(resolveApiKey("custom:vllm", store, { env })).toBe("sk-vllm");
+    expect(resolveApiKey("openai", store, { env })).toBeUndefined();
   });
 });

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SessionIndex, type SessionSummary } from "../../src/main/broker/session-index";
+import { SessionIndex, type SessionRecord } from "../../src/main/broker/session-index";
 
-const summary = (id: string, updated: number, extra: Partial<SessionSummary> = {}): SessionSummary => ({
+const summary = (id: string, updated: number, extra: Partial<SessionRecord> = {}): SessionRecord => ({
   id,
   title: `Session ${id}`,
   created: 1,
@@ -27,7 +27,7 @@ describe("session index", () => {
   it("starts empty when the file is missing", async () => {
     const index = await SessionIndex.open(file);
     expect(index.list()).toEqual([]);
-    expect(index.problems).toEqual([]);
+    expect(index.notices).toEqual([]);
   });
 
   it("lists live sessions newest updated first, and persists across open", async () => {
@@ -99,15 +99,17 @@ describe("session index", () => {
     expect(JSON.parse(await readFile(file, "utf8")).sessions[0].title).toBe("during save");
   });
 
-  it("backs up a corrupt file, starts empty, and reports it", async () => {
+  it("sets a corrupt file aside, starts empty, and says so", async () => {
     await mkdir(join(dir, "data"));
     await writeFile(file, "{ not json");
     const index = await SessionIndex.open(file);
     expect(index.list()).toEqual([]);
-    expect(index.problems).toEqual([expect.stringMatching(/not JSON.*corrupt-\d+/)]);
-    const backups = (await readdir(join(dir, "data"))).filter((name) => name.startsWith("sessions.json.corrupt-"));
+    const backups = (await readdir(join(dir, "data"))).filter((name) => /^sessions\.corrupt-.+\.json$/.test(name));
     expect(backups).toHaveLength(1);
     expect(await readFile(join(dir, "data", backups[0]), "utf8")).toBe("{ not json");
+    expect(index.notices).toEqual([
+      { level: "warning", text: `The list of chats was unreadable; it was saved as ${join(dir, "data", backups[0])} and the list starts empty (the chats' transcripts are untouched).` },
+    ]);
   });
 
   it("treats valid JSON of the wrong shape as corrupt", async () => {
@@ -115,7 +117,7 @@ describe("session index", () => {
     await writeFile(file, JSON.stringify([{ id: "a" }]));
     const index = await SessionIndex.open(file);
     expect(index.list()).toEqual([]);
-    expect(index.problems).toEqual([expect.stringMatching(/unknown shape/)]);
+    expect(index.notices).toEqual([expect.objectContaining({ text: expect.stringMatching(/had problems \(file: must be object\).*starts empty/) })]);
   });
 
   it("drops invalid and duplicate entries, keeps the rest, and backs up the original", async () => {
@@ -127,8 +129,8 @@ describe("session index", () => {
       ["a", "later a"],
       ["b", "Session b"],
     ]);
-    expect(index.problems).toEqual([expect.stringMatching(/dropped 2 invalid entries/)]);
-    expect((await readdir(join(dir, "data"))).some((name) => name.startsWith("sessions.json.corrupt-"))).toBe(true);
+    expect(index.notices).toEqual([expect.objectContaining({ text: expect.stringMatching(/sessions.1.title: must be string.*2 invalid entries were dropped; the other chats were kept/) })]);
+    expect((await readdir(join(dir, "data"))).some((name) => /^sessions\.corrupt-.+\.json$/.test(name))).toBe(true);
     await index.flush();
     expect(JSON.parse(await readFile(file, "utf8")).sessions).toHaveLength(2);
   });
@@ -139,15 +141,28 @@ describe("session index", () => {
     await writeFile(file, JSON.stringify({ version: 1, sessions }));
     const index = await SessionIndex.open(file);
     expect(index.list().map((s) => s.id)).toEqual(["b", "a"]);
-    expect(index.problems).toEqual([expect.stringMatching(/dropped 2 invalid entries/)]);
+    expect(index.notices).toEqual([expect.objectContaining({ text: expect.stringMatching(/2 invalid entries were dropped/) })]);
+  });
+
+  it("refuses a summary the file could not hold, so one bad entry never blocks every later save", async () => {
+    const index = await SessionIndex.open(file);
+    index.upsert(summary("a", 1));
+    expect(() => index.upsert(summary("../x", 1))).toThrow(/Invalid chat summary: id: must match pattern/);
+    expect(() => index.update("a", { messageCount: -1 })).toThrow(/messageCount/);
+    expect(index.get("a")?.messageCount).toBe(0);
+    await index.flush();
+    expect((await SessionIndex.open(file)).list().map((s) => s.id)).toEqual(["a"]);
   });
 
   it("rejects flush and reports a problem when saving fails, and saves on a later flush", async () => {
     const index = await SessionIndex.open(file);
+    const told: string[] = [];
+    index.onNotice((n) => told.push(n.text));
     await writeFile(join(dir, "data"), "a file where the folder should be");
     index.upsert(summary("a", 1));
     await expect(index.flush()).rejects.toThrow();
-    expect(index.problems).toEqual([expect.stringMatching(/could not save/)]);
+    expect(index.notices).toEqual([expect.objectContaining({ text: expect.stringMatching(/Could not save the list of chats/) })]);
+    expect(told).toEqual([index.notices[0].text]);
     await rm(join(dir, "data"));
     await index.flush();
     expect((await SessionIndex.open(file)).get("a")).toBeDefined();

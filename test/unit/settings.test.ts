@@ -209,9 +209,28 @@ describe("SettingsStore", () => {
     expect(notified).toBe(0);
   });
 
-  it("refuses a backend that writes somewhere else", () => {
-    expect(() =>
-      SettingsStore.open({ cwd: dir, storeFactory: () => ({ path: join(dir, "other.json"), store: {} }) }),
-    ).toThrow(/other\.json/);
+  it("writes through the store it is given (electron-store in the app), after reading and checking the file itself", () => {
+    writeFileSync(file(), "{ torn");
+    const written: Record<string, unknown>[] = [];
+    const store = SettingsStore.open({
+      cwd: dir,
+      storeFactory: ({ cwd, name }) => ({
+        path: join(cwd, `${name}.json`),
+        get store() {
+          return {};
+        },
+        set store(value: Record<string, unknown>) {
+          written.push(value);
+        },
+      }),
+    });
+    expect(backups()).toHaveLength(1); // set aside before the store library ever opened the file
+    store.update({ theme: "dark" });
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ theme: "dark", version: DEFAULT_SETTINGS.version });
+  });
+
+  it("refuses a store that writes somewhere else", () => {
+    expect(() => SettingsStore.open({ cwd: dir, storeFactory: () => ({ path: join(dir, "other.json"), store: {} }) })).toThrow(/other\.json/);
   });
 });

@@ -145,7 +145,6 @@ async function runTurns(
         loopContext.messages.push(message);
         newMessages.push(message);
       }
-      injected = [];
 
       const message = await streamAssistantResponse(loopContext, config, signal, emit, streamFn);
       newMessages.push(message);

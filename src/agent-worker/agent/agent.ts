@@ -142,6 +142,7 @@ export class Agent {
       messages: initial?.messages,
     });
     this.toolList = initial?.tools?.slice() ?? [];
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the view's accessors have their own `this`
     const agent = this;
     this.stateView = createStateView({
       get data() {

@@ -5,6 +5,7 @@
  */
 import { Value } from "typebox/value";
 import { isSessionMethod, MAX_FRAME_CHARS, SESSION_METHOD_SCHEMAS } from "../../shared/protocol/session-protocol";
+import { comlinkMessageId, readMethodCall, thrownErrorReply } from "../../shared/transport/comlink-messages";
 
 export type GuardVerdict = { ok: true } | { ok: false; id?: string; error: string };
 
@@ -30,28 +31,23 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Checks one inbound RPC message (Comlink's wire format) against the session API. */
+/** Checks one inbound RPC message (Comlink's wire format, read by comlink-messages.ts) against the session API. */
 export function checkRpcMessage(message: unknown): GuardVerdict {
   if (typeof message !== "object" || message === null || Array.isArray(message)) {
     return { ok: false, error: `RPC message must be an object, got ${describe(message)}` };
   }
-  const m = message as { id?: unknown; type?: unknown; path?: unknown; argumentList?: unknown };
-  const id = typeof m.id === "string" && m.id.length > 0 && m.id.length <= 200 ? m.id : undefined;
+  const id = comlinkMessageId(message);
   if (!id) return { ok: false, error: "RPC message needs a string id" };
   if (boundedSize(message, MAX_FRAME_CHARS) > MAX_FRAME_CHARS) {
     return { ok: false, id, error: `RPC message is larger than ${MAX_FRAME_CHARS} characters` };
   }
-  if (m.type !== "APPLY") return { ok: false, id, error: `Only method calls are allowed (got ${String(m.type).slice(0, 40)})` };
-  if (!Array.isArray(m.path) || m.path.length !== 1 || !isSessionMethod(m.path[0])) {
-    const name = Array.isArray(m.path) ? m.path.map(String).join(".").slice(0, 80) : "?";
-    return { ok: false, id, error: `Unknown method: ${name}` };
+  const reading = readMethodCall(message);
+  if (!reading.ok) return { ok: false, id, error: reading.error };
+  const { path, args } = reading.call;
+  if (path.length !== 1 || !isSessionMethod(path[0])) {
+    return { ok: false, id, error: `Unknown method: ${path.map(String).join(".").slice(0, 80)}` };
   }
-  const method = m.path[0];
-  const wire = m.argumentList ?? [];
-  if (!Array.isArray(wire) || wire.some((w) => typeof w !== "object" || w === null || (w as { type?: unknown }).type !== "RAW")) {
-    return { ok: false, id, error: `${method}: arguments must be plain values` };
-  }
-  const args = wire.map((w) => (w as { value?: unknown }).value);
+  const method = path[0];
   const schema = SESSION_METHOD_SCHEMAS[method];
   if (!Value.Check(schema, args)) {
     const first = [...Value.Errors(schema, args)][0];
@@ -61,12 +57,5 @@ export function checkRpcMessage(message: unknown): GuardVerdict {
   return { ok: true };
 }
 
-/** Comlink's reply shape for a thrown Error, so the caller's promise rejects with `message`. */
-export function rpcErrorReply(id: string, message: string): unknown {
-  return {
-    id,
-    type: "HANDLER",
-    name: "throw",
-    value: { isError: true, value: { name: "Error", message, stack: undefined } },
-  };
-}
+/** The reply that makes the caller's promise reject with `message` (Comlink's shape for a thrown Error). */
+export const rpcErrorReply: (id: string, message: string) => unknown = thrownErrorReply;

@@ -146,8 +146,6 @@ export class SessionHost {
   private workspace: SessionWorkspace | undefined;
   /** Counts setWorkspace calls: only the latest one's folder is taken. */
   private workspaceChanges = 0;
-  /** The chat's own instructions (setSystemPrompt); with a workspace, Paddock's prompt is built around them. */
-  private customPrompt = "";
   /** Progress listeners of this chat's running subagent tasks, by request id. */
   private readonly subagentListeners = new Map<string, (progress: SubagentProgress) => void>();
   private nextRequest = 0;
@@ -334,19 +332,6 @@ export class SessionHost {
     setThinkingLevel: async (level) => {
       this.agent.state.thinkingLevel = level;
     },
-    setSteeringMode: async (mode) => {
-      this.agent.steeringMode = mode;
-    },
-    setFollowUpMode: async (mode) => {
-      this.agent.followUpMode = mode;
-    },
-    setToolExecution: async (mode) => {
-      this.agent.toolExecution = mode;
-    },
-    setSystemPrompt: async (prompt) => {
-      this.customPrompt = prompt;
-      this.agent.state.systemPrompt = this.systemPrompt();
-    },
     answerApproval: async (toolCallId, answer, reason) => this.approvals.answer(toolCallId, answer, reason),
     getSnapshot: async (tailMessages) => this.snapshot(tailMessages),
     getHistory: async (start, end) => {
@@ -516,9 +501,8 @@ export class SessionHost {
   private systemPrompt(): string {
     const workspace = this.workspace;
     const instructions = this.options.subagent?.instructions.trim();
-    if (!workspace) return instructions || this.customPrompt;
+    if (!workspace) return instructions ?? "";
     const prompt = workspacePrompt({
-      custom: this.customPrompt,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
         return { name: t.name, snippet: pi?.snippet ?? firstSentence(t.description), guidelines: pi?.guidelines };
@@ -625,7 +609,6 @@ export class SessionHost {
 
   private reportStatus(): void {
     const state = this.agent.state;
-    const usage = sumUsage(state.messages);
     const status: WorkerStatus = {
       sessionId: this.options.sessionId,
       running: state.isStreaming,
@@ -635,8 +618,7 @@ export class SessionHost {
       messageCount: state.messages.length,
       updated: Date.now(),
       model: this.modelRef,
-      cost: usage.cost,
-      ...(this.options.subagent ? { subagent: { usage: subagentUsage(usage), latest: subagentActivity(state.messages) } } : {}),
+      ...(this.options.subagent ? { subagent: { usage: subagentUsage(sumUsage(state.messages)), latest: subagentActivity(state.messages) } } : {}),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut

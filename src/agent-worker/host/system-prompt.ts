@@ -6,8 +6,8 @@
 import type { ContextFile } from "./workspace-context";
 
 export interface PromptParts {
-  /** The chat's own instructions (Settings or the chat); empty for Paddock's default. */
-  custom: string;
+  /** The chat's own instructions, in place of Paddock's default; absent or empty for the default. */
+  custom?: string;
   /** The tools the agent has, with a one-line description each and the rules for using it (pi's). */
   tools: { name: string; snippet: string; guidelines?: readonly string[] }[];
   workspace: string;
@@ -18,7 +18,7 @@ export interface PromptParts {
 
 export function workspacePrompt(parts: PromptParts): string {
   const names = new Set(parts.tools.map((t) => t.name));
-  let prompt = parts.custom.trim() || defaultPrompt(parts.tools, names);
+  let prompt = parts.custom?.trim() || defaultPrompt(parts.tools, names);
   if (parts.contextFiles.length > 0) {
     prompt += "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n";
     for (const { path, content } of parts.contextFiles) prompt += `## ${path}\n\n${content}\n\n`;

@@ -12,10 +12,11 @@ import { customModel, customProviderId } from "../../shared/providers/custom-pro
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import { Listeners } from "../../shared/transport/transport";
+import { endpointKeyStatus, endpointOf, endpointOrigin, orphanedKeys } from "./endpoint-keys";
 import { apiKeySource, type SecretStore } from "./secrets";
 import type { BrokerEvent, SessionBroker } from "./session-broker";
 import type { AgentCatalog } from "./subagent-runs";
-import type { SessionIndex } from "./session-index";
+import type { SessionIndex, SessionRecord } from "./session-index";
 import type { SettingsStore } from "./settings-store";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
@@ -40,7 +41,7 @@ export interface AppServiceOptions<Port> {
   settings: SettingsStore;
   secrets: SecretStore;
   index: SessionIndex;
-  /** Built first, with `getApiKey: (p) => resolveApiKey(p, secrets)`, so neither needs the other half-made. */
+  /** Built first, with `getApiKey` over the same secrets (see core.ts), so neither needs the other half-made. */
   broker: SessionBroker<Port>;
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
   /** Where agent definitions are found: the broker's catalog (see main/agents). */
@@ -57,14 +58,15 @@ export class AppService<Port = never> implements AppApi {
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
-    for (const n of options.settings.notices) this.notify("warning", n.text);
-    for (const n of options.secrets.notices) this.notify("warning", n.text);
-    for (const p of options.index.problems) this.notify("warning", p);
+    for (const n of [...options.settings.notices, ...options.secrets.notices, ...options.index.notices]) this.notify(n.level, n.text);
+    options.index.onNotice((n) => this.notify(n.level, n.text));
     options.broker.onEvent((event) => this.onBrokerEvent(event));
     options.index.onChange((id) => this.publishSession(id));
+    this.forgetRemovedEndpointKeys(options.settings.get());
     // Only what workers use: window moves also change settings, and must not ping every worker.
     let last = JSON.stringify(toWorkerSettings(options.settings.get()));
     options.settings.subscribe((settings) => {
+      this.forgetRemovedEndpointKeys(settings);
       const next = toWorkerSettings(settings);
       const text = JSON.stringify(next);
       if (text === last) return;
@@ -83,6 +85,11 @@ export class AppService<Port = never> implements AppApi {
 
   notify(level: AppNotice["level"], text: string): void {
     this.notices.push({ id: this.nextNoticeId++, level, text });
+  }
+
+  /** A removed endpoint's key goes with it (also one removed while Paddock was not running). */
+  private forgetRemovedEndpointKeys(settings: Settings): void {
+    this.options.secrets.forget(orphanedKeys(this.options.secrets.providers(), settings.customProviders));
   }
 
   /**
@@ -133,7 +140,7 @@ export class AppService<Port = never> implements AppApi {
   }
 
   /** The page's view of an index entry: what the agent is doing now added, the index's own fields left out. */
-  private toPage({ deleted: _deleted, ...summary }: ReturnType<SessionIndex["list"]>[number]): SessionSummary {
+  private toPage({ deleted: _deleted, ...summary }: SessionRecord): SessionSummary {
     const activity = this.broker.activity(summary.id);
     return activity === "idle" ? summary : { ...summary, activity };
   }
@@ -227,18 +234,28 @@ export class AppService<Port = never> implements AppApi {
     return this.options.settings.update(patch);
   }
 
-  /** Keys only for providers Paddock knows (pi-ai's) or the user configured (custom endpoints): no store of strays. */
+  /**
+   * Keys only for providers Paddock knows (pi-ai's) or the user configured (custom endpoints): no store of strays. A
+   * custom endpoint's key is bound to the origin of the endpoint's base URL as it is now (endpoint-keys.ts).
+   */
   async setApiKey(provider: string, key: string | null): Promise<void> {
-    const custom = customProviderId(provider);
-    const known = custom !== undefined
-      ? this.options.settings.get().customProviders.some((p) => p.id === custom)
-      : (getProviders() as string[]).includes(provider);
-    if (!known && key !== null) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
-    this.options.secrets.set(provider, key);
+    if (key === null) return this.options.secrets.set(provider, null);
+    if (customProviderId(provider) === undefined) {
+      if (!(getProviders() as string[]).includes(provider)) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
+      return this.options.secrets.set(provider, key);
+    }
+    const endpoint = endpointOf(provider, this.options.settings.get().customProviders);
+    if (!endpoint) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
+    const origin = endpointOrigin(endpoint.baseUrl);
+    if (origin === undefined) throw new Error(`The endpoint's base URL is not a web address: ${endpoint.baseUrl.slice(0, 200)}`);
+    this.options.secrets.set(provider, key, origin);
   }
 
+  /** pi-ai's providers, then each custom endpoint with the address its key is for. Never a key. */
   async providerStatus(): Promise<ProviderStatus[]> {
-    return getProviders().map((provider) => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
+    const builtIn = getProviders().map((provider): ProviderStatus => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
+    const endpoints = this.options.settings.get().customProviders.map((e) => endpointKeyStatus(e, this.options.secrets));
+    return [...builtIn, ...endpoints];
   }
 
   async listModels(): Promise<ModelOption[]> {

@@ -8,8 +8,9 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
+import { keyOrigin, workerApiKey } from "./endpoint-keys";
 import { resolveModel } from "./model-resolver";
-import { resolveApiKey, SecretStore, type Cipher } from "./secrets";
+import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
@@ -44,7 +45,7 @@ export interface CoreOptions<Port> {
   sessionTransport: SessionTransportKind;
   /** How API keys are encrypted at rest (safeStorage in the app). */
   cipher: Cipher;
-  /** electron-store in the app; Conf itself otherwise. */
+  /** What persists the settings file: electron-store in the app; Conf (which it extends) otherwise. */
   storeFactory?: SettingsBackendFactory;
   /** Where pi's user agents are looked for (`<home>/.pi/agent/agents`); default the user's home folder. */
   homeDir?: string;
@@ -84,7 +85,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   adoptLegacyIndex(options.dataDir, files.sessionIndexFile);
   const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
   options.prepareSettings?.(settings);
-  const secrets = SecretStore.open(files.secretsFile, options.cipher);
+  const endpoints = () => settings.get().customProviders;
+  const secrets = SecretStore.open(files.secretsFile, options.cipher, { originOf: (provider) => keyOrigin(provider, undefined, endpoints()) });
   const index = await SessionIndex.open(files.sessionIndexFile);
   const agents = agentCatalog({
     dataDir: options.dataDir,
@@ -96,8 +98,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     sessionsDir: files.sessionsDir,
     privateDir: options.dataDir,
     sessionTransport: options.sessionTransport,
-    getApiKey: (provider) => resolveApiKey(provider, secrets),
-    resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
+    getApiKey: (provider, sentTo) => workerApiKey(provider, sentTo, secrets, endpoints()),
+    resolveModel: (ref) => resolveModel(ref, endpoints()),
     workspaceOf: (id) => index.get(id)?.workspace,
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,

@@ -2,9 +2,17 @@
  * Provider API keys, encrypted at rest and held only by main. Electron-free: the encryption comes in as a `Cipher`
  * (Electron's safeStorage in the app, `plaintextDevCipher` in the loopback dev host). Pages only ever learn whether a
  * key is set; workers receive a key when they ask main for it.
+ *
+ * A custom endpoint's key is bound to the origin (scheme, host, port) of the endpoint's address when it is saved,
+ * and given out only for that origin (see endpoint-keys.ts): an endpoint whose address moves elsewhere, or a new one
+ * under an old id, never receives a key that was meant for another server. Built-in providers' keys are unbound:
+ * pi-ai sends them to the provider's own fixed address.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { Type, type Static } from "typebox";
+import { Value } from "typebox/value";
 import { getEnvApiKey } from "@mariozechner/pi-ai";
+import { customProviderId } from "../../shared/providers/custom-provider";
+import { JsonFile, type FileNotice, type Recovered } from "./json-file";
 
 export interface Cipher {
   /** Whether `encrypt`/`decrypt` protect data right now (e.g. safeStorage before app ready, or with no keyring: no). */
@@ -24,87 +32,175 @@ export const plaintextDevCipher: Cipher = {
   decrypt: (data) => data.toString("utf8"),
 };
 
-/** The file: `{ "version": 1, "keys": { "<provider>": "<base64 of the encrypted key>" } }`. */
-interface SecretsFile {
-  version: 1;
-  keys: Record<string, string>;
-}
+/** One stored key: the encrypted bytes, and for a custom endpoint the origin it may be sent to. */
+const StoredKeySchema = Type.Object(
+  { data: Type.String({ minLength: 1 }), origin: Type.Optional(Type.String({ minLength: 1 })) },
+  { additionalProperties: false },
+);
 
-export interface SecretStoreNotice {
-  level: "warning";
-  text: string;
+/**
+ * The file, version 2: `{ "version": 2, "keys": { "<provider>": { "data": "<base64 of the encrypted key>",
+ * "origin": "<scheme://host:port, custom endpoints only>" } } }`. Version 1 held `"<provider>": "<base64>"`.
+ */
+const SecretsFileSchema = Type.Object(
+  { version: Type.Literal(2), keys: Type.Record(Type.String({ minLength: 1 }), StoredKeySchema) },
+  { additionalProperties: false },
+);
+type SecretsFile = Static<typeof SecretsFileSchema>;
+type StoredKey = Static<typeof StoredKeySchema>;
+
+export interface SecretStoreOptions {
+  /**
+   * The origin a custom endpoint's key saved before keys were bound (version 1 files) now belongs to: the endpoint's
+   * current one; undefined when the endpoint is gone.
+   */
+  originOf?(provider: string): string | undefined;
 }
 
 export class SecretStore {
-  /** Problems met while opening, for main to show the user once. */
-  readonly notices: readonly SecretStoreNotice[];
-  readonly #file: string;
+  /** Problems met while opening (the file was set aside), for main to tell the user once. */
+  readonly notices: readonly FileNotice[];
+  readonly #file: JsonFile<typeof SecretsFileSchema>;
   readonly #cipher: Cipher;
-  readonly #encrypted: Map<string, string>;
+  readonly #keys: Map<string, StoredKey>;
 
-  private constructor(file: string, cipher: Cipher, encrypted: Map<string, string>, notices: SecretStoreNotice[]) {
+  private constructor(file: JsonFile<typeof SecretsFileSchema>, cipher: Cipher, keys: Map<string, StoredKey>, notices: FileNotice[]) {
     this.notices = notices;
     this.#file = file;
     this.#cipher = cipher;
-    this.#encrypted = encrypted;
+    this.#keys = keys;
   }
 
   /**
-   * Reads `file` (missing: no keys). A file that is not a secrets file is moved aside to `<file>.corrupt-<time>` and
-   * the store starts empty (with a notice), so a damaged file never stops the app. Throws only on I/O errors.
+   * Reads `file` (missing: no keys). An older file is upgraded in place; a damaged one is set aside (json-file.ts)
+   * keeping the entries that can still be read, with a notice, so a damaged file never stops the app. Throws only on
+   * I/O errors.
    */
-  static open(file: string, cipher: Cipher): SecretStore {
-    const notices: SecretStoreNotice[] = [];
-    return new SecretStore(file, cipher, readSecretsFile(file, notices), notices);
+  static open(file: string, cipher: Cipher, options: SecretStoreOptions = {}): SecretStore {
+    const upgrade = (raw: unknown) => upgradeSecretsFile(raw, options.originOf ?? (() => undefined));
+    const json = new JsonFile({
+      path: file,
+      title: "The file holding your API keys",
+      schema: SecretsFileSchema,
+      upgrade,
+      rules: (data) => Object.entries(data.keys).filter(([provider, key]) => isBound(provider) !== (key.origin !== undefined))
+        .map(([provider]) => `keys.${provider}: ${isBound(provider) ? "a custom endpoint's key needs its origin" : "only custom endpoints' keys have an origin"}`),
+      recover: (parsed) => recoverKeys(parsed === undefined ? undefined : upgrade(parsed.raw)),
+    });
+    const loaded = json.load();
+    return new SecretStore(json, cipher, new Map(Object.entries(loaded.value?.keys ?? {})), loaded.notice ? [loaded.notice] : []);
   }
 
   /**
-   * The provider's key, or undefined when none is stored or it cannot be decrypted here (for instance after the OS
-   * keyring was reset); such a key must be entered again.
+   * The provider's key, or undefined when none is stored, when it is bound to an origin other than `origin`, or when
+   * it cannot be decrypted here (for instance after the OS keyring was reset); such a key must be entered again.
    */
-  get(provider: string): string | undefined {
-    const stored = this.#encrypted.get(provider);
-    if (stored === undefined || !this.#cipher.isAvailable()) return undefined;
+  get(provider: string, origin?: string): string | undefined {
+    const stored = this.#keys.get(provider);
+    if (stored === undefined || stored.origin !== origin || !this.#cipher.isAvailable()) return undefined;
     try {
-      return this.#cipher.decrypt(Buffer.from(stored, "base64"));
+      return this.#cipher.decrypt(Buffer.from(stored.data, "base64"));
     } catch {
       return undefined;
     }
   }
 
   /**
-   * Stores the provider's key (surrounding whitespace, as pasted, is dropped) or, with null, removes it; either is
-   * on disk when this returns. Throws, storing nothing, when the key is empty or encryption is unavailable.
+   * Stores the provider's key (surrounding whitespace, as pasted, is dropped), bound to `origin`, or with null removes
+   * it; either is on disk when this returns. A custom endpoint's key needs the origin, a built-in provider's takes
+   * none. Throws, storing nothing, when the key is empty, the origin wrong, or encryption unavailable.
    */
-  set(provider: string, key: string | null): void {
+  set(provider: string, key: string | null, origin?: string): void {
     if (provider.length === 0) throw new Error("A provider name is required");
     if (key === null) {
-      if (!this.#encrypted.delete(provider)) return;
-    } else {
-      const trimmed = key.trim();
-      if (trimmed.length === 0) throw new Error("An empty API key cannot be stored; pass null to remove the key");
-      if (!this.#cipher.isAvailable()) {
-        throw new Error(
-          "This system offers no secure storage for API keys; set the provider's environment variable instead",
-        );
-      }
-      this.#encrypted.set(provider, this.#cipher.encrypt(trimmed).toString("base64"));
+      this.forget([provider]);
+      return;
     }
-    this.#save();
+    const trimmed = key.trim();
+    if (trimmed.length === 0) throw new Error("An empty API key cannot be stored; pass null to remove the key");
+    if (isBound(provider) !== (origin !== undefined)) {
+      throw new Error(isBound(provider) ? "A custom endpoint's key needs the endpoint's origin" : `${provider}'s key is not bound to an origin`);
+    }
+    if (!this.#cipher.isAvailable()) {
+      throw new Error("This system offers no secure storage for API keys; set the provider's environment variable instead");
+    }
+    const data = this.#cipher.encrypt(trimmed).toString("base64");
+    this.#save(new Map(this.#keys).set(provider, origin === undefined ? { data } : { data, origin }));
   }
 
-  /** Whether a key is stored for the provider (without decrypting it). */
+  /** Removes the providers' keys, in one write (nothing is written when none was stored). */
+  forget(providers: Iterable<string>): void {
+    const next = new Map(this.#keys);
+    let changed = false;
+    for (const provider of providers) changed = next.delete(provider) || changed;
+    if (changed) this.#save(next);
+  }
+
+  /** Whether a key is stored for the provider (without decrypting it), whatever its origin. */
   has(provider: string): boolean {
-    return this.#encrypted.has(provider);
+    return this.#keys.has(provider);
   }
 
-  #save(): void {
-    const data: SecretsFile = { version: 1, keys: Object.fromEntries(this.#encrypted) };
-    // Write then rename, so a crash mid-write leaves the previous file whole; 0600 because it guards keys.
-    const temp = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(data, null, 2), { mode: 0o600 });
-    renameSync(temp, this.#file);
+  /** The origin the provider's stored key is bound to; undefined when none is stored or it is unbound. */
+  boundOrigin(provider: string): string | undefined {
+    return this.#keys.get(provider)?.origin;
   }
+
+  /** The providers that have a stored key. */
+  providers(): string[] {
+    return [...this.#keys.keys()];
+  }
+
+  /** Writes `next` and only then adopts it, so a failed write changes nothing. */
+  #save(next: Map<string, StoredKey>): void {
+    this.#file.writeSync({ version: 2, keys: Object.fromEntries(next) });
+    this.#keys.clear();
+    for (const [provider, key] of next) this.#keys.set(provider, key);
+  }
+}
+
+/** Custom endpoints' keys are bound to an origin; built-in providers' are not. */
+function isBound(provider: string): boolean {
+  return customProviderId(provider) !== undefined;
+}
+
+/**
+ * A parsed secrets file of any version in today's layout (unvalidated; what it cannot read passes through for the
+ * schema to name). Migration: a custom endpoint's key saved before keys were bound (version 1, or an entry without an
+ * origin) is bound to the endpoint's current origin, so users keep their keys; a key whose endpoint is gone is
+ * dropped, since it could otherwise be bound to whatever server later takes the endpoint's id.
+ */
+function upgradeSecretsFile(raw: unknown, originOf: (provider: string) => string | undefined): unknown {
+  if (!isRecord(raw) || !isRecord(raw.keys) || (raw.version !== 1 && raw.version !== 2)) return raw;
+  const keys: Record<string, unknown> = {};
+  for (const [provider, entry] of Object.entries(raw.keys)) {
+    const stored = raw.version === 1 && typeof entry === "string" ? { data: entry } : entry;
+    if (isBound(provider) && isRecord(stored) && stored.origin === undefined) {
+      const origin = originOf(provider);
+      if (origin !== undefined) keys[provider] = { ...stored, origin };
+    } else {
+      keys[provider] = stored;
+    }
+  }
+  return { ...raw, version: 2, keys };
+}
+
+/** The entries of a damaged (upgraded) file that are still good. */
+function recoverKeys(upgraded: unknown): Recovered<SecretsFile> {
+  const keys: Record<string, StoredKey> = {};
+  const entries = isRecord(upgraded) && isRecord(upgraded.keys) ? Object.entries(upgraded.keys) : [];
+  for (const [provider, entry] of entries) {
+    if (provider.length > 0 && Value.Check(StoredKeySchema, entry) && isBound(provider) === (entry.origin !== undefined)) keys[provider] = entry;
+  }
+  const kept = Object.keys(keys).length;
+  const outcome = kept === 0
+    ? "your API keys must be entered again"
+    : `the ${kept} key${kept === 1 ? "" : "s"} it could read ${kept === 1 ? "was" : "were"} kept; the others must be entered again`;
+  return { value: { version: 2, keys }, outcome };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Where a provider's key comes from: a key stored in settings wins over the environment. */
@@ -113,57 +209,28 @@ export type ApiKeySource = "settings" | "environment" | "none";
 /** Looks a provider's key up in the environment; pi-ai's `getEnvApiKey` knows the usual variable names. */
 export type EnvKeyLookup = (provider: string) => string | undefined;
 
+export interface KeyLookup {
+  /**
+   * Where the key will be sent: for a custom endpoint, the origin of the address its requests go to (endpoint-keys.ts
+   * works it out); its stored key is used only when bound to that same origin. Ignored for built-in providers.
+   */
+  origin?: string;
+  /** Default pi-ai's `getEnvApiKey`. */
+  env?: EnvKeyLookup;
+}
+
 /**
- * The key to use for `provider`: the one stored in settings, else the usual environment variable (for example
- * `OPENAI_API_KEY`), else undefined. For cloud credentials that are not keys (Vertex, Bedrock) the lookup may answer
- * pi-ai's "<authenticated>" marker, which pi-ai's providers understand.
+ * The key to use for `provider`: the one stored in settings (for a custom endpoint: only if bound to `origin`), else
+ * the usual environment variable (for example `OPENAI_API_KEY`), else undefined. For cloud credentials that are not
+ * keys (Vertex, Bedrock) the lookup may answer pi-ai's "<authenticated>" marker, which pi-ai's providers understand.
  */
-export function resolveApiKey(
-  provider: string,
-  secrets: Pick<SecretStore, "get">,
-  env: EnvKeyLookup = getEnvApiKey,
-): string | undefined {
-  return secrets.get(provider) ?? env(provider);
+export function resolveApiKey(provider: string, secrets: Pick<SecretStore, "get">, lookup: KeyLookup = {}): string | undefined {
+  const stored = secrets.get(provider, isBound(provider) ? lookup.origin : undefined);
+  return stored ?? (lookup.env ?? getEnvApiKey)(provider);
 }
 
 /** Which source `resolveApiKey` would use, for the settings page; never reveals the key. */
-export function apiKeySource(
-  provider: string,
-  secrets: Pick<SecretStore, "get">,
-  env: EnvKeyLookup = getEnvApiKey,
-): ApiKeySource {
-  if (secrets.get(provider) !== undefined) return "settings";
-  return env(provider) !== undefined ? "environment" : "none";
-}
-
-function readSecretsFile(file: string, notices: SecretStoreNotice[]): Map<string, string> {
-  if (!existsSync(file)) return new Map();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    parsed = undefined;
-  }
-  if (!isSecretsFile(parsed)) {
-    const backup = `${file}.corrupt-${new Date().toISOString().replaceAll(":", "-")}`;
-    renameSync(file, backup);
-    notices.push({
-      level: "warning",
-      text: `The file holding your API keys was unreadable; it was saved as ${backup}. Please enter your keys again.`,
-    });
-    return new Map();
-  }
-  return new Map(Object.entries(parsed.keys));
-}
-
-function isSecretsFile(value: unknown): value is SecretsFile {
-  if (typeof value !== "object" || value === null) return false;
-  const { version, keys } = value as Partial<SecretsFile>;
-  return (
-    version === 1 &&
-    typeof keys === "object" &&
-    keys !== null &&
-    !Array.isArray(keys) &&
-    Object.values(keys).every((v) => typeof v === "string")
-  );
+export function apiKeySource(provider: string, secrets: Pick<SecretStore, "get">, lookup: KeyLookup = {}): ApiKeySource {
+  if (secrets.get(provider, isBound(provider) ? lookup.origin : undefined) !== undefined) return "settings";
+  return (lookup.env ?? getEnvApiKey)(provider) !== undefined ? "environment" : "none";
 }

@@ -57,7 +57,11 @@ export interface SessionBrokerOptions<Port = never> {
   /** The app's data folder, which shell commands in the sandbox may not read (keys, settings, other chats). */
   privateDir?: string;
   sessionTransport: SessionTransportKind;
-  getApiKey(provider: string): Promise<string | undefined> | string | undefined;
+  /**
+   * The key for `provider`'s requests to `sentTo` (the base URL of the model main last resolved for the asking
+   * worker, when it has one): a custom endpoint's key must only go to the origin it was saved for (endpoint-keys.ts).
+   */
+  getApiKey(provider: string, sentTo?: string): Promise<string | undefined> | string | undefined;
   /** The Model a worker's reference names; throws a readable Error when unknown (see model-resolver.ts). */
   resolveModel(ref: ModelRef): Model<any>;
   getWorkerSettings(): WorkerSettings;
@@ -417,9 +421,16 @@ export class SessionBroker<Port = never> {
   }
 
   private callbacks(worker: () => WorkerHandle<Port>): MainControlApi {
+    // Where this worker's requests for each provider go: the model main last resolved for it. A worker keeps its
+    // model when Settings move an endpoint elsewhere, so the key it gets must be the one for that model's address.
+    const sentTo = new Map<string, string>();
     return {
-      getApiKey: async (provider: string) => this.options.getApiKey(provider),
-      resolveModel: async (ref: ModelRef) => this.options.resolveModel(ref),
+      getApiKey: async (provider: string) => this.options.getApiKey(provider, sentTo.get(provider)),
+      resolveModel: async (ref: ModelRef) => {
+        const model = this.options.resolveModel(ref);
+        sentTo.set(model.provider, model.baseUrl);
+        return model;
+      },
       report: (status: WorkerStatus) => {
         const sessionId = this.sessionOfWorker.get(worker());
         // A worker may only speak for its own session, and only while it is the session's worker.

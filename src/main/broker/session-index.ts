@@ -1,123 +1,83 @@
 /**
  * The sidebar's list of sessions, kept by main (transcripts themselves belong to the workers). Electron-free.
  * Changes apply in memory at once and reach disk debounced; `flush()` forces them out (call it before quitting).
- * Every save is atomic (temp file + rename), so a crash leaves the old index or the new one, never half of one.
+ * The file is one of main's JSON files (json-file.ts): checked against `SessionRecordSchema` when opened, written
+ * atomically, set aside with a notice when it is damaged.
  */
-import { copyFile, mkdir, open, readFile, rename } from "node:fs/promises";
-import { dirname } from "node:path";
+import { Type } from "typebox";
+import { Value } from "typebox/value";
 import { Listeners } from "../../shared/transport/transport";
-import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
+import { SessionRecordSchema, type SessionRecord } from "../../shared/protocol/session-summary";
+import { schemaErrors } from "../../shared/schema-errors";
+import { JsonFile, type FileNotice, type Recovered } from "./json-file";
 
-export interface SessionSummary {
-  id: string;
-  title: string;
-  created: number;
-  updated: number;
-  model?: { provider: string; id: string };
-  messageCount: number;
-  /** A run finished or failed while nobody watched; cleared when the chat is opened. */
-  unread?: "done" | "failed";
-  /** The folder the chat's tools work in (absolute, resolved); absent: the chat has no file or shell tools. */
-  workspace?: string;
-  /** When the session was soft-deleted (ms since epoch); absent while it is live. */
-  deleted?: number;
-  /**
-   * A subagent's session: the chat and tool call it worked for, and the agent it was. Not in the sidebar's list;
-   * opened from the parent's tool card.
-   */
-  parent?: SessionParent;
-}
+export type { SessionRecord };
 
-export interface SessionParent {
-  sessionId: string;
-  toolCallId: string;
-  agent: string;
-}
-
-export type SessionPatch = Partial<Omit<SessionSummary, "id">>;
+export type SessionPatch = Partial<Omit<SessionRecord, "id">>;
 
 export interface SessionIndexOptions {
   /** Delay between a change and its save. Default 250 ms. */
   debounceMs?: number;
 }
 
-interface IndexFile {
-  version: 1;
-  sessions: SessionSummary[];
-}
+const IndexFileSchema = Type.Object({
+  version: Type.Literal(1),
+  sessions: Type.Array(SessionRecordSchema),
+});
+type IndexFile = { version: 1; sessions: SessionRecord[] };
 
 export class SessionIndex {
-  /** Human-readable problems met while loading or saving; the index keeps working regardless. */
-  readonly problems: string[] = [];
-  private readonly sessions = new Map<string, SessionSummary>();
+  /** Problems the user should hear about: the file set aside when opening, saves that failed. */
+  readonly notices: FileNotice[] = [];
+  private readonly sessions = new Map<string, SessionRecord>();
   private readonly changeListeners = new Listeners<[string]>();
+  private readonly noticeListeners = new Listeners<[FileNotice]>();
   private dirty = false;
   private timer?: ReturnType<typeof setTimeout>;
   private saving?: Promise<void>;
 
   private constructor(
-    private readonly file: string,
+    private readonly file: JsonFile<typeof IndexFileSchema>,
     private readonly debounceMs: number,
   ) {}
 
   /**
-   * Loads the index at `file` (missing = empty). A corrupt file is moved aside to `<file>.corrupt-<timestamp>`
-   * and an empty index used; invalid entries in an otherwise valid file are dropped, the file copied aside the
-   * same way, and the cleaned index saved. Either way a problem is reported. Rejects only on I/O failures.
+   * Loads the index at `file` (missing = empty). A damaged file is set aside (json-file.ts) and replaced by its valid
+   * entries (the last of two with one id), none when it is not an index at all; either way a notice says so. Rejects
+   * only on I/O failures.
    */
   static async open(file: string, options: SessionIndexOptions = {}): Promise<SessionIndex> {
-    const index = new SessionIndex(file, options.debounceMs ?? 250);
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return index;
-      throw error;
-    }
-    const backup = `${file}.corrupt-${Date.now()}`;
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      data = undefined;
-      index.problems.push(`session index is not JSON (${(error as Error).message}); moved to ${backup}, starting empty`);
-    }
-    if (data !== undefined && !isIndexFile(data)) {
-      index.problems.push(`session index has an unknown shape; moved to ${backup}, starting empty`);
-      data = undefined;
-    }
-    if (data === undefined) {
-      await rename(file, backup);
-      return index;
-    }
-    const dropped: string[] = [];
-    for (const entry of (data as IndexFile).sessions) {
-      if (!isSummary(entry)) dropped.push(JSON.stringify(entry).slice(0, 200));
-      else {
-        if (index.sessions.has(entry.id)) dropped.push(`duplicate of ${entry.id}`);
-        index.sessions.set(entry.id, copySummary(entry));
-      }
-    }
-    if (dropped.length > 0) {
-      await copyFile(file, backup);
-      index.problems.push(`session index: dropped ${dropped.length} invalid entr${dropped.length === 1 ? "y" : "ies"} (original kept at ${backup}): ${dropped.join("; ")}`);
-      index.scheduleSave();
-    }
+    const json = new JsonFile({
+      path: file,
+      title: "The list of chats",
+      schema: IndexFileSchema,
+      rules: (data) => duplicateIds(data.sessions).map((id) => `sessions: the id "${id}" is listed twice`),
+      recover: recoverIndex,
+    });
+    const index = new SessionIndex(json, options.debounceMs ?? 250);
+    const loaded = json.load();
+    if (loaded.notice) index.notices.push(loaded.notice);
+    for (const entry of loaded.value?.sessions ?? []) index.sessions.set(entry.id, copyRecord(entry));
     return index;
   }
 
+  /** Calls `listener` with each notice added after opening (a failed save). Returns the unsubscribe function. */
+  onNotice(listener: (notice: FileNotice) => void): () => void {
+    return this.noticeListeners.add(listener);
+  }
+
   /** Live chats, most recently updated first; subagents' sessions are not listed. Copies: changing them does not change the index. */
-  list(): SessionSummary[] {
+  list(): SessionRecord[] {
     return [...this.sessions.values()]
       .filter((s) => s.deleted === undefined && s.parent === undefined)
       .sort((a, b) => b.updated - a.updated || b.created - a.created || a.id.localeCompare(b.id))
-      .map(copySummary);
+      .map(copyRecord);
   }
 
   /** The session, deleted or not, as a copy; undefined if unknown. */
-  get(id: string): SessionSummary | undefined {
+  get(id: string): SessionRecord | undefined {
     const found = this.sessions.get(id);
-    return found && copySummary(found);
+    return found && copyRecord(found);
   }
 
   /** Whether the chat exists and is not deleted (deleted chats wait out the undo window, unopenable). */
@@ -134,20 +94,23 @@ export class SessionIndex {
     return this.changeListeners.add(listener);
   }
 
-  /** Adds or replaces the session's summary. */
-  upsert(summary: SessionSummary): void {
-    this.sessions.set(summary.id, copySummary(summary));
+  /** Adds or replaces the session's summary. Throws, changing nothing, when the summary is invalid. */
+  upsert(summary: SessionRecord): void {
+    this.sessions.set(summary.id, checked(copyRecord(summary)));
     this.changed(summary.id);
   }
 
-  /** Merges `patch` into a known session and returns the result; undefined (and no change) if unknown. */
-  update(id: string, patch: SessionPatch): SessionSummary | undefined {
+  /**
+   * Merges `patch` into a known session and returns the result; undefined (and no change) if unknown. Throws,
+   * changing nothing, when the result is invalid.
+   */
+  update(id: string, patch: SessionPatch): SessionRecord | undefined {
     const current = this.sessions.get(id);
     if (!current) return undefined;
-    const next = copySummary({ ...current, ...patch, id });
+    const next = checked(copyRecord({ ...current, ...patch, id }));
     this.sessions.set(id, next);
     this.changed(id);
-    return copySummary(next);
+    return copyRecord(next);
   }
 
   /** Soft-deletes a session (hidden from `list()`, kept for undo). Returns false if unknown. */
@@ -188,7 +151,7 @@ export class SessionIndex {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      // A failed debounced save is reported in `problems` and retried by the next change or flush().
+      // A failed debounced save is told in `notices` and retried by the next change or flush().
       this.flush().catch(() => undefined);
     }, this.debounceMs);
     // Pending saves must not keep a process alive; main flushes on quit.
@@ -198,10 +161,13 @@ export class SessionIndex {
   private save(): Promise<void> {
     this.dirty = false;
     const data: IndexFile = { version: 1, sessions: [...this.sessions.values()] };
-    this.saving = writeAtomically(this.file, JSON.stringify(data, null, 1))
+    this.saving = this.file
+      .write(data)
       .catch((error: unknown) => {
         this.dirty = true;
-        this.problems.push(`could not save the session index: ${(error as Error).message}`);
+        const notice: FileNotice = { level: "warning", text: `Could not save the list of chats: ${(error as Error).message}` };
+        this.notices.push(notice);
+        this.noticeListeners.emit(notice);
         throw error;
       })
       .finally(() => {
@@ -211,63 +177,41 @@ export class SessionIndex {
   }
 }
 
-/** Writes `text` to a temp file beside `file`, syncs it, and renames it over `file`. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  // One fixed temp name: main is the only writer and saves one at a time, and a leftover is simply overwritten.
-  const temp = `${file}.tmp`;
-  const handle = await open(temp, "w");
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
+/** A copy holding only SessionRecord's fields, so callers never share objects with the index. */
+function copyRecord(record: SessionRecord): SessionRecord {
+  // JSON drops fields set to undefined (a restored chat's `deleted`); Clean drops fields the schema does not know.
+  return Value.Clean(SessionRecordSchema, JSON.parse(JSON.stringify(record))) as SessionRecord;
+}
+
+/** Refuses a record the file could not hold: one bad entry would otherwise make every later save fail. */
+function checked(record: SessionRecord): SessionRecord {
+  const problems = schemaErrors(SessionRecordSchema, record, "session");
+  if (problems.length > 0) throw new Error(`Invalid chat summary: ${problems.join("; ")}`);
+  return record;
+}
+
+function duplicateIds(sessions: readonly { id: string }[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { id } of sessions) (seen.has(id) ? twice : seen).add(id);
+  return [...twice];
+}
+
+/** The valid entries of a damaged index (the later of two with one id), or none when it is not an index at all. */
+function recoverIndex(parsed: { raw: unknown } | undefined): Recovered<IndexFile> {
+  const raw = parsed?.raw as { version?: unknown; sessions?: unknown } | undefined;
+  if (typeof raw !== "object" || raw === null || raw.version !== 1 || !Array.isArray(raw.sessions)) {
+    return { value: { version: 1, sessions: [] }, outcome: "the list starts empty (the chats' transcripts are untouched)" };
   }
-  await rename(temp, file);
-}
-
-/** A copy holding only SessionSummary's fields, so callers never share objects with the index. */
-function copySummary(summary: SessionSummary): SessionSummary {
-  const out: SessionSummary = {
-    id: summary.id,
-    title: summary.title,
-    created: summary.created,
-    updated: summary.updated,
-    messageCount: summary.messageCount,
-  };
-  if (summary.model) out.model = { provider: summary.model.provider, id: summary.model.id };
-  if (summary.unread !== undefined) out.unread = summary.unread;
-  if (summary.workspace !== undefined) out.workspace = summary.workspace;
-  if (summary.deleted !== undefined) out.deleted = summary.deleted;
-  if (summary.parent) out.parent = { sessionId: summary.parent.sessionId, toolCallId: summary.parent.toolCallId, agent: summary.parent.agent };
-  return out;
-}
-
-function isIndexFile(value: unknown): value is IndexFile {
-  return isObject(value) && value.version === 1 && Array.isArray(value.sessions);
-}
-
-function isSummary(value: unknown): value is SessionSummary {
-  return (
-    isObject(value) &&
-    typeof value.id === "string" &&
-    // Ids become file names (transcripts, session folders): one from a tampered file must not name a path elsewhere.
-    SESSION_ID_PATTERN.test(value.id) &&
-    typeof value.title === "string" &&
-    Number.isFinite(value.created) &&
-    Number.isFinite(value.updated) &&
-    Number.isInteger(value.messageCount) &&
-    value.messageCount >= 0 &&
-    (value.model === undefined ||
-      (isObject(value.model) && typeof value.model.provider === "string" && typeof value.model.id === "string")) &&
-    (value.unread === undefined || value.unread === "done" || value.unread === "failed") &&
-    (value.workspace === undefined || (typeof value.workspace === "string" && value.workspace.length > 0)) &&
-    (value.deleted === undefined || Number.isFinite(value.deleted)) &&
-    (value.parent === undefined ||
-      (isObject(value.parent) && typeof value.parent.sessionId === "string" && SESSION_ID_PATTERN.test(value.parent.sessionId) && typeof value.parent.toolCallId === "string" && typeof value.parent.agent === "string"))
-  );
-}
-
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  const kept = new Map<string, SessionRecord>();
+  let dropped = 0;
+  for (const entry of raw.sessions as unknown[]) {
+    if (!Value.Check(SessionRecordSchema, entry)) dropped++;
+    else {
+      if (kept.delete(entry.id)) dropped++;
+      kept.set(entry.id, copyRecord(entry));
+    }
+  }
+  const outcome = `${dropped} invalid entr${dropped === 1 ? "y was" : "ies were"} dropped; the other chats were kept`;
+  return { value: { version: 1, sessions: [...kept.values()] }, outcome };
 }

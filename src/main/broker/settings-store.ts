@@ -1,82 +1,75 @@
 /**
- * Main's settings: one JSON file, read once at start, kept in memory, rewritten (atomically, by conf) on every
- * change. Electron-free: Electron passes an electron-store (which extends Conf) through `storeFactory`; tests and
- * the Node web host use Conf itself.
+ * Main's settings: one JSON file (see json-file.ts), read once at start, kept in memory, rewritten atomically on
+ * every change by electron-store. Electron-free: Electron passes an electron-store through `storeFactory`; tests and
+ * the Node web host use Conf, the library electron-store extends (same file, same writes).
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
 import { resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import Conf from "conf";
 import {
   applySettingsPatch,
   DEFAULT_SETTINGS,
-  migrateSettings,
   salvageSettings,
+  settingsRuleErrors,
+  SettingsSchema,
+  upgradeSettings,
   validateSettings,
-  InvalidSettingsError,
   RECENT_WORKSPACES,
   type Settings,
   type SettingsPatch,
   type WindowRecord,
 } from "../../shared/settings/schema";
+import Conf from "conf";
+import { JsonFile, type FileNotice, type StoreBackend } from "./json-file";
 
-export interface SettingsStoreNotice {
-  level: "warning";
-  text: string;
-}
+/** Creates the electron-store (or Conf) for `<cwd>/<name>.json`, with no defaults, schema or migrations of its own. */
+export type SettingsBackendFactory = (options: { cwd: string; name: string }) => StoreBackend;
 
-/** The part of Conf / electron-store this store uses: the file's path and whole-object read and write. */
-export interface SettingsBackend {
-  readonly path: string;
-  store: Record<string, unknown>;
-}
-
-/**
- * Creates the backend for `<cwd>/<name>.json`. It must not supply defaults, a schema or migrations (this store does
- * all three), and its `path` must be exactly that file.
- */
-export type SettingsBackendFactory = (options: { cwd: string; name: string }) => SettingsBackend;
+const confFactory: SettingsBackendFactory = ({ cwd, name }) => new Conf<Record<string, unknown>>({ cwd, configName: name });
 
 export interface SettingsStoreOptions {
   /** The folder that holds the settings file. */
   cwd: string;
   /** The file name without `.json`; default "settings". */
   name?: string;
+  /** electron-store in the app; Conf otherwise. */
   storeFactory?: SettingsBackendFactory;
 }
 
-const confFactory: SettingsBackendFactory = ({ cwd, name }) =>
-  new Conf<Record<string, unknown>>({ cwd, configName: name });
-
 export class SettingsStore {
-  readonly notices: readonly SettingsStoreNotice[];
-  #backend: SettingsBackend;
+  /** Problems met while opening (the file was set aside), for main to tell the user once. */
+  readonly notices: readonly FileNotice[];
+  readonly #file: JsonFile<typeof SettingsSchema>;
   #settings: Settings;
   #subscribers = new Set<(settings: Settings) => void>();
 
-  private constructor(backend: SettingsBackend, settings: Settings, notices: SettingsStoreNotice[]) {
-    this.#backend = backend;
+  private constructor(file: JsonFile<typeof SettingsSchema>, settings: Settings, notices: FileNotice[]) {
+    this.#file = file;
     this.#settings = settings;
     this.notices = notices;
   }
 
   /**
    * Opens (never fails on the file's content): a missing file means defaults; an older version is migrated and
-   * re-saved; an unparsable or invalid file is moved aside to `<name>.corrupt-<timestamp>.json`, replaced by defaults
-   * plus whatever valid fields it held, and reported in `notices`. Throws only on I/O errors, or when the factory's
-   * backend writes some other file.
+   * re-saved; an unparsable or invalid file is set aside (json-file.ts), replaced by defaults plus whatever valid
+   * fields it held, and reported in `notices`. Throws only on I/O errors.
    */
   static open(options: SettingsStoreOptions): SettingsStore {
+    const file = new JsonFile({
+      path: resolve(options.cwd, `${options.name ?? "settings"}.json`),
+      title: "Your settings file",
+      schema: SettingsSchema,
+      upgrade: upgradeSettings,
+      rules: settingsRuleErrors,
+      recover: (parsed) =>
+        parsed === undefined
+          ? { value: structuredClone(DEFAULT_SETTINGS) as Settings, outcome: "defaults were restored" }
+          : { value: salvageSettings(parsed.raw), outcome: "its valid settings were kept, with defaults for the rest" },
+    });
+    const loaded = file.load();
     const name = options.name ?? "settings";
-    const file = resolve(options.cwd, `${name}.json`);
-    const notices: SettingsStoreNotice[] = [];
-    const loaded = readSettingsFile(file, notices);
-    const backend = (options.storeFactory ?? confFactory)({ cwd: options.cwd, name });
-    if (resolve(backend.path) !== file) {
-      throw new Error(`Settings backend writes ${backend.path}, expected ${file}`);
-    }
-    if (loaded.resave) backend.store = structuredClone(loaded.settings);
-    return new SettingsStore(backend, frozen(loaded.settings), notices);
+    file.attach((options.storeFactory ?? confFactory)({ cwd: options.cwd, name }));
+    const settings = loaded.value ?? (structuredClone(DEFAULT_SETTINGS) as Settings);
+    return new SettingsStore(file, frozen(settings), loaded.notice ? [loaded.notice] : []);
   }
 
   /** The current settings, deeply frozen: change them with `update`. */
@@ -126,57 +119,11 @@ export class SettingsStore {
 
   #commit(next: Settings): Settings {
     if (isDeepStrictEqual(next, this.#settings)) return this.#settings;
-    this.#backend.store = structuredClone(next);
+    this.#file.writeSync(next);
     this.#settings = frozen(next);
     for (const fn of [...this.#subscribers]) fn(this.#settings);
     return this.#settings;
   }
-}
-
-interface LoadedSettings {
-  settings: Settings;
-  /** Whether the file must be rewritten (migrated, defaults filled in, or recovered). */
-  resave: boolean;
-}
-
-function readSettingsFile(file: string, notices: SettingsStoreNotice[]): LoadedSettings {
-  if (!existsSync(file)) return { settings: structuredClone(DEFAULT_SETTINGS) as Settings, resave: false };
-  const text = readFileSync(file, "utf8");
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    const backup = moveAside(file);
-    notices.push({
-      level: "warning",
-      text: `Your settings file was unreadable; it was saved as ${backup} and defaults were restored.`,
-    });
-    return { settings: structuredClone(DEFAULT_SETTINGS) as Settings, resave: true };
-  }
-  try {
-    const settings = migrateSettings(raw);
-    return { settings, resave: !isDeepStrictEqual(settings, raw) };
-  } catch (error) {
-    if (!(error instanceof InvalidSettingsError)) throw error;
-    const backup = moveAside(file);
-    notices.push({
-      level: "warning",
-      text:
-        `Some of your settings were invalid (${error.errors.join("; ")}); the file was saved as ${backup}, ` +
-        `the valid settings were kept and defaults were restored for the rest.`,
-    });
-    return { settings: salvageSettings(raw), resave: true };
-  }
-}
-
-/** Renames `file` to `<name>.corrupt-<timestamp>.json` beside it (never overwriting) and returns the new path. */
-function moveAside(file: string): string {
-  const stem = file.replace(/\.json$/, "");
-  const stamp = new Date().toISOString().replaceAll(":", "-").replace(".", "-");
-  let backup = `${stem}.corrupt-${stamp}.json`;
-  for (let n = 1; existsSync(backup); n++) backup = `${stem}.corrupt-${stamp}-${n}.json`;
-  renameSync(file, backup);
-  return backup;
 }
 
 function frozen(settings: Settings): Settings {

@@ -2,7 +2,8 @@
  * Spawns workers and keeps one warm spare, so a new chat gets a worker that has already loaded its code. While chats
  * that can start subagents are open it also keeps subagent spares: warmed further (the workspace tools and the
  * provider's client loaded, ~12 MB more), so a subagent's first model request leaves at once. A chat's spare stays
- * lean: most chats never need a provider client before the user has typed.
+ * lean: most chats never need a provider client before the user has typed. After a parallel call it keeps as many
+ * subagent spares as that call ran at once, for a while (DEMAND_MEMORY_MS).
  */
 import type { MainControlApi, WarmUpOptions } from "../../shared/protocol/control-protocol";
 import { WorkerHandle } from "./worker-handle";
@@ -25,12 +26,21 @@ export interface SubagentSpares {
 const MAX_SUBAGENT_SPARES = 4;
 /** How long after a subagent's hand-off the pool waits before starting spares (about its first model request). */
 const REFILL_DELAY_MS = 400;
+/**
+ * How long the pool remembers a parallel call's width: a user who ran subagents in parallel tends to again, and a
+ * cold start of three or four processes at call time costs a two-core machine most of a second. The spares cost
+ * ~70 MB each while remembered; then the extra ones stop.
+ */
+const DEMAND_MEMORY_MS = 10 * 60_000;
 
 export class WorkerPool<Port = never> {
   private spare: Spare<Port> | undefined;
   private readonly subagentSpares: Spare<Port>[] = [];
   /** Extra subagent spares asked for by `prewarm` (queued tasks), used up as they are taken. */
   private prewarmed = 0;
+  /** The widest recent call's spares (see DEMAND_MEMORY_MS), kept while chats that can start subagents are open. */
+  private demand = { count: 0, until: 0 };
+  private demandTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private refillTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -85,7 +95,9 @@ export class WorkerPool<Port = never> {
       });
       this.spare = spare;
     }
-    const wanted = Math.min(MAX_SUBAGENT_SPARES, (this.subagents?.wanted() ?? 0) + this.prewarmed);
+    const base = this.subagents?.wanted() ?? 0;
+    const remembered = base > 0 && Date.now() < this.demand.until ? this.demand.count : 0;
+    const wanted = Math.min(MAX_SUBAGENT_SPARES, Math.max(base, remembered) + this.prewarmed);
     while (this.subagentSpares.length < wanted) {
       const spare = this.launch(this.subagents!.warmUp());
       spare.ready.catch(() => {
@@ -106,6 +118,7 @@ export class WorkerPool<Port = never> {
   prewarm(count: number, now = false): void {
     if (!this.subagents) return;
     this.prewarmed = Math.max(this.prewarmed, Math.min(MAX_SUBAGENT_SPARES, count));
+    this.remember(count);
     if (now) this.refill();
     else this.refillSoon();
   }
@@ -123,18 +136,28 @@ export class WorkerPool<Port = never> {
     this.refillTimer.unref?.();
   }
 
+  /** Keeps `count` subagent spares for a while (the widest call wins); when that ends, the extra ones stop. */
+  private remember(count: number): void {
+    const now = Date.now();
+    const width = Math.min(MAX_SUBAGENT_SPARES, Math.max(count, now < this.demand.until ? this.demand.count : 0));
+    this.demand = { count: width, until: now + DEMAND_MEMORY_MS };
+    clearTimeout(this.demandTimer);
+    this.demandTimer = setTimeout(() => this.refill(), DEMAND_MEMORY_MS + 1);
+    this.demandTimer.unref?.();
+  }
+
   /** Stops the spare, ready or not; never waits on a spawn that may not settle. */
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.refillTimer);
+    clearTimeout(this.demandTimer);
     const spares = [this.spare, ...this.subagentSpares.splice(0)];
     this.spare = undefined;
     await Promise.all(spares.map((spare) => spare?.handle.stop(500)));
   }
 
   private launch(warmUp?: WarmUpOptions): Spare<Port> {
-    let handle!: WorkerHandle<Port>;
-    handle = new WorkerHandle(this.launcher.launch(), this.callbacksFor(() => handle));
+    const handle: WorkerHandle<Port> = new WorkerHandle(this.launcher.launch(), this.callbacksFor(() => handle));
     const ready = handle
       .call((c) => c.ping())
       .then(() => handle.call((c) => c.warmUp(warmUp)))

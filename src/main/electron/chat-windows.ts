@@ -1,20 +1,17 @@
 /**
- * The chat windows: each shows one session at a time and is one viewer of it in the broker (viewer id = its
- * webContents id). Opening, binding a window to a session, handing it session ports, and letting go of the
- * session when the window closes or moves on (which never stops the session's agent). Sessions themselves are
- * the broker's business.
+ * The chat windows: each shows one session at a time and is a viewer in the broker (viewer id = its webContents
+ * id) of that session and of any other its page connects to (a subagent's transcript shown inside the chat).
+ * Opening, binding a window to a session, handing it session ports, and letting go of sessions when the window
+ * closes or moves on (which never stops a session's agent). Sessions themselves are the broker's business.
  */
 import { BrowserWindow, MessageChannelMain, type BaseWindow, type MessagePortMain, type WebContents } from "electron";
-import type { PageCommand, SessionPortMessage } from "../../preload/api";
 import type { AppEvent } from "../../shared/protocol/app-api";
+import { COMMAND_CHANNEL, EVENT_CHANNEL, SESSION_PORT_CHANNEL, type PageCommand, type SessionPortMessage } from "../../shared/protocol/desktop-bridge";
 import type { WindowBounds } from "../../shared/settings/schema";
 import type { SessionBroker } from "../broker/session-broker";
 import type { CloseGuard } from "./confirm-close";
-import { COMMAND_CHANNEL, EVENT_CHANNEL, SESSION_PORT_CHANNEL } from "./ipc-channels";
 import { hardenWindow, secureWebPreferences } from "./security";
 import type { WindowStateTracker } from "./window-state";
-
-export type { PageCommand };
 
 export interface ChatWindowsOptions {
   preloadPath: string;
@@ -34,8 +31,10 @@ interface ChatWindow {
   viewerId: string;
   /** The session the window shows; undefined until its page picks one. */
   sessionId?: string;
-  /** Sessions this window is a broker viewer of (normally just `sessionId`; two during a switch). */
+  /** Sessions this window is a broker viewer of: `sessionId`, subagents shown inside it, and briefly a chat it left. */
   attached: Set<string>;
+  /** Per session, the number of the window's latest `connect` to it: an earlier one still under way hands out no port. */
+  latestConnect: Map<string, number>;
 }
 
 const DEFAULT_SIZE = { width: 1100, height: 760 };
@@ -46,6 +45,7 @@ export class ChatWindows {
   readonly #options: ChatWindowsOptions;
   readonly #byWindowId = new Map<number, ChatWindow>();
   readonly #byContentsId = new Map<number, ChatWindow>();
+  #connects = 0;
 
   constructor(options: ChatWindowsOptions) {
     this.#options = options;
@@ -68,7 +68,7 @@ export class ChatWindows {
     });
     hardenWindow(win);
     this.#options.closeGuard.watch(win);
-    const chat: ChatWindow = { win, viewerId: `window-${win.webContents.id}`, attached: new Set() };
+    const chat: ChatWindow = { win, viewerId: `window-${win.webContents.id}`, attached: new Set(), latestConnect: new Map() };
     const windowId = win.id;
     const contentsId = win.webContents.id;
     this.#byWindowId.set(windowId, chat);
@@ -121,8 +121,9 @@ export class ChatWindows {
   }
 
   /**
-   * Records that `win` now shows `sessionId` (restored on relaunch) and lets go of the session it showed before
-   * (whose agent works on; an idle one stops after the grace period if no other window shows it).
+   * Records that `win` now shows `sessionId` (restored on relaunch) and lets go of every other session it viewed:
+   * the chat it showed before and the subagents shown inside that chat (whose agents work on; an idle one stops
+   * after the grace period if no other window views it).
    */
   show(win: BrowserWindow, sessionId: string): void {
     const chat = this.#byWindowId.get(win.id);
@@ -131,25 +132,39 @@ export class ChatWindows {
     chat.sessionId = sessionId;
     if (previous === undefined) this.#options.tracker.track(win, sessionId);
     else this.#options.tracker.rebind(win, sessionId);
-    if (previous !== undefined && chat.attached.delete(previous)) {
-      this.#options.broker.detach(previous, chat.viewerId);
+    for (const viewed of [...chat.attached]) {
+      if (viewed === sessionId) continue;
+      chat.attached.delete(viewed);
+      chat.latestConnect.delete(viewed);
+      this.#options.broker.detach(viewed, chat.viewerId);
     }
   }
 
   /**
-   * Gives `win`'s page a new port to `sessionId`'s worker (starting it if needed) and binds the window to that
-   * session. Rejects when the session does not exist, or when the window closed or moved to another session
-   * while the worker was starting (no port is sent then).
+   * Gives `win`'s page a new port to `sessionId`'s worker (starting it if needed), posted with the request's
+   * `nonce` so that only the request that asked takes it. A window that shows no session yet (its page picked
+   * one itself) is bound to this one; otherwise what it shows changes only through `show`, so a subagent's
+   * transcript opened inside a chat never takes the chat's place. Rejects, and sends no port, when the session
+   * does not exist, when the window closed or let go of the session while the worker was starting, or when a
+   * later `connect` of the same window to the same session came meanwhile (a quick A → B → A: this attach may
+   * have found A's stopping worker, and the page's current request is the later one).
    */
-  async connect(win: BrowserWindow, sessionId: string): Promise<void> {
+  async connect(win: BrowserWindow, sessionId: string, nonce: string): Promise<void> {
     const chat = this.#byWindowId.get(win.id);
     if (!chat) throw new Error("Not a Paddock window");
     if (!this.#options.sessionExists(sessionId)) throw new Error("No such chat");
-    this.show(win, sessionId);
+    if (chat.sessionId === undefined) this.show(win, sessionId);
+    const generation = ++this.#connects;
+    chat.latestConnect.set(sessionId, generation);
     chat.attached.add(sessionId);
     const attachment = await this.#options.broker.attach(sessionId, chat.viewerId);
-    // Closing or switching meanwhile already detached this viewer; a port now would reach a stopping worker.
-    if (win.isDestroyed() || chat.sessionId !== sessionId) throw new Error("The window moved on to another chat");
+    // Closing or switching meanwhile already detached this viewer; a port now would reach a stopping worker. The
+    // broker may have counted the viewer only after that detach (its attach waited for a stopping worker): undo it.
+    if (win.isDestroyed() || !chat.attached.has(sessionId)) {
+      this.#options.broker.detach(sessionId, chat.viewerId);
+      throw new Error("The window moved on to another chat");
+    }
+    if (chat.latestConnect.get(sessionId) !== generation) throw new Error("A newer connection to this chat replaced this one");
     if (attachment.endpoint.kind !== "port") throw new Error("The agent worker cannot take ports");
     if (!attachment.worker.alive) throw new Error("The chat's agent process is restarting; try again");
     if (attachment.problems.length > 0) {
@@ -157,7 +172,7 @@ export class ChatWindows {
     }
     const { port1, port2 } = new MessageChannelMain();
     attachment.endpoint.handOff(port1);
-    const message: SessionPortMessage = { type: SESSION_PORT_CHANNEL, sessionId };
+    const message: SessionPortMessage = { type: SESSION_PORT_CHANNEL, sessionId, nonce };
     if (attachment.restartedReason !== undefined) message.restartedReason = attachment.restartedReason;
     win.webContents.postMessage(SESSION_PORT_CHANNEL, message, [port2]);
   }

@@ -2,14 +2,16 @@
  * Electron's main process: the composition root. It builds the Electron-free core (`createCore`: settings, secrets,
  * session index, broker, app service) on Electron's adapters and wires windows, IPC, menus, notifications and the
  * app's life cycle.
- * No business logic here: anything worth testing lives in src/main/broker.
+ * No business logic here: anything worth testing lives in src/main/broker (and, for the page, src/main/app-page).
  */
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, session, shell, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
 import { createCore } from "../broker/core";
-import { SESSION_QUERY_PARAM } from "../../preload/api";
+import { appPageUrl, isAppPageUrl } from "../app-page/app-origin";
+import { SESSION_QUERY_PARAM } from "../../shared/protocol/desktop-bridge";
+import { registerAppScheme, serveAppPages } from "./app-protocol";
 import { ChatWindows } from "./chat-windows";
 import { CloseGuard } from "./confirm-close";
 import { desktopNotifications } from "./desktop-notifications";
@@ -23,31 +25,19 @@ import { UtilityWorkerLauncher } from "./utility-worker-launcher";
 import { WindowStateTracker } from "./window-state";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const pageFile = join(here, "../renderer/index.html");
-const pageHref = pathToFileURL(pageFile).href;
+/** The built renderer, served as app://paddock/ (never loaded from file://). */
+const pageRoot = join(here, "../renderer");
 /** electron-vite's dev server, in development only: a packaged app never loads pages from the network. */
 const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
 const devServerOrigin = devServerUrl ? new URL(devServerUrl).origin : undefined;
 
 /** Whether `url` is the app's page (any query), i.e. a page that may use the bridge. */
-function isAppUrl(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (devServerOrigin !== undefined && parsed.origin === devServerOrigin) return true;
-  parsed.search = "";
-  parsed.hash = "";
-  return parsed.href === pageHref;
-}
+const isAppUrl = (url: string): boolean => isAppPageUrl(url, devServerOrigin);
 
 function loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<void> {
-  const query: Record<string, string> = sessionId === undefined ? {} : { [SESSION_QUERY_PARAM]: sessionId };
-  if (!devServerUrl) return win.loadFile(pageFile, { query });
+  if (!devServerUrl) return win.loadURL(appPageUrl(sessionId));
   const url = new URL(devServerUrl);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  if (sessionId !== undefined) url.searchParams.set(SESSION_QUERY_PARAM, sessionId);
   return win.loadURL(url.href);
 }
 
@@ -61,7 +51,7 @@ async function start(): Promise<ChatWindows> {
     launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
     sessionTransport: "port",
     cipher: safeStorageCipher,
-    // electron-store with neither defaults, schema nor migrations: SettingsStore does all three.
+    // Settings persist through electron-store (the stack's choice); the core reads, checks and sets aside.
     storeFactory: ({ cwd, name }) => new ElectronStore<Record<string, unknown>>({ cwd, name }),
     // Only reached without a calling window (see apiFor below), where "this window" means a new one.
     openSession: async (id) => void chatWindows.open(id),
@@ -74,7 +64,8 @@ async function start(): Promise<ChatWindows> {
   const { settings, index, broker, service } = core;
   const sessionExists = (id: string) => index.isLive(id);
 
-  hardenSession(session.defaultSession, { isAppUrl, devServerOrigin });
+  hardenSession(session.defaultSession, { devServerOrigin });
+  serveAppPages(pageRoot);
   // The guard first: the tracker's before-quit listener must see a quit the guard cancelled as prevented.
   const closeGuard = new CloseGuard({
     agentsToConfirm: () => core.agentsToConfirm(),
@@ -129,7 +120,7 @@ async function start(): Promise<ChatWindows> {
           return folder ? service.setWorkspace(id, folder) : null;
         },
       }),
-    connect: (win, sessionId) => chatWindows.connect(win, sessionId),
+    connect: (win, sessionId, nonce) => chatWindows.connect(win, sessionId, nonce),
   });
   installApplicationMenu(
     {
@@ -181,6 +172,8 @@ async function start(): Promise<ChatWindows> {
 
 applyUserDataOverride();
 app.enableSandbox();
+// Before ready, as Electron requires; the handler itself is installed in start().
+registerAppScheme();
 /** Set once started; a second launch before then has nothing to hand over to and is ignored. */
 let windows: ChatWindows | undefined;
 if (claimSingleInstance({ openWindow: () => windows?.open() })) {

@@ -1,13 +1,14 @@
 /**
  * The two request channels a page may use. Every request is checked first: it must come from the main frame of
  * one of our windows showing the app's own page; then `paddock:call` goes through the schema gate
- * (dispatchAppCall) and `paddock:session-port` asks the window manager for a port.
+ * (dispatchAppCall) and `paddock:session-port` asks the window manager for a port (the contract: shared/protocol/
+ * desktop-bridge.ts).
  */
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from "electron";
 import { APP_API_SCHEMAS, type AppMethod } from "../../shared/protocol/app-api-schema";
 import type { AppApi } from "../../shared/protocol/app-api";
 import { dispatchAppCall } from "../broker/app-call";
-import { CALL_CHANNEL, SESSION_PORT_CHANNEL } from "./ipc-channels";
+import { CALL_CHANNEL, isPortRequestNonce, SESSION_PORT_CHANNEL } from "../../shared/protocol/desktop-bridge";
 
 export interface IpcOptions {
   /** The calling window, if the sender is one of ours. */
@@ -15,7 +16,8 @@ export interface IpcOptions {
   isAppUrl(url: string): boolean;
   /** The AppApi as seen from `win` (its `openSession("this-window")` means that window). */
   apiFor(win: BrowserWindow): AppApi;
-  connect(win: BrowserWindow, sessionId: string): Promise<void>;
+  /** Posts a new port to `sessionId` to `win`'s page, marked with the request's `nonce`. */
+  connect(win: BrowserWindow, sessionId: string, nonce: string): Promise<void>;
 }
 
 export function registerIpc(options: IpcOptions): void {
@@ -31,10 +33,11 @@ export function registerIpc(options: IpcOptions): void {
   ipcMain.handle(CALL_CHANNEL, (event, method: unknown, args: unknown) =>
     dispatchAppCall(options.apiFor(caller(event)), method, args),
   );
-  ipcMain.handle(SESSION_PORT_CHANNEL, async (event, sessionId: unknown) => {
+  ipcMain.handle(SESSION_PORT_CHANNEL, async (event, sessionId: unknown, nonce: unknown) => {
     const win = caller(event);
     if (typeof sessionId !== "string") throw new Error("A session id is required");
-    await options.connect(win, sessionId);
+    if (!isPortRequestNonce(nonce)) throw new Error("A port request needs a nonce of 8 to 64 characters [A-Za-z0-9_-]");
+    await options.connect(win, sessionId, nonce);
   });
 }
 

@@ -1,12 +1,19 @@
 /**
- * Starts agent workers as Electron utility processes (Node without Chromium's renderer, sandboxed by the OS like
- * other Chromium children). The control channel is the process's own postMessage / `process.parentPort`; session
- * ports travel the same way, as a message with one MessagePortMain attached, and so does the lifeline port whose
- * closing tells a worker that main is gone.
+ * Starts agent workers as Electron utility processes. The control channel is the process's own postMessage /
+ * `process.parentPort`; session ports travel the same way, as a message with one MessagePortMain attached, and so
+ * does the lifeline port whose closing tells a worker that main is gone.
+ *
+ * A utility process is NOT sandboxed by the OS: Electron runs it as Node with the user's rights (files, network,
+ * child processes), unlike the page's renderer. What confines a worker is Paddock's own code: it keeps no secrets
+ * (main hands it a provider's key for each model call), and the model acts only through the worker's tools, whose
+ * paths are gated to the workspace, whose shell commands run in the sandbox runtime (bubblewrap, Seatbelt) where
+ * there is one, and which ask the user as Settings say. The process boundary isolates crashes and memory, not
+ * privileges (docs/security.md, "Worker processes").
  */
 import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityProcess } from "electron";
 import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
+import { forwardOutput } from "../broker/worker-output";
 import { workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 class UtilityProcessTransport extends BaseTransport {
@@ -104,9 +111,10 @@ export class UtilityWorkerLauncher implements WorkerLauncher {
 
   launch(): UtilityWorkerProcess {
     const child = utilityProcess.fork(this.workerFile, [], { serviceName: "Paddock Agent", stdio: "pipe", env: workerEnvironment() });
-    // Piped, not inherited, so an unread pipe can never fill up and block the worker: pass its output on.
-    child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    // Piped and read at once, so the pipe never fills up and blocks the worker; passed on to main's own output,
+    // where a closed terminal or `| head` (EPIPE) drops it rather than ending main.
+    forwardOutput(child.stdout, process.stdout);
+    forwardOutput(child.stderr, process.stderr);
     // The lifeline goes first, so the worker holds it before any other message can reach it.
     const { port1: lifeline, port2: workerEnd } = new MessageChannelMain();
     child.postMessage(LIFELINE_FRAME, [workerEnd]);

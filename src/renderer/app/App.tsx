@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { AppEvent, AppNotice, ModelOption, ModelRef, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import { attentionText } from "../../shared/protocol/attention";
 import type { Settings } from "../../shared/settings/schema";

@@ -1,6 +1,6 @@
 import type { AppApi, AppEvent } from "../../shared/protocol/app-api";
 import type { SessionCommands, SessionView } from "../store/session-view";
-import type { PageCommand } from "../../preload/api";
+import type { PageCommand } from "../../shared/protocol/desktop-bridge";
 
 /** A live view of one session, as the App consumes it (subscribe/getView fit `useSyncExternalStore`). */
 export interface SessionHandle {

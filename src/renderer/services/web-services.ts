@@ -9,14 +9,19 @@ import type { AppServices, PageNotifications } from "../app/services";
 import { HostUnreachableError, type SessionConnection } from "../store/session-client";
 import { connectHostEvents } from "./host-events";
 import { newViewerId, openSessionHandle } from "./session-handle";
-import { WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../../shared/protocol/ids";
+import { PAGE_TOKEN_META, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../../shared/protocol/ids";
 
 
-/** Builds the services from the page URL (`?token=...&session=...`). Throws when the URL has no token. */
+/**
+ * Builds the services from the token the host wrote into the page (or, in a page from elsewhere, the URL's
+ * `?token=`) and the URL's `?session=`. Takes the token out of the address bar: the host's cookie lets a reload or a
+ * new tab in without it. Throws when there is no token.
+ */
 export function createWebServices(location: Location): AppServices {
   const params = new URLSearchParams(location.search);
-  const token = params.get("token");
+  const token = document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_TOKEN_META}"]`)?.content || params.get("token");
   if (!token) throw new Error("This page needs the address the web host printed (it carries a token).");
+  forgetTokenInAddressBar(location);
 
   const post = async (path: string, body: unknown, keepalive = false): Promise<any> => {
     const json = JSON.stringify(body);
@@ -43,7 +48,7 @@ export function createWebServices(location: Location): AppServices {
       if (method === "openSession") {
         return async (id: string, where: "this-window" | "new-window") => {
           // Opened before the call, while the click still counts as a user gesture (popup blockers).
-          if (where === "new-window") window.open(pageUrl(location, token, id), "_blank", "noopener");
+          if (where === "new-window") window.open(pageUrl(location, id), "_blank", "noopener");
           await call("openSession", [id, where]);
         };
       }
@@ -107,11 +112,19 @@ function browserNotifications(): PageNotifications {
   };
 }
 
-function pageUrl(location: Location, token: string, sessionId: string): string {
+/** A chat's page address, without the token: the host's cookie lets it in. */
+function pageUrl(location: Location, sessionId: string): string {
   const url = new URL("/", location.href);
-  url.searchParams.set("token", token);
   url.searchParams.set("session", sessionId);
   return url.toString();
+}
+
+/** Rewrites the address without `token` (no navigation, no history entry), so it stays out of history and bookmarks. */
+function forgetTokenInAddressBar(location: Location): void {
+  const url = new URL(location.href);
+  if (!url.searchParams.has("token")) return;
+  url.searchParams.delete("token");
+  history.replaceState(history.state, "", url.toString());
 }
 
 /** Resolves once the socket is open; rejects if it closes or fails first. */

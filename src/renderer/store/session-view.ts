@@ -1,11 +1,8 @@
 import type { AgentMessage, ThinkingLevel } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
-import type { ToolRun, ToolRuns } from "../../shared/agent/tool-runs";
+import type { ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import type { ApprovalAnswer, ApprovalRequest, WorkspaceInfo } from "../../shared/protocol/session-protocol";
-
-/** A tool call as the UI shows it (see shared/agent/tool-runs.ts, where one reducer maintains them). */
-export type ToolRunView = ToolRun;
 
 /**
  * The page's link to the session's worker. "reconnecting": the link dropped (the worker died and main is starting

@@ -182,6 +182,7 @@ export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
  * `declare module "<this module>" { interface CustomAgentMessages { note: NoteMessage } }`.
  * Every such message must have a `role`; the default `convertToLlm` drops roles the model does not know.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- empty here, filled by declaration merging
 export interface CustomAgentMessages {}
 
 /** A transcript entry: a pi-ai message or one of the app's custom messages. */

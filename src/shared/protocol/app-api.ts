@@ -5,6 +5,10 @@
  */
 import type { ThinkingLevel } from "../agent/types";
 import type { Settings, SettingsPatch } from "../settings/schema";
+import type { SessionSummary } from "./session-summary";
+
+/** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
+export type { SessionSummary };
 
 /** Which model, by provider id and model id (custom endpoints use provider `custom:<id>`). */
 export interface ModelRef {
@@ -22,23 +26,6 @@ export interface ModelOption extends ModelRef {
 
 /** What a session's agent is doing right now: working, waiting for the user (a tool approval), or nothing. */
 export type SessionActivity = "running" | "waiting" | "idle";
-
-export interface SessionSummary {
-  id: string;
-  title: string;
-  created: number;
-  updated: number;
-  model?: ModelRef;
-  messageCount: number;
-  /** What the agent is doing right now (absent: idle). */
-  activity?: Exclude<SessionActivity, "idle">;
-  /** A run finished or failed while no window showed the chat; cleared when the chat is opened. */
-  unread?: "done" | "failed";
-  /** The folder the chat's file and shell tools work in; absent: the chat has none of those tools. */
-  workspace?: string;
-  /** A subagent's session: the chat and tool call it worked for, and which agent it was (never in the sidebar). */
-  parent?: { sessionId: string; toolCallId: string; agent: string };
-}
 
 /** Why a chat wants the user: its run finished or failed, or it waits for an answer. */
 export type AttentionReason = "done" | "failed" | "waiting";
@@ -59,6 +46,13 @@ export interface ProviderStatus {
   provider: string;
   /** Where the key comes from, if any; the key itself never reaches a page. */
   keySource: "settings" | "environment" | "none";
+  /** Custom endpoints: the only address (origin: scheme, host, port) their key is sent to, from their base URL. */
+  origin?: string;
+  /**
+   * Custom endpoints: a key is saved, but for this other origin (the endpoint's address changed since). It is not
+   * sent to the new address; entering a key replaces it, moving the endpoint back makes it usable again.
+   */
+  keySavedFor?: string;
 }
 
 export interface AppNotice {
@@ -89,8 +83,12 @@ export interface AppApi {
   pickWorkspace(id: string): Promise<SessionSummary | null>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: SettingsPatch): Promise<Settings>;
-  /** Stores (or, with null, removes) a provider's API key in main's encrypted store. */
+  /**
+   * Stores (or, with null, removes) a provider's API key in main's encrypted store. A custom endpoint's key
+   * (`custom:<id>`) is bound to the origin of the endpoint's current base URL and is never sent anywhere else.
+   */
   setApiKey(provider: string, key: string | null): Promise<void>;
+  /** Key status of pi-ai's providers, then of each custom endpoint (`custom:<id>`, with `origin`/`keySavedFor`). */
   providerStatus(): Promise<ProviderStatus[]>;
   listModels(): Promise<ModelOption[]>;
   /** Notices from main (e.g. "settings file was corrupt, defaults restored"), each delivered once. */

@@ -179,8 +179,6 @@ export interface WorkerStatus {
   messageCount: number;
   updated: number;
   model?: ModelRef;
-  /** Total cost so far in USD, from the assistant messages' usage. */
-  cost: number;
   /** Once known: whether this machine can sandbox shell commands (main tells later workers). */
   sandbox?: SandboxVerdict;
   /** Subagents only: usage summed and the latest activity, for the parent's progress. */

@@ -11,7 +11,7 @@ import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "
 import type { AgentStateData } from "../agent/state";
 import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
-import { QueueModeSchema, ThinkingLevelSchema, ToolExecutionSchema } from "../settings/schema";
+import { ThinkingLevelSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
 
 
@@ -163,10 +163,6 @@ export interface SessionApi {
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   setModel(model: ModelRef): Promise<void>;
   setThinkingLevel(level: ThinkingLevel): Promise<void>;
-  setSteeringMode(mode: QueueMode): Promise<void>;
-  setFollowUpMode(mode: QueueMode): Promise<void>;
-  setToolExecution(mode: ToolExecutionMode): Promise<void>;
-  setSystemPrompt(prompt: string): Promise<void>;
   /**
    * Flushes pending events, then returns the state they lead to. With `tailMessages`, the snapshot carries at most
    * that many of the newest transcript messages (see `SessionSnapshot.historyStart`), so a long chat opens fast.
@@ -214,10 +210,6 @@ export const SESSION_METHOD_SCHEMAS = {
   ]),
   setModel: Type.Tuple([ModelRefSchema]),
   setThinkingLevel: Type.Tuple([ThinkingLevelSchema]),
-  setSteeringMode: Type.Tuple([QueueModeSchema]),
-  setFollowUpMode: Type.Tuple([QueueModeSchema]),
-  setToolExecution: Type.Tuple([ToolExecutionSchema]),
-  setSystemPrompt: Type.Tuple([Type.String({ maxLength: MAX_TEXT_CHARS })]),
   answerApproval: Type.Union([
     Type.Tuple([Type.String({ minLength: 1, maxLength: 200 }), Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")])]),
     Type.Tuple([

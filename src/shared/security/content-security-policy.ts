@@ -1,6 +1,8 @@
 /**
- * The one Content-Security-Policy of Paddock's pages. The shipped page carries the strict policy in its <meta> tag
- * (Electron's file:// pages get no response headers); hosts that need more relax it at serve time:
+ * The one Content-Security-Policy of Paddock's pages. Every host sends it as a response header: the desktop app's
+ * app:// handler (main/app-page/page-files.ts), the browser host, and in development main for the dev server's
+ * pages. The page also carries it in its <meta> tag, so a copy of the page opened any other way is held to it too.
+ * Hosts that need more relax it at serve time:
  * - `devServer`: electron-vite's dev server (Vite's HMR socket and its inline React-refresh preamble);
  * - `loopbackWebSockets`: the browser host, whose pages talk to agent workers over ws://127.0.0.1.
  * `forMetaTag` leaves out what a <meta> policy may not carry (browsers ignore it and log an error).

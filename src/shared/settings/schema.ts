@@ -4,11 +4,11 @@
  *
  * API keys are not settings: they live in main's encrypted secret store and never appear here.
  */
-import { Type, type Static, type TSchema } from "typebox";
-import { Value } from "typebox/value";
+import { Type, type Static } from "typebox";
 import { MIGRATIONS } from "./migrations";
 import { THINKING_LEVELS } from "../agent/types";
 import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
+import { schemaErrors } from "../schema-errors";
 
 export const SETTINGS_VERSION = 2;
 /** How many recent workspaces Settings keep. */
@@ -204,15 +204,22 @@ export type SettingsValidation = { ok: true; value: Settings } | { ok: false; er
  * returns the same object, typed; never throws.
  */
 export function validateSettings(value: unknown): SettingsValidation {
-  const errors = schemaErrors(SettingsSchema, value);
+  const errors = schemaErrors(SettingsSchema, value, "settings");
   if (errors.length > 0) return { ok: false, errors };
   const settings = value as Settings;
+  errors.push(...settingsRuleErrors(settings));
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: settings };
+}
+
+/** The rules a schema cannot say, for settings that pass the schema: custom provider ids are unique. */
+export function settingsRuleErrors(settings: Settings): string[] {
+  const errors: string[] = [];
   const seen = new Set<string>();
   for (const provider of settings.customProviders) {
     if (seen.has(provider.id)) errors.push(`customProviders: the id "${provider.id}" is used twice`);
     seen.add(provider.id);
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: settings };
+  return errors;
 }
 
 /**
@@ -220,7 +227,7 @@ export function validateSettings(value: unknown): SettingsValidation {
  * `patch`. Throws an Error whose message lists every problem when the patch is malformed or its result invalid.
  */
 export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
-  const patchErrors = schemaErrors(SettingsPatchSchema, patch);
+  const patchErrors = schemaErrors(SettingsPatchSchema, patch, "settings");
   if (patchErrors.length > 0) throw new Error(`Invalid settings change: ${patchErrors.join("; ")}`);
   const { defaultModel, abort, background, tools, ...rest } = structuredClone(patch);
   const next: Settings = {
@@ -256,7 +263,7 @@ export class InvalidSettingsError extends Error {
  * recovers what it can.
  */
 export function migrateSettings(raw: unknown): Settings {
-  const result = validateSettings(migrateToCurrent(raw));
+  const result = validateSettings(upgradeSettings(raw));
   if (!result.ok) throw new InvalidSettingsError(result.errors);
   return result.value;
 }
@@ -266,7 +273,7 @@ export function migrateSettings(raw: unknown): Settings {
  * lists, every sub-field or item) that is valid on its own. Always returns valid settings; never throws.
  */
 export function salvageSettings(raw: unknown): Settings {
-  const migrated = migrateToCurrent(raw);
+  const migrated = upgradeSettings(raw);
   const candidate = isRecord(migrated) ? migrated : {};
   let kept: Settings = structuredClone(DEFAULT_SETTINGS) as Settings;
   const accept = (next: Record<string, unknown>): boolean => {
@@ -288,8 +295,12 @@ export function salvageSettings(raw: unknown): Settings {
   return kept;
 }
 
-/** Runs the migration steps and fills defaults; the result is unvalidated. Non-objects are returned as they are. */
-function migrateToCurrent(raw: unknown): unknown {
+/**
+ * A parsed settings file of any known version brought to the current layout: the migration steps run and missing
+ * fields filled with defaults. The result is unvalidated; non-objects and unknown versions are returned as they are.
+ * Never throws.
+ */
+export function upgradeSettings(raw: unknown): unknown {
   if (!isRecord(raw)) return raw;
   let data: Record<string, unknown> = raw;
   let version = raw.version === undefined ? 1 : raw.version;
@@ -310,27 +321,6 @@ function migrateToCurrent(raw: unknown): unknown {
     return isRecord(value) ? { ...defaults[key], ...value } : value;
   };
   return { ...defaults, ...data, abort: group("abort"), background: group("background"), tools: group("tools") };
-}
-
-/** The schema's complaints about `value`, one readable line each ("abort.requestTimeoutMs: must be >= 5000"). */
-function schemaErrors(schema: TSchema, value: unknown): string[] {
-  if (Value.Check(schema, value)) return [];
-  const lines = new Set<string>();
-  for (const error of Value.Errors(schema, value)) {
-    const where = error.instancePath === "" ? "settings" : error.instancePath.slice(1).replaceAll("/", ".");
-    if (error.keyword === "boolean") continue; // restated by the additionalProperties error below
-    if (error.keyword === "additionalProperties") {
-      lines.add(`${where}: unknown field(s) ${error.params.additionalProperties.join(", ")}`);
-    } else if (error.keyword === "enum") {
-      lines.add(`${where}: must be one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`);
-    } else if (error.keyword === "const" && where === "version") {
-      const found = JSON.stringify((value as { version?: unknown }).version);
-      lines.add(`version: must be ${SETTINGS_VERSION} (this file says ${found})`);
-    } else {
-      lines.add(`${where}: ${error.message}`);
-    }
-  }
-  return [...lines];
 }
 
 function field(settings: Settings, key: string): unknown {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isAlive } from "../../support/processes";
+import { isAlive } from "../../../testkit/processes";
 import { createWorkspace, type WorkspaceFixture } from "./workspace-fixture";
 
 let ws: WorkspaceFixture;
@@ -102,7 +102,7 @@ describe("bash (no sandbox)", () => {
   });
 
   it("keeps memory bounded while a command prints 50 MB (measured in a process of its own)", async () => {
-    const script = resolve("test/support/bash-output-peak.ts");
+    const script = resolve("testkit/bash-output-peak.ts");
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, ws.root, ws.sessionDir, "50"], { cwd: resolve(".") });
     const figures = JSON.parse(stdout.trim().split("\n").at(-1)!) as { peakGrowthMb: number; savedBytes: number };
     expect(figures.savedBytes).toBe(50_000_000);

@@ -5,7 +5,8 @@
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { startHttpServer, type PageViewer, type RunningHttpServer } from "../../../src/web-host/http-server";
+import { startHttpServer, tokenMatches, type PageViewer, type RunningHttpServer } from "../../../src/web-host/http-server";
+import { TempFolders } from "../../../testkit/temp-folders";
 
 const TOKEN = "t".repeat(32);
 let server: RunningHttpServer;
@@ -90,5 +91,54 @@ describe("the events WebSocket", () => {
     for (let i = 0; i < 20; i++) await raw(upgrade("/api/events?token=wrong"), true);
     // Still serving.
     expect(await firstMessage(eventsUrl(`token=${TOKEN}`), origin())).toBe('{"type":"hello"}');
+  });
+});
+
+describe("the page and its token", () => {
+  const folders = new TempFolders("paddock-page-");
+  let pages: RunningHttpServer;
+  const PAGE = '<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="x" /></head><body></body></html>';
+
+  beforeEach(async () => {
+    pages = await startHttpServer({
+      port: 0,
+      staticDir: folders.make({ "index.html": PAGE, "app.js": "1" }),
+      token: TOKEN,
+      routes: { call: async () => "ok", attach: async () => ({ url: "ws://x" }), detach: async () => {}, subscribe: () => () => {} },
+    });
+  });
+  afterEach(async () => {
+    await pages.close();
+    folders.removeAll();
+  });
+
+  const get = (path: string, cookie?: string) =>
+    fetch(`http://127.0.0.1:${pages.port}${path}`, { headers: cookie ? { cookie } : {} });
+
+  it("lets the first load in by the URL's token, sets the cookie and writes the token into the page", async () => {
+    const first = await get(`/?token=${TOKEN}`);
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get("set-cookie")!.split(";")[0];
+    expect(cookie).toBe(`paddock-token-${pages.port}=${TOKEN}`);
+    expect(await first.text()).toContain(`<meta name="paddock-token" content="${TOKEN}" />`);
+    // A reload with the token gone from the address bar, or a new tab: the cookie alone is enough.
+    const reload = await get("/?session=abc", cookie);
+    expect(reload.status).toBe(200);
+    expect(await reload.text()).toContain(`content="${TOKEN}"`);
+    expect((await get("/app.js", cookie)).status).toBe(200);
+  });
+
+  it("gives nothing, and no token, to a request without the token or with a wrong one", async () => {
+    for (const response of [await get("/"), await get("/?token=wrong"), await get("/", `paddock-token-${pages.port}=wrong`)]) {
+      expect(response.status).toBe(401);
+      expect(await response.text()).not.toContain(TOKEN);
+    }
+  });
+});
+
+describe("tokenMatches", () => {
+  it("accepts only the exact token, whatever the length of the guess", () => {
+    expect(tokenMatches(TOKEN, TOKEN)).toBe(true);
+    for (const guess of ["", "t", TOKEN.slice(1), `${TOKEN}t`, "u".repeat(32), null, undefined]) expect(tokenMatches(guess, TOKEN)).toBe(false);
   });
 });

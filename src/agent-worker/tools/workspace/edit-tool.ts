@@ -87,7 +87,7 @@ export function editTool(paths: WorkspacePaths): AgentTool<typeof parameters, Ed
           bytes = await readFile(real, { flag: constants.O_RDONLY | NO_FOLLOW });
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          throw new Error(`Could not edit file: ${path}. ${code ? `Error code: ${code}` : String(error)}.`);
+          throw new Error(`Could not edit file: ${path}. ${code ? `Error code: ${code}` : String(error)}.`, { cause: error });
         }
         let raw: string;
         try {

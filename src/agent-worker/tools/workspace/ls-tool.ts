@@ -36,7 +36,7 @@ export function lsTool(paths: WorkspacePaths): AgentTool<typeof parameters, LsDe
       try {
         names = await readdir(dir);
       } catch (error) {
-        throw new Error(`Cannot read directory: ${(error as Error).message}`);
+        throw new Error(`Cannot read directory: ${(error as Error).message}`, { cause: error });
       }
       names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
 

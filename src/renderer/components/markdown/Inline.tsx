@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
 import type { Token, Tokens } from "marked";
 import { decodeEntities } from "./entities";
-
-const SAFE_LINK = /^(https?:|mailto:)/i;
+import { ExternalLink } from "./ExternalLink";
 
 /**
  * Renders marked's inline tokens as React elements. Raw HTML in a reply is shown as text, never parsed, so a
- * model cannot inject markup; links are only live for http(s) and mailto.
+ * model cannot inject markup; links are only live for http(s) and mailto, and show and check their real target
+ * (ExternalLink).
  */
 export function Inline({ tokens }: { tokens: readonly Token[] | undefined }): ReactNode {
   if (!tokens) return null;
@@ -33,23 +33,13 @@ function InlineToken({ token }: { token: Token }): ReactNode {
       return <br />;
     case "link": {
       const link = token as Tokens.Link;
-      if (!SAFE_LINK.test(link.href)) return <Inline tokens={link.tokens} />;
-      return (
-        <a href={link.href} title={link.title ?? undefined} target="_blank" rel="noreferrer noopener">
-          <Inline tokens={link.tokens} />
-        </a>
-      );
+      return <ExternalLink href={link.href}><Inline tokens={link.tokens} /></ExternalLink>;
     }
     case "image": {
       const image = token as Tokens.Image;
       // The CSP allows only local and data: images; a remote image becomes a link the user can choose to open.
       if (image.href.startsWith("data:image/")) return <img src={image.href} alt={image.text} className="md-image" />;
-      if (!SAFE_LINK.test(image.href)) return image.text;
-      return (
-        <a href={image.href} target="_blank" rel="noreferrer noopener">
-          {image.text ? `🖼 ${image.text}` : image.href}
-        </a>
-      );
+      return <ExternalLink href={image.href}>{image.text ? `🖼 ${image.text}` : image.href}</ExternalLink>;
     }
     case "checkbox":
       return <input type="checkbox" checked={(token as Tokens.Checkbox).checked} readOnly disabled aria-label="task" />;

@@ -1,6 +1,6 @@
 import { memo } from "react";
 import type { AssistantMessage, ToolResultMessage } from "@mariozechner/pi-ai";
-import type { ToolRunView } from "../../store/session-view";
+import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { Markdown } from "../markdown/Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCard } from "./ToolCard";
@@ -10,7 +10,7 @@ import { isInterruptedReply } from "../../../shared/agent/unfinished-reply";
 interface AssistantMessageViewProps {
   message: AssistantMessage;
   streaming: boolean;
-  toolRuns: Readonly<Record<string, ToolRunView>>;
+  toolRuns: Readonly<Record<string, ToolRun>>;
   toolResults: ReadonlyMap<string, ToolResultMessage>;
 }
 

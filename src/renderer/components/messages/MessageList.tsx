@@ -2,13 +2,13 @@ import { ScrollRoot } from "../common/scroll-root";
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolResultMessage } from "@mariozechner/pi-ai";
-import type { ToolRunView } from "../../store/session-view";
+import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { MessageRow } from "./MessageRow";
 import type { ChatItem } from "./chatItems";
 
 interface MessageListProps {
   items: readonly ChatItem[];
-  toolRuns: Readonly<Record<string, ToolRunView>>;
+  toolRuns: Readonly<Record<string, ToolRun>>;
   toolResults: ReadonlyMap<string, ToolResultMessage>;
   /** Changes whenever the last row's content changes (a streamed token), so the list can stay pinned. */
   tailVersion: unknown;
@@ -51,7 +51,9 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   // Row keys follow from the row count and the first message's key (they are session-wide message indices), so
   // these stay the same function until one of those changes: the virtualizer re-derives every row's position
   // whenever they change, which must not happen on every streamed frame.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the keys change with these, as said above
   const getItemKey = useCallback((index: number) => shownItems.current[index].key, [items.length, firstKey]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the same
   const estimateSize = useCallback((index: number) => estimateRowHeight(shownItems.current[index]), [items.length, firstKey]);
 
   const virtualizer = useVirtualizer({
@@ -97,6 +99,7 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   useLayoutEffect(() => {
     if (followSignal) jumpToLatest();
     // Only a new send re-sticks the list, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- so not when jumpToLatest is a new function
   }, [followSignal]);
 
   function jumpToLatest() {

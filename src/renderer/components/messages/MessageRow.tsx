@@ -1,13 +1,13 @@
 import { memo } from "react";
 import type { ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
-import type { ToolRunView } from "../../store/session-view";
+import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { AssistantMessageView } from "./AssistantMessageView";
 import type { ChatItem } from "./chatItems";
 import { contentText } from "../../../shared/agent/content-text";
 
 interface MessageRowProps {
   item: ChatItem;
-  toolRuns: Readonly<Record<string, ToolRunView>>;
+  toolRuns: Readonly<Record<string, ToolRun>>;
   toolResults: ReadonlyMap<string, ToolResultMessage>;
 }
 

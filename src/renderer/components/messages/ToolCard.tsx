@@ -1,6 +1,6 @@
 import { memo, useContext, useState } from "react";
 import type { ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
-import type { ToolRunView } from "../../store/session-view";
+import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { ToolIcon } from "../common/icons";
 import { contentText } from "../../../shared/agent/content-text";
 import { ApprovalPanel } from "./ApprovalPanel";
@@ -12,7 +12,7 @@ import { subagentDetails } from "../../../shared/protocol/subagent-details";
 
 interface ToolCardProps {
   call: ToolCall;
-  run?: ToolRunView;
+  run?: ToolRun;
   result?: ToolResultMessage;
   /** True while the assistant message carrying the call is still streaming (arguments may be partial). */
   argsStreaming: boolean;

@@ -15,6 +15,22 @@ const SOURCE_LABEL: Record<ProviderStatus["keySource"], string> = {
   none: "Not set",
 };
 
+/**
+ * Where a provider's key stands, in words: saved (for a custom endpoint, for which address), from the environment,
+ * not set, or saved for an address the endpoint has left (that key is not used). Never the key.
+ */
+export function KeyStatus({ status }: { status: ProviderStatus }) {
+  if (status.keySavedFor !== undefined) {
+    return (
+      <span className="key-status key-moved" data-testid="key-status">
+        Key was saved for {status.keySavedFor}; enter it again for {status.origin ?? "the new address"}
+      </span>
+    );
+  }
+  const label = status.keySource === "settings" && status.origin ? `Key saved for ${status.origin}` : SOURCE_LABEL[status.keySource];
+  return <span className={`key-status key-${status.keySource}`} data-testid="key-status">{label}</span>;
+}
+
 /** A write-only key field: the key goes to main and is never read back; only whether one is set is shown. */
 export function ApiKeyRow({ status, onChanged, onError }: ApiKeyRowProps) {
   const { app } = useServices();
@@ -43,7 +59,7 @@ export function ApiKeyRow({ status, onChanged, onError }: ApiKeyRowProps) {
       }}>
       <div className="field-label">
         <label htmlFor={id}>{status.provider}</label>
-        <span className={`key-status key-${status.keySource}`}>{SOURCE_LABEL[status.keySource]}</span>
+        <KeyStatus status={status} />
       </div>
       <div className="field-control key-control">
         <input id={id} type="password" autoComplete="off" spellCheck={false} value={draft}

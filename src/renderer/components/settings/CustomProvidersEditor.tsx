@@ -4,6 +4,7 @@ import type { CustomProvider } from "../../../shared/settings/schema";
 import { useServices } from "../../app/ServicesContext";
 import { customProviderName } from "../../../shared/providers/custom-provider";
 import { errorText } from "../../../shared/error-text";
+import { KeyStatus } from "./ApiKeyRow";
 
 interface CustomProvidersEditorProps {
   providers: readonly CustomProvider[];
@@ -21,13 +22,19 @@ interface Draft {
   models: string;
   reasoning: boolean;
   key: string;
+  /** Fields this editor does not show (context window, max tokens), kept as they were. */
+  kept: Pick<CustomProvider, "contextWindow" | "maxTokens">;
 }
 
-const toDraft = (p: CustomProvider): Draft => ({
-  id: p.id, name: p.name, baseUrl: p.baseUrl, models: p.models.join(", "), reasoning: p.reasoning ?? false, key: "",
+const toDraft = ({ id, name, baseUrl, models, reasoning, ...kept }: CustomProvider): Draft => ({
+  id, name, baseUrl, models: models.join(", "), reasoning: reasoning ?? false, key: "", kept,
 });
 
-/** Edits the list of OpenAI-compatible endpoints as drafts; Save sends the whole list (and any new keys). */
+/**
+ * Edits the list of OpenAI-compatible endpoints as drafts; Save sends the whole list (and any new keys, which main
+ * binds to the endpoint's address as saved). Each saved endpoint shows its key's status, from main: saved for its
+ * address, not set, or saved for an address it has left; a saved key can be removed at once.
+ */
 export function CustomProvidersEditor({ providers, providerStatus, onSave, onKeyChanged, onError }: CustomProvidersEditorProps) {
   const { app } = useServices();
   const [drafts, setDrafts] = useState<Draft[]>(() => providers.map(toDraft));
@@ -48,6 +55,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
       baseUrl: d.baseUrl.trim(),
       models: d.models.split(/[,\n]/).map((m) => m.trim()).filter(Boolean),
       ...(d.reasoning ? { reasoning: true } : {}),
+      ...d.kept,
     }));
     if (!(await onSave(list))) return;
     try {
@@ -65,17 +73,28 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     for (let n = 2; taken.has(id); n++) id = `endpoint-${n}`;
     setDirty(true);
     setDrafts((list) => [...list, {
-      id, name: id === "ollama" ? "Ollama" : "Local endpoint", baseUrl: "http://127.0.0.1:11434/v1", models: "", reasoning: false, key: "",
+      id, name: id === "ollama" ? "Ollama" : "Local endpoint", baseUrl: "http://127.0.0.1:11434/v1", models: "", reasoning: false, key: "", kept: {},
     }]);
+  };
+
+  const removeKey = async (id: string) => {
+    try {
+      await app.setApiKey(customProviderName(id), null);
+      onKeyChanged();
+    } catch (e) {
+      onError(errorText(e));
+    }
   };
 
   return (
     <div className="custom-providers" data-testid="custom-providers">
       {drafts.length === 0 ? <p className="muted">No custom endpoints.</p> : null}
       {drafts.map((d, i) => {
-        const keySet = providerStatus.find((p) => p.provider === customProviderName(d.id))?.keySource === "settings";
+        // Main's word on the saved endpoint with this id; a draft not saved yet has none.
+        const status = providers.some((p) => p.id === d.id) ? providerStatus.find((p) => p.provider === customProviderName(d.id)) : undefined;
+        const keyStored = status !== undefined && (status.keySource === "settings" || status.keySavedFor !== undefined);
         return (
-          <fieldset key={i} className="custom-provider">
+          <fieldset key={i} className="custom-provider" data-testid="custom-provider">
             <legend>{d.name || d.id || "Endpoint"}</legend>
             <div className="grid-2">
               <label>Name<input value={d.name} onChange={(e) => edit(i, { name: e.target.value })} /></label>
@@ -83,11 +102,19 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
               <label className="span-2">Base URL<input value={d.baseUrl} onChange={(e) => edit(i, { baseUrl: e.target.value })} spellCheck={false} /></label>
               <label className="span-2">Model ids (comma separated)<input value={d.models} placeholder="llama3.2, qwen2.5-coder"
                 onChange={(e) => edit(i, { models: e.target.value })} spellCheck={false} /></label>
-              <label>API key (optional{keySet ? ", one is saved" : ""})<input type="password" autoComplete="off" value={d.key}
-                onChange={(e) => edit(i, { key: e.target.value })} /></label>
+              <label>API key (optional)<input type="password" autoComplete="off" value={d.key} data-testid="endpoint-key-input"
+                placeholder={keyStored ? "Replace the saved key" : "Paste API key"} onChange={(e) => edit(i, { key: e.target.value })} /></label>
               <label className="check inline-check"><input type="checkbox" checked={d.reasoning}
                 onChange={(e) => edit(i, { reasoning: e.target.checked })} /> Reasoning models</label>
             </div>
+            {status ? (
+              <div className="endpoint-key">
+                <KeyStatus status={status} />
+                {keyStored ? (
+                  <button type="button" className="btn btn-ghost" data-testid="endpoint-key-remove" onClick={() => void removeKey(d.id)}>Remove key</button>
+                ) : null}
+              </div>
+            ) : null}
             <button type="button" className="btn btn-ghost danger" onClick={() => {
               setDirty(true);
               setDrafts((list) => list.filter((_, j) => j !== i));

@@ -1,7 +1,7 @@
 /**
  * Finds a Chromium for the browser tests and benchmarks (playwright-core drives it; it downloads none by itself):
  * `CHROMIUM_PATH`, then Playwright's browser cache, then Chrome or Chromium where Linux, macOS and Windows put them.
- * Never installs anything; see test/support/browser-setup.ts for what happens when there is none.
+ * Never installs anything; see testkit/browser-setup.ts for what happens when there is none.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";

@@ -7,16 +7,16 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { endpointUrl, SessionBroker } from "../../src/main/broker/session-broker";
-import { resolveModel } from "../../src/main/broker/model-resolver";
-import { agentCatalog } from "../../src/main/agents/agent-catalog";
-import type { CustomProvider } from "../../src/shared/providers/custom-provider";
-import { DEFAULT_SETTINGS } from "../../src/shared/settings/schema";
-import type { WorkerSettings } from "../../src/shared/protocol/control-protocol";
-import { SessionClient, type SessionClientOptions, type SessionConnection } from "../../src/renderer/store/session-client";
-import { WebSocketTransport, type WebSocketLike } from "../../src/shared/transport/websocket-transport";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
+import { endpointUrl, SessionBroker } from "../src/main/broker/session-broker";
+import { resolveModel } from "../src/main/broker/model-resolver";
+import { agentCatalog } from "../src/main/agents/agent-catalog";
+import type { CustomProvider } from "../src/shared/providers/custom-provider";
+import { DEFAULT_SETTINGS } from "../src/shared/settings/schema";
+import type { WorkerSettings } from "../src/shared/protocol/control-protocol";
+import { SessionClient, type SessionClientOptions, type SessionConnection } from "../src/renderer/store/session-client";
+import { WebSocketTransport, type WebSocketLike } from "../src/shared/transport/websocket-transport";
+import { startOpenAIServer, type OpenAITestServer } from "../src/web-host/openai-test-server";
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
 

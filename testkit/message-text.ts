@@ -1,5 +1,5 @@
-import type { AgentMessage } from "../../src/shared/agent/types";
-import { contentText } from "../../src/shared/agent/content-text";
+import type { AgentMessage } from "../src/shared/agent/types";
+import { contentText } from "../src/shared/agent/content-text";
 
 /** The plain text of a user or assistant message (text blocks joined), for assertions on transcripts. */
 export function messageText(message: AgentMessage): string {

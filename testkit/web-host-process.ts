@@ -6,9 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { WEB_HOST_TOKEN_HEADER } from "../../src/shared/protocol/ids";
+import { WEB_HOST_TOKEN_HEADER } from "../src/shared/protocol/ids";
 
-export const REPO_ROOT = resolve(import.meta.dirname, "../..");
+export const REPO_ROOT = resolve(import.meta.dirname, "..");
 const MAIN = resolve(REPO_ROOT, "src/web-host/main.ts");
 
 export interface WebHostProcess {

@@ -2,10 +2,10 @@
  * Runs the bash tool on a command that prints a lot, in this process alone, and prints one JSON line:
  * { baselineMb, peakGrowthMb, outputBytes, savedBytes, ms }. Sampled every 5 ms, so the peak is this process's own
  * resident memory while the output streamed through (the tool's tail, the file's buffer, the pipes).
- * Usage: node --import tsx test/support/bash-output-peak.ts <workspace> <sessionDir> <megabytes>
+ * Usage: node --import tsx testkit/bash-output-peak.ts <workspace> <sessionDir> <megabytes>
  */
 import { statSync } from "node:fs";
-import { unsandboxedShell, workspaceTools } from "../../src/agent-worker/tools/workspace";
+import { unsandboxedShell, workspaceTools } from "../src/agent-worker/tools/workspace";
 
 const [root, sessionDir, megabytes] = process.argv.slice(2);
 const bytes = Math.round(Number(megabytes) * 1e6);

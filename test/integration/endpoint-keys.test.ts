@@ -1,0 +1,91 @@
+/**
+ * A custom endpoint's key reaches only the server it was saved for, through the whole path: Settings, main's key
+ * store, the worker asking main for the key before each request, and the request itself (two loopback test servers
+ * on different ports are two origins).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCore, type Core } from "../../src/main/broker/core";
+import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
+import { plaintextDevCipher } from "../../src/main/broker/secrets";
+import { endpointUrl } from "../../src/main/broker/session-broker";
+import { KEYLESS_API_KEY } from "../../src/shared/providers/custom-provider";
+import { SessionClient } from "../../src/renderer/store/session-client";
+import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { openWebSocket, WORKER_FILE } from "../../testkit/worker-harness";
+
+let dir: string;
+let serverA: OpenAITestServer;
+let serverB: OpenAITestServer;
+let core: Core<never>;
+const clients: SessionClient[] = [];
+
+const lab = (server: OpenAITestServer) => ({ id: "lab", name: "Lab", baseUrl: server.baseUrl, models: ["test-model"] });
+/** The key the server was sent with its last request ("Bearer <key>"). */
+const lastKey = (server: OpenAITestServer) => String(server.requests.at(-1)?.headers.authorization ?? "").replace(/^Bearer /, "");
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "paddock-endpoint-keys-"));
+  [serverA, serverB] = await Promise.all([startOpenAIServer({ models: ["test-model"] }), startOpenAIServer({ models: ["test-model"] })]);
+  core = await createCore({
+    dataDir: dir,
+    launcher: new NodeWorkerLauncher(WORKER_FILE),
+    sessionTransport: "websocket",
+    cipher: plaintextDevCipher,
+    keepSpare: false,
+    prepareSettings: (settings) => settings.update({ customProviders: [lab(serverA)], defaultModel: { provider: "custom:lab", id: "test-model" } }),
+    openSession: async () => {},
+  });
+});
+afterEach(async () => {
+  for (const c of clients) c.close();
+  clients.length = 0;
+  await core.shutdown();
+  await Promise.all([serverA.close(), serverB.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new chat, viewed and asked one question. */
+async function ask(question: string): Promise<SessionClient> {
+  const chat = await core.service.createSession();
+  const client = new SessionClient(chat.id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(chat.id, "page"))) }));
+  clients.push(client);
+  await client.start();
+  await client.prompt(question);
+  return client;
+}
+
+describe("custom endpoint keys end to end", () => {
+  it("the key goes to the address it was saved for; after the URL moves, neither a new chat nor an old one sends a key elsewhere", async () => {
+    await core.service.setApiKey("custom:lab", "sk-for-a");
+    const old = await ask("hello A");
+    expect(lastKey(serverA)).toBe("sk-for-a");
+
+    // The endpoint moves to B: B never sees A's key.
+    await core.service.updateSettings({ customProviders: [lab(serverB)] });
+    await ask("hello B");
+    expect(serverB.requests).toHaveLength(1);
+    expect(lastKey(serverB)).toBe(KEYLESS_API_KEY);
+    const status = (await core.service.providerStatus()).find((p) => p.provider === "custom:lab");
+    expect(status).toMatchObject({ keySource: "none", keySavedFor: new URL(serverA.baseUrl).origin });
+
+    // A key entered for B goes to B, and never to A, where the older chat's worker still sends its requests.
+    await core.service.setApiKey("custom:lab", "sk-for-b");
+    await ask("hello B again");
+    expect(lastKey(serverB)).toBe("sk-for-b");
+    await old.prompt("still talking to A");
+    expect(serverA.requests).toHaveLength(2);
+    expect(lastKey(serverA)).toBe(KEYLESS_API_KEY);
+  }, 30_000);
+
+  it("removing the endpoint removes its key: the same id re-added, even at the same address, starts without one", async () => {
+    await core.service.setApiKey("custom:lab", "sk-for-a");
+    await core.service.updateSettings({ customProviders: [], defaultModel: null });
+    expect(core.secrets.has("custom:lab")).toBe(false);
+    await core.service.updateSettings({ customProviders: [lab(serverA)], defaultModel: { provider: "custom:lab", id: "test-model" } });
+    await ask("who is there?");
+    expect(lastKey(serverA)).toBe(KEYLESS_API_KEY);
+  }, 30_000);
+});
