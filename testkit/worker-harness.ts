@@ -68,6 +68,8 @@ export interface BrokerRigOptions {
   keepSpare?: boolean;
   /** How long an idle worker without viewers lives on; default 0 (stopped as soon as the last viewer leaves). */
   idleGraceMs?: number;
+  /** The same for subagents' workers (at most idleGraceMs); default the product's. */
+  subagentIdleGraceMs?: number;
   /** The chats' workspace folders (main's index in the app). */
   workspaceOf?(sessionId: string): string | undefined;
   /** pi's user agents are looked for in `<homeDir>/.pi/agent/agents` (default: a fresh empty folder). */
@@ -96,6 +98,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
     idleGraceMs: () => options.idleGraceMs ?? 0,
+    subagentIdleGraceMs: options.subagentIdleGraceMs,
     workspaceOf: (id) => childWorkspaces.get(id) ?? options.workspaceOf?.(id),
     agents: agentCatalog({
       dataDir,
@@ -144,7 +147,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

@@ -100,6 +100,19 @@ describe("the subagent tool", () => {
     expect(String(childRequest.body.messages[0].content)).toContain("scout");
   });
 
+  it("a finished subagent's worker stops soon when nobody watches it; the parent's chat keeps its own", async () => {
+    const root = folder();
+    h = await startHarness({ workspaceOf: () => root, idleGraceMs: 60_000, subagentIdleGraceMs: 300 });
+    const client = await h.client("parent");
+    await client.prompt(subagent({ agent: "scout", task: task("Look briefly.", { text: "Done." }) }));
+    await settled(client, 4);
+    const child = toolResult(client).details.runs[0].sessionId!;
+    const parentPid = workerPid(h, "parent")!;
+    client.close();
+    await until(() => workerPid(h!, child) === undefined, 5_000);
+    expect(alive(parentPid)).toBe(true); // a chat's worker waits out the chats' grace (a minute here)
+  });
+
   it("parallel: every task runs, never more than 4 requests at once, and the parent reads 'Parallel: n/m succeeded'", async () => {
     const root = folder();
     h = await startHarness({ workspaceOf: () => root });

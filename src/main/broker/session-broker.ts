@@ -69,6 +69,8 @@ export interface SessionBrokerOptions<Port = never> {
   workspaceOf?(sessionId: string): string | undefined;
   /** How long an idle worker without viewers lives on (read each time). Default DEFAULT_IDLE_GRACE_MS. */
   idleGraceMs?(): number;
+  /** The same for a subagent's worker, at most the chats' grace. Default SUBAGENT_IDLE_GRACE_MS. */
+  subagentIdleGraceMs?: number;
   integrityCheck?: boolean;
   keepSpare?: boolean;
   /** Where subagents' definitions come from; without it, `runSubagent` refuses. */
@@ -80,6 +82,11 @@ export interface SessionBrokerOptions<Port = never> {
 }
 
 export const DEFAULT_IDLE_GRACE_MS = 5 * 60_000;
+/**
+ * A subagent's worker once its task is done and no window shows it: a finished subagent rarely gets more work, and
+ * a parallel call leaves up to eight of them (~60 MB each). Watching or opening it later loads it from its transcript.
+ */
+export const SUBAGENT_IDLE_GRACE_MS = 10_000;
 /** The whole of `dispose()`, at most. */
 const DISPOSE_LIMIT_MS = 5_000;
 
@@ -333,7 +340,8 @@ export class SessionBroker<Port = never> {
   private scheduleIdleStop(live: LiveSession<Port>): void {
     this.cancelIdleStop(live);
     if (this.disposed || live.closing || live.viewers.size > 0 || live.activity !== "idle") return;
-    const grace = Math.max(0, this.options.idleGraceMs?.() ?? DEFAULT_IDLE_GRACE_MS);
+    const chatGrace = Math.max(0, this.options.idleGraceMs?.() ?? DEFAULT_IDLE_GRACE_MS);
+    const grace = this.subagents?.isChild(live.id) ? Math.min(chatGrace, this.options.subagentIdleGraceMs ?? SUBAGENT_IDLE_GRACE_MS) : chatGrace;
     live.idleTimer = setTimeout(() => this.stopIdle(live), grace);
     // A pending stop must not keep a host alive on its own; dispose() stops everything anyway.
     live.idleTimer.unref?.();

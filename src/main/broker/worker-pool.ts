@@ -25,7 +25,7 @@ export interface SubagentSpares {
 /** Subagent spares at most, however many are asked for (a parallel call runs 4 at once). */
 const MAX_SUBAGENT_SPARES = 4;
 /** How long after a subagent's hand-off the pool waits before starting spares (about its first model request). */
-const REFILL_DELAY_MS = 400;
+const REFILL_DELAY_MS = 200;
 /**
  * How long the pool remembers a parallel call's width: a user who ran subagents in parallel tends to again, and a
  * cold start of three or four processes at call time costs a two-core machine most of a second. The spares cost

@@ -9,7 +9,8 @@ import { Sidebar } from "../components/sidebar/Sidebar";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { Toast } from "../components/common/Toast";
 import { ServicesContext } from "./ServicesContext";
-import type { AppCommand, AppServices, HostStatus } from "./services";
+import type { AppServices, HostStatus } from "./services";
+import type { PageCommand } from "../../shared/protocol/desktop-bridge";
 import { useSessionHandle } from "./useSessionHandle";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
@@ -149,7 +150,7 @@ function AppShell({ services }: { services: AppServices }) {
   };
 
   // Native menus (Cmd/Ctrl+, and Cmd/Ctrl+N in Electron) and the same keys in the browser host.
-  const commandRef = useRef<(command: AppCommand) => void>(() => {});
+  const commandRef = useRef<(command: PageCommand) => void>(() => {});
   commandRef.current = (command) => {
     if (command === "open-settings") setRoute("settings");
     else newChat();

@@ -36,7 +36,7 @@ export interface AppServices {
   /** The session this window shows at start (from the URL), if any. */
   initialSessionId?: string;
   /** Commands from the host's native menus (Electron); returns the unsubscribe function. */
-  onCommand?(listener: (command: AppCommand) => void): () => void;
+  onCommand?(listener: (command: PageCommand) => void): () => void;
   /** Main's pushes: chats changing, chats wanting attention. Returns the unsubscribe function. */
   onEvent(listener: (event: AppEvent) => void): () => void;
   /**
@@ -50,5 +50,3 @@ export interface AppServices {
   folderDialog?: boolean;
 }
 
-/** What a native menu (or its accelerator) asks the focused window to do. */
-export type AppCommand = PageCommand;
