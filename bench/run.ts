@@ -6,11 +6,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { benchAttachments } from "./attachments";
 import { benchBackground } from "./background";
 import { benchBroker } from "./broker";
+import { benchCompaction } from "./compaction";
 import { benchIpc } from "./ipc";
 import type { Metric } from "./lib/metrics";
 import { benchReliability } from "./reliability";
+import { benchChat, benchSearch } from "./search";
 import { benchRenderer } from "./renderer";
 import { benchSubagents } from "./subagents";
 import { benchTools } from "./tools";
@@ -25,6 +28,10 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["background", benchBackground],
   ["tools", benchTools],
   ["subagents", benchSubagents],
+  ["attachments", benchAttachments],
+  ["compaction", benchCompaction],
+  ["search", benchSearch],
+  ["chat", benchChat],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

@@ -24,8 +24,11 @@ import { WebSocketServer } from "ws";
 import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
 import { PAGE_TOKEN_META, SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
 import { errorText } from "../shared/error-text";
+import { MAX_IMPORT_CHARS } from "../shared/protocol/app-api-schema";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** An AppApi call may carry a chat export to import (`importSession`), in UTF-8 and JSON-escaped. */
+const MAX_CALL_BODY_BYTES = MAX_IMPORT_CHARS * 2;
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -105,7 +108,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (url.pathname.startsWith("/api/")) {
       if (!tokenMatches(headerValue(req.headers[TOKEN_HEADER]), options.token)) throw new HttpError(401, "missing or wrong token");
       if (req.method !== "POST") throw new HttpError(405, "API calls are POST");
-      const body = await readJsonBody(req);
+      const body = await readJsonBody(req, url.pathname === "/api/call" ? MAX_CALL_BODY_BYTES : MAX_BODY_BYTES);
       return sendJson(res, 200, await route(url.pathname, body));
     }
     if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
@@ -250,14 +253,14 @@ function cookie(header: string | undefined, name: string): string | undefined {
   return undefined;
 }
 
-async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
   const type = headerValue(req.headers["content-type"]) ?? "";
   if (!type.startsWith("application/json")) throw new HttpError(400, "send JSON (content-type: application/json)");
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of req as AsyncIterable<Buffer>) {
     size += part.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body over ${MAX_BODY_BYTES} bytes`);
+    if (size > limit) throw new HttpError(413, `request body over ${limit} bytes`);
     parts.push(part);
   }
   let body: unknown;

@@ -233,6 +233,15 @@ export class Agent {
   }
 
   /**
+   * Our addition: adds a message the loop did not produce (a compaction marker) to the end of the transcript, as
+   * one small state event. Listeners are not called: it is no loop event. For use between runs, or from a hook
+   * between turns (transformContext), never while a message streams.
+   */
+  appendMessage(message: AgentMessage): void {
+    this.apply({ type: "append_message", message });
+  }
+
+  /**
    * Our addition: removes one waiting message (index oldest first) and reports the change once. Returns false,
    * changing nothing, when that queue has no message at `index`.
    */

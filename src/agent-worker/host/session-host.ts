@@ -7,7 +7,8 @@
  * twice a second, so a killed worker loses at most about a second of it (see reply-checkpoints.ts).
  */
 import * as Comlink from "comlink";
-import { streamSimple, type ImageContent, type Message, type Model } from "@mariozechner/pi-ai";
+import { join } from "node:path";
+import { streamSimple, type Message, type Model } from "@mariozechner/pi-ai";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
@@ -51,10 +52,18 @@ import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
 import { ReplyCheckpoints } from "./reply-checkpoints";
+import { ContextCompactor } from "./context-compactor";
+import { compactionRecord } from "./compaction-record";
+import { summaryForModel, type CompactionMessage } from "../../shared/agent/compaction";
 import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
 import { titleFrom } from "../../shared/agent/chat-title";
 import { sumUsage } from "../../shared/agent/usage";
 import { errorText } from "../../shared/error-text";
+import { AttachmentStore } from "./attachment-store";
+import { withAttachments } from "./attachment-context";
+import { chatInstructions, requestParameters } from "./chat-request";
+import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../shared/protocol/attachments";
+import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../shared/protocol/chat-options";
 
 /** What a session needs of main. */
 type SessionMain = Pick<
@@ -108,6 +117,8 @@ function convertToLlm(messages: AgentMessage[]): Message[] {
       const said = isUnfinishedReply(message) ? unfinishedReplyAsSaid(message) : message;
       if (said) out.push(said);
     } else if (message.role === "user" || message.role === "toolResult") out.push(message);
+    // transformContext puts the latest marker first, standing for what it summarised (see context-compactor.ts).
+    else if (message.role === "compaction") out.push({ role: "user", content: [{ type: "text", text: summaryForModel(message) }], timestamp: message.timestamp });
   }
   return out;
 }
@@ -130,6 +141,8 @@ export class SessionHost {
   private readonly encoder = new StateEventEncoder();
   private readonly forwarder: EventForwarder;
   private readonly checkpoints: ReplyCheckpoints;
+  /** Keeps the context inside the model's window (transformContext, overflow retry, "Compact now"). */
+  private readonly compactor: ContextCompactor;
   private readonly sinks = new Set<Transport>();
   private toolRuns: ToolRuns = NO_TOOL_RUNS;
   /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
@@ -151,6 +164,10 @@ export class SessionHost {
   private nextRequest = 0;
   /** What this process found about the sandbox, for main. */
   private sandboxVerdict: SandboxVerdict | undefined;
+  /** The files this chat's messages carry, in its session folder. */
+  private readonly attachments: AttachmentStore;
+  /** The chat's own instructions and parameters (journaled in `meta` records). */
+  private chatOptions: ChatOptions;
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -182,6 +199,8 @@ export class SessionHost {
     );
     this.title = loaded.title ?? titleFrom(loaded.messages);
     this.modelRef = modelRef;
+    this.attachments = new AttachmentStore(join(options.sessionDir, "attachments"));
+    this.chatOptions = loaded.chatOptions ?? {};
     this.forwarder = new EventForwarder({
       send: (batch) => this.broadcast(batch),
       digest: options.integrityCheck ? () => this.digest() : undefined,
@@ -194,12 +213,25 @@ export class SessionHost {
       const timeoutMs = this.settings.requestTimeoutMs;
       // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()). The timeout
       // covers a provider that never answers and, through the stall guard, one that stops mid-reply.
+      const chosen = requestParameters(this.chatOptions, model);
       return withStallTimeout(
-        (signal) => streamSimple(model, context, { ...streamOptions, signal, timeoutMs, maxRetries: 0 }),
+        (signal) => streamSimple(model, context, { ...streamOptions, ...chosen, signal, timeoutMs, maxRetries: 0 }),
         streamOptions?.signal,
         timeoutMs,
       );
     };
+    this.compactor = new ContextCompactor(
+      {
+        messages: () => this.agent.data.messages,
+        model: () => this.agent.state.model,
+        thinkingLevel: () => this.agent.state.thinkingLevel,
+        apiKey: async (provider) => this.agent.getApiKey?.(provider),
+        convertToLlm: (messages) => this.agent.convertToLlm(messages),
+        append: (marker) => this.appendCompaction(marker),
+        notify: (text) => this.forwarder.push({ k: "n", kind: "error", text }),
+      },
+      streamFn,
+    );
     this.agent = new Agent({
       initialState: {
         messages: loaded.messages,
@@ -212,8 +244,10 @@ export class SessionHost {
       followUpMode: options.settings.followUpMode,
       toolExecution: options.settings.toolExecution,
       sessionId: options.sessionId,
-      streamFn,
-      convertToLlm,
+      streamFn: this.compactor.guardOverflow(),
+      transformContext: this.compactor.transformContext,
+      // Attachments are loaded here, as the request is built: the transcript and the mirrors hold only references.
+      convertToLlm: (messages) => withAttachments(convertToLlm(messages), this.attachments, readsImages(this.agent.state.model)),
       // A subagent's calls are decided in its parent's chat, by the parent's policy and grants.
       beforeToolCall: options.subagent ? (context) => this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.approvals.beforeToolCall,
       getApiKey: async (provider) => {
@@ -270,9 +304,9 @@ export class SessionHost {
 
   /** The commands mirrors call. Each validates its state and rejects with a readable Error. */
   readonly api: SessionApi = {
-    prompt: async (text: string, images?: ImageContent[]) => {
+    prompt: async (text, attachments) => {
       this.requireModel();
-      await this.agent.prompt(text, images);
+      await this.agent.prompt(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
     },
     continue: async () => {
       this.requireModel();
@@ -297,17 +331,38 @@ export class SessionHost {
       // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got.
       await this.agent.prompt(this.userMessage(CONTINUE_PROMPT));
     },
-    steer: async (text: string) => {
-      this.agent.steer(this.userMessage(text));
+    // Without attachments the message is queued at once, so quick successive calls keep their order.
+    steer: async (text, attachments) => {
+      this.agent.steer(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
       await this.queueJournal;
     },
-    followUp: async (text: string) => {
-      this.agent.followUp(this.userMessage(text));
+    followUp: async (text, attachments) => {
+      this.agent.followUp(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
       await this.queueJournal;
+    },
+    putAttachment: (name, mimeType, data) => this.attachments.put(name, mimeType, data),
+    getAttachment: async (id) => {
+      const mimeType = attachmentMimeType(id);
+      if (!mimeType) throw new Error("Not an attachment id");
+      return { mimeType, data: await this.attachments.read(id) };
+    },
+    setChatOptions: async (options) => {
+      const problem = chatOptionsProblem(options);
+      if (problem) throw new Error(`Chat settings not saved: ${problem}`);
+      this.chatOptions = normalizeChatOptions(options);
+      this.agent.state.systemPrompt = this.systemPrompt();
+      this.forwarder.push({ k: "o", options: this.chatOptions });
+      await this.journal({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
       if (this.settings.clearQueuesOnAbort) this.agent.clearAllQueues();
       this.agent.abort();
+      this.compactor.abortManual();
+    },
+    compact: async () => {
+      this.requireModel();
+      if (this.agent.state.isStreaming) throw new Error("The agent is working: compact once it has finished, or stop it first.");
+      await this.compactor.compactNow();
     },
     reset: async () => {
       this.agent.reset();
@@ -379,6 +434,7 @@ export class SessionHost {
     if (settings.steeringMode !== before.steeringMode) this.agent.steeringMode = settings.steeringMode;
     if (settings.followUpMode !== before.followUpMode) this.agent.followUpMode = settings.followUpMode;
     if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
+    if (settings.defaultSystemPrompt !== before.defaultSystemPrompt) this.agent.state.systemPrompt = this.systemPrompt();
     const domains = (s: WorkerSettings) => s.allowedDomains.join("\n");
     if (this.workspace && domains(settings) !== domains(before)) void this.setWorkspace(this.workspace.folder);
   }
@@ -497,12 +553,17 @@ export class SessionHost {
     return { ...subagentResult(this.agent.state.messages.slice(start)), ...(this.modelRef ? { model: this.modelRef } : {}) };
   }
 
-  /** The chat's own instructions; with a workspace, inside Paddock's prompt for working in it (as pi's). */
+  /**
+   * The chat's own instructions (else Settings' default); with a workspace, inside Paddock's prompt for working in
+   * it (as pi's), in place of Paddock's default. A subagent runs with its definition's instructions instead.
+   */
   private systemPrompt(): string {
     const workspace = this.workspace;
     const instructions = this.options.subagent?.instructions.trim();
-    if (!workspace) return instructions ?? "";
+    const own = this.options.subagent ? undefined : chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt);
+    if (!workspace) return instructions ?? own ?? "";
     const prompt = workspacePrompt({
+      custom: own,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
         return { name: t.name, snippet: pi?.snippet ?? firstSentence(t.description), guidelines: pi?.guidelines };
@@ -554,6 +615,7 @@ export class SessionHost {
     // The Agent's safety net adds its failure message without a message_end: journaled here, or a Retry (which
     // drops it) would drop the user's message from the file instead.
     if (event.type === "run_failure" && !this.closed) void this.journal({ t: "message", message: event.message });
+    if (event.type === "run_start") this.compactor.runStarted();
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
     // A subagent's parent shows what it is doing: each tool call is news.
     else if (this.options.subagent && event.type === "tool_execution_start") this.reportStatus();
@@ -586,6 +648,7 @@ export class SessionHost {
       toolRuns: this.toolRuns,
       approvals: this.approvals.pending(),
       ...(this.workspace ? { workspace: this.workspace.info() } : {}),
+      ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
     };
   }
 
@@ -634,7 +697,26 @@ export class SessionHost {
     }
   }
 
+  /** A compaction's marker joins the transcript: the Agent's state (so every mirror), the status, the journal. */
+  private async appendCompaction(marker: CompactionMessage): Promise<void> {
+    this.agent.appendMessage(marker);
+    this.reportStatus();
+    await this.journal(compactionRecord(marker));
+  }
+
   private userMessage(text: string): AgentMessage {
     return { role: "user", content: [{ type: "text", text }], timestamp: Date.now() };
+  }
+
+  /**
+   * A user message carrying attachments stored here before: each must be in this chat's folder, and images need a
+   * model that reads them; otherwise rejects with the reason, and nothing is sent.
+   */
+  private async messageWith(text: string, refs: readonly AttachmentRef[]): Promise<AgentMessage> {
+    const attachments = await this.attachments.check(refs);
+    const model = this.agent.state.model;
+    if (attachments.some((a) => attachmentKind(a) === "image") && !readsImages(model)) throw new Error(imagesRefused(model.name || model.id || "This model"));
+    const message: UserMessageWithAttachments = { role: "user", content: text ? [{ type: "text", text }] : [], attachments, timestamp: Date.now() };
+    return message;
   }
 }

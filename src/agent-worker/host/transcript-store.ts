@@ -11,6 +11,8 @@ import type { AgentMessage } from "../../shared/agent/types";
 import { isGrant } from "./approval-gate";
 import { interruptedReply } from "../../shared/agent/unfinished-reply";
 import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
+import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat-options";
+import { parseCompactionRecord, type CompactionRecord } from "./compaction-record";
 
 export type TranscriptRecord =
   /** A message joined the transcript. An assistant message also ends the checkpoints of its reply, if any. */
@@ -36,8 +38,13 @@ export type TranscriptRecord =
   | { t: "reset" }
   /** The user allowed a tool (`tool:<name>`), or shell commands starting a way (`bash:<prefix>`), for this chat. */
   | { t: "grant"; grant: string }
-  /** Session metadata; fields present override, fields absent keep their value. */
-  | { t: "meta"; title?: string; model?: { provider: string; id: string } };
+  /** Older messages were summarised: the marker (shared/agent/compaction.ts) joins the messages; see compaction-record.ts. */
+  | CompactionRecord
+  /**
+   * Session metadata; fields present override, fields absent keep their value. `chatOptions` is the chat's whole
+   * set of instructions and parameters (setChatOptions), replacing the last one.
+   */
+  | { t: "meta"; title?: string; model?: { provider: string; id: string }; chatOptions?: ChatOptions };
 
 export interface TranscriptProblem {
   /** 1-based line number in the file. */
@@ -52,6 +59,8 @@ export interface LoadedTranscript {
   followUp: AgentMessage[];
   title?: string;
   model?: { provider: string; id: string };
+  /** The chat's own instructions and parameters, when it has any. */
+  chatOptions?: ChatOptions;
   /** What the user allowed for this chat (see approval-gate.ts). */
   grants: string[];
   problems: TranscriptProblem[];
@@ -148,9 +157,17 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
     case "grant":
       if (!state.grants.includes(record.grant)) state.grants.push(record.grant);
       break;
+    case "compaction": {
+      endInterruptedReply(replay);
+      const { t: _t, ...marker } = record;
+      if (marker.firstKeptIndex >= state.messages.length) return `compaction record keeps messages from ${marker.firstKeptIndex}, past the ${state.messages.length} before it`;
+      state.messages.push({ role: "compaction", ...marker });
+      break;
+    }
     case "meta":
       if (record.title !== undefined) state.title = record.title;
       if (record.model !== undefined) state.model = record.model;
+      if (record.chatOptions !== undefined) state.chatOptions = record.chatOptions;
       break;
   }
   return undefined;
@@ -187,12 +204,17 @@ function parseRecord(line: string): TranscriptRecord | string {
       return { t: "reset" };
     case "grant":
       return isGrant(value.grant) ? { t: "grant", grant: value.grant } : "grant record without a valid grant";
+    case "compaction":
+      return parseCompactionRecord(value);
     case "meta": {
       if (value.title !== undefined && typeof value.title !== "string") return "meta record with a non-string title";
       if (value.model !== undefined && !isModelRef(value.model)) return "meta record with an invalid model";
+      const optionsProblem = value.chatOptions === undefined ? undefined : chatOptionsProblem(value.chatOptions);
+      if (optionsProblem) return `meta record with invalid chat options (${optionsProblem})`;
       const meta: TranscriptRecord = { t: "meta" };
       if (value.title !== undefined) meta.title = value.title;
       if (value.model !== undefined) meta.model = { provider: value.model.provider, id: value.model.id };
+      if (value.chatOptions !== undefined) meta.chatOptions = value.chatOptions as ChatOptions;
       return meta;
     }
     default:

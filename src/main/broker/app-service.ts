@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
-import type { AgentOverview, AppApi, AppEvent, AppNotice, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import type { AgentOverview, AppApi, AppEvent, AppNotice, ChatExport, ChatExportFormat, MessageSearchResult, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel, customProviderId } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
@@ -18,6 +18,10 @@ import type { BrokerEvent, SessionBroker } from "./session-broker";
 import type { AgentCatalog } from "./subagent-runs";
 import type { SessionIndex, SessionRecord } from "./session-index";
 import type { SettingsStore } from "./settings-store";
+import type { MessageSearch } from "./search-service";
+import { exportChat, readAttachments } from "./chat-export";
+import { parseChatExport, writeImportedChat } from "./chat-import";
+import { loadTranscript } from "../../agent-worker/host/transcript-store";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -34,6 +38,7 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     toolApproval: settings.tools.approval,
     approvalTimeoutMs: settings.tools.approvalTimeoutMinutes * 60_000,
     allowedDomains: settings.tools.allowedDomains,
+    defaultSystemPrompt: settings.defaultSystemPrompt,
   };
 }
 
@@ -48,6 +53,8 @@ export interface AppServiceOptions<Port> {
   agents?: AgentCatalog;
   /** Opens a folder in the system's file manager (the desktop app); absent where the host cannot. */
   openFolder?(path: string): Promise<void>;
+  /** The search across chats (search-service.ts); absent: searches find nothing. */
+  search?: MessageSearch;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -291,6 +298,43 @@ export class AppService<Port = never> implements AppApi {
 
   async takeNotices(): Promise<AppNotice[]> {
     return this.notices.splice(0, this.notices.length);
+  }
+
+  async searchMessages(query: string, limit: number): Promise<MessageSearchResult> {
+    return this.options.search ? this.options.search.search(query, limit) : { hits: [], indexing: false };
+  }
+
+  /** The chat's transcript as its worker would load it (a reply streaming now shows as far as it has been saved). */
+  async exportSession(id: string, format: ChatExportFormat): Promise<ChatExport> {
+    const record = this.options.index.get(id);
+    if (!record || record.deleted !== undefined) throw new Error("No such chat");
+    const loaded = await loadTranscript(this.broker.transcriptFile(id));
+    const model = loaded.model ?? record.model;
+    const attachments = format === "json" ? await readAttachments(this.broker.sessionDir(id), loaded.messages) : undefined;
+    return exportChat({ title: record.title, ...(model ? { model } : {}), messages: loaded.messages, ...(attachments ? { attachments } : {}) }, format);
+  }
+
+  /** The browser host has no save dialog (the desktop app answers this per window): the page downloads the export. */
+  async saveSessionExport(_id: string, _format: ChatExportFormat): Promise<string | null> {
+    throw new Error("There is no save dialog here: the page downloads the file instead.");
+  }
+
+  /** A new chat from a Paddock JSON export: checked whole first, so a bad file changes nothing. */
+  async importSession(text: string): Promise<SessionSummary> {
+    const chat = parseChatExport(text);
+    const id = randomUUID();
+    const file = this.broker.transcriptFile(id);
+    try {
+      await writeImportedChat(file, this.broker.sessionDir(id), chat);
+    } catch (error) {
+      await rm(file, { force: true });
+      await rm(this.broker.sessionDir(id), { recursive: true, force: true });
+      throw error;
+    }
+    const now = Date.now();
+    const summary = { id, title: chat.title, created: now, updated: now, messageCount: chat.messages.length, ...(chat.model ? { model: chat.model } : {}) };
+    this.options.index.upsert(summary);
+    return this.toPage(summary);
   }
 }
 

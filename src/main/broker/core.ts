@@ -13,6 +13,7 @@ import { resolveModel } from "./model-resolver";
 import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
+import { MessageSearch } from "./search-service";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
 
@@ -24,6 +25,8 @@ export interface DataFiles {
   /** Folder of the sessions' transcripts (`<id>.jsonl`). */
   sessionsDir: string;
   sessionIndexFile: string;
+  /** The search index (derived from the transcripts; rebuilt when missing or damaged). */
+  searchIndexFile: string;
 }
 
 export function dataFiles(dataDir: string): DataFiles {
@@ -33,6 +36,7 @@ export function dataFiles(dataDir: string): DataFiles {
     secretsFile: join(dataDir, "secrets.json"),
     sessionsDir,
     sessionIndexFile: join(sessionsDir, "index.json"),
+    searchIndexFile: join(sessionsDir, "search-index.bin"),
   };
 }
 
@@ -67,6 +71,7 @@ export interface Core<Port> {
   index: SessionIndex;
   broker: SessionBroker<Port>;
   service: AppService<Port>;
+  search: MessageSearch;
   /**
    * How many agents are working or waiting for the user, when Settings say to ask before stopping them by quitting
    * (`abort.confirmCloseWhileRunning`); 0 when there is nothing to ask.
@@ -121,6 +126,12 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
       });
     },
   });
+  const search = new MessageSearch({
+    file: files.searchIndexFile,
+    sessions: index,
+    transcriptFile: (id) => broker.transcriptFile(id),
+    onBrokerEvent: (listener) => broker.onEvent(listener),
+  });
   const service = new AppService<Port>({
     settings,
     secrets,
@@ -128,6 +139,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     broker,
     openSession: options.openSession,
     agents,
+    search,
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
   let shuttingDown: Promise<void> | undefined;
@@ -138,12 +150,14 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     index,
     broker,
     service,
+    search,
     agentsToConfirm: () => (settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
     shutdown: () =>
       (shuttingDown ??= (async () => {
         // Workers report their last status as they stop: the index is written after that.
         await broker.dispose();
         await index.flush().catch(() => undefined);
+        await search.dispose();
       })()),
   };
 }

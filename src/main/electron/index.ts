@@ -4,6 +4,7 @@
  * app's life cycle.
  * No business logic here: anything worth testing lives in src/main/broker (and, for the page, src/main/app-page).
  */
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, session, shell, type MessagePortMain } from "electron";
@@ -118,6 +119,18 @@ async function start(): Promise<ChatWindows> {
           });
           const folder = picked.canceled ? undefined : picked.filePaths[0];
           return folder ? service.setWorkspace(id, folder) : null;
+        },
+        // The system's save dialog for a chat export, attached to the asking window; main writes the file.
+        saveSessionExport: async (id, format) => {
+          const file = await service.exportSession(id, format);
+          const saved = await dialog.showSaveDialog(win, {
+            title: format === "json" ? "Export the chat as JSON" : "Export the chat as Markdown",
+            defaultPath: join(app.getPath("documents"), file.fileName),
+            filters: [format === "json" ? { name: "Paddock chat (JSON)", extensions: ["json"] } : { name: "Markdown", extensions: ["md"] }],
+          });
+          if (saved.canceled || !saved.filePath) return null;
+          await writeFile(saved.filePath, file.text, "utf8");
+          return saved.filePath;
         },
       }),
     connect: (win, sessionId, nonce) => chatWindows.connect(win, sessionId, nonce),

@@ -43,13 +43,20 @@ export function registerIpc(options: IpcOptions): void {
 
 /**
  * `service` with the calls that depend on the calling window replaced (`openSession`'s "this window", the folder
- * dialog's parent), every other method bound to `service`: the per-window view of the API. Built from the schema's
+ * and save dialogs' parent), every other method bound to `service`: the per-window view of the API. Built from the schema's
  * method list, so a method added to AppApi cannot be forgotten here.
  */
-export function appApiWith(service: AppApi, perWindow: Pick<AppApi, "openSession" | "pickWorkspace">): AppApi {
+export function appApiWith(service: AppApi, perWindow: Pick<AppApi, PerWindowMethod>): AppApi {
   const api: Partial<Record<AppMethod, unknown>> = {};
   for (const method of Object.keys(APP_API_SCHEMAS) as AppMethod[]) {
-    api[method] = method === "openSession" || method === "pickWorkspace" ? perWindow[method] : service[method].bind(service);
+    api[method] = isPerWindow(method) ? perWindow[method] : service[method].bind(service);
   }
   return api as AppApi;
+}
+
+/** The calls whose answer depends on the calling window. */
+type PerWindowMethod = "openSession" | "pickWorkspace" | "saveSessionExport";
+
+function isPerWindow(method: AppMethod): method is PerWindowMethod {
+  return method === "openSession" || method === "pickWorkspace" || method === "saveSessionExport";
 }

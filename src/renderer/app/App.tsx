@@ -12,6 +12,7 @@ import { ServicesContext } from "./ServicesContext";
 import type { AppServices, HostStatus } from "./services";
 import type { PageCommand } from "../../shared/protocol/desktop-bridge";
 import { useSessionHandle } from "./useSessionHandle";
+import type { MessageTarget } from "../components/find/useChatFind";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
 import { isModelChosen } from "../../shared/agent/state";
@@ -65,6 +66,8 @@ function AppShell({ services }: { services: AppServices }) {
   const [hostStatus, setHostStatus] = useState<HostStatus>("connected");
   const [attention, setAttention] = useState<Attention | null>(null);
   const handle = useSessionHandle(services, activeId);
+  /** A search result opened: the chat shows that message once it has loaded it. */
+  const [target, setTarget] = useState<(MessageTarget & { sessionId: string }) | undefined>(undefined);
 
   useTheme(data?.settings.theme ?? "system");
 
@@ -265,6 +268,12 @@ function AppShell({ services }: { services: AppServices }) {
         settingsOpen={route === "settings"}
         onNewChat={newChat}
         onOpen={openSession}
+        onOpenMessage={(hit) => {
+          const [start, end] = hit.ranges[0] ?? [0, 0];
+          setTarget({ sessionId: hit.sessionId, messageIndex: hit.messageIndex, text: hit.snippet.slice(start, end), nonce: Date.now() });
+          openSession(hit.sessionId, "this-window");
+        }}
+        onError={report}
         onRename={rename}
         onDelete={remove}
         onOpenSettings={() => {
@@ -298,7 +307,7 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} onToggleSidebar={() => setSidebarOpen(true)} />
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} onToggleSidebar={() => setSidebarOpen(true)} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}

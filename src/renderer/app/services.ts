@@ -48,5 +48,7 @@ export interface AppServices {
   notifications?: PageNotifications;
   /** Main can show the system's folder dialog (`pickWorkspace`): the desktop app. Elsewhere the page asks for a path. */
   folderDialog?: boolean;
+  /** Main can show the system's save dialog (`saveSessionExport`): the desktop app. Elsewhere the page downloads files. */
+  saveDialog?: boolean;
 }
 

@@ -22,6 +22,7 @@ export function createElectronServices(bridge: PaddockBridge, location: Location
     initialSessionId: new URLSearchParams(location.search).get(SESSION_QUERY_PARAM) ?? undefined,
     onCommand: (listener) => bridge.onCommand(listener),
     folderDialog: true,
+    saveDialog: true,
     // Main sends only AppEvents on this channel (and the preload passes on only objects with a type).
     onEvent: (listener) => bridge.onEvent((event) => listener(event as AppEvent)),
     openSession(sessionId) {

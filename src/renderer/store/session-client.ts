@@ -10,6 +10,8 @@ import * as Comlink from "comlink";
 import { createAgentStateData } from "../../shared/agent/state";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
+import type { AttachmentRef } from "../../shared/protocol/attachments";
+import type { ChatOptions } from "../../shared/protocol/chat-options";
 import { fromEventFrame, type ApprovalAnswer, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
@@ -99,14 +101,24 @@ export class SessionClient implements SessionCommands {
 
   // --- SessionCommands -------------------------------------------------------------------------------------------
 
-  prompt(text: string): Promise<void> {
-    return this.call((api) => api.prompt(text));
+  // Without attachments a command goes out as before (one argument), so the worker's schemas see the same calls.
+  prompt(text: string, attachments?: AttachmentRef[]): Promise<void> {
+    return this.call((api) => (attachments?.length ? api.prompt(text, attachments) : api.prompt(text)));
   }
-  steer(text: string): Promise<void> {
-    return this.call((api) => api.steer(text));
+  steer(text: string, attachments?: AttachmentRef[]): Promise<void> {
+    return this.call((api) => (attachments?.length ? api.steer(text, attachments) : api.steer(text)));
   }
-  followUp(text: string): Promise<void> {
-    return this.call((api) => api.followUp(text));
+  followUp(text: string, attachments?: AttachmentRef[]): Promise<void> {
+    return this.call((api) => (attachments?.length ? api.followUp(text, attachments) : api.followUp(text)));
+  }
+  putAttachment(name: string, mimeType: string, data: string): Promise<AttachmentRef> {
+    return this.call((api) => api.putAttachment(name, mimeType, data));
+  }
+  getAttachment(id: string): Promise<{ mimeType: string; data: string }> {
+    return this.call((api) => api.getAttachment(id));
+  }
+  setChatOptions(options: ChatOptions): Promise<void> {
+    return this.call((api) => api.setChatOptions(options));
   }
   abort(): Promise<void> {
     return this.call((api) => api.abort());
@@ -116,6 +128,9 @@ export class SessionClient implements SessionCommands {
   }
   continueReply(): Promise<void> {
     return this.call((api) => api.continueReply());
+  }
+  compact(): Promise<void> {
+    return this.call((api) => api.compact());
   }
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void> {
     return this.call((api) => api.removeQueued(queue, index));

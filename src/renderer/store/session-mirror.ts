@@ -79,6 +79,7 @@ export class SessionMirror {
       toolRuns: snapshot.toolRuns,
       approvals: snapshot.approvals,
       workspace: snapshot.workspace,
+      chatOptions: snapshot.chatOptions,
     });
   }
 
@@ -153,6 +154,8 @@ export class SessionMirror {
         return { ...view, approvals: item.pending };
       case "w":
         return { ...view, workspace: item.workspace };
+      case "o":
+        return { ...view, chatOptions: item.options };
       default: {
         const event = this.decoder.decode(item, view.state, view.historyStart);
         const state = reduceAgentState(view.state as AgentStateData, event);

@@ -3,6 +3,8 @@ import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import type { ApprovalAnswer, ApprovalRequest, WorkspaceInfo } from "../../shared/protocol/session-protocol";
+import type { AttachmentRef } from "../../shared/protocol/attachments";
+import type { ChatOptions } from "../../shared/protocol/chat-options";
 
 /**
  * The page's link to the session's worker. "reconnecting": the link dropped (the worker died and main is starting
@@ -38,20 +40,30 @@ export interface SessionView {
   readonly approvals: readonly ApprovalRequest[];
   /** The chat's workspace as its agent sees it; undefined: it has none. */
   readonly workspace?: WorkspaceInfo;
+  /** The chat's own instructions and parameters; undefined or empty: the defaults. */
+  readonly chatOptions?: ChatOptions;
   readonly connection: ConnectionStatus;
   readonly notices: readonly SessionNotice[];
 }
 
 /** Commands the UI sends to its session's worker. Every call rejects with a readable Error on failure. */
 export interface SessionCommands {
-  prompt(text: string): Promise<void>;
-  steer(text: string): Promise<void>;
-  followUp(text: string): Promise<void>;
+  /** `attachments` were stored with `putAttachment` first. */
+  prompt(text: string, attachments?: AttachmentRef[]): Promise<void>;
+  steer(text: string, attachments?: AttachmentRef[]): Promise<void>;
+  followUp(text: string, attachments?: AttachmentRef[]): Promise<void>;
+  /** Stores a file (bytes in base64) in the session's folder for a message to carry; see SessionApi. */
+  putAttachment(name: string, mimeType: string, data: string): Promise<AttachmentRef>;
+  /** A stored attachment's bytes (base64) and type. */
+  getAttachment(id: string): Promise<{ mimeType: string; data: string }>;
+  setChatOptions(options: ChatOptions): Promise<void>;
   abort(): Promise<void>;
   /** Retry: asks again in place of a failed or interrupted reply. */
   continue(): Promise<void>;
   /** Continue: the model goes on from an interrupted or stopped reply. */
   continueReply(): Promise<void>;
+  /** "Compact now": older turns summarised for the model (see SessionApi.compact); rejects while a run is active. */
+  compact(): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   clearQueues(): Promise<void>;
   setModel(model: ModelRef): Promise<void>;

@@ -16,6 +16,8 @@ import { ErrorBanner } from "../components/common/ErrorBanner";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { EmptyChat } from "./EmptyChat";
+import { useChatFind, type MessageTarget } from "../components/find/useChatFind";
+import { ChatMenu } from "../components/common/ChatMenu";
 import { MenuIcon } from "../components/common/icons";
 import { WorkspaceButton } from "../components/common/WorkspaceButton";
 import { ApprovalsContext } from "../components/messages/approvals";
@@ -24,6 +26,13 @@ import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
 import { errorText } from "../../shared/error-text";
 import { isInterruptedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
+import { attachmentsOf, imagesRefused, readsImages, type AttachmentRef } from "../../shared/protocol/attachments";
+import type { ChatOptions } from "../../shared/protocol/chat-options";
+import { uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
+import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
+import { ChatSettings } from "../components/chat-settings/ChatSettings";
+import { ContextMeter } from "../components/common/ContextMeter";
+import { contextFigures, transcriptTokens } from "../components/common/context-meter-figures";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -33,12 +42,16 @@ interface ChatViewProps {
   abortSettings: AbortSettings;
   /** The host (main, the browser host) does not answer: nothing can be sent or stopped until it is back. */
   hostDown?: boolean;
+  /** Open at this message (a search result), once it has loaded. */
+  target?: MessageTarget;
+  /** Settings' default instructions, shown where a chat has none of its own. */
+  defaultInstructions?: string;
   /** Shows the sidebar on narrow windows, where it is hidden. */
   onToggleSidebar?(): void;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, onToggleSidebar }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", target, onToggleSidebar }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -49,8 +62,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const [actionError, setActionError] = useState<string | null>(null);
 
   const historyStart = view.historyStart;
+  const find = useChatFind({ messages: state.messages, historyStart, target });
   const transcript = useMemo(() => buildTranscript(state.messages, historyStart), [state.messages, historyStart]);
   const usage = useMemo(() => sumUsage(state.messages), [state.messages]);
+  const inContext = useMemo(() => transcriptTokens(state.messages, historyStart), [state.messages, historyStart]);
   const items = useMemo(() => {
     const next = historyStart + state.messages.length;
     const tail = streamingItem(state.streamingMessage, next) ?? waitingItem(state, running, next);
@@ -114,13 +129,24 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     (queue: "steering" | "followUp", index: number) => act(commands.removeQueued(queue, index)),
     [act, commands],
   );
-  const onSend = useCallback((text: string) => {
+  // The chat's attachments for showing, fetched once each while the chat is open.
+  const attachments = useMemo(() => attachmentLoader((id) => commands.getAttachment(id)), [commands]);
+  useEffect(() => () => attachments.dispose(), [attachments]);
+  const imagesRefusal = readsImages(state.model) ? undefined : imagesRefused(currentModel?.name ?? (state.model.name || "This model"));
+  /** Stores the files, then hands their refs on; images for a model that cannot read them are refused first. */
+  const withFiles = useCallback(async (files: PendingAttachment[], send: (refs: AttachmentRef[]) => Promise<void>) => {
+    if (imagesRefusal && files.some((f) => f.kind === "image")) throw new Error(imagesRefusal);
+    return send(await uploadAttachments(files, (name, mime, data) => commands.putAttachment(name, mime, data), attachments.seed));
+  }, [commands, attachments, imagesRefusal]);
+  const onSend = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => {
     setSent((n) => n + 1);
-    return sendPrompt(handle, text);
-  }, [handle]);
-  const onSteer = useCallback((text: string) => commands.steer(text), [commands]);
-  const onFollowUp = useCallback((text: string) => commands.followUp(text), [commands]);
+    return sendPrompt(handle, text, refs);
+  }), [handle, withFiles]);
+  const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
+  const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
+  const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
+  const onCompact = useCallback(() => commands.compact(), [commands]);
 
   const blockedReason = disconnected ?? (!isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined);
 
@@ -132,15 +158,22 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         ) : null}
         <h1 className="chat-title" title={title}>{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
+        <ChatMenu sessionId={view.sessionId} onFind={find.openFind} onError={(e) => setActionError(errorText(e))} />
         {disconnected ? (
           <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" title={disconnected} data-testid="connection-pill">
             {PILL_LABELS[hostDown ? "offline" : view.connection]}
           </span>
         ) : null}
         <div className="chat-controls">
+          <ChatSettings options={view.chatOptions} defaultInstructions={defaultInstructions} inWorkspace={view.workspace !== undefined}
+            modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} />
           <ModelPicker models={models} current={state.model} onChange={onModelChange} />
           {currentModel?.reasoning ? (
             <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
+          ) : null}
+          {isModelChosen(state.model) ? (
+            <ContextMeter figures={contextFigures(inContext, state.streamingMessage, state.model.contextWindow)} running={running}
+              blocked={disconnected} onCompact={onCompact} />
           ) : null}
           {usage.totalTokens > 0 ? (
             <span className="session-usage" data-testid="session-usage"
@@ -157,12 +190,15 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           ))}
         </div>
       ) : null}
+      {find.bar}
       {items.length === 0 ? (
         <EmptyChat modelName={currentModel?.name} />
       ) : (
         <ApprovalsContext.Provider value={approvals}>
-          <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-            tailVersion={state.streamingMessage} followSignal={sent} />
+          <AttachmentsContext.Provider value={attachments}>
+            <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+              tailVersion={state.streamingMessage} followSignal={sent} reveal={find.reveal} />
+          </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
       )}
       <div className="chat-bottom">
@@ -174,7 +210,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
         ) : null}
         <QueueStrip steering={view.steering} followUp={view.followUp} onRemove={onRemoveQueued} />
-        <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId}
+        <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">
@@ -189,13 +225,14 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
  * rejects it even though the message was delivered and is in the transcript: that is not a failure to send, and
  * the composer must not put the text back (the user would send it twice).
  */
-function sendPrompt(handle: SessionHandle, text: string): Promise<void> {
+function sendPrompt(handle: SessionHandle, text: string, attachments: AttachmentRef[] = []): Promise<void> {
   // Counted session-wide: older history may be prepended while the prompt runs.
   const before = messageCount(handle.getView());
-  return handle.commands.prompt(text).catch((error: unknown) => {
+  const ids = attachments.map((a) => a.id).join();
+  return handle.commands.prompt(text, attachments).catch((error: unknown) => {
     const view = handle.getView();
     const added = view.state.messages.slice(Math.max(0, before - view.historyStart));
-    const delivered = added.some((m) => m.role === "user" && userText(m) === text);
+    const delivered = added.some((m) => m.role === "user" && userText(m) === text && attachmentsOf(m).map((a) => a.id).join() === ids);
     if (!delivered) throw error;
   });
 }

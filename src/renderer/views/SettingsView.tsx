@@ -9,6 +9,7 @@ import { ApiKeyRow } from "../components/settings/ApiKeyRow";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { MIN_REQUEST_TIMEOUT_MS } from "../../shared/settings/limits";
 import { errorText } from "../../shared/error-text";
+import { MAX_INSTRUCTIONS_CHARS } from "../../shared/protocol/chat-options";
 
 interface SettingsViewProps {
   settings: Settings;
@@ -31,6 +32,7 @@ export function SettingsView(props: SettingsViewProps) {
   const [approvalDraft, setApprovalDraft] = useState<string | null>(null);
   const [domainsDraft, setDomainsDraft] = useState<string | null>(null);
   const [subagentsDraft, setSubagentsDraft] = useState<string | null>(null);
+  const [instructionsDraft, setInstructionsDraft] = useState<string | null>(null);
 
   const save = async (patch: SettingsPatch): Promise<boolean> => {
     setError(null);
@@ -88,6 +90,24 @@ export function SettingsView(props: SettingsViewProps) {
               {THINKING_LEVELS.map((l) => <option key={l} value={l}>{l}</option>)}
             </select>
           </Field>
+          <div className="field field-wide">
+            <div className="field-label">
+              <label htmlFor="set-instructions">Default instructions</label>
+              <div className="field-hint">
+                The system prompt of every chat without instructions of its own (a chat's settings, in its header, can
+                give it others). In a chat with a workspace they replace Paddock's instructions for working there.
+              </div>
+            </div>
+            <div className="field-control">
+              <textarea id="set-instructions" rows={4} maxLength={MAX_INSTRUCTIONS_CHARS} data-testid="default-instructions"
+                value={instructionsDraft ?? settings.defaultSystemPrompt} placeholder="None"
+                onChange={(e) => setInstructionsDraft(e.target.value)}
+                onBlur={() => {
+                  if (instructionsDraft === null) return;
+                  void save({ defaultSystemPrompt: instructionsDraft }).then((ok) => ok && setInstructionsDraft(null));
+                }} />
+            </div>
+          </div>
         </Group>
 
         <Group title="Agent">

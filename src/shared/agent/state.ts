@@ -36,6 +36,11 @@ export type AgentRuntimeEvent =
    * the end, so a mirror holding only the newest part of a long transcript applies it as it is.
    */
   | { type: "drop_last_messages"; count: number }
+  /**
+   * `agent.appendMessage(message)` (our addition): a message the loop did not produce joins the transcript (a
+   * compaction marker). Allowed between turns and between runs; nothing is streaming then.
+   */
+  | { type: "append_message"; message: AgentMessage }
   /** `agent.reset()`: empty transcript, runtime state cleared; system prompt, model and thinking level stay. */
   | { type: "reset" };
 
@@ -119,6 +124,8 @@ export function reduceAgentState(state: AgentStateData, event: AgentStateEvent):
       return withChanges(state, { isStreaming: false, streamingMessage: undefined, pendingToolCalls: noPending(state) });
     case "state_patch":
       return withChanges(state, definedFields(event.patch));
+    case "append_message":
+      return { ...state, messages: [...state.messages, event.message] };
     case "drop_last_messages":
       if (event.count <= 0 || state.messages.length === 0) return state;
       return { ...state, messages: state.messages.slice(0, Math.max(0, state.messages.length - event.count)) };

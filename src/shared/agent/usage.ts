@@ -12,12 +12,12 @@ export interface UsageTotals {
   turns: number;
 }
 
-/** Sums usage and cost over every assistant message. */
+/** Sums usage and cost over every assistant message, and the summaries compactions had written (not turns). */
 export function sumUsage(messages: readonly AgentMessage[]): UsageTotals {
   const totals: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, turns: 0 };
   for (const message of messages) {
-    if (message.role !== "assistant") continue;
-    totals.turns++;
+    if (message.role !== "assistant" && message.role !== "compaction") continue;
+    if (message.role === "assistant") totals.turns++;
     if (!message.usage) continue;
     const usage: Usage = message.usage;
     totals.input += usage.input;

@@ -8,6 +8,9 @@ import type { AppApi } from "./app-api";
 import { SESSION_ID_PATTERN } from "./ids";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
+const ExportFormat = Type.Union([Type.Literal("markdown"), Type.Literal("json")]);
+/** The largest chat export `importSession` takes (the browser host's request limit for it follows). */
+export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 
 export const APP_API_SCHEMAS = {
   listSessions: Type.Tuple([]),
@@ -26,6 +29,10 @@ export const APP_API_SCHEMAS = {
   takeNotices: Type.Tuple([]),
   listAgents: Type.Tuple([]),
   openAgentsFolder: Type.Tuple([Type.Union([Type.Literal("paddock"), Type.Literal("pi")])]),
+  searchMessages: Type.Tuple([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1, maximum: 100 })]),
+  exportSession: Type.Tuple([SessionId, ExportFormat]),
+  saveSessionExport: Type.Tuple([SessionId, ExportFormat]),
+  importSession: Type.Tuple([Type.String({ minLength: 1, maxLength: MAX_IMPORT_CHARS })]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

@@ -100,6 +100,55 @@ export interface AppApi {
    * host cannot: it rejects, and the page shows the path instead.
    */
   openAgentsFolder(which: "paddock" | "pi"): Promise<void>;
+  /**
+   * Messages of every live chat that hold all the query's words (the last also as a word's start, while typed),
+   * best first, with a snippet each. Main's index follows the transcripts as messages land.
+   */
+  searchMessages(query: string, limit: number): Promise<MessageSearchResult>;
+  /** The chat as a file: Markdown to read, or JSON (its messages) that `importSession` takes back. */
+  exportSession(id: string, format: ChatExportFormat): Promise<ChatExport>;
+  /**
+   * The desktop app: main asks where to save (the system's save dialog) and writes the export there; resolves the
+   * path, or null when the user cancels. The browser host has no such dialog: it rejects, and the page downloads
+   * `exportSession`'s file instead.
+   */
+  saveSessionExport(id: string, format: ChatExportFormat): Promise<string | null>;
+  /**
+   * A new chat from a Paddock JSON export (`exportSession(id, "json")`'s text). A file that is not one is refused
+   * with a readable Error, and nothing changes.
+   */
+  importSession(text: string): Promise<SessionSummary>;
+}
+
+/** A message that matches a search across chats (`searchMessages`). */
+export interface MessageHit {
+  sessionId: string;
+  /** The chat's title when searched. */
+  title: string;
+  /** The message's number in the chat (its row key in the page is `m<index>`). */
+  messageIndex: number;
+  role: "user" | "assistant";
+  /** About a line of the message around the first match, whitespace collapsed. */
+  snippet: string;
+  /** [start, end) of each matching word in `snippet`. */
+  ranges: [number, number][];
+}
+
+export interface MessageSearchResult {
+  /** Best first, at most a few from one chat. */
+  hits: MessageHit[];
+  /** Main is still reading chats into its index (just after start): more may match in a moment. */
+  indexing: boolean;
+}
+
+/** What a chat export is: a Markdown page to read, or the JSON Paddock imports back (`importSession`). */
+export type ChatExportFormat = "markdown" | "json";
+
+export interface ChatExport {
+  /** A file name from the chat's title, with the format's extension. */
+  fileName: string;
+  mimeType: string;
+  text: string;
 }
 
 export interface AgentOverview {

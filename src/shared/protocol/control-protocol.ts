@@ -32,6 +32,8 @@ export interface WorkerSettings {
   approvalTimeoutMs: number;
   /** Hosts shell commands may reach through the sandbox. */
   allowedDomains: string[];
+  /** Instructions for chats that have none of their own (Settings); absent or blank: none. */
+  defaultSystemPrompt?: string;
 }
 
 export interface WorkerInitOptions {

@@ -6,13 +6,14 @@
  * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
  */
 import { Type, type TSchema } from "typebox";
-import type { ImageContent } from "@mariozechner/pi-ai";
 import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
 import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
 import { ThinkingLevelSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
+import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
+import { MAX_INSTRUCTIONS_CHARS, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE, MIN_TEMPERATURE, type ChatOptions } from "./chat-options";
 
 
 /** AgentStateData as it travels: the Set becomes a sorted array. */
@@ -36,6 +37,8 @@ export interface SessionSnapshot {
   toolRuns: ToolRuns;
   approvals: ApprovalRequest[];
   workspace?: WorkspaceInfo;
+  /** The chat's own instructions and parameters (absent or empty: the defaults). */
+  chatOptions?: ChatOptions;
 }
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
@@ -88,6 +91,8 @@ export type SessionStreamItem =
   | { k: "ap"; pending: ApprovalRequest[] }
   /** The chat's workspace changed (or its context files); undefined: none. */
   | { k: "w"; workspace?: WorkspaceInfo }
+  /** The chat's own instructions and parameters changed (all of them). */
+  | { k: "o"; options: ChatOptions }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "n"; kind: "worker-restarted" | "error"; text: string };
 
@@ -145,8 +150,12 @@ export interface SessionApi {
    * deny it, with an optional reason the model is given. Rejects when nothing with that id waits (any more).
    */
   answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;
-  /** Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). */
-  prompt(text: string, images?: ImageContent[]): Promise<void>;
+  /**
+   * Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). `attachments` were
+   * stored with `putAttachment` first (a frame carries one large file at most); a message with images is refused,
+   * with the reason, when the chat's model does not read images.
+   */
+  prompt(text: string, attachments?: AttachmentRef[]): Promise<void>;
   /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
   continue(): Promise<void>;
   /**
@@ -155,10 +164,30 @@ export interface SessionApi {
    * last message is no such reply.
    */
   continueReply(): Promise<void>;
-  steer(text: string): Promise<void>;
-  followUp(text: string): Promise<void>;
+  steer(text: string, attachments?: AttachmentRef[]): Promise<void>;
+  followUp(text: string, attachments?: AttachmentRef[]): Promise<void>;
+  /**
+   * Stores a file in the session's folder for a message to carry: `data` is its bytes in base64; `mimeType` one of
+   * the image types for an image, anything else for a text file (which must be UTF-8). Checks the kind by the bytes
+   * and the limits (attachments.ts); the same bytes give the same ref's id. Rejects with the reason otherwise.
+   */
+  putAttachment(name: string, mimeType: string, data: string): Promise<AttachmentRef>;
+  /** A stored attachment's bytes (base64) and type, for showing it. Rejects when the session has no such file. */
+  getAttachment(id: string): Promise<{ mimeType: string; data: string }>;
+  /**
+   * Replaces the chat's own instructions and parameters (absent fields: the defaults), journaled and told to every
+   * mirror; they apply from the next model request.
+   */
+  setChatOptions(options: ChatOptions): Promise<void>;
   abort(): Promise<void>;
   reset(): Promise<void>;
+  /**
+   * "Compact now": the older turns are summarised by the chat's model and from then on the model gets the summary
+   * and the newest messages (the transcript keeps every message; a `compaction` marker joins it). Rejects while a
+   * run is active (it is not queued: automatic compaction already happens inside runs), when there is nothing to
+   * compact, when summarising fails, or when Stop (`abort`) ends it.
+   */
+  compact(): Promise<void>;
   clearQueues(): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   setModel(model: ModelRef): Promise<void>;
@@ -185,8 +214,22 @@ export const MAX_TEXT_CHARS = 1_000_000;
 export const MAX_FRAME_CHARS = 16 * 1024 * 1024;
 
 const Text = Type.String({ maxLength: MAX_TEXT_CHARS });
-const ImageSchema = Type.Object(
-  { type: Type.Literal("image"), data: Type.String({ maxLength: 12 * 1024 * 1024 }), mimeType: Type.String({ maxLength: 100 }) },
+const AttachmentRefSchema = Type.Object(
+  {
+    id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }),
+    name: Type.String({ minLength: 1, maxLength: MAX_ATTACHMENT_NAME_CHARS }),
+    mimeType: Type.String({ maxLength: 100 }),
+    size: Type.Integer({ minimum: 0, maximum: MAX_IMAGE_BYTES }),
+  },
+  { additionalProperties: false },
+);
+const Attachments = Type.Array(AttachmentRefSchema, { maxItems: MAX_ATTACHMENTS });
+const ChatOptionsSchema = Type.Object(
+  {
+    systemPrompt: Type.Optional(Type.String({ maxLength: MAX_INSTRUCTIONS_CHARS })),
+    temperature: Type.Optional(Type.Number({ minimum: MIN_TEMPERATURE, maximum: MAX_TEMPERATURE })),
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS })),
+  },
   { additionalProperties: false },
 );
 const ModelRefSchema = Type.Object(
@@ -196,13 +239,21 @@ const ModelRefSchema = Type.Object(
 
 /** Argument-list schemas, one per method: the only methods the worker will run. */
 export const SESSION_METHOD_SCHEMAS = {
-  prompt: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Type.Array(ImageSchema, { maxItems: 16 })])]),
+  prompt: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]),
   continue: Type.Tuple([]),
   continueReply: Type.Tuple([]),
-  steer: Type.Tuple([Text]),
-  followUp: Type.Tuple([Text]),
+  steer: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]),
+  followUp: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]),
+  putAttachment: Type.Tuple([
+    Type.String({ minLength: 1, maxLength: 4096 }),
+    Type.String({ maxLength: 200 }),
+    Type.String({ maxLength: MAX_ATTACHMENT_BASE64_CHARS }),
+  ]),
+  getAttachment: Type.Tuple([Type.String({ pattern: ATTACHMENT_ID_PATTERN })]),
+  setChatOptions: Type.Tuple([ChatOptionsSchema]),
   abort: Type.Tuple([]),
   reset: Type.Tuple([]),
+  compact: Type.Tuple([]),
   clearQueues: Type.Tuple([]),
   removeQueued: Type.Tuple([
     Type.Union([Type.Literal("steering"), Type.Literal("followUp")]),

@@ -60,7 +60,7 @@ export function customModel(provider: CustomProvider, modelId: string): Model<"o
     // `.../v1/` and `.../v1` are one endpoint; normalized so models compare equal and URLs join cleanly.
     baseUrl: provider.baseUrl.replace(/\/+$/, ""),
     reasoning,
-    input: ["text"],
+    input: provider.images ? ["text", "image"] : ["text"],
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     contextWindow: provider.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     maxTokens: provider.maxTokens ?? DEFAULT_MAX_TOKENS,

@@ -9,6 +9,7 @@ import { MIGRATIONS } from "./migrations";
 import { THINKING_LEVELS } from "../agent/types";
 import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
 import { schemaErrors } from "../schema-errors";
+import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
 
 export const SETTINGS_VERSION = 2;
 /** How many recent workspaces Settings keep. */
@@ -81,6 +82,8 @@ export const CustomProviderSchema = Type.Object(
     models: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 }),
     /** Whether the models think (reasoning_effort is sent and reasoning deltas expected). Default false. */
     reasoning: Type.Optional(Type.Boolean()),
+    /** Whether the models read images (attached images are sent to them). Default false: text only. */
+    images: Type.Optional(Type.Boolean()),
     /** The models' context window. Default DEFAULT_CONTEXT_WINDOW (custom-provider.ts). */
     contextWindow: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
     /** Sent as `max_tokens`. Default DEFAULT_MAX_TOKENS: small, because servers such as vLLM reject a request whose
@@ -111,6 +114,8 @@ export const SettingsSchema = Type.Object(
     version: Type.Literal(SETTINGS_VERSION),
     defaultModel: Type.Optional(ModelRefSchema),
     thinkingLevel: ThinkingLevelSchema,
+    /** Instructions for every chat that has none of its own ("": none). */
+    defaultSystemPrompt: Type.String({ maxLength: MAX_INSTRUCTIONS_CHARS }),
     steeringMode: QueueModeSchema,
     followUpMode: QueueModeSchema,
     toolExecution: ToolExecutionSchema,
@@ -141,6 +146,7 @@ export const SettingsPatchSchema = Type.Object(
   {
     defaultModel: Type.Optional(Type.Union([ModelRefSchema, Type.Null()])),
     thinkingLevel: Type.Optional(ThinkingLevelSchema),
+    defaultSystemPrompt: Type.Optional(Type.String({ maxLength: MAX_INSTRUCTIONS_CHARS })),
     steeringMode: Type.Optional(QueueModeSchema),
     followUpMode: Type.Optional(QueueModeSchema),
     toolExecution: Type.Optional(ToolExecutionSchema),
@@ -168,6 +174,7 @@ export type Theme = Settings["theme"];
 export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
   version: SETTINGS_VERSION,
   thinkingLevel: "off",
+  defaultSystemPrompt: "",
   steeringMode: "one-at-a-time",
   followUpMode: "one-at-a-time",
   toolExecution: "parallel",

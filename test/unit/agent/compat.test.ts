@@ -38,6 +38,7 @@ import {
   type ToolExecutionMode,
 } from "../../../src/agent-worker/agent/index";
 import { useScriptedModel } from "./harness";
+import type { CompactionMessage } from "../../../src/shared/agent/compaction";
 
 // --- Custom messages through declaration merging, as pi documents it. ---
 interface NoteMessage {
@@ -52,10 +53,12 @@ declare module "../../../src/agent-worker/agent/index" {
   }
 }
 
-// The same augmentation on pi's module, so the type comparisons below compare like with like.
+// The same augmentation on pi's module, so the type comparisons below compare like with like; with Paddock's own
+// kinds too, which our module carries in every program that compiles src/shared (compaction markers).
 declare module "@mariozechner/pi-agent-core" {
   interface CustomAgentMessages {
     note: NoteMessage;
+    compaction: CompactionMessage;
   }
 }
 
@@ -82,6 +85,7 @@ const weatherTool: AgentTool<typeof weatherParameters, { tempC: number }> = {
 function convertToLlm(messages: AgentMessage[]): Message[] {
   return messages.flatMap((m): Message[] => {
     if (m.role === "note") return [{ role: "user", content: `Note: ${m.content}`, timestamp: m.timestamp }];
+    if (m.role === "compaction") return []; // the app's own kind (see the augmentation above)
     return [m];
   });
 }

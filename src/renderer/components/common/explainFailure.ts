@@ -23,6 +23,14 @@ const RULES: { test: RegExp; explanation: FailureExplanation }[] = [
     },
   },
   {
+    // The worker's text when a context overflow survived compacting once (agent-worker/host/context-compactor.ts).
+    test: /^Context overflow\b/,
+    explanation: {
+      title: "The chat no longer fits this model's context window.",
+      hint: "Earlier messages were summarised and it still did not fit: pick a model with a larger context window, or start a new chat.",
+    },
+  },
+  {
     test: /^401\b|unauthori[sz]ed|invalid (x-)?api[ _-]?key|incorrect api key|authentication/i,
     explanation: { title: "The provider rejected the API key.", hint: "Check the key in Settings (or its environment variable), then Retry." },
   },

@@ -1,7 +1,11 @@
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
-import { SendIcon } from "../common/icons";
+import { PaperclipIcon, SendIcon } from "../common/icons";
 import { errorText } from "../../../shared/error-text";
+import { useComposerAttachments } from "../attachments/useComposerAttachments";
+import { ComposerAttachments } from "../attachments/AttachmentViews";
+import type { PendingAttachment } from "../attachments/attachment-files";
+import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, formatBytes } from "../../../shared/protocol/attachments";
 
 interface ComposerProps {
   running: boolean;
@@ -10,23 +14,29 @@ interface ComposerProps {
    * undefined if it is possible. While a run goes on, it also disables Steer, Follow-up and Stop.
    */
   blockedReason?: string;
-  onSend(text: string): Promise<void>;
-  onSteer(text: string): Promise<void>;
-  onFollowUp(text: string): Promise<void>;
+  onSend(text: string, attachments: PendingAttachment[]): Promise<void>;
+  onSteer(text: string, attachments: PendingAttachment[]): Promise<void>;
+  onFollowUp(text: string, attachments: PendingAttachment[]): Promise<void>;
+  /** Why images cannot go with a message now (the chat's model does not read them); undefined if they can. */
+  imagesRefusal?: string;
   onStop(): void;
   /** Changes when the composer should take focus (a session was opened). */
   focusKey?: unknown;
 }
 
 /**
- * The message box. The draft is cleared when a message goes out and put back if the call rejects, so nothing the
- * user typed is ever lost; a rejection is shown under the box.
+ * The message box. The draft (text and attachments) is cleared when a message goes out and put back if the call
+ * rejects, so nothing the user typed or attached is ever lost; a rejection is shown above the box. Files come by
+ * paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey } = props;
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal } = props;
   const [draft, setDraft] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const attachments = useComposerAttachments();
 
   useEffect(() => {
     textarea.current?.focus();
@@ -42,16 +52,40 @@ export const Composer = memo(function Composer(props: ComposerProps) {
 
   const submit = (kind: "send" | "steer" | "follow-up") => {
     const text = draft;
-    if (!text.trim() || blockedReason) return;
+    if ((!text.trim() && attachments.items.length === 0) || blockedReason) return;
     setDraft("");
     setFailure(null);
+    const files = attachments.take();
     const call = kind === "send" ? onSend : kind === "steer" ? onSteer : onFollowUp;
-    call(text).catch((error: unknown) => {
-      // Put the text back in front of anything typed since, so neither is lost.
+    call(text, files).catch((error: unknown) => {
+      // Put the text back in front of anything typed since, so neither is lost; the same for the files.
       setDraft((current) => (current ? `${text}\n${current}` : text));
+      attachments.restore(files);
       setFailure(errorText(error));
     });
   };
+
+  // A paste with text keeps its text (an office app also offers a picture of it); a screenshot comes as a file.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0 || e.clipboardData.types.includes("text/plain")) return;
+    e.preventDefault();
+    void attachments.add(files);
+  };
+  const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes("Files");
+  const onDragOver = (e: DragEvent<HTMLDivElement>) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+    setDragging(true);
+  };
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    setDragging(false);
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    void attachments.add([...e.dataTransfer.files]);
+  };
+  const hasImages = attachments.items.some((a) => a.kind === "image");
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const intent = composerIntent({ ...e, isComposing: e.nativeEvent.isComposing }, running);
@@ -61,16 +95,37 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     submit(intent);
   };
 
-  const canSend = draft.trim().length > 0 && !blockedReason;
+  const canSend = (draft.trim().length > 0 || attachments.items.length > 0) && !blockedReason;
   return (
-    <div className="composer-wrap">
+    <div className={`composer-wrap${dragging ? " composer-dragging" : ""}`} onDragOver={onDragOver} onDrop={onDrop}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}>
       {failure ? (
         <div className="composer-failure" role="alert">
           Not sent: {failure}
           <button type="button" className="link-button" onClick={() => setFailure(null)} aria-label="Dismiss">✕</button>
         </div>
       ) : null}
+      {attachments.problems.length > 0 ? (
+        <div className="composer-failure" role="alert" data-testid="attachment-problems">
+          <span>{attachments.problems.join(" ")}</span>
+          <button type="button" className="link-button" onClick={attachments.dismissProblems} aria-label="Dismiss">✕</button>
+        </div>
+      ) : null}
+      {hasImages && imagesRefusal && failure !== imagesRefusal ? (
+        <div className="composer-note" role="status" data-testid="images-refused">{imagesRefusal}</div>
+      ) : null}
       <div className={`composer${running ? " composer-running" : ""}`}>
+        <ComposerAttachments items={attachments.items} onRemove={attachments.remove} />
+        <button type="button" className="icon-button attach-button" onClick={() => picker.current?.click()} data-testid="attach-button"
+          aria-label="Attach files" title={`Attach images or text files (up to ${MAX_ATTACHMENTS}; images ${formatBytes(MAX_IMAGE_BYTES)}, text ${formatBytes(MAX_TEXT_FILE_BYTES)} each)`}>
+          <PaperclipIcon />
+        </button>
+        <input ref={picker} type="file" multiple hidden data-testid="attach-input" onChange={(e) => {
+          void attachments.add([...(e.target.files ?? [])]);
+          e.target.value = ""; // the same file can be picked again
+        }} />
         <label htmlFor="composer-input" className="visually-hidden">Message</label>
         <textarea
           id="composer-input"
@@ -81,6 +136,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           placeholder={blockedReason ?? (running ? "Steer the agent (Enter) or queue a follow-up (Alt+Enter)…" : "Message Paddock…")}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           aria-describedby="composer-hint"
         />
         <div className="composer-actions">
@@ -106,7 +162,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       <div id="composer-hint" className="composer-hint">
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : "Enter to send · Shift+Enter for a new line"}
+          : "Enter to send · Shift+Enter for a new line · paste or drop images and files"}
       </div>
     </div>
   );

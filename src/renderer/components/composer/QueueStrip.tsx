@@ -1,6 +1,7 @@
 import { memo } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
 import { contentText } from "../../../shared/agent/content-text";
+import { attachmentsOf } from "../../../shared/protocol/attachments";
 
 interface QueueStripProps {
   steering: readonly AgentMessage[];
@@ -33,5 +34,7 @@ export const QueueStrip = memo(function QueueStrip({ steering, followUp, onRemov
 
 function messageText(message: AgentMessage): string {
   if (message.role !== "user") return String(message.role);
-  return contentText(message.content, " ", () => "[image]");
+  const text = contentText(message.content, " ", () => "[image]");
+  const files = attachmentsOf(message).map((a) => `[${a.name}]`).join(" ");
+  return files ? `${files} ${text}`.trim() : text;
 }

@@ -5,6 +5,7 @@ import type { ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { MessageRow } from "./MessageRow";
 import type { ChatItem } from "./chatItems";
+import { useRevealRow, type RowReveal } from "../find/useRevealRow";
 
 interface MessageListProps {
   items: readonly ChatItem[];
@@ -14,6 +15,8 @@ interface MessageListProps {
   tailVersion: unknown;
   /** Changes when the user sends a message: the list goes back to the bottom and follows again. */
   followSignal?: number;
+  /** Scrolls to a row and highlights text in it (find in chat, a search result opened). */
+  reveal?: RowReveal;
 }
 
 /** Within this many pixels of the end the list counts as "at the bottom" and follows new content. */
@@ -24,7 +27,7 @@ const STICK_THRESHOLD = 48;
  * bottom and follows new content while the user is at the bottom; scrolling up stops following until the user
  * returns (or presses "Jump to latest").
  */
-export function MessageList({ items, toolRuns, toolResults, tailVersion, followSignal }: MessageListProps) {
+export function MessageList({ items, toolRuns, toolResults, tailVersion, followSignal, reveal }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
   const [showJump, setShowJump] = useState(false);
@@ -70,6 +73,11 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
 
   shownVirtualizer.current = virtualizer;
 
+  useRevealRow(scrollRef, virtualizer, () => shownItems.current.map((item) => item.key), reveal, () => {
+    stuck.current = false;
+    setShowJump(true);
+  });
+
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -111,7 +119,7 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   }
 
   const rows = virtualizer.getVirtualItems().map((v) => (
-    <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow"
+    <div key={v.key} data-index={v.index} data-key={v.key} ref={virtualizer.measureElement} className="vrow"
       style={{ transform: `translateY(${v.start}px)` }}>
       <MessageRow item={items[v.index]} toolRuns={toolRuns} toolResults={toolResults} />
     </div>

@@ -4,6 +4,9 @@ import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { AssistantMessageView } from "./AssistantMessageView";
 import type { ChatItem } from "./chatItems";
 import { contentText } from "../../../shared/agent/content-text";
+import { CompactionMarker } from "./CompactionMarker";
+import { attachmentsOf } from "../../../shared/protocol/attachments";
+import { MessageAttachments } from "../attachments/AttachmentViews";
 
 interface MessageRowProps {
   item: ChatItem;
@@ -17,7 +20,10 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
     case "user":
       return (
         <div className="row row-user" data-testid="message-user">
-          <div className="user-bubble">{userText(item.message)}</div>
+          <div className="user-bubble">
+            <MessageAttachments refs={attachmentsOf(item.message)} />
+            {userText(item.message)}
+          </div>
         </div>
       );
     case "assistant":
@@ -41,6 +47,13 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
         </div>
       );
     default:
+      if (item.message.role === "compaction") {
+        return (
+          <div className="row row-compaction">
+            <CompactionMarker marker={item.message} />
+          </div>
+        );
+      }
       return (
         <div className="row row-note" data-testid={`message-${String(item.message.role)}`}>
           {String(item.message.role)}

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { ProviderStatus } from "../../../shared/protocol/app-api";
 import type { CustomProvider } from "../../../shared/settings/schema";
 import { useServices } from "../../app/ServicesContext";
-import { customProviderName } from "../../../shared/providers/custom-provider";
+import { customProviderName, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS } from "../../../shared/providers/custom-provider";
 import { errorText } from "../../../shared/error-text";
 import { KeyStatus } from "./ApiKeyRow";
 
@@ -21,14 +21,25 @@ interface Draft {
   baseUrl: string;
   models: string;
   reasoning: boolean;
+  images: boolean;
+  /** As typed; empty for the default. */
+  contextWindow: string;
+  maxTokens: string;
   key: string;
-  /** Fields this editor does not show (context window, max tokens), kept as they were. */
-  kept: Pick<CustomProvider, "contextWindow" | "maxTokens">;
 }
 
-const toDraft = ({ id, name, baseUrl, models, reasoning, ...kept }: CustomProvider): Draft => ({
-  id, name, baseUrl, models: models.join(", "), reasoning: reasoning ?? false, key: "", kept,
+const toDraft = ({ id, name, baseUrl, models, reasoning, images, contextWindow, maxTokens }: CustomProvider): Draft => ({
+  id, name, baseUrl, models: models.join(", "), reasoning: reasoning ?? false, images: images ?? false,
+  contextWindow: contextWindow === undefined ? "" : String(contextWindow), maxTokens: maxTokens === undefined ? "" : String(maxTokens), key: "",
 });
+
+/** A token count as typed: empty is the default (undefined); anything but a positive whole number is refused. */
+function tokenCount(typed: string, what: string, endpoint: string): number | undefined {
+  if (typed.trim() === "") return undefined;
+  const n = Number(typed);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000_000) throw new Error(`${endpoint}: the ${what} must be a whole number of tokens (1 to 100,000,000), or empty for the default.`);
+  return n;
+}
 
 /**
  * Edits the list of OpenAI-compatible endpoints as drafts; Save sends the whole list (and any new keys, which main
@@ -49,14 +60,26 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
   };
 
   const save = async () => {
-    const list: CustomProvider[] = drafts.map((d) => ({
-      id: d.id.trim(),
-      name: d.name.trim() || d.id.trim(),
-      baseUrl: d.baseUrl.trim(),
-      models: d.models.split(/[,\n]/).map((m) => m.trim()).filter(Boolean),
-      ...(d.reasoning ? { reasoning: true } : {}),
-      ...d.kept,
-    }));
+    let list: CustomProvider[];
+    try {
+      list = drafts.map((d) => {
+        const contextWindow = tokenCount(d.contextWindow, "context window", d.name || d.id);
+        const maxTokens = tokenCount(d.maxTokens, "max output tokens", d.name || d.id);
+        return {
+          id: d.id.trim(),
+          name: d.name.trim() || d.id.trim(),
+          baseUrl: d.baseUrl.trim(),
+          models: d.models.split(/[,\n]/).map((m) => m.trim()).filter(Boolean),
+          ...(d.reasoning ? { reasoning: true } : {}),
+          ...(d.images ? { images: true } : {}),
+          ...(contextWindow !== undefined ? { contextWindow } : {}),
+          ...(maxTokens !== undefined ? { maxTokens } : {}),
+        };
+      });
+    } catch (e) {
+      onError(errorText(e));
+      return;
+    }
     if (!(await onSave(list))) return;
     try {
       for (const d of drafts) if (d.key.trim()) await app.setApiKey(customProviderName(d.id.trim()), d.key.trim());
@@ -73,7 +96,8 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     for (let n = 2; taken.has(id); n++) id = `endpoint-${n}`;
     setDirty(true);
     setDrafts((list) => [...list, {
-      id, name: id === "ollama" ? "Ollama" : "Local endpoint", baseUrl: "http://127.0.0.1:11434/v1", models: "", reasoning: false, key: "", kept: {},
+      id, name: id === "ollama" ? "Ollama" : "Local endpoint", baseUrl: "http://127.0.0.1:11434/v1", models: "", reasoning: false, images: false,
+      contextWindow: "", maxTokens: "", key: "",
     }]);
   };
 
@@ -104,8 +128,14 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
                 onChange={(e) => edit(i, { models: e.target.value })} spellCheck={false} /></label>
               <label>API key (optional)<input type="password" autoComplete="off" value={d.key} data-testid="endpoint-key-input"
                 placeholder={keyStored ? "Replace the saved key" : "Paste API key"} onChange={(e) => edit(i, { key: e.target.value })} /></label>
+              <label>Context window (tokens)<input type="number" min={1} step={1} value={d.contextWindow} data-testid="endpoint-context-window"
+                placeholder={`${DEFAULT_CONTEXT_WINDOW} (default)`} onChange={(e) => edit(i, { contextWindow: e.target.value })} /></label>
+              <label>Max output tokens<input type="number" min={1} step={1} value={d.maxTokens} data-testid="endpoint-max-tokens"
+                placeholder={`${DEFAULT_MAX_TOKENS} (default)`} onChange={(e) => edit(i, { maxTokens: e.target.value })} /></label>
               <label className="check inline-check"><input type="checkbox" checked={d.reasoning}
                 onChange={(e) => edit(i, { reasoning: e.target.checked })} /> Reasoning models</label>
+              <label className="check inline-check"><input type="checkbox" checked={d.images} data-testid="endpoint-images"
+                onChange={(e) => edit(i, { images: e.target.checked })} /> Models read images</label>
             </div>
             {status ? (
               <div className="endpoint-key">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
-import type { SessionSummary } from "../../../shared/protocol/app-api";
+import type { ChatExportFormat, SessionSummary } from "../../../shared/protocol/app-api";
 
 interface SessionItemProps {
   session: SessionSummary;
@@ -7,13 +7,14 @@ interface SessionItemProps {
   onOpen(where: "this-window" | "new-window"): void;
   onRename(title: string): void;
   onDelete(): void;
+  onExport(format: ChatExportFormat): void;
 }
 
 /**
  * A session in the sidebar. Click opens it here; Ctrl/Cmd/Shift-click or the menu opens it in a new window.
  * Rename happens in place (double-click, F2 or the menu); Enter keeps the new title, Esc cancels.
  */
-export function SessionItem({ session, active, onOpen, onRename, onDelete }: SessionItemProps) {
+export function SessionItem({ session, active, onOpen, onRename, onDelete, onExport }: SessionItemProps) {
   const [editing, setEditing] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
 
@@ -57,6 +58,8 @@ export function SessionItem({ session, active, onOpen, onRename, onDelete }: Ses
           items={[
             ["Open in new window", () => onOpen("new-window")],
             ["Rename", () => setEditing(true)],
+            ["Export as Markdown", () => onExport("markdown")],
+            ["Export as JSON", () => onExport("json")],
             ["Delete", onDelete],
           ]}
         />
@@ -113,7 +116,7 @@ function RenameInput({ initial, onDone }: { initial: string; onDone(title: strin
 }
 
 /** A small menu: arrow keys move, Enter picks, Esc or a click elsewhere closes. */
-function SessionMenu({ items, onClose }: { items: [string, () => void][]; onClose(): void }) {
+export function SessionMenu({ items, onClose }: { items: [string, () => void][]; onClose(): void }) {
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>("button")?.focus();

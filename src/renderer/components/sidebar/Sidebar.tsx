@@ -1,8 +1,11 @@
-import { useMemo, useState } from "react";
-import type { SessionSummary } from "../../../shared/protocol/app-api";
+import { useMemo, useRef, useState } from "react";
+import type { ChatExportFormat, MessageHit, SessionSummary } from "../../../shared/protocol/app-api";
 import { SessionItem } from "./SessionItem";
 import { groupSessions } from "./groupSessions";
+import { MessageSearchResults } from "./MessageSearchResults";
 import { GearIcon, PlusIcon } from "../common/icons";
+import { useServices } from "../../app/ServicesContext";
+import { importChatFile, saveChatExport } from "../common/chat-files";
 
 interface SidebarProps {
   sessions: readonly SessionSummary[];
@@ -10,20 +13,37 @@ interface SidebarProps {
   settingsOpen: boolean;
   onNewChat(): void;
   onOpen(id: string, where: "this-window" | "new-window"): void;
+  /** Opens a chat at a message a search found. */
+  onOpenMessage(hit: MessageHit): void;
   onRename(id: string, title: string): void;
   onDelete(id: string): void;
   onOpenSettings(): void;
+  /** Something the user asked for failed (an export, an import): the App shows it. */
+  onError(error: unknown): void;
 }
 
-/** Sessions, newest first, with search, new chat and the way to settings. */
+/**
+ * Sessions, newest first, with new chat, import and the way to settings. The search box filters the list by title
+ * and, below it, finds messages across every chat (main's index).
+ */
 export function Sidebar(props: SidebarProps) {
-  const { sessions, activeId, settingsOpen, onNewChat, onOpen, onRename, onDelete, onOpenSettings } = props;
+  const { sessions, activeId, settingsOpen, onNewChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError } = props;
+  const services = useServices();
   const [query, setQuery] = useState("");
+  const fileInput = useRef<HTMLInputElement>(null);
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
-    const matching = q ? sessions.filter((s) => (s.title || "New chat").toLowerCase().includes(q)) : sessions;
-    return groupSessions(matching, Date.now());
+    if (!q) return groupSessions(sessions, Date.now());
+    // While searching: chats whose title matches, newest first, then the messages (below).
+    const matching = sessions.filter((s) => (s.title || "New chat").toLowerCase().includes(q));
+    return matching.length > 0 ? [{ label: "Chats", sessions: matching }] : [];
   }, [sessions, query]);
+
+  const exportChat = (id: string, format: ChatExportFormat) => void saveChatExport(services, id, format).catch(onError);
+  const importChat = (file: File | undefined) => {
+    if (!file) return;
+    importChatFile(services, file).then((created) => onOpen(created.id, "this-window"), onError);
+  };
 
   return (
     <nav className="sidebar" aria-label="Sessions">
@@ -32,12 +52,19 @@ export function Sidebar(props: SidebarProps) {
         <button type="button" className="btn btn-secondary new-chat" onClick={onNewChat} data-testid="new-chat">
           <PlusIcon /> New chat
         </button>
-        <input type="search" className="search" placeholder="Search chats" aria-label="Search chats" value={query}
-          onChange={(e) => setQuery(e.target.value)} data-testid="session-search" />
+        <input type="search" className="search" placeholder="Search chats and messages" aria-label="Search chats and messages" value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && query) {
+              e.preventDefault(); // keeps the chat's Esc-to-abort out of it
+              setQuery("");
+            }
+          }}
+          data-testid="session-search" />
       </div>
       <div className="session-scroll" data-testid="session-list">
         {groups.length === 0 ? (
-          <p className="muted sidebar-empty">{query ? "No chats match." : "No chats yet."}</p>
+          query ? null : <p className="muted sidebar-empty">No chats yet.</p>
         ) : (
           groups.map((g) => (
             <div key={g.label} className="session-group">
@@ -47,18 +74,29 @@ export function Sidebar(props: SidebarProps) {
                   <SessionItem key={s.id} session={s} active={s.id === activeId && !settingsOpen}
                     onOpen={(where) => onOpen(s.id, where)}
                     onRename={(title) => onRename(s.id, title)}
-                    onDelete={() => onDelete(s.id)} />
+                    onDelete={() => onDelete(s.id)}
+                    onExport={(format) => exportChat(s.id, format)} />
                 ))}
               </ul>
             </div>
           ))
         )}
+        <MessageSearchResults query={query} onOpen={onOpenMessage} />
       </div>
       <div className="sidebar-bottom">
         <button type="button" className={`btn btn-ghost settings-button${settingsOpen ? " active" : ""}`}
           onClick={onOpenSettings} data-testid="open-settings" aria-pressed={settingsOpen}>
           <GearIcon /> Settings
         </button>
+        <button type="button" className="btn btn-ghost import-button" onClick={() => fileInput.current?.click()}
+          title="Import a chat exported from Paddock as JSON" data-testid="import-chat">
+          Import chat…
+        </button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file"
+          onChange={(e) => {
+            importChat(e.target.files?.[0]);
+            e.target.value = ""; // the same file can be picked again
+          }} />
       </div>
     </nav>
   );

@@ -1,0 +1,306 @@
+/**
+ * The sidebar's search across chats, in main (Electron-free): keeps the index (search-index.ts) in step with the
+ * transcripts and answers `searchMessages`.
+ *
+ * - **Following the chats.** A worker's status report (and its session closing) makes main read what its transcript
+ *   gained since last time (search-transcripts.ts): workers already report at the start and end of every run, so the
+ *   protocol needs nothing new, and main reads only appended bytes. A chat created or imported is read when the
+ *   session index first lists it; a purged one is forgotten.
+ * - **Persisted, caught up at start.** The index is saved beside the transcripts (`search-index.bin`) a while after
+ *   it changes and when Paddock quits, with where reading stopped in each transcript. At start it loads in the
+ *   background (about 150 ms for 200,000 messages; building it afresh from the transcripts takes seconds of main's
+ *   time), then reads only what the transcripts gained since. It is derived data: a file that does not load is
+ *   rebuilt from the transcripts, and nothing is lost.
+ * - **Never in the way.** Reading runs one chat at a time, yielding between chats and every few hundred messages, so
+ *   main keeps answering windows while it builds; a search meanwhile answers from what is indexed and says so.
+ * - **Snippets from the transcripts.** The index keeps no text; a hit's snippet is cut from its chat's transcript
+ *   (a few recent ones are kept), and a hit whose message no longer matches is left out and its chat read again.
+ */
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import type { AgentMessage } from "../../shared/agent/types";
+import type { MessageHit, MessageSearchResult } from "../../shared/protocol/app-api";
+import { searchableText } from "../../shared/search/searchable-text";
+import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import { MessageIndex, type IndexedMessage } from "./search-index";
+import { snippetOf } from "./search-snippet";
+import { readTranscriptChanges, type TranscriptCursor } from "./search-transcripts";
+import type { BrokerEvent } from "./session-broker";
+import type { SessionIndex } from "./session-index";
+
+/** Text past this many characters of one message is not indexed (a pasted log would otherwise fill the dictionary). */
+const MAX_INDEXED_CHARS = 100_000;
+/** Messages indexed between two yields to the event loop. */
+const CHUNK = 500;
+/** How long after a change the index is saved (changes in between are saved together). */
+const SAVE_DELAY_MS = 30_000;
+/** At most this many hits from one chat. */
+const PER_CHAT = 3;
+/** Chats whose message texts are kept for snippets: typing a query on refines it, and the same chats come back. */
+const SNIPPET_CACHE = 32;
+
+export interface MessageSearchOptions {
+  /** The saved index (read at start, written after changes and by `flush`). */
+  file: string;
+  sessions: SessionIndex;
+  transcriptFile(sessionId: string): string;
+  /** The broker's events: status reports and closed sessions say a transcript grew. */
+  onBrokerEvent(listener: (event: BrokerEvent) => void): () => void;
+  /** Delay before saving after a change; default 30 s. */
+  saveDelayMs?: number;
+}
+
+/** A chat's messages as snippets need them: who said it and its searchable text. */
+interface CachedTranscript {
+  offset: number;
+  messages: { role: string; text: string }[];
+}
+
+export class MessageSearch {
+  private index = new MessageIndex();
+  private cursors = new Map<string, TranscriptCursor>();
+  /** Chats waiting to be read, in order; a chat asked for again while being read goes round once more. */
+  private readonly queue = new Set<string>();
+  private working?: Promise<void>;
+  private started = false;
+  private loading: Promise<void>;
+  private saveTimer?: ReturnType<typeof setTimeout>;
+  private dirty = false;
+  private disposed = false;
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly snippetSources = new Map<string, CachedTranscript>();
+
+  constructor(private readonly options: MessageSearchOptions) {
+    this.unsubscribe.push(
+      options.onBrokerEvent((event) => {
+        if (event.type === "status") this.refresh(event.status.sessionId);
+        else if (event.type === "session-closed") this.refresh(event.sessionId);
+      }),
+      options.sessions.onChange((id) => {
+        const record = options.sessions.get(id);
+        if (!record) this.forget(id);
+        else if (!record.parent && !this.cursors.has(id)) this.refresh(id);
+      }),
+    );
+    // Loading waits for the next turn of the event loop: the first window comes first.
+    this.loading = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.load());
+  }
+
+  /** Resolves once every chat listed at start has been read into the index (tests, benchmarks). */
+  async ready(): Promise<void> {
+    await this.loading;
+    while (this.working) await this.working;
+  }
+
+  /** Reads what the chat's transcript gained (soon, in the background). */
+  refresh(sessionId: string): void {
+    if (this.disposed) return;
+    const record = this.options.sessions.get(sessionId);
+    if (!record || record.parent) return;
+    this.queue.add(sessionId);
+    if (this.started) this.work();
+  }
+
+  /** Drops a chat from the index (it was purged). */
+  forget(sessionId: string): void {
+    this.queue.delete(sessionId);
+    this.snippetSources.delete(sessionId);
+    if (!this.cursors.delete(sessionId) && this.index.messageCount(sessionId) === 0) return;
+    this.index.removeSession(sessionId);
+    this.changed();
+  }
+
+  /** Messages of live chats matching `query`, best first; see AppApi.searchMessages. */
+  async search(query: string, limit: number): Promise<MessageSearchResult> {
+    const sessions = this.options.sessions;
+    // Subagents' sessions are never indexed (see refresh), so live is all a hit's chat must be.
+    const accept = (id: string) => sessions.isLive(id);
+    // A few more than asked: a hit whose message changed since it was indexed is dropped below.
+    const found = this.index.search(query, { limit: limit + 2, perSession: PER_CHAT, accept });
+    const hits: MessageHit[] = [];
+    for (const hit of found) {
+      if (hits.length >= limit) break;
+      const message = (await this.messagesOf(hit.sessionId))[hit.messageIndex];
+      const snippet = message && (message.role === "user" || message.role === "assistant") ? snippetOf(message.text, query) : undefined;
+      if (!snippet || !message || (message.role !== "user" && message.role !== "assistant")) {
+        // The transcript changed in a way reading on from the last place cannot see: read it whole again.
+        const cursor = this.cursors.get(hit.sessionId);
+        if (cursor) this.cursors.set(hit.sessionId, { ...cursor, replay: true });
+        this.refresh(hit.sessionId);
+        continue;
+      }
+      const title = sessions.get(hit.sessionId)?.title ?? "";
+      hits.push({ sessionId: hit.sessionId, title, messageIndex: hit.messageIndex, role: message.role as MessageHit["role"], snippet: snippet.text, ranges: snippet.ranges });
+    }
+    return { hits, indexing: !this.started || this.queue.size > 0 || this.working !== undefined };
+  }
+
+  /** Sizes, for the benchmark. */
+  stats(): ReturnType<MessageIndex["stats"]> {
+    return this.index.stats();
+  }
+
+  /** Saves the index now if it changed (quitting); resolves once it is on disk. Never rejects. */
+  async flush(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.dirty) return;
+    this.dirty = false;
+    const extra = Object.fromEntries(this.cursors);
+    const tmp = `${this.options.file}.tmp`;
+    try {
+      await writeFile(tmp, this.index.serialize(extra), { mode: 0o600 });
+      await rename(tmp, this.options.file);
+    } catch (error) {
+      this.dirty = true;
+      console.warn(`paddock: could not save the search index: ${(error as Error).message}`);
+      await rm(tmp, { force: true }).catch(() => undefined);
+    }
+  }
+
+  /** Stops following the chats; saves what changed. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const off of this.unsubscribe) off();
+    this.queue.clear();
+    await this.loading.catch(() => undefined);
+    while (this.working) await this.working;
+    await this.flush();
+  }
+
+  /** The saved index, then every chat the session index lists read up to date. */
+  private async load(): Promise<void> {
+    const saved = await this.readSaved();
+    if (saved) {
+      this.index = saved.index;
+      this.cursors = saved.cursors;
+    }
+    const listed = new Set<string>();
+    // Live chats (a deleted one comes back through the index's change when it is restored).
+    for (const { id } of this.options.sessions.list()) {
+      listed.add(id);
+      this.queue.add(id);
+    }
+    for (const id of this.index.sessionIds()) if (!listed.has(id)) this.forget(id);
+    for (const id of [...this.cursors.keys()]) if (!listed.has(id)) this.cursors.delete(id);
+    this.started = true;
+    this.work();
+  }
+
+  private async readSaved(): Promise<{ index: MessageIndex; cursors: Map<string, TranscriptCursor> } | undefined> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(this.options.file);
+    } catch {
+      return undefined; // none yet
+    }
+    try {
+      const { index, extra } = MessageIndex.deserialize(bytes);
+      const cursors = new Map<string, TranscriptCursor>();
+      for (const [id, cursor] of Object.entries(isObject(extra) ? extra : {})) {
+        // A chat whose bookkeeping does not add up is read again from its start.
+        if (isCursor(cursor) && index.messageCount(id) === cursor.messages) cursors.set(id, cursor);
+      }
+      for (const id of index.sessionIds()) if (!cursors.has(id)) index.removeSession(id);
+      return { index, cursors };
+    } catch (error) {
+      console.warn(`paddock: the saved search index could not be read (${(error as Error).message}); rebuilding it from the chats`);
+      this.dirty = true;
+      return undefined;
+    }
+  }
+
+  private work(): void {
+    if (this.working || this.queue.size === 0 || this.disposed) return;
+    this.working = (async () => {
+      while (this.queue.size > 0 && !this.disposed) {
+        const [id] = this.queue;
+        this.queue.delete(id);
+        await this.readChat(id).catch((error: unknown) => console.warn(`paddock: could not index chat ${id}: ${(error as Error).message}`));
+        await yieldToEventLoop();
+      }
+    })().finally(() => {
+      this.working = undefined;
+      this.work();
+    });
+  }
+
+  /** Brings one chat's messages in the index up to date with its transcript. */
+  private async readChat(id: string): Promise<void> {
+    const before = this.cursors.get(id);
+    const change = await readTranscriptChanges(this.options.transcriptFile(id), before);
+    if (!this.options.sessions.get(id)) return; // purged meanwhile
+    if (change.kind === "appended") {
+      if (change.messages.length > 0) await this.indexFrom(id, before?.messages ?? 0, change.messages);
+    } else {
+      const prints = change.messages.map(fingerprint);
+      const old = this.index.prints(id);
+      let same = 0;
+      while (same < old.length && same < prints.length && old[same] === prints[same]) same++;
+      if (same < old.length || same < prints.length) await this.indexFrom(id, same, change.messages.slice(same), prints.slice(same));
+    }
+    if (change.cursor !== before && this.options.sessions.get(id)) {
+      this.cursors.set(id, change.cursor);
+      this.snippetSources.delete(id);
+      this.changed();
+    }
+  }
+
+  private async indexFrom(id: string, start: number, messages: AgentMessage[], prints?: number[]): Promise<void> {
+    const indexed = (m: AgentMessage, i: number): IndexedMessage => ({ text: searchableText(m).slice(0, MAX_INDEXED_CHARS), print: prints?.[i] ?? fingerprint(m) });
+    for (let from = 0; from < messages.length || from === 0; from += CHUNK) {
+      if (from > 0) await yieldToEventLoop();
+      this.index.replaceFrom(id, start + from, messages.slice(from, from + CHUNK).map((m, i) => indexed(m, from + i)));
+    }
+  }
+
+  /** The chat's messages for snippets: the transcript as its worker would load it, cached until it grows. */
+  private async messagesOf(id: string): Promise<CachedTranscript["messages"]> {
+    const offset = this.cursors.get(id)?.offset ?? -1;
+    const cached = this.snippetSources.get(id);
+    if (cached && cached.offset === offset) {
+      this.snippetSources.delete(id); // most recently used goes last
+      this.snippetSources.set(id, cached);
+      return cached.messages;
+    }
+    const loaded = await loadTranscript(this.options.transcriptFile(id)).catch(() => ({ messages: [] as AgentMessage[] }));
+    const messages = loaded.messages.map((m) => ({ role: m.role, text: searchableText(m) }));
+    this.snippetSources.set(id, { offset, messages });
+    while (this.snippetSources.size > SNIPPET_CACHE) this.snippetSources.delete(this.snippetSources.keys().next().value!);
+    return messages;
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (this.saveTimer || this.disposed) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.flush();
+    }, this.options.saveDelayMs ?? SAVE_DELAY_MS);
+    this.saveTimer.unref?.();
+  }
+}
+
+/** A number that changes when the message's role, time or searchable text does (FNV-1a). */
+export function fingerprint(message: AgentMessage): number {
+  const text = `${message.role}\u0000${(message as { timestamp?: unknown }).timestamp ?? ""}\u0000${searchableText(message)}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isCursor(value: unknown): value is TranscriptCursor {
+  if (!isObject(value)) return false;
+  const { offset, messages, replay } = value;
+  return Number.isInteger(offset) && (offset as number) >= 0 && Number.isInteger(messages) && (messages as number) >= 0 && (replay === undefined || replay === true);
+}

@@ -1,0 +1,44 @@
+import { useCallback, useRef, useState } from "react";
+import { MAX_ATTACHMENTS } from "../../../shared/protocol/attachments";
+import { acceptFiles, type FileLike, type PendingAttachment } from "./attachment-files";
+
+/**
+ * The composer's attachments: files added (paste, drop, picker) if they may be, with a sentence for each that may
+ * not; taken when the message goes out and put back if it was not sent, so nothing the user attached is lost.
+ */
+export function useComposerAttachments() {
+  const [items, setItems] = useState<PendingAttachment[]>([]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const current = useRef(items);
+  current.current = items;
+
+  const add = useCallback(async (files: readonly FileLike[]) => {
+    if (files.length === 0) return;
+    const { accepted, problems: refused } = await acceptFiles(files, current.current.length);
+    setItems((list) => [...list, ...accepted].slice(0, MAX_ATTACHMENTS));
+    setProblems(refused);
+  }, []);
+
+  const remove = useCallback((key: string) => {
+    setItems((list) => list.filter((item) => item.key !== key));
+    setProblems([]);
+  }, []);
+
+  /** Empties the composer's list and returns what it held (for sending). */
+  const take = useCallback((): PendingAttachment[] => {
+    const taken = current.current;
+    current.current = [];
+    setItems([]);
+    setProblems([]);
+    return taken;
+  }, []);
+
+  /** Puts back attachments whose message was not sent, ahead of any added since. */
+  const restore = useCallback((list: readonly PendingAttachment[]) => {
+    if (list.length > 0) setItems((now) => [...list, ...now].slice(0, MAX_ATTACHMENTS));
+  }, []);
+
+  const dismissProblems = useCallback(() => setProblems([]), []);
+
+  return { items, problems, add, remove, take, restore, dismissProblems };
+}

@@ -1,0 +1,148 @@
+import { memo, useEffect, useRef, useState } from "react";
+import {
+  hasChatOptions,
+  MAX_INSTRUCTIONS_CHARS,
+  MAX_OUTPUT_TOKENS,
+  MAX_TEMPERATURE,
+  MIN_TEMPERATURE,
+  type ChatOptions,
+} from "../../../shared/protocol/chat-options";
+import { errorText } from "../../../shared/error-text";
+import { SlidersIcon } from "../common/icons";
+
+interface ChatSettingsProps {
+  options: ChatOptions | undefined;
+  /** Settings' default instructions ("" for none). */
+  defaultInstructions: string;
+  /** The chat works in a folder: without instructions of its own it gets Paddock's for working there. */
+  inWorkspace: boolean;
+  /** The chat's model's own limit on output tokens, when known. */
+  modelMaxTokens?: number;
+  /** Saves the whole set; rejects with the reason (the panel stays open with the draft). */
+  onSave(options: ChatOptions): Promise<void>;
+}
+
+const DEFAULT_TEMPERATURE = 1;
+
+/**
+ * The chat's own instructions and parameters, from the header: a button (marked when the chat differs from the
+ * defaults) opens a panel of drafts; Save sends the whole set, Reset returns every field to the defaults.
+ */
+export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave }: ChatSettingsProps) {
+  const [open, setOpen] = useState(false);
+  const [instructions, setInstructions] = useState("");
+  const [temperature, setTemperature] = useState<number | undefined>();
+  const [maxTokens, setMaxTokens] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setInstructions(options?.systemPrompt ?? "");
+    setTemperature(options?.temperature);
+    setMaxTokens(options?.maxTokens === undefined ? "" : String(options.maxTokens));
+    setFailure(null);
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    return () => document.removeEventListener("mousedown", onDown);
+    // Drafts start from the chat's options each time the panel opens, not as they change while it is open.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  const save = (next: ChatOptions) => {
+    setSaving(true);
+    setFailure(null);
+    onSave(next).then(
+      () => setOpen(false),
+      (e: unknown) => setFailure(errorText(e)),
+    ).finally(() => setSaving(false));
+  };
+
+  const submit = () => {
+    const tokens = maxTokens.trim() === "" ? undefined : Number(maxTokens);
+    if (tokens !== undefined && !(Number.isInteger(tokens) && tokens >= 1 && tokens <= MAX_OUTPUT_TOKENS)) {
+      setFailure(`Max output tokens must be a whole number from 1 to ${MAX_OUTPUT_TOKENS.toLocaleString()}, or empty for the model's default.`);
+      return;
+    }
+    save({
+      ...(instructions.trim() ? { systemPrompt: instructions } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(tokens !== undefined ? { maxTokens: tokens } : {}),
+    });
+  };
+
+  const custom = hasChatOptions(options);
+  const fallback = defaultInstructions.trim()
+    ? `Settings' default: ${defaultInstructions.trim()}`
+    : inWorkspace ? "Paddock's instructions for working in the folder" : "None: the model's own behaviour";
+  const capped = modelMaxTokens !== undefined && Number(maxTokens) > modelMaxTokens;
+  return (
+    <div className="chat-settings" ref={root}>
+      <button type="button" className={`icon-button chat-settings-button${custom ? " chat-settings-custom" : ""}`} onClick={() => setOpen((o) => !o)}
+        aria-expanded={open} aria-haspopup="dialog" aria-label="Chat settings" data-testid="chat-settings-button"
+        title={custom ? "Chat settings (this chat has its own)" : "Chat settings: instructions, temperature, max output tokens"}>
+        <SlidersIcon />
+        {custom ? <span className="chat-settings-dot" aria-hidden="true" /> : null}
+      </button>
+      {open ? (
+        <form className="chat-settings-panel" role="dialog" aria-label="Chat settings" data-testid="chat-settings"
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+          onKeyDown={(e) => {
+            if (e.key !== "Escape") return;
+            e.preventDefault(); // keeps Esc from stopping the run
+            setOpen(false);
+          }}>
+          <label className="chat-settings-field">
+            <span className="chat-settings-label">Instructions for this chat</span>
+            <textarea value={instructions} rows={7} maxLength={MAX_INSTRUCTIONS_CHARS} placeholder={fallback} autoFocus
+              onChange={(e) => setInstructions(e.target.value)} data-testid="chat-instructions" />
+            <span className="field-hint">
+              {inWorkspace ? "Replaces Paddock's instructions; the folder, its AGENTS.md and the date are still given. " : ""}
+              Empty: the default. {instructions.length > 0 ? `${instructions.length.toLocaleString()} / ${MAX_INSTRUCTIONS_CHARS.toLocaleString()}` : ""}
+            </span>
+          </label>
+          <div className="chat-settings-field">
+            <span className="chat-settings-label">Temperature</span>
+            <div className="chat-settings-row">
+              <label className="inline-check">
+                <input type="checkbox" checked={temperature === undefined} data-testid="temperature-default"
+                  onChange={(e) => setTemperature(e.target.checked ? undefined : DEFAULT_TEMPERATURE)} /> Model default
+              </label>
+              <input type="range" min={MIN_TEMPERATURE} max={MAX_TEMPERATURE} step={0.05} aria-label="Temperature"
+                value={temperature ?? DEFAULT_TEMPERATURE} disabled={temperature === undefined}
+                onChange={(e) => setTemperature(Number(e.target.value))} />
+              <input type="number" className="chat-settings-number" min={MIN_TEMPERATURE} max={MAX_TEMPERATURE} step={0.05}
+                aria-label="Temperature value" data-testid="temperature-input" disabled={temperature === undefined}
+                value={temperature ?? ""} onChange={(e) => {
+                  const value = Number(e.target.value);
+                  if (e.target.value !== "" && Number.isFinite(value)) setTemperature(Math.min(MAX_TEMPERATURE, Math.max(MIN_TEMPERATURE, value)));
+                }} />
+            </div>
+            <span className="field-hint">Lower is steadier, higher more varied. Some models (reasoning ones) ignore it or refuse it.</span>
+          </div>
+          <label className="chat-settings-field">
+            <span className="chat-settings-label">Max output tokens</span>
+            <input type="number" className="chat-settings-number" min={1} max={MAX_OUTPUT_TOKENS} step={1} value={maxTokens}
+              placeholder="Model default" onChange={(e) => setMaxTokens(e.target.value)} data-testid="max-tokens-input" />
+            <span className="field-hint">
+              {modelMaxTokens ? `This model allows up to ${modelMaxTokens.toLocaleString()}${capped ? ": larger values are capped to it" : ""}.` : "Empty: the model's default."}
+            </span>
+          </label>
+          {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
+          <div className="chat-settings-actions">
+            <button type="button" className="link-button" disabled={saving} onClick={() => save({})} data-testid="chat-settings-reset">Reset to defaults</button>
+            <span className="chat-settings-spacer" />
+            <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>Cancel</button>
+            <button type="submit" className="btn btn-primary" disabled={saving} data-testid="chat-settings-save">Save</button>
+          </div>
+        </form>
+      ) : null}
+    </div>
+  );
+});

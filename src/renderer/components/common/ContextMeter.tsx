@@ -1,0 +1,83 @@
+import { memo, useEffect, useRef, useState } from "react";
+import { errorText } from "../../../shared/error-text";
+import { shortTokens, type ContextFigures } from "./context-meter-figures";
+
+interface ContextMeterProps {
+  figures: ContextFigures;
+  /** A run is active: "Compact now" waits for it (the worker refuses meanwhile). */
+  running: boolean;
+  /** Nothing can be sent (disconnected, no model): nor compacted. */
+  blocked?: string;
+  onCompact(): Promise<void>;
+}
+
+/**
+ * The chat header's context meter: tokens in context against the model's window ("12.3k / 128k"), coloured as the
+ * context nears the point where older messages are summarised. Fixed width, so the header never shifts as it
+ * counts. A click opens the figures and "Compact now".
+ */
+export const ContextMeter = memo(function ContextMeter({ figures, running, blocked, onCompact }: ContextMeterProps) {
+  const [open, setOpen] = useState(false);
+  const [compacting, setCompacting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!panel.current?.parentElement?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    return () => document.removeEventListener("mousedown", onDown);
+  }, [open]);
+
+  const { tokens, contextWindow, threshold, level } = figures;
+  const share = contextWindow > 0 ? Math.min(1, tokens / contextWindow) : 0;
+  const label = contextWindow > 0 ? `${shortTokens(tokens)} / ${shortTokens(contextWindow)}` : `${shortTokens(tokens)} tokens`;
+  const percent = contextWindow > 0 ? ` (${Math.round(share * 100)}%)` : "";
+  const cannot = blocked ?? (running ? "Wait for the reply to finish, or stop it." : undefined);
+
+  const compact = () => {
+    setFailure(null);
+    setCompacting(true);
+    onCompact()
+      .then(() => setOpen(false), (e: unknown) => setFailure(errorText(e)))
+      .finally(() => setCompacting(false));
+  };
+
+  return (
+    <div className="context-meter">
+      <button type="button" className={`context-meter-button context-${level}`} data-testid="context-meter" data-level={level}
+        aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen((o) => !o)}
+        aria-label={`Context: ${tokens.toLocaleString("en-US")} tokens${contextWindow > 0 ? ` of ${contextWindow.toLocaleString("en-US")}` : ""}`}
+        title={`Context: about ${tokens.toLocaleString("en-US")} tokens${contextWindow > 0 ? ` of the model's ${contextWindow.toLocaleString("en-US")}` : ""}`}>
+        <span className="context-bar" aria-hidden="true"><span style={{ width: `${share * 100}%` }} /></span>
+        <span className="context-figures">{compacting ? "Compacting…" : label}</span>
+      </button>
+      {open ? (
+        <div className="context-panel" role="dialog" aria-label="Context" ref={panel}
+          onKeyDown={(e) => {
+            if (e.key !== "Escape") return;
+            e.preventDefault(); // keeps Esc from stopping the run
+            setOpen(false);
+          }}>
+          <div className="context-panel-figure" data-testid="context-figure">
+            <strong>{tokens.toLocaleString("en-US")}</strong>
+            {contextWindow > 0 ? ` of ${contextWindow.toLocaleString("en-US")} tokens${percent}` : " tokens (this model's window is unknown)"}
+          </div>
+          <p className="muted context-help">
+            {figures.fromUsage ? "From the last reply's reported usage, plus an estimate for what came after." : "Estimated at about four characters a token."}
+            {threshold > 0 ? ` Past ${threshold.toLocaleString("en-US")} tokens the older messages are summarised automatically, so the chat never overflows.` : ""}
+          </p>
+          <button type="button" className="btn btn-primary" onClick={compact} disabled={compacting || cannot !== undefined}
+            title={cannot} data-testid="compact-now">
+            {compacting ? "Summarising earlier messages…" : "Compact now"}
+          </button>
+          {cannot && !compacting ? <div className="muted context-help">{cannot}</div> : null}
+          <p className="muted context-help">Compacting summarises the older messages for the model. Every message stays in this chat.</p>
+          {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+});

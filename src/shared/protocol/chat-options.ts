@@ -1,0 +1,54 @@
+/**
+ * A chat's own instructions and model parameters. Absent fields take the defaults: Settings' default instructions
+ * (and, in a workspace, Paddock's prompt for working there), the provider's temperature, and the model's own limit
+ * on output tokens. The worker journals them in the transcript's `meta` records and tells every mirror; the page
+ * edits them in the chat's settings. No typebox here: pages import this module.
+ */
+
+export interface ChatOptions {
+  /** Instructions for this chat, in place of Settings' default (and of Paddock's default inside a workspace). */
+  systemPrompt?: string;
+  /** Sampling temperature, 0 to 2. */
+  temperature?: number;
+  /** Most tokens one reply may have; capped at the model's own maximum. */
+  maxTokens?: number;
+}
+
+/** Longest instructions a chat (or Settings' default) may have. */
+export const MAX_INSTRUCTIONS_CHARS = 50_000;
+export const MIN_TEMPERATURE = 0;
+export const MAX_TEMPERATURE = 2;
+export const MAX_OUTPUT_TOKENS = 1_000_000;
+
+/** Why `value` is not valid ChatOptions, or undefined when it is. Never throws. */
+export function chatOptionsProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "chat options must be an object";
+  for (const key of Object.keys(value)) {
+    if (key !== "systemPrompt" && key !== "temperature" && key !== "maxTokens") return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
+  }
+  const { systemPrompt, temperature, maxTokens } = value as Record<string, unknown>;
+  if (systemPrompt !== undefined && (typeof systemPrompt !== "string" || systemPrompt.length > MAX_INSTRUCTIONS_CHARS)) {
+    return `instructions must be text of at most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en-US")} characters`;
+  }
+  if (temperature !== undefined && (typeof temperature !== "number" || !(temperature >= MIN_TEMPERATURE && temperature <= MAX_TEMPERATURE))) {
+    return `temperature must be a number from ${MIN_TEMPERATURE} to ${MAX_TEMPERATURE}`;
+  }
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > MAX_OUTPUT_TOKENS)) {
+    return `max output tokens must be a whole number from 1 to ${MAX_OUTPUT_TOKENS.toLocaleString("en-US")}`;
+  }
+  return undefined;
+}
+
+/** The options as kept: blank instructions are no instructions (the default applies), absent fields dropped. */
+export function normalizeChatOptions(options: ChatOptions): ChatOptions {
+  const out: ChatOptions = {};
+  if (options.systemPrompt !== undefined && options.systemPrompt.trim() !== "") out.systemPrompt = options.systemPrompt;
+  if (options.temperature !== undefined) out.temperature = options.temperature;
+  if (options.maxTokens !== undefined) out.maxTokens = options.maxTokens;
+  return out;
+}
+
+/** Whether the chat changes anything from the defaults. */
+export function hasChatOptions(options: ChatOptions | undefined): boolean {
+  return options !== undefined && (options.systemPrompt !== undefined || options.temperature !== undefined || options.maxTokens !== undefined);
+}

@@ -1,0 +1,135 @@
+/**
+ * Context that never overflows, in the browser host with real workers: the context meter in the header (figures,
+ * colour, a width that never moves the header), the marker where older messages were summarised (collapsed, opens to
+ * the summary), and "Compact now". The model is the loopback server as an endpoint with a 2,000-token window.
+ * Screenshots go to test-results/screens/compaction-*.png.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../../testkit/launch-chromium";
+import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
+import { openChat, poll, replies, SCREENS, send, shot } from "../../testkit/chat-page";
+import { isSummaryRequest, summarisingFallback, tokensOf } from "../../testkit/compaction";
+import type { CustomProvider, Settings } from "../../src/shared/settings/schema";
+
+let browser: Browser;
+let build: ReturnType<typeof privateBuildCopy>;
+let server: OpenAITestServer;
+let host: WebHostProcess;
+let dataDir: string;
+
+const TINY = JSON.stringify(["custom:tiny", "tiny-model"]);
+const SUMMARY = "## Goal\nPlan a week in **Lisbon**.\n\n## Progress\n### Done\n- [x] Days one and two planned\n\n## Next Steps\n1. Plan day three";
+
+beforeAll(async () => {
+  mkdirSync(SCREENS, { recursive: true });
+  build = privateBuildCopy();
+  browser = await launchChromium();
+  server = await startOpenAIServer({ models: ["test-model", "tiny-model"] });
+  dataDir = mkdtempSync(join(tmpdir(), "paddock-e2e-compaction-"));
+  host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+  const settings = await host.call<Settings>("getSettings");
+  const tiny: CustomProvider = { id: "tiny", name: "Tiny", baseUrl: server.baseUrl, models: ["tiny-model"], contextWindow: 2_000 };
+  await host.call("updateSettings", { customProviders: [...settings.customProviders, tiny] });
+});
+
+afterAll(async () => {
+  await host?.stop();
+  await server?.close();
+  await browser?.close();
+  build?.remove();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const meter = (page: Page) => page.getByTestId("context-meter");
+const meterText = (page: Page) => meter(page).textContent();
+const level = (page: Page) => meter(page).getAttribute("data-level");
+const box = async (page: Page, testId: string) => (await page.getByTestId(testId).boundingBox())!;
+
+describe("the context meter and compaction markers", () => {
+  it("counts the context against the window, turns colour near the limit, and marks where older messages were summarised", async () => {
+    server.setFallback(summarisingFallback(SUMMARY));
+    const { page, problems } = await openChat(browser, host);
+    await page.getByTestId("model-picker").selectOption(TINY);
+    await poll(() => meterText(page)).toBe("0 / 2.0k");
+    const widths = [(await box(page, "context-meter")).width];
+
+    await send(page, tokensOf(300, "Day one"));
+    await replies(page, 1);
+    expect(await level(page)).toBe("ok");
+    widths.push((await box(page, "context-meter")).width);
+    await send(page, tokensOf(300, "Day two"));
+    await replies(page, 2);
+    // About 1,250 of 2,000: past four fifths of where compaction starts (1,500).
+    await poll(() => level(page)).toBe("near");
+    widths.push((await box(page, "context-meter")).width);
+    await shot(page, "compaction-meter-near");
+
+    // The third prompt passes the threshold: while the summary is written the meter is red.
+    server.setFallback(summarisingFallback({ text: SUMMARY, chunkChars: 6, tokensPerSecond: 20 }));
+    await send(page, tokensOf(300, "Day three"));
+    await poll(() => level(page)).toBe("full");
+    const full = await meterText(page);
+    widths.push((await box(page, "context-meter")).width);
+    await shot(page, "compaction-meter-full");
+    await replies(page, 3);
+    const marker = page.getByTestId("compaction-marker");
+    await marker.waitFor();
+    expect(await marker.textContent()).toBe("▸Earlier messages summarised (2 messages, ~600 tokens)");
+    // The marker's row sits after the prompt that triggered it (row 4), before the reply.
+    expect(await page.locator(".vrow:has([data-testid=compaction-marker])").getAttribute("data-index")).toBe("5");
+    // Back under the threshold (about 1,250: the kept turns, the summary and the reply).
+    await poll(() => level(page)).toBe("near");
+    expect(parseFloat((await meterText(page))!)).toBeLessThan(parseFloat(full!));
+    await shot(page, "compaction-marker");
+
+    await marker.getByRole("button").click();
+    await page.getByTestId("compaction-summary").locator("strong", { hasText: "Lisbon" }).waitFor();
+    expect(await page.getByTestId("compaction-summary").textContent()).toContain("Plan day three");
+    await page.locator(".vrow:has([data-testid=compaction-marker])").evaluate((row) => row.scrollIntoView({ block: "start" }));
+    await shot(page, "compaction-marker-open");
+
+    // The meter kept its width whatever it showed, so it never moved the header.
+    expect(new Set(widths).size).toBe(1);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("compacts when asked from the meter's panel, and the marker is still there after a reload", async () => {
+    server.setFallback(summarisingFallback(SUMMARY));
+    const { page, sessionId, problems } = await openChat(browser, host);
+    await page.getByTestId("model-picker").selectOption(TINY);
+    await send(page, "What should I see in Lisbon?");
+    await replies(page, 1);
+    await send(page, "And in Porto?");
+    await replies(page, 2);
+    await meter(page).click();
+    const panel = page.getByRole("dialog", { name: "Context" });
+    await panel.waitFor();
+    expect(await page.getByTestId("context-figure").textContent()).toMatch(/^\d+ of 2,000 tokens \(\d+%\)$/);
+    await shot(page, "compaction-meter-panel");
+    const before = server.requests.length;
+    await page.getByTestId("compact-now").click();
+    await page.getByTestId("compaction-marker").waitFor();
+    await panel.waitFor({ state: "detached" });
+    expect(server.requests.slice(before).map((r) => isSummaryRequest(r.body))).toEqual([true]);
+    expect(await page.getByTestId("compaction-marker").textContent()).toContain("(2 messages,");
+
+    // A second time, with nothing new since: the panel says why.
+    await meter(page).click();
+    await page.getByTestId("compact-now").click();
+    await panel.getByRole("alert").filter({ hasText: "Already compacted" }).waitFor();
+    await shot(page, "compaction-already");
+
+    await page.reload();
+    await page.getByTestId("compaction-marker").waitFor();
+    expect(await page.getByTestId("message-user").count()).toBe(2);
+    expect(problems).toEqual([]);
+    await page.close();
+    expect(sessionId).toBeTruthy();
+  });
+});
