@@ -10,6 +10,7 @@
  * - `chat.findInChat10kMs`: the bench page (the real App over a real worker) on a 10,000-message chat, its whole
  *   history loaded: from the query typed into the find bar to the frame in which the matching row is on screen and
  *   its text highlighted. Far targets (thousands of rows away). Target: 100 ms; the figure is the slowest.
+ * - `chat.branchSwitchMs`: switching between two versions in a 10,000-message chat, to paint (bench/branch-switch.ts).
  */
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +28,7 @@ import { endpointUrl } from "../src/main/broker/session-broker";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
 import { startBenchPage } from "./lib/bench-page";
 import { startBenchBroker } from "./lib/sessions";
+import { benchBranchSwitch } from "./branch-switch";
 import { median, metric, round, sleep, withTimeout, type Metric } from "./lib/metrics";
 
 const CHATS = 1_000;
@@ -117,7 +119,9 @@ export async function benchChat(): Promise<Record<string, Metric>> {
     await findInPage(page, "Question #4000:", 7_998); // warm-up
     for (const n of targets) runs[`Question #${n}:`] = await findInPage(page, `Question #${n}:`, 2 * (n - 1));
     const slowest = Math.max(...Object.values(runs));
+    const branchSwitchMs = await benchBranchSwitch(pages.browser, (ws, id) => pages.url(ws, id), bench, KEEP_NAMES);
     return {
+      branchSwitchMs,
       findInChat10kMs: metric(slowest, "<=", FIND_TARGET_MS, "ms", {
         note: "The bench page (real App, real worker) on a 10,000-message chat with its whole history loaded: from the query typed into the find bar to the frame in which the matching row is on screen with its text highlighted; the slowest of the queries (each thousands of rows from the last).",
         detail: { perQueryMs: Object.fromEntries(Object.entries(runs).map(([q, ms]) => [q, round(ms, 1)])), medianMs: round(median(Object.values(runs)), 1) },

@@ -9,8 +9,13 @@ import { startBroker, testSettings, waitForView, type BrokerRig, type TestSettin
 
 export { WORKER_FILE } from "../../testkit/worker-harness";
 
+/**
+ * The loopback endpoint with a window no benchmark's chat reaches: the IPC and reliability groups stream replies of
+ * 100k characters into one chat, which a 32k window would (rightly) compact; compaction has a group of its own.
+ */
 export function benchSettings(baseUrl: string): TestSettings {
-  return testSettings({ baseUrl }, { requestTimeoutMs: 120_000 });
+  const settings = testSettings({ baseUrl }, { requestTimeoutMs: 120_000 });
+  return { ...settings, customProviders: settings.customProviders.map((p) => ({ ...p, contextWindow: 10_000_000 })) };
 }
 
 export interface BenchBroker extends Pick<BrokerRig, "broker" | "sessionsDir" | "close"> {

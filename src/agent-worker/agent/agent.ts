@@ -45,7 +45,7 @@ export interface QueueChange {
 }
 
 export interface AgentOptions {
-  initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "isStreaming" | "streamingMessage" | "errorMessage">>;
+  initialState?: Partial<Omit<AgentState, "pendingToolCalls" | "isStreaming" | "streamingMessage" | "errorMessage">> & Pick<AgentStateData, "branches">;
   convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
   transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
   streamFn?: StreamFn;
@@ -140,6 +140,7 @@ export class Agent {
       model: initial?.model,
       thinkingLevel: initial?.thinkingLevel,
       messages: initial?.messages,
+      branches: initial?.branches,
     });
     this.toolList = initial?.tools?.slice() ?? [];
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the view's accessors have their own `this`
@@ -239,6 +240,14 @@ export class Agent {
    */
   appendMessage(message: AgentMessage): void {
     this.apply({ type: "append_message", message });
+  }
+
+  /**
+   * Our addition: a branch, a switch between versions or a delete on the transcript (shared/agent/branches.ts), as
+   * one small state event: no message travels, the mirrors hold them already. Between runs only (the caller checks).
+   */
+  changePath(event: Extract<AgentStateEvent, { type: "branch" | "switch_branch" | "delete_messages" }>): void {
+    this.apply(event);
   }
 
   /**

@@ -60,6 +60,7 @@ import { titleFrom } from "../../shared/agent/chat-title";
 import { sumUsage } from "../../shared/agent/usage";
 import { errorText } from "../../shared/error-text";
 import { AttachmentStore } from "./attachment-store";
+import { MessageActions } from "./message-actions";
 import { withAttachments } from "./attachment-context";
 import { chatInstructions, requestParameters } from "./chat-request";
 import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../shared/protocol/attachments";
@@ -168,6 +169,8 @@ export class SessionHost {
   private readonly attachments: AttachmentStore;
   /** The chat's own instructions and parameters (journaled in `meta` records). */
   private chatOptions: ChatOptions;
+  /** Edit, Regenerate, versions, Delete. */
+  private readonly actions: MessageActions;
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -235,6 +238,7 @@ export class SessionHost {
     this.agent = new Agent({
       initialState: {
         messages: loaded.messages,
+        branches: loaded.branches,
         tools: this.tools(),
         systemPrompt: this.systemPrompt(),
         thinkingLevel: options.settings.thinkingLevel,
@@ -277,6 +281,13 @@ export class SessionHost {
       }
       await this.journal(...records);
       this.reportStatus();
+    });
+    this.actions = new MessageActions({
+      agent: this.agent,
+      requireModel: () => this.requireModel(),
+      userMessage: async (text, attachments) => (attachments.length > 0 ? this.messageWith(text, attachments) : this.userMessage(text)),
+      journal: (record) => this.journal(record),
+      changed: () => this.reportStatus(),
     });
     this.restoringQueues = true;
     for (const m of loaded.steering) this.agent.steer(m);
@@ -388,6 +399,10 @@ export class SessionHost {
       this.agent.state.thinkingLevel = level;
     },
     answerApproval: async (toolCallId, answer, reason) => this.approvals.answer(toolCallId, answer, reason),
+    editMessage: (index, text) => this.actions.editMessage(index, text),
+    regenerate: () => this.actions.regenerate(),
+    switchBranch: (at, version) => this.actions.switchBranch(at, version),
+    deleteMessage: (index) => this.actions.deleteMessage(index),
     getSnapshot: async (tailMessages) => this.snapshot(tailMessages),
     getHistory: async (start, end) => {
       if (end - start > MAX_HISTORY_PAGE) throw new Error(`Ask for at most ${MAX_HISTORY_PAGE} messages at a time`);

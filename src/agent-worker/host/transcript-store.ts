@@ -13,6 +13,8 @@ import { interruptedReply } from "../../shared/agent/unfinished-reply";
 import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat-options";
 import { parseCompactionRecord, type CompactionRecord } from "./compaction-record";
+import { applyBranchRecord, parseBranchRecord, type BranchRecord } from "./branch-records";
+import { prunePath, type BranchPoint } from "../../shared/agent/branches";
 
 export type TranscriptRecord =
   /** A message joined the transcript. An assistant message also ends the checkpoints of its reply, if any. */
@@ -40,6 +42,8 @@ export type TranscriptRecord =
   | { t: "grant"; grant: string }
   /** Older messages were summarised: the marker (shared/agent/compaction.ts) joins the messages; see compaction-record.ts. */
   | CompactionRecord
+  /** Edit, Regenerate, a switch between versions, Delete: see branch-records.ts. */
+  | BranchRecord
   /**
    * Session metadata; fields present override, fields absent keep their value. `chatOptions` is the chat's whole
    * set of instructions and parameters (setChatOptions), replacing the last one.
@@ -54,7 +58,10 @@ export interface TranscriptProblem {
 }
 
 export interface LoadedTranscript {
+  /** The active path. */
   messages: AgentMessage[];
+  /** The other versions (shared/agent/branches.ts); absent when there are none. */
+  branches?: BranchPoint[];
   steering: AgentMessage[];
   followUp: AgentMessage[];
   title?: string;
@@ -141,15 +148,24 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
     case "replace":
       replay.partial = undefined;
       state.messages = record.messages;
+      state.branches = undefined;
       break;
     case "drop":
       // An unfinished reply was the newest message as the worker saw it (it loaded it as an interrupted one).
       endInterruptedReply(replay);
       state.messages = state.messages.slice(0, Math.max(0, state.messages.length - record.count));
+      state.branches = prunePath(state).branches;
       break;
+    case "branch":
+    case "switch":
+    case "delete":
+      // As for drop: an unfinished reply was the newest message the worker had when it branched.
+      endInterruptedReply(replay);
+      return applyBranchRecord(state, record);
     case "reset":
       replay.partial = undefined;
       state.messages = [];
+      state.branches = undefined;
       state.steering = [];
       state.followUp = [];
       state.grants = [];
@@ -206,6 +222,10 @@ function parseRecord(line: string): TranscriptRecord | string {
       return isGrant(value.grant) ? { t: "grant", grant: value.grant } : "grant record without a valid grant";
     case "compaction":
       return parseCompactionRecord(value);
+    case "branch":
+    case "switch":
+    case "delete":
+      return parseBranchRecord(value);
     case "meta": {
       if (value.title !== undefined && typeof value.title !== "string") return "meta record with a non-string title";
       if (value.model !== undefined && !isModelRef(value.model)) return "meta record with an invalid model";

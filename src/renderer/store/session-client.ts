@@ -132,6 +132,18 @@ export class SessionClient implements SessionCommands {
   compact(): Promise<void> {
     return this.call((api) => api.compact());
   }
+  editMessage(index: number, text: string): Promise<void> {
+    return this.call((api) => api.editMessage(index, text));
+  }
+  regenerate(): Promise<void> {
+    return this.call((api) => api.regenerate());
+  }
+  switchBranch(at: number, version: number): Promise<void> {
+    return this.call((api) => api.switchBranch(at, version));
+  }
+  deleteMessage(index: number): Promise<void> {
+    return this.call((api) => api.deleteMessage(index));
+  }
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void> {
     return this.call((api) => api.removeQueued(queue, index));
   }

@@ -64,6 +64,14 @@ export interface SessionCommands {
   continueReply(): Promise<void>;
   /** "Compact now": older turns summarised for the model (see SessionApi.compact); rejects while a run is active. */
   compact(): Promise<void>;
+  /** Edit and resend a user message (its attachments kept); the old version stays as a branch. See SessionApi. */
+  editMessage(index: number, text: string): Promise<void>;
+  /** A new version of the last reply; the old one stays as a branch. */
+  regenerate(): Promise<void>;
+  /** Shows version `version` (0-based) of the messages at `at`. */
+  switchBranch(at: number, version: number): Promise<void>;
+  /** Deletes a message with the replies that answered it (up to the next user message). */
+  deleteMessage(index: number): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   clearQueues(): Promise<void>;
   setModel(model: ModelRef): Promise<void>;

@@ -21,6 +21,8 @@ import { ChatMenu } from "../components/common/ChatMenu";
 import { MenuIcon } from "../components/common/icons";
 import { WorkspaceButton } from "../components/common/WorkspaceButton";
 import { ApprovalsContext } from "../components/messages/approvals";
+import { useMessageActions } from "../components/messages/useMessageActions";
+import { MessageActionsContext } from "../components/messages/message-actions-context";
 import type { ApprovalAnswer } from "../../shared/protocol/session-protocol";
 import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
@@ -148,6 +150,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
 
+  const messageActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
+
   const blockedReason = disconnected ?? (!isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined);
 
   return (
@@ -196,8 +200,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       ) : (
         <ApprovalsContext.Provider value={approvals}>
           <AttachmentsContext.Provider value={attachments}>
-            <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-              tailVersion={state.streamingMessage} followSignal={sent} reveal={find.reveal} />
+            <MessageActionsContext.Provider value={messageActions}>
+              <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+                tailVersion={state.streamingMessage} followSignal={sent} reveal={find.reveal} />
+            </MessageActionsContext.Provider>
           </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
       )}

@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, Model, Usage } from "@mariozechner/pi-ai";
 import type { AgentEvent, AgentMessage, ThinkingLevel } from "./types";
+import { branchPath, deleteFromPath, prunePath, switchPath, type BranchPoint } from "./branches";
 
 /** Plain data: everything in AgentState except tools (tools hold functions and never leave the worker). */
 export interface AgentStateData {
@@ -12,6 +13,8 @@ export interface AgentStateData {
   model: Model<any>;
   thinkingLevel: ThinkingLevel;
   messages: AgentMessage[];
+  /** The other versions of the active path's messages (branches.ts); absent when there are none. */
+  branches?: BranchPoint[];
   isStreaming: boolean;
   streamingMessage?: AgentMessage;
   pendingToolCalls: ReadonlySet<string>;
@@ -19,7 +22,7 @@ export interface AgentStateData {
 }
 
 /** What the caller-facing setters may change. Arrays are copied by the caller before they get here. */
-export type AgentStatePatch = Partial<Pick<AgentStateData, "systemPrompt" | "model" | "thinkingLevel" | "messages">>;
+export type AgentStatePatch = Partial<Pick<AgentStateData, "systemPrompt" | "model" | "thinkingLevel" | "messages" | "branches">>;
 
 /** State changes that come from the Agent's run lifecycle and API rather than from the loop. */
 export type AgentRuntimeEvent =
@@ -41,6 +44,16 @@ export type AgentRuntimeEvent =
    * compaction marker). Allowed between turns and between runs; nothing is streaming then.
    */
   | { type: "append_message"; message: AgentMessage }
+  /**
+   * Edit or Regenerate (branches.ts): the active messages from index `at` on are set aside as a version, and the
+   * path ends before `at`; what is appended next is the new version. `offset` only on a mirror holding the newest
+   * part of the path: the session-wide index of its `messages[0]` (set by its decoder, never sent).
+   */
+  | { type: "branch"; at: number; offset?: number }
+  /** The versions at `at` switch: `version` becomes the active tail, the one active before is stored. */
+  | { type: "switch_branch"; at: number; version: number; offset?: number }
+  /** Delete: `count` messages from index `start` leave the active path (branches.ts `deleteFromPath`). */
+  | { type: "delete_messages"; start: number; count: number; offset?: number }
   /** `agent.reset()`: empty transcript, runtime state cleared; system prompt, model and thinking level stay. */
   | { type: "reset" };
 
@@ -77,6 +90,7 @@ export function createAgentStateData(initial?: AgentStatePatch): AgentStateData 
     model: initial?.model ?? DEFAULT_MODEL,
     thinkingLevel: initial?.thinkingLevel ?? "off",
     messages: initial?.messages?.slice() ?? [],
+    ...(initial?.branches?.length ? { branches: initial.branches } : {}),
     isStreaming: false,
     streamingMessage: undefined,
     pendingToolCalls: new Set(),
@@ -122,16 +136,28 @@ export function reduceAgentState(state: AgentStateData, event: AgentStateEvent):
       return { ...state, messages: [...state.messages, event.message], errorMessage: event.message.errorMessage };
     case "run_settled":
       return withChanges(state, { isStreaming: false, streamingMessage: undefined, pendingToolCalls: noPending(state) });
-    case "state_patch":
-      return withChanges(state, definedFields(event.patch));
+    case "state_patch": {
+      // A new transcript comes without the old one's versions, unless the patch brings its own.
+      const fields = definedFields(event.patch);
+      if (event.patch.messages !== undefined && event.patch.branches === undefined) fields.branches = undefined;
+      if (fields.branches?.length === 0) fields.branches = undefined;
+      return withChanges(state, fields);
+    }
     case "append_message":
       return { ...state, messages: [...state.messages, event.message] };
     case "drop_last_messages":
       if (event.count <= 0 || state.messages.length === 0) return state;
-      return { ...state, messages: state.messages.slice(0, Math.max(0, state.messages.length - event.count)) };
+      return prunePath({ ...state, messages: state.messages.slice(0, Math.max(0, state.messages.length - event.count)) });
+    case "branch":
+      return branchPath(state, event.at, event.offset);
+    case "switch_branch":
+      return switchPath(state, event.at, event.version, event.offset);
+    case "delete_messages":
+      return deleteFromPath(state, event.start, event.count, event.offset);
     case "reset":
       return withChanges(state, {
         messages: [],
+        branches: undefined,
         isStreaming: false,
         streamingMessage: undefined,
         pendingToolCalls: noPending(state),

@@ -188,6 +188,25 @@ export interface SessionApi {
    * compact, when summarising fails, or when Stop (`abort`) ends it.
    */
   compact(): Promise<void>;
+  /**
+   * Edit and resend: the user message at `index` (on the active path) gets `text`, its attachments kept, as a new
+   * version; the messages from it on stay as the earlier version (a branch: see shared/agent/branches.ts), and the
+   * model answers. Resolves when that run has settled. Rejects while a run is active, when the message is not the
+   * user's, or when the new message would be empty.
+   */
+  editMessage(index: number, text: string): Promise<void>;
+  /** Regenerate: the last reply gets a new version (the old one kept as a branch). Rejects while a run is active. */
+  regenerate(): Promise<void>;
+  /**
+   * Shows version `version` (0-based) of the messages at `at`: one small state event to the mirrors. Rejects while a
+   * run is active, or when there is no such version.
+   */
+  switchBranch(at: number, version: number): Promise<void>;
+  /**
+   * Deletes the message at `index` with what answered it: the messages after it up to the next user message.
+   * Rejects while a run is active, for a compaction marker, and for messages before the newest marker.
+   */
+  deleteMessage(index: number): Promise<void>;
   clearQueues(): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   setModel(model: ModelRef): Promise<void>;
@@ -198,9 +217,10 @@ export interface SessionApi {
    */
   getSnapshot(tailMessages?: number): Promise<SessionSnapshot>;
   /**
-   * Flushes pending events, then returns transcript messages [start, end) (clamped to the transcript). Messages
-   * before the newest run only change by a reset or a whole-transcript replacement, and both reach the mirror as
-   * events ahead of this reply, so a page fetched for an older index is either right or already superseded.
+   * Flushes pending events, then returns transcript messages [start, end) (clamped to the transcript), on the active
+   * path. Messages before the newest run only change by a reset, a whole-transcript replacement, or a branch, switch
+   * or delete at an index before them, and all reach the mirror as events ahead of this reply (a mirror resyncs on
+   * one that reaches before its loaded messages), so a page fetched for an older index is right or superseded.
    */
   getHistory(start: number, end: number): Promise<AgentMessage[]>;
 }
@@ -254,6 +274,10 @@ export const SESSION_METHOD_SCHEMAS = {
   abort: Type.Tuple([]),
   reset: Type.Tuple([]),
   compact: Type.Tuple([]),
+  editMessage: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Text]),
+  regenerate: Type.Tuple([]),
+  switchBranch: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Integer({ minimum: 0, maximum: 100_000 })]),
+  deleteMessage: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000_000 })]),
   clearQueues: Type.Tuple([]),
   removeQueued: Type.Tuple([
     Type.Union([Type.Literal("steering"), Type.Literal("followUp")]),

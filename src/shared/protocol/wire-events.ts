@@ -189,8 +189,22 @@ export class StateEventDecoder {
       return { ...e, message: resolve(e.message), toolResults: (e.toolResults as unknown[]).map(resolve) } as AgentStateEvent;
     }
     if (e.type === "agent_end") return { ...e, messages: (e.messages as unknown[]).map(resolve) } as AgentStateEvent;
+    if (e.type === "branch" || e.type === "switch_branch" || e.type === "delete_messages") return pathEvent(e, historyStart);
     return e as unknown as AgentStateEvent;
   }
+}
+
+/**
+ * A branch, switch or delete, for a mirror whose `messages[0]` is the session's message `historyStart`: carries that
+ * offset. One that reaches before it (into messages the mirror has not loaded) cannot be applied: throws, so the
+ * mirror resyncs.
+ */
+function pathEvent(e: Record<string, unknown>, historyStart: number): AgentStateEvent {
+  const from = e.type === "delete_messages" ? e.start : e.at;
+  if (typeof from !== "number") throw new Error(`${String(e.type)} event without its index`);
+  if (historyStart === 0) return e as unknown as AgentStateEvent;
+  if (from < historyStart) throw new Error("A branch before the messages this mirror has loaded");
+  return { ...e, offset: historyStart } as unknown as AgentStateEvent;
 }
 
 function rebuildAssistantEvent(e: WireAssistantEvent, partial: AssistantMessage): unknown {

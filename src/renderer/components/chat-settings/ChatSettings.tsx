@@ -9,6 +9,7 @@ import {
 } from "../../../shared/protocol/chat-options";
 import { errorText } from "../../../shared/error-text";
 import { SlidersIcon } from "../common/icons";
+import { usePopoverDismiss } from "../common/use-popover-dismiss";
 
 interface ChatSettingsProps {
   options: ChatOptions | undefined;
@@ -36,6 +37,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const onPanelKey = usePopoverDismiss(open, root, () => setOpen(false));
 
   useEffect(() => {
     if (!open) return;
@@ -43,11 +45,6 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
     setTemperature(options?.temperature);
     setMaxTokens(options?.maxTokens === undefined ? "" : String(options.maxTokens));
     setFailure(null);
-    const onDown = (e: MouseEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
     // Drafts start from the chat's options each time the panel opens, not as they change while it is open.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
@@ -93,11 +90,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
             e.preventDefault();
             submit();
           }}
-          onKeyDown={(e) => {
-            if (e.key !== "Escape") return;
-            e.preventDefault(); // keeps Esc from stopping the run
-            setOpen(false);
-          }}>
+          onKeyDown={onPanelKey}>
           <label className="chat-settings-field">
             <span className="chat-settings-label">Instructions for this chat</span>
             <textarea value={instructions} rows={7} maxLength={MAX_INSTRUCTIONS_CHARS} placeholder={fallback} autoFocus

@@ -1,4 +1,5 @@
-import { memo, useEffect, useRef, useState } from "react";
+import { memo, useRef, useState } from "react";
+import { usePopoverDismiss } from "./use-popover-dismiss";
 import { errorText } from "../../../shared/error-text";
 import { shortTokens, type ContextFigures } from "./context-meter-figures";
 
@@ -20,16 +21,8 @@ export const ContextMeter = memo(function ContextMeter({ figures, running, block
   const [open, setOpen] = useState(false);
   const [compacting, setCompacting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const panel = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!panel.current?.parentElement?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
-  }, [open]);
+  const area = useRef<HTMLDivElement>(null);
+  const onPanelKey = usePopoverDismiss(open, area, () => setOpen(false));
 
   const { tokens, contextWindow, threshold, level } = figures;
   const share = contextWindow > 0 ? Math.min(1, tokens / contextWindow) : 0;
@@ -46,7 +39,7 @@ export const ContextMeter = memo(function ContextMeter({ figures, running, block
   };
 
   return (
-    <div className="context-meter">
+    <div className="context-meter" ref={area}>
       <button type="button" className={`context-meter-button context-${level}`} data-testid="context-meter" data-level={level}
         aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen((o) => !o)}
         aria-label={`Context: ${tokens.toLocaleString("en-US")} tokens${contextWindow > 0 ? ` of ${contextWindow.toLocaleString("en-US")}` : ""}`}
@@ -55,12 +48,7 @@ export const ContextMeter = memo(function ContextMeter({ figures, running, block
         <span className="context-figures">{compacting ? "Compacting…" : label}</span>
       </button>
       {open ? (
-        <div className="context-panel" role="dialog" aria-label="Context" ref={panel}
-          onKeyDown={(e) => {
-            if (e.key !== "Escape") return;
-            e.preventDefault(); // keeps Esc from stopping the run
-            setOpen(false);
-          }}>
+        <div className="context-panel" role="dialog" aria-label="Context" onKeyDown={onPanelKey}>
           <div className="context-panel-figure" data-testid="context-figure">
             <strong>{tokens.toLocaleString("en-US")}</strong>
             {contextWindow > 0 ? ` of ${contextWindow.toLocaleString("en-US")} tokens${percent}` : " tokens (this model's window is unknown)"}

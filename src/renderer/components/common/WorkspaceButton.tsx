@@ -3,6 +3,7 @@ import type { WorkspaceInfo } from "../../../shared/protocol/session-protocol";
 import { useServices } from "../../app/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { FolderIcon } from "./icons";
+import { usePopoverDismiss } from "./use-popover-dismiss";
 
 interface WorkspaceButtonProps {
   sessionId: string;
@@ -21,19 +22,15 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
   const [typed, setTyped] = useState("");
   const [recent, setRecent] = useState<string[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
-  const panel = useRef<HTMLDivElement>(null);
+  const area = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!open) return;
     setFailure(null);
     setTyped(workspace?.folder ?? "");
     app.getSettings().then((s) => setRecent(s.recentWorkspaces), () => setRecent([]));
-    const onDown = (e: MouseEvent) => {
-      if (!panel.current?.parentElement?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
   }, [open, app, workspace?.folder]);
+  const onPanelKey = usePopoverDismiss(open, area, () => setOpen(false));
 
   const use = (folder: string | null) => {
     setFailure(null);
@@ -47,7 +44,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
   const name = workspace ? baseName(workspace.folder) : "No workspace";
   const context = workspace?.contextFiles.map(baseName) ?? [];
   return (
-    <div className="workspace">
+    <div className="workspace" ref={area}>
       <button type="button" className={`workspace-button${workspace ? "" : " workspace-none"}${workspace?.problem ? " workspace-broken" : ""}`} aria-expanded={open} aria-haspopup="dialog"
         title={workspace ? `${workspace.folder}${workspace.problem ? `\n${workspace.problem}` : ""}${context.length ? `\nProject context: ${workspace.contextFiles.join(", ")}` : ""}` : "Give this chat a folder to work in"}
         onClick={() => setOpen((o) => !o)} data-testid="workspace-button">
@@ -59,12 +56,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
         {workspace?.problem ? <span className="workspace-unsandboxed">· missing</span> : null}
       </button>
       {open ? (
-        <div className="workspace-panel" role="dialog" aria-label="Workspace" ref={panel}
-          onKeyDown={(e) => {
-            if (e.key !== "Escape") return;
-            e.preventDefault(); // keeps Esc from stopping the run
-            setOpen(false);
-          }}>
+        <div className="workspace-panel" role="dialog" aria-label="Workspace" onKeyDown={onPanelKey}>
           <p className="muted workspace-help">
             The agent can read, change and run things in this folder only{workspace?.sandboxed ? ", and runs commands in a sandbox" : ""}.
           </p>

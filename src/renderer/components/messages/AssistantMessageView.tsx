@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import type { AssistantMessage, ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { Markdown } from "../markdown/Markdown";
@@ -12,11 +12,13 @@ interface AssistantMessageViewProps {
   streaming: boolean;
   toolRuns: Readonly<Record<string, ToolRun>>;
   toolResults: ReadonlyMap<string, ToolResultMessage>;
+  /** The message's action bar (MessageActionBar), shown under the footer once the reply is done. */
+  actions?: ReactNode;
 }
 
 /** An assistant reply: thinking, text and tool calls in the order the model produced them, then usage and cost. */
 export const AssistantMessageView = memo(function AssistantMessageView(props: AssistantMessageViewProps) {
-  const { message, streaming, toolRuns, toolResults } = props;
+  const { message, streaming, toolRuns, toolResults, actions } = props;
   const lastIndex = message.content.length - 1;
   const empty = message.content.every((b) => (b.type === "text" ? !b.text : b.type === "thinking" ? !b.thinking : false));
   return (
@@ -39,6 +41,7 @@ export const AssistantMessageView = memo(function AssistantMessageView(props: As
       })}
       {streaming && empty ? <TypingDots /> : null}
       {!streaming ? <MessageFooter message={message} /> : null}
+      {!streaming ? actions : null}
     </div>
   );
 });

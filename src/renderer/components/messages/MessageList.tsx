@@ -1,11 +1,12 @@
 import { ScrollRoot } from "../common/scroll-root";
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { MessageRow } from "./MessageRow";
 import type { ChatItem } from "./chatItems";
 import { useRevealRow, type RowReveal } from "../find/useRevealRow";
+import { ListFollowContext } from "./message-actions-context";
 
 interface MessageListProps {
   items: readonly ChatItem[];
@@ -86,11 +87,28 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     setShowJump(!atBottom);
   }, []);
 
+  // A version switch keeps the reader at the row they switched (see ListFollowContext): the list does not follow to
+  // the new end when the rows change, then finds out again whether it is at the bottom.
+  const holding = useRef(false);
+  const follow = useMemo(() => ({
+    stopFollowing: () => {
+      holding.current = true;
+      stuck.current = false;
+    },
+  }), []);
+
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && stuck.current) el.scrollTop = el.scrollHeight;
   }, [totalSize, items.length, tailVersion]);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!holding.current || !el) return;
+    holding.current = false;
+    onScroll();
+  }, [items, onScroll]);
 
   // Older messages arrive in front of the loaded ones (a long chat opens with its newest messages). A reader who
   // has scrolled up keeps seeing the same row at the same place: the layout effect below restores it.
@@ -129,7 +147,9 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-list"
       role="region" aria-label="Messages" tabIndex={0}>
       <div className="message-canvas" style={{ height: totalSize }}>
-        <ScrollRoot.Provider value={scrollRef}>{rows}</ScrollRoot.Provider>
+        <ScrollRoot.Provider value={scrollRef}>
+          <ListFollowContext.Provider value={follow}>{rows}</ListFollowContext.Provider>
+        </ScrollRoot.Provider>
       </div>
       {showJump ? (
         <button type="button" className="jump-latest" onClick={jumpToLatest}>↓ Jump to latest</button>
@@ -146,14 +166,15 @@ function estimateRowHeight(item: ChatItem | undefined): number {
   if (!item) return 96;
   switch (item.kind) {
     case "user":
-      return 44 + 24 * Math.ceil(textLength(item.message.content) / 70);
+      // 28 of it: the message's action bar (MessageActionBar), as under a finished reply.
+      return 72 + 24 * Math.ceil(textLength(item.message.content) / 70);
     case "assistant": {
       let lines = 0;
       for (const block of item.message.content) {
         if (block.type === "text") lines += Math.ceil(block.text.length / 90) + (block.text.match(/\n/g)?.length ?? 0) / 2;
         else if (block.type === "toolCall") lines += 2;
       }
-      return 60 + 26 * Math.max(1, lines);
+      return (item.streaming ? 60 : 88) + 26 * Math.max(1, lines);
     }
     default:
       return 40;

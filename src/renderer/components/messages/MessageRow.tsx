@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { AssistantMessageView } from "./AssistantMessageView";
@@ -7,6 +7,9 @@ import { contentText } from "../../../shared/agent/content-text";
 import { CompactionMarker } from "./CompactionMarker";
 import { attachmentsOf } from "../../../shared/protocol/attachments";
 import { MessageAttachments } from "../attachments/AttachmentViews";
+import { MessageActionBar } from "./MessageActionBar";
+import { MessageEditor } from "./MessageEditor";
+import { messageIndex } from "./message-actions";
 
 interface MessageRowProps {
   item: ChatItem;
@@ -18,21 +21,17 @@ interface MessageRowProps {
 export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults }: MessageRowProps) {
   switch (item.kind) {
     case "user":
-      return (
-        <div className="row row-user" data-testid="message-user">
-          <div className="user-bubble">
-            <MessageAttachments refs={attachmentsOf(item.message)} />
-            {userText(item.message)}
-          </div>
-        </div>
-      );
-    case "assistant":
+      return <UserRow message={item.message} index={messageIndex(item)} />;
+    case "assistant": {
+      const index = item.streaming ? undefined : messageIndex(item);
       return (
         <div className="row row-assistant" data-testid="message-assistant" data-streaming={item.streaming || undefined}>
           <div className="avatar" aria-hidden="true">P</div>
-          <AssistantMessageView message={item.message} streaming={item.streaming} toolRuns={toolRuns} toolResults={toolResults} />
+          <AssistantMessageView message={item.message} streaming={item.streaming} toolRuns={toolRuns} toolResults={toolResults}
+            actions={index !== undefined ? <MessageActionBar index={index} message={item.message} /> : null} />
         </div>
       );
+    }
     case "history":
       return (
         <div className="row row-history" role="status">
@@ -61,6 +60,26 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
       );
   }
 });
+
+/** A message of the user's, with its actions; Edit turns the bubble into an editor. */
+function UserRow({ message, index }: { message: UserMessage; index: number | undefined }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <div className="row row-user" data-testid="message-user">
+      {editing && index !== undefined ? (
+        <MessageEditor index={index} initialText={userText(message)} onClose={() => setEditing(false)} />
+      ) : (
+        <div className="user-message">
+          <div className="user-bubble">
+            <MessageAttachments refs={attachmentsOf(message)} />
+            {userText(message)}
+          </div>
+          {index !== undefined ? <MessageActionBar index={index} message={message} onEdit={() => setEditing(true)} /> : null}
+        </div>
+      )}
+    </div>
+  );
+}
 
 function userText(message: UserMessage): string {
   return contentText(message.content, "\n", () => "[image]");

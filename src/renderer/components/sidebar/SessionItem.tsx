@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { ChatExportFormat, SessionSummary } from "../../../shared/protocol/app-api";
+import { usePopoverDismiss } from "../common/use-popover-dismiss";
 
 interface SessionItemProps {
   session: SessionSummary;
@@ -120,18 +121,13 @@ export function SessionMenu({ items, onClose }: { items: [string, () => void][];
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
     menu.current?.querySelector<HTMLButtonElement>("button")?.focus();
-    const onDown = (e: globalThis.MouseEvent) => {
-      if (!menu.current?.contains(e.target as Node)) onClose();
-    };
-    document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
-  }, [onClose]);
+  }, []);
+  const dismiss = usePopoverDismiss(true, menu, onClose);
   const onKeyDown = (e: KeyboardEvent) => {
     const buttons = [...(menu.current?.querySelectorAll<HTMLButtonElement>("button") ?? [])];
     const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
     if (e.key === "Escape") {
-      e.preventDefault();
-      onClose();
+      dismiss(e);
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       const next = (i + (e.key === "ArrowDown" ? 1 : buttons.length - 1)) % buttons.length;

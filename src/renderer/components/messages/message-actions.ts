@@ -1,0 +1,55 @@
+import type { AgentMessage } from "../../../shared/agent/types";
+import type { BranchPoint } from "../../../shared/agent/branches";
+import type { ChatItem } from "./chatItems";
+
+/**
+ * What a message row may do to the chat, and when: ChatView provides it (message-actions-context.ts), each row's
+ * action bar reads it. Kept apart from the rows' props so a run starting or a branch switching re-renders only the
+ * bars in view, not every row. (No React here: Node tests load this file.)
+ */
+export interface MessageActionsValue {
+  /** Why nothing that changes the transcript is offered now (a run is active, the link is down); else undefined. */
+  blocked?: string;
+  /** The versions of the active path (session-wide indexes). */
+  branches?: readonly BranchPoint[];
+  /** Session-wide index of the last message: its row offers Regenerate (and Continue when that applies). */
+  lastIndex: number;
+  /** The last reply was stopped or interrupted with something said: Continue is offered on it. */
+  canContinue: boolean;
+  editMessage(index: number, text: string): Promise<void>;
+  regenerate(): Promise<void>;
+  continueReply(): Promise<void>;
+  switchBranch(at: number, version: number): Promise<void>;
+  deleteMessage(index: number): Promise<void>;
+  /** Shows a failed action's reason (the chat's error banner). */
+  onError(error: unknown): void;
+}
+
+
+/**
+ * The session-wide index of a row's message: row keys are `m<index>` (chatItems.ts). Undefined for the history
+ * placeholder and anything not keyed so.
+ */
+export function messageIndex(item: Pick<ChatItem, "key">): number | undefined {
+  const match = /^m(\d+)$/.exec(item.key);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * A message as Markdown, for Copy: a user message's text as written; a reply's text blocks (its Markdown) in order,
+ * with tool calls as a line naming them, thinking left out (it is not what the model said).
+ */
+export function messageMarkdown(message: AgentMessage): string {
+  if (message.role === "user") {
+    return typeof message.content === "string" ? message.content : message.content.map((b) => (b.type === "text" ? b.text : "")).filter(Boolean).join("\n\n");
+  }
+  if (message.role === "assistant") {
+    const parts: string[] = [];
+    for (const block of message.content) {
+      if (block.type === "text" && block.text) parts.push(block.text);
+      else if (block.type === "toolCall") parts.push(`\`${block.name}(${JSON.stringify(block.arguments)})\``);
+    }
+    return parts.join("\n\n");
+  }
+  return "";
+}
