@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../../testkit/launch-chromium";
 import { startOpenAIServer, turnDirective, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
-import { privateBuildCopy, REPO_ROOT, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
+import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
+import { openChat as openChatIn, poll, replies, SCREENS, send, shot, type ChatPage } from "../../testkit/chat-page";
 import { longTranscript } from "../../testkit/transcripts";
 import { CONTINUE_PROMPT } from "../../src/shared/agent/unfinished-reply";
 
-const SCREENS = join(REPO_ROOT, "test-results", "screens");
 const turn = turnDirective;
 
 let browser: Browser;
@@ -46,45 +46,13 @@ afterAll(async () => {
   build?.remove();
 });
 
-interface ChatPage {
-  page: Page;
-  sessionId: string;
-  /** Page errors and console errors seen so far. */
-  problems: string[];
-}
+/** A new chat (or `sessionId`) in a new page of this file's browser, ready to type. */
+const openChat = (host: WebHostProcess, sessionId?: string): Promise<ChatPage> => openChatIn(browser, host, sessionId);
 
-/** A new chat in a new page, ready to type. */
-async function openChat(host: WebHostProcess, sessionId?: string): Promise<ChatPage> {
-  const id = sessionId ?? (await host.call<{ id: string }>("createSession")).id;
-  const page = await browser.newPage({ viewport: { width: 1100, height: 720 }, colorScheme: "light" });
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(m.text());
-  });
-  await page.goto(host.pageUrl(id));
-  // Connected, snapshot loaded, model known: the composer says so.
-  await poll(() => page.getByTestId("composer").getAttribute("placeholder")).toBe("Message Paddock…");
-  return { page, sessionId: id, problems };
-}
-
-async function send(page: Page, text: string, keys = "Enter"): Promise<void> {
-  const composer = page.getByTestId("composer");
-  await composer.fill(text);
-  await composer.press(keys);
-}
-
-/** Polls with room for paced streams (vitest's default is 1 s). */
-const poll = <T>(fn: () => Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout });
 /** The last assistant message's text ("" when none); never waits for the element. */
 const lastText = async (page: Page) => (await page.getByTestId("message-assistant").allTextContents()).at(-1) ?? "";
 const lastAssistant = (page: Page) => page.getByTestId("message-assistant").last();
 const userTexts = (page: Page) => page.getByTestId("message-user").allTextContents();
-/** Resolves once `n` assistant messages are complete (their footers show) and the run has ended. */
-async function replies(page: Page, n: number): Promise<void> {
-  await poll(() => page.locator("[data-testid=message-assistant] .message-footer").count()).toBe(n);
-  await page.getByTestId("send-button").waitFor({ timeout: 15_000 });
-}
 /** Whether any two rendered transcript rows overlap on screen (a row grew and the ones below it did not move). */
 function rowsOverlap(page: Page): Promise<boolean> {
   return page.evaluate(() => {
@@ -92,7 +60,6 @@ function rowsOverlap(page: Page): Promise<boolean> {
     return rows.some((row, i) => i > 0 && row.top < rows[i - 1].bottom - 1);
   });
 }
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `${name}.png`) });
 
 describe("Paddock in the browser host", () => {
   let server: OpenAITestServer;
