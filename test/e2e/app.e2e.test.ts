@@ -119,8 +119,10 @@ describe("Paddock in the browser host", () => {
 
   it("while running, Enter steers and Alt+Enter queues follow-ups; a removed one is never sent", async () => {
     const { page, problems } = await openChat(host);
-    // Slow enough (about 6 s) that the queue is still waiting when a loaded machine gets to read it.
-    await send(page, `Talk slowly ${turn({ text: "word ".repeat(100), chunkChars: 5, tokensPerSecond: 20 })}`);
+    // Slow enough (about 12 s) that the queue is still waiting when a loaded machine (the whole suite on two cores)
+    // has typed all three messages and read the strip; at 6 s, a send that came after the reply ended started a run
+    // of its own instead of queueing.
+    await send(page, `Talk slowly ${turn({ text: "word ".repeat(100), chunkChars: 5, tokensPerSecond: 10 })}`);
     await page.getByTestId("stop-button").waitFor();
     await send(page, "steer-one");
     await send(page, "follow-one", "Alt+Enter");
