@@ -168,6 +168,15 @@ export async function startHarness(
   };
 }
 
+/** Resolves when the client's chat is not streaming. */
+export const waitForIdle = (client: SessionClient): Promise<void> => waitForView(client, (v) => !v.state.isStreaming);
+
+/** Sends `text` as a prompt and resolves once the chat is idle again. */
+export async function ask(client: SessionClient, text: string): Promise<void> {
+  await client.prompt(text);
+  await waitForIdle(client);
+}
+
 /** Resolves when `predicate` holds for the client's view, checking on every change. */
 export function waitForView(client: SessionClient, predicate: (view: ReturnType<SessionClient["mirror"]["getView"]>) => boolean, timeoutMs = 10_000): Promise<void> {
   return new Promise((resolve, reject) => {

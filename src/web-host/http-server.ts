@@ -19,26 +19,17 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { extname, resolve, sep } from "node:path";
+import { extname, resolve } from "node:path";
 import { WebSocketServer } from "ws";
 import { contentSecurityPolicy, withMetaPolicy } from "../shared/security/content-security-policy";
 import { PAGE_TOKEN_META, SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../shared/protocol/ids";
 import { errorText } from "../shared/error-text";
 import { MAX_IMPORT_CHARS } from "../shared/protocol/app-api-schema";
+import { contentTypeOf, resolvePagePath } from "../main/app-page/page-files";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** An AppApi call may carry a chat export to import (`importSession`), in UTF-8 and JSON-escaped. */
 const MAX_CALL_BODY_BYTES = MAX_IMPORT_CHARS * 2;
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".woff2": "font/woff2",
-  ".json": "application/json",
-};
 
 /** What the API routes do; each may throw (answered as 500). */
 export interface WebHostRoutes {
@@ -141,9 +132,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }
 
   function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): void {
-    const relative = pathname === "/" ? "index.html" : decodeURIComponent(pathname).replace(/^\/+/, "");
-    const file = resolve(staticDir, relative);
-    if (file !== staticDir && !file.startsWith(staticDir + sep)) throw new HttpError(404, "not found");
+    const found = resolvePagePath(staticDir, pathname === "/" ? "/index.html" : pathname);
+    if (!found.ok) throw new HttpError(404, "not found");
+    const file = found.file;
     let size: number;
     try {
       const stat = statSync(file);
@@ -153,7 +144,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       throw new HttpError(404, "not found");
     }
     const headers: Record<string, string | number> = {
-      "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
+      "content-type": contentTypeOf(file),
       "content-length": size,
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",

@@ -3,48 +3,34 @@
  * page in Chromium, the loopback model server. Files come as a user gives them (the paperclip's picker, a paste, a
  * drop); the loopback server's requests show what the model got. Screenshots go to test-results/screens/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../../testkit/launch-chromium";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
-import { dropFiles, openChat, pasteFiles, pickFiles, poll, replies, SCREENS, send, shot } from "../../testkit/chat-page";
+import type { OpenAITestServer } from "../../src/web-host/openai-test-server";
+import type { WebHostProcess } from "../../testkit/web-host-process";
+import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
+import { dropFiles, openChat, pasteFiles, pickFiles, poll, replies, send, shot } from "../../testkit/chat-page";
 import { bandsPng } from "../../testkit/png";
 import type { CustomProvider, Settings } from "../../src/shared/settings/schema";
 
+let rig: E2eRig;
 let browser: Browser;
-let build: ReturnType<typeof privateBuildCopy>;
 let server: OpenAITestServer;
 let host: WebHostProcess;
-let dataDir: string;
 
 const VISION = JSON.stringify(["custom:vision", "seeing-model"]);
 const bluePng = bandsPng(240, 160);
 const redPng = bandsPng(120, 120, [[220, 38, 38], [250, 204, 21]]);
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  build = privateBuildCopy();
-  browser = await launchChromium();
-  server = await startOpenAIServer({ models: ["test-model", "seeing-model"] });
-  dataDir = mkdtempSync(join(tmpdir(), "paddock-e2e-attach-"));
-  host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+  rig = await startE2eRig("attach", { models: ["test-model", "seeing-model"] });
+  ({ browser, server, host } = rig);
   // A second endpoint on the same server whose model reads images, beside the host's text-only "Loopback".
   const settings = await host.call<Settings>("getSettings");
   const vision: CustomProvider = { id: "vision", name: "Vision", baseUrl: server.baseUrl, models: ["seeing-model"], images: true };
   await host.call("updateSettings", { customProviders: [...settings.customProviders, vision] });
 });
 
-afterAll(async () => {
-  await host?.stop();
-  await server?.close();
-  await browser?.close();
-  build?.remove();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rig?.close());
 
 /** Whether every image in the element has loaded with real pixels. */
 const imagesLoaded = (page: Page, selector: string) =>

@@ -3,39 +3,25 @@
  * actions, edit a message of yours in place (Enter resends, Esc cancels), regenerate the last reply, flip between
  * versions with `‹ 2/2 ›`, copy and delete. Screenshots go to test-results/screens/branches-*.png.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../../testkit/launch-chromium";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
-import { openChat, poll, replies, SCREENS, send, shot } from "../../testkit/chat-page";
+import type { OpenAITestServer } from "../../src/web-host/openai-test-server";
+import type { WebHostProcess } from "../../testkit/web-host-process";
+import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
+import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
 import { CONTINUE_PROMPT } from "../../src/shared/agent/unfinished-reply";
 
+let rig: E2eRig;
 let browser: Browser;
-let build: ReturnType<typeof privateBuildCopy>;
 let server: OpenAITestServer;
 let host: WebHostProcess;
-let dataDir: string;
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  build = privateBuildCopy();
-  browser = await launchChromium();
-  server = await startOpenAIServer();
-  dataDir = mkdtempSync(join(tmpdir(), "paddock-e2e-branches-"));
-  host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+  rig = await startE2eRig("branches");
+  ({ browser, server, host } = rig);
 });
 
-afterAll(async () => {
-  await host?.stop();
-  await server?.close();
-  await browser?.close();
-  build?.remove();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rig?.close());
 
 const userTexts = (page: Page) => page.locator("[data-testid=message-user] .user-bubble").allTextContents();
 const replyTexts = (page: Page) => page.locator("[data-testid=message-assistant] .md").allTextContents();

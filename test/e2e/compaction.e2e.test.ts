@@ -4,46 +4,32 @@
  * the summary), and "Compact now". The model is the loopback server as an endpoint with a 2,000-token window.
  * Screenshots go to test-results/screens/compaction-*.png.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../../testkit/launch-chromium";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
-import { openChat, poll, replies, SCREENS, send, shot } from "../../testkit/chat-page";
+import type { OpenAITestServer } from "../../src/web-host/openai-test-server";
+import type { WebHostProcess } from "../../testkit/web-host-process";
+import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
+import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
 import { isSummaryRequest, summarisingFallback, tokensOf } from "../../testkit/compaction";
 import type { CustomProvider, Settings } from "../../src/shared/settings/schema";
 
+let rig: E2eRig;
 let browser: Browser;
-let build: ReturnType<typeof privateBuildCopy>;
 let server: OpenAITestServer;
 let host: WebHostProcess;
-let dataDir: string;
 
 const TINY = JSON.stringify(["custom:tiny", "tiny-model"]);
 const SUMMARY = "## Goal\nPlan a week in **Lisbon**.\n\n## Progress\n### Done\n- [x] Days one and two planned\n\n## Next Steps\n1. Plan day three";
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  build = privateBuildCopy();
-  browser = await launchChromium();
-  server = await startOpenAIServer({ models: ["test-model", "tiny-model"] });
-  dataDir = mkdtempSync(join(tmpdir(), "paddock-e2e-compaction-"));
-  host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+  rig = await startE2eRig("compaction", { models: ["test-model", "tiny-model"] });
+  ({ browser, server, host } = rig);
   const settings = await host.call<Settings>("getSettings");
   const tiny: CustomProvider = { id: "tiny", name: "Tiny", baseUrl: server.baseUrl, models: ["tiny-model"], contextWindow: 2_000 };
   await host.call("updateSettings", { customProviders: [...settings.customProviders, tiny] });
 });
 
-afterAll(async () => {
-  await host?.stop();
-  await server?.close();
-  await browser?.close();
-  build?.remove();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rig?.close());
 
 const meter = (page: Page) => page.getByTestId("context-meter");
 const meterText = (page: Page) => meter(page).textContent();

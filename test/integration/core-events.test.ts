@@ -6,14 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/broker/core";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { plaintextDevCipher } from "../../src/main/broker/secrets";
+import type { Core } from "../../src/main/broker/core";
 import { endpointUrl } from "../../src/main/broker/session-broker";
 import type { AppEvent } from "../../src/shared/protocol/app-api";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { openWebSocket, waitForView, WORKER_FILE } from "../../testkit/worker-harness";
+import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { createLoopbackCore } from "../../testkit/loopback-core";
 
 let dir: string;
 let server: OpenAITestServer;
@@ -34,19 +33,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ core: Core<never>; events: AppEvent[] }> {
-  const started: Core<never> = await createCore({
-    dataDir: dir,
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
-    sessionTransport: "websocket",
-    cipher: plaintextDevCipher,
-    keepSpare: false,
-    prepareSettings: (settings) =>
-      settings.update({
-        customProviders: [{ id: "loopback", name: "Loopback", baseUrl: server.baseUrl, models: ["test-model"] }],
-        defaultModel: { provider: "custom:loopback", id: "test-model" },
-      }),
-    openSession: async () => {},
-  });
+  const started: Core<never> = await createLoopbackCore(dir, server);
   core = started;
   const events: AppEvent[] = [];
   started.service.onEvent((e) => events.push(e));

@@ -5,13 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/broker/core";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { plaintextDevCipher } from "../../src/main/broker/secrets";
+import type { Core } from "../../src/main/broker/core";
 import { endpointUrl } from "../../src/main/broker/session-broker";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { openWebSocket, waitForView, WORKER_FILE } from "../../testkit/worker-harness";
+import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { createLoopbackCore } from "../../testkit/loopback-core";
 import { TempFolders } from "../../testkit/temp-folders";
 import { messageText } from "../../testkit/message-text";
 
@@ -34,19 +33,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<Core<never>> {
-  core = await createCore({
-    dataDir: dir,
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
-    sessionTransport: "websocket",
-    cipher: plaintextDevCipher,
-    keepSpare: false,
-    prepareSettings: (settings) =>
-      settings.update({
-        customProviders: [{ id: "loopback", name: "Loopback", baseUrl: server.baseUrl, models: ["test-model"] }],
-        defaultModel: { provider: "custom:loopback", id: "test-model" },
-      }),
-    openSession: async () => {},
-  });
+  core = await createLoopbackCore(dir, server);
   return core;
 }
 

@@ -6,7 +6,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { ask, startHarness, waitForIdle as idle, waitForView, type Harness } from "../../testkit/worker-harness";
+import { expectMirrorInSync } from "../../testkit/mirror-sync";
 import { messageText } from "../../testkit/message-text";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { branchAt } from "../../src/shared/agent/branches";
@@ -20,21 +21,11 @@ afterEach(async () => {
   await h.close();
 });
 
-const idle = (client: SessionClient) => waitForView(client, (v) => !v.state.isStreaming);
 const texts = (client: SessionClient) => client.mirror.getView().state.messages.map(messageText);
 const versions = (client: SessionClient, at: number) => branchAt(client.mirror.getView().state.branches, at);
 
-async function ask(client: SessionClient, text: string): Promise<void> {
-  await client.prompt(text);
-  await idle(client);
-}
-
 async function expectInSync(client: SessionClient): Promise<void> {
-  expect(client.mirror.stats.digestChecks).toBeGreaterThan(0);
-  expect(client.mirror.stats.digestMismatches).toBe(0);
-  expect(client.mirror.stats.resyncs).toBe(0);
-  const snapshot = await client.call((api) => api.getSnapshot());
-  expect(client.mirror.getView().state.messages).toEqual(snapshot.state.messages);
+  const snapshot = await expectMirrorInSync(client);
   expect(client.mirror.getView().state.branches).toEqual(snapshot.state.branches);
 }
 

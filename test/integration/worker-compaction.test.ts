@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { ask, startHarness, waitForIdle as idle, waitForView, type Harness } from "../../testkit/worker-harness";
+import { expectMirrorInSync } from "../../testkit/mirror-sync";
 import { isSummaryRequest, summarisingFallback, tokensOf } from "../../testkit/compaction";
 import { messageText } from "../../testkit/message-text";
 import type { SessionClient } from "../../src/renderer/store/session-client";
@@ -28,7 +29,6 @@ afterEach(async () => {
   await h.close();
 });
 
-const idle = (client: SessionClient) => waitForView(client, (v) => !v.state.isStreaming);
 const roles = (client: SessionClient) => client.mirror.getView().state.messages.map((m) => m.role);
 const markers = (client: SessionClient) => client.mirror.getView().state.messages.filter((m): m is CompactionMessage => m.role === "compaction");
 /** The texts of a chat-completions request's messages. */
@@ -36,19 +36,6 @@ const sent = (body: any): string[] =>
   (body.messages as { content: unknown }[]).map((m) => (typeof m.content === "string" ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("")));
 const modelRequests = () => h.server.requests.filter((r) => !isSummaryRequest(r.body));
 const summaryRequests = () => h.server.requests.filter((r) => isSummaryRequest(r.body));
-
-async function ask(client: SessionClient, text: string): Promise<void> {
-  await client.prompt(text);
-  await idle(client);
-}
-
-async function expectInSync(client: SessionClient): Promise<void> {
-  expect(client.mirror.stats.digestChecks).toBeGreaterThan(0);
-  expect(client.mirror.stats.digestMismatches).toBe(0);
-  expect(client.mirror.stats.resyncs).toBe(0);
-  const snapshot = await client.call((api) => api.getSnapshot());
-  expect(client.mirror.getView().state.messages).toEqual(snapshot.state.messages);
-}
 
 /** Three turns of ~300 tokens each way: the third passes the threshold and compacts the first two. */
 async function fillAndCompact(client: SessionClient): Promise<CompactionMessage> {
@@ -80,7 +67,7 @@ describe("compaction in a real worker, 2,000-token window", () => {
     const file = readFileSync(join(h.dataDir, "sessions", "auto.jsonl"), "utf8");
     expect(file.split("\n").filter((l) => l.includes('"t":"compaction"'))).toHaveLength(1);
     expect((await loadTranscript(join(h.dataDir, "sessions", "auto.jsonl"))).messages).toEqual(client.mirror.getView().state.messages);
-    await expectInSync(client);
+    await expectMirrorInSync(client);
   });
 
   it("after a restart, sends the same compacted context", async () => {
@@ -96,7 +83,7 @@ describe("compaction in a real worker, 2,000-token window", () => {
     expect(request[0]).toContain(SUMMARY);
     expect(request.some((t) => t.includes(tokensOf(300, "A")))).toBe(false);
     expect(request.slice(-2)).toEqual([tokensOf(300, "C"), "after the restart"]);
-    await expectInSync(client);
+    await expectMirrorInSync(client);
   });
 
   it("compacts when asked, between runs, and refuses while a run is active", async () => {
@@ -115,7 +102,7 @@ describe("compaction in a real worker, 2,000-token window", () => {
     await expect(client.compact()).rejects.toThrow(/The agent is working/);
     await client.abort();
     await running;
-    await expectInSync(client);
+    await expectMirrorInSync(client);
   });
 
   it("a provider's overflow error compacts and retries once, and the reply arrives", async () => {
@@ -132,7 +119,7 @@ describe("compaction in a real worker, 2,000-token window", () => {
     expect(last).toMatchObject({ role: "assistant", stopReason: "stop" });
     expect(messageText(last)).toBe("third question");
     expect(client.mirror.getView().state.errorMessage).toBeUndefined();
-    await expectInSync(client);
+    await expectMirrorInSync(client);
   });
 
   it("a second overflow fails the reply with a clear message", async () => {
@@ -146,7 +133,7 @@ describe("compaction in a real worker, 2,000-token window", () => {
     expect(client.mirror.getView().state.errorMessage).toMatch(
       /^Context overflow: the conversation is too long for this model's context window \(2,000 tokens\) even after summarising earlier messages \(the provider said: 400 This model's maximum context length is 2000 tokens/,
     );
-    await expectInSync(client);
+    await expectMirrorInSync(client);
   });
 
   it("keeps queued steering and follow-up messages through a compaction", async () => {
@@ -183,6 +170,6 @@ describe("compaction in a real worker, 2,000-token window", () => {
     expect(loaded.steering).toEqual([]);
     expect(loaded.followUp).toEqual([]);
     expect(loaded.messages).toEqual(messages);
-    await expectInSync(client);
+    await expectMirrorInSync(client);
   });
 });

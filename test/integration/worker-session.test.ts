@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openWebSocket, startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { openWebSocket, startHarness, waitForIdle as idle, waitForView, type Harness } from "../../testkit/worker-harness";
+import { expectMirrorInSync } from "../../testkit/mirror-sync";
 import { messageText } from "../../testkit/message-text";
 import { HostUnreachableError, SessionClient } from "../../src/renderer/store/session-client";
 import { endpointUrl } from "../../src/main/broker/session-broker";
@@ -20,15 +21,9 @@ afterEach(async () => {
   await h.close();
 });
 
-const idle = (client: SessionClient) => waitForView(client, (v) => !v.state.isStreaming);
-
 async function expectInSync(client: SessionClient): Promise<void> {
-  expect(client.mirror.stats.digestChecks).toBeGreaterThan(0);
-  expect(client.mirror.stats.digestMismatches).toBe(0);
-  expect(client.mirror.stats.resyncs).toBe(0);
-  const snapshot = await client.call((api) => api.getSnapshot());
+  const snapshot = await expectMirrorInSync(client);
   const view = client.mirror.getView();
-  expect(view.state.messages).toEqual(snapshot.state.messages);
   expect(view.steering).toEqual(snapshot.steering);
   expect(view.followUp).toEqual(snapshot.followUp);
   expect(view.state.isStreaming).toBe(snapshot.state.isStreaming);

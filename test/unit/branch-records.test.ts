@@ -2,12 +2,11 @@
  * Branch records in the transcript: appended, never rewriting; replayed to the same active path and versions the
  * Agent had; bad ones skipped and reported; files written before branches existed load as they did.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/shared/agent/types";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
+import { useTempTranscript } from "../../testkit/temp-transcript";
 import { createAgentStateData, reduceAgentState, type AgentStateEvent } from "../../src/shared/agent/state";
 import { branchAt } from "../../src/shared/agent/branches";
 import { marker } from "./compaction/fixtures";
@@ -19,21 +18,8 @@ const reply = (text: string): AgentMessage => ({
 });
 const text = (m: AgentMessage) => (m.role === "user" ? (m.content as string) : m.role === "assistant" ? (m.content[0] as { text: string }).text : m.role);
 
-let dir: string;
-let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "paddock-branches-"));
-  file = join(dir, "s.jsonl");
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function write(...records: TranscriptRecord[]): Promise<void> {
-  const writer = await TranscriptWriter.open(file);
-  await writer.append(...records);
-  await writer.close();
-}
+const temp = useTempTranscript("paddock-branches-", "s.jsonl");
+const write = temp.write;
 
 const message = (m: AgentMessage): TranscriptRecord => ({ t: "message", message: m });
 
@@ -54,7 +40,7 @@ describe("branch records", () => {
     ];
     await write(...steps.map(([record]) => record));
     const state = steps.reduce((s, [, event]) => reduceAgentState(s, event), createAgentStateData());
-    const loaded = await loadTranscript(file);
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.problems).toEqual([]);
     expect(loaded.messages.map(text)).toEqual(["u1", "a1'"]);
     expect(loaded.messages).toEqual(state.messages);
@@ -71,8 +57,8 @@ describe("branch records", () => {
       { t: "delete", start: 1, count: 3 },
       message(reply("a1")),
     );
-    await writeFile(file, '{"t":"branch","at":-1}\n{"t":"switch","at":0}\n', { flag: "a" });
-    const loaded = await loadTranscript(file);
+    await writeFile(temp.file, '{"t":"branch","at":-1}\n{"t":"switch","at":0}\n', { flag: "a" });
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.messages.map(text)).toEqual(["u1", "a1"]);
     expect(loaded.branches).toBeUndefined();
     expect(loaded.problems.map((p) => [p.line, p.kind])).toEqual([[2, "corrupt-line"], [3, "corrupt-line"], [4, "corrupt-line"], [6, "corrupt-line"], [7, "corrupt-line"]]);
@@ -85,15 +71,15 @@ describe("branch records", () => {
       message(user("u1")), message(reply("a1")), message(user("u2")), message(reply("a2")), { t: "compaction", ...fields }, message(user("u3")),
       { t: "branch", at: 2 }, message(user("u2 edited")),
     );
-    const loaded = await loadTranscript(file);
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.messages.map(text)).toEqual(["u1", "a1", "u2 edited"]);
     expect(loaded.messages.some((x) => x.role === "compaction")).toBe(false);
     expect(loaded.branches?.[0].stored[0].messages.map(text)).toEqual(["u2", "a2", "compaction", "u3"]);
   });
 
   it("a transcript from before branches loads as it did, with no versions", async () => {
-    await writeFile(file, [message(user("old")), message(reply("answer")), { t: "drop", count: 1 }, message(reply("again"))].map((r) => JSON.stringify(r)).join("\n") + "\n");
-    const loaded = await loadTranscript(file);
+    await writeFile(temp.file, [message(user("old")), message(reply("answer")), { t: "drop", count: 1 }, message(reply("again"))].map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.problems).toEqual([]);
     expect(loaded.messages.map(text)).toEqual(["old", "again"]);
     expect(loaded.branches).toBeUndefined();

@@ -47,3 +47,18 @@ describe("withStallTimeout", () => {
     expect(message.stopReason).toBe("aborted");
   });
 });
+
+describe("withStallTimeout, read event by event as the agent loop reads it", () => {
+  it("hands every event on and ends a stalled reply with the timeout error, in the events and in result()", async () => {
+    const stream = guarded({ text: "first words and then silence", chunkChars: 6, hangAfterChunks: 2 }, 300);
+    const types: string[] = [];
+    let last: unknown;
+    for await (const event of stream) {
+      types.push(event.type);
+      last = event;
+    }
+    expect(types.at(-1)).toBe("error");
+    expect(last).toMatchObject({ type: "error", reason: "error", error: { stopReason: "error", errorMessage: "Request timed out: the provider sent nothing for 0.3 s." } });
+    expect((await stream.result()).errorMessage).toBe("Request timed out: the provider sent nothing for 0.3 s.");
+  });
+});

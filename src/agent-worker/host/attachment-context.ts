@@ -32,7 +32,7 @@ export async function withAttachments(messages: readonly Message[], source: Atta
 }
 
 /** How one attached file reaches the model. */
-export async function attachmentPart(ref: AttachmentRef, source: AttachmentSource, acceptsImages: boolean): Promise<TextContent | ImageContent> {
+async function attachmentPart(ref: AttachmentRef, source: AttachmentSource, acceptsImages: boolean): Promise<TextContent | ImageContent> {
   const name = quoted(ref.name);
   if (attachmentKind(ref) === "image" && !acceptsImages) return note(`[Image ${name} left out: this model does not read images.]`);
   let data: string;

@@ -1,13 +1,18 @@
-import { createAssistantMessageEventStream, type AssistantMessageEventStream } from "@mariozechner/pi-ai";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "@mariozechner/pi-ai";
 
 /**
  * Makes a provider stream fail, instead of hang, when the provider stops sending. The SDKs' own timeout covers only
  * the wait for response headers; a reply that stalls mid-stream would otherwise wait forever for Stop.
  *
- * `start` receives the signal to give the provider call. If no event arrives for `idleMs` (counted from the request
- * and after every event), the request is aborted and the reply ends as an *error* ("Request timed out: ..."), which
- * the chat offers to Retry, not as "aborted", which means the user stopped it. An abort by `callerSignal` still ends
- * the reply as aborted. Never throws; the returned stream always ends.
+ * `start` receives the signal to give the provider call. If the reader waits `idleMs` for an event (counted from the
+ * request and from every read), the request is aborted and the reply ends as an *error* ("Request timed out: ..."),
+ * which the chat offers to Retry, not as "aborted", which means the user stopped it. An abort by `callerSignal` still
+ * ends the reply as aborted. Never throws; the returned stream always ends.
+ *
+ * The returned stream reads the provider's stream directly, with no queue of its own, and keeps one timer that
+ * re-arms itself only when it fires: per event it costs a timestamp, not a re-push and a clearTimeout/setTimeout
+ * (the loop uses a stream only by iterating it and asking its `result()`; see context-compactor's handOffStream). A
+ * caller that asks `result()` before iterating gets the events read for it, and must not iterate as well.
  */
 export function withStallTimeout(
   start: (signal: AbortSignal) => AssistantMessageEventStream,
@@ -20,34 +25,61 @@ export function withStallTimeout(
   else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
 
   let stalled = false;
+  /** When the reader began waiting for the next event; undefined while it holds an event (its own time is not idle). */
+  let waitingSince: number | undefined = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+  const check = () => {
+    const waited = waitingSince === undefined ? 0 : Date.now() - waitingSince;
+    if (waited >= idleMs) {
       stalled = true;
       controller.abort(new Error("stalled"));
-    }, idleMs);
+    } else timer = setTimeout(check, idleMs - waited);
+  };
+  timer = setTimeout(check, idleMs);
+  const finish = () => {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener("abort", onCallerAbort);
   };
 
-  const out = createAssistantMessageEventStream();
-  void (async () => {
-    arm();
-    try {
-      for await (const event of start(controller.signal)) {
-        if (event.type === "error" && stalled && !callerSignal?.aborted) {
-          const seconds = Math.round(idleMs / 100) / 10;
-          const errorMessage = `Request timed out: the provider sent nothing for ${seconds} s.`;
-          out.push({ type: "error", reason: "error", error: { ...event.error, stopReason: "error", errorMessage } });
-          return;
-        }
-        out.push(event);
-        if (event.type === "done" || event.type === "error") return;
-        arm();
-      }
-    } finally {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener("abort", onCallerAbort);
-    }
-  })();
-  return out;
+  const timedOut = (message: AssistantMessage): AssistantMessage => {
+    if (!stalled || callerSignal?.aborted || (message.stopReason !== "error" && message.stopReason !== "aborted")) return message;
+    const seconds = Math.round(idleMs / 100) / 10;
+    return { ...message, stopReason: "error", errorMessage: `Request timed out: the provider sent nothing for ${seconds} s.` };
+  };
+
+  const inner = start(controller.signal);
+  const result = inner.result().then(timedOut);
+  result.then(finish, finish);
+  const source = inner[Symbol.asyncIterator]();
+  let ended = false;
+  const events: AsyncIterator<AssistantMessageEvent> = {
+    next: async () => {
+      if (ended) return { done: true, value: undefined };
+      waitingSince ??= Date.now();
+      const next = await source.next();
+      waitingSince = undefined;
+      if (next.done) return next;
+      const event = next.value;
+      if (event.type === "done" || event.type === "error") ended = true;
+      if (event.type !== "error") return next;
+      const error = timedOut(event.error);
+      return { done: false, value: error === event.error ? event : { type: "error", reason: "error", error } };
+    },
+  };
+  // Whoever asks only for the result (the summary request) still needs the events read, or every wait would count.
+  let read = false;
+  const iterate = () => {
+    read = true;
+    return events;
+  };
+  const drain = () => {
+    if (read) return result;
+    read = true;
+    void (async () => {
+      while (!(await events.next()).done);
+    })();
+    return result;
+  };
+  const stream = { [Symbol.asyncIterator]: iterate, result: drain };
+  return stream as unknown as AssistantMessageEventStream;
 }

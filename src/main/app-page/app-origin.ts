@@ -7,10 +7,10 @@
 import { SESSION_QUERY_PARAM } from "../../shared/protocol/desktop-bridge";
 
 export const APP_SCHEME = "app";
-export const APP_HOST = "paddock";
+const APP_HOST = "paddock";
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 /** The page's path on that origin (the only document main serves). */
-export const APP_PAGE_PATH = "/index.html";
+const APP_PAGE_PATH = "/index.html";
 
 /**
  * How the scheme is registered (`protocol.registerSchemesAsPrivileged`, before app ready). `standard` gives it

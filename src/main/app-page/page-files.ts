@@ -1,7 +1,8 @@
 /**
  * What `app://paddock/...` answers: the built renderer's files (out/renderer, inside the asar when packaged), each
  * with its content type and the page's Content-Security-Policy as a response header. Electron-free: the Electron
- * adapter (main/electron/app-protocol.ts) only hands requests to `servePageRequest`, and Node tests call it as is.
+ * adapter (main/electron/app-protocol.ts) only hands requests to `servePageRequest`, Node tests call it as is, and
+ * the web host (web-host/http-server.ts) takes its content types from `contentTypeOf`.
  *
  * Contract: never serves a file outside the root, whatever the URL says (`..`, its percent-encoded forms,
  * backslashes, absolute or drive paths, another host); a missing file is a 404; nothing here throws for bad input.
@@ -36,7 +37,7 @@ export function contentTypeOf(file: string): string {
  * Headers on every answer, errors included: the strict policy (no inline or eval'd script, nothing from the
  * network, no framing), no sniffing, no referrer, and no embedding by any other origin.
  */
-export function pageHeaders(contentType: string): Record<string, string> {
+function pageHeaders(contentType: string): Record<string, string> {
   return {
     "content-type": contentType,
     "content-security-policy": contentSecurityPolicy(),
@@ -58,7 +59,11 @@ export type PageFile = { ok: true; file: string } | { ok: false; status: 400 | 4
  */
 export function resolvePageFile(root: string, url: string): PageFile {
   if (!isAppOriginUrl(url)) return { ok: false, status: 404, reason: "not an app address" };
-  const pathname = new URL(url).pathname;
+  return resolvePagePath(root, new URL(url).pathname);
+}
+
+/** The same for a URL's (already parsed) path, whatever its origin: the web host serves the same files over http. */
+export function resolvePagePath(root: string, pathname: string): PageFile {
   const segments = pathname.split("/").slice(1);
   // `/` and `folder/` name folders, and main serves only files.
   if (segments.length === 0 || segments.at(-1) === "") return { ok: false, status: 404, reason: "no file named" };

@@ -6,7 +6,7 @@
  */
 import { isAppPageUrl } from "./app-origin";
 
-export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(["clipboard-sanitized-write"]);
+const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(["clipboard-sanitized-write"]);
 
 /**
  * Whether the page at `pageUrl` may have `permission`. `pageUrl` is the asking page's full URL; without one

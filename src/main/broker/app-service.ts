@@ -181,7 +181,6 @@ export class AppService<Port = never> implements AppApi {
     return this.options.agents;
   }
 
-
   async listSessions(): Promise<SessionSummary[]> {
     return this.options.index.list().map((s) => this.toPage(s));
   }
@@ -205,10 +204,14 @@ export class AppService<Port = never> implements AppApi {
     void this.broker.close(id);
     // Sessions deleted longer ago than the undo window are gone for good, transcripts included (closed back then).
     for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
-      await rm(this.broker.transcriptFile(purged), { force: true });
-      // Its folder too: saved command output and temporary files are the chat's data as much as its transcript.
-      await rm(this.broker.sessionDir(purged), { recursive: true, force: true });
+      await this.removeChatFiles(purged);
     }
+  }
+
+  /** A chat's transcript and its folder (saved command output and temporary files are the chat's data too). */
+  private async removeChatFiles(id: string): Promise<void> {
+    await rm(this.broker.transcriptFile(id), { force: true });
+    await rm(this.broker.sessionDir(id), { recursive: true, force: true });
   }
 
   async restoreSession(id: string): Promise<void> {
@@ -323,12 +326,10 @@ export class AppService<Port = never> implements AppApi {
   async importSession(text: string): Promise<SessionSummary> {
     const chat = parseChatExport(text);
     const id = randomUUID();
-    const file = this.broker.transcriptFile(id);
     try {
-      await writeImportedChat(file, this.broker.sessionDir(id), chat);
+      await writeImportedChat(this.broker.transcriptFile(id), this.broker.sessionDir(id), chat);
     } catch (error) {
-      await rm(file, { force: true });
-      await rm(this.broker.sessionDir(id), { recursive: true, force: true });
+      await this.removeChatFiles(id);
       throw error;
     }
     const now = Date.now();

@@ -60,7 +60,7 @@ export function exportChat(chat: ChatContent, format: ChatExportFormat, now = ne
  * tool calls and results as folded `<details>` with their arguments and output in code blocks, summaries of older
  * messages as quotes. Thinking is left out, as the chat folds it away.
  */
-export function chatMarkdown(chat: ChatContent, now = new Date()): string {
+function chatMarkdown(chat: ChatContent, now = new Date()): string {
   const out: string[] = [`# ${oneLine(chat.title) || "Chat"}`, ""];
   const about = [`Exported from Paddock on ${now.toISOString().slice(0, 10)}`];
   if (chat.model) about.push(`model ${chat.model.provider}/${chat.model.id}`);

@@ -204,7 +204,7 @@ export class JsonFile<S extends TSchema> {
 }
 
 /** `<folder>/<name>.corrupt-<time>.json` for `<folder>/<name>.json`, never an existing file. */
-export function setAsidePath(file: string): string {
+function setAsidePath(file: string): string {
   const stem = join(dirname(file), basename(file).replace(/\.json$/, ""));
   const stamp = new Date().toISOString().replaceAll(":", "-").replace(".", "-");
   let backup = `${stem}.corrupt-${stamp}.json`;

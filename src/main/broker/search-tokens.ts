@@ -6,7 +6,7 @@
  * its own in the dictionary.
  */
 
-export const MAX_TERM = 32;
+const MAX_TERM = 32;
 const MAX_CODE_TERM = 16;
 
 /** Runs of letters, marks and digits; CJK ideographs and kana one by one. */
@@ -15,7 +15,7 @@ const NON_ASCII = /[^ -~\s]/u;
 const MARKS = /\p{M}+/gu;
 
 /** The term a word stands for, or undefined when it is not indexed (see above). */
-export function termOf(word: string): string | undefined {
+function termOf(word: string): string | undefined {
   let term = word.toLowerCase();
   if (NON_ASCII.test(term)) term = term.normalize("NFD").replace(MARKS, "");
   if (term.length === 0) return undefined;

@@ -86,7 +86,7 @@ export const DEFAULT_IDLE_GRACE_MS = 5 * 60_000;
  * A subagent's worker once its task is done and no window shows it: a finished subagent rarely gets more work, and
  * a parallel call leaves up to eight of them (~60 MB each). Watching or opening it later loads it from its transcript.
  */
-export const SUBAGENT_IDLE_GRACE_MS = 10_000;
+const SUBAGENT_IDLE_GRACE_MS = 10_000;
 /** The whole of `dispose()`, at most. */
 const DISPOSE_LIMIT_MS = 5_000;
 

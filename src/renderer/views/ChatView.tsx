@@ -68,6 +68,9 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const transcript = useMemo(() => buildTranscript(state.messages, historyStart), [state.messages, historyStart]);
   const usage = useMemo(() => sumUsage(state.messages), [state.messages]);
   const inContext = useMemo(() => transcriptTokens(state.messages, historyStart), [state.messages, historyStart]);
+  // Memoized so the (memo) meter re-renders only when its figures change, not with every render of the view.
+  const contextMeterFigures = useMemo(() => contextFigures(inContext, state.streamingMessage, state.model.contextWindow),
+    [inContext, state.streamingMessage, state.model.contextWindow]);
   const items = useMemo(() => {
     const next = historyStart + state.messages.length;
     const tail = streamingItem(state.streamingMessage, next) ?? waitingItem(state, running, next);
@@ -176,7 +179,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
             <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
           ) : null}
           {isModelChosen(state.model) ? (
-            <ContextMeter figures={contextFigures(inContext, state.streamingMessage, state.model.contextWindow)} running={running}
+            <ContextMeter figures={contextMeterFigures} running={running}
               blocked={disconnected} onCompact={onCompact} />
           ) : null}
           {usage.totalTokens > 0 ? (

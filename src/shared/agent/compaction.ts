@@ -43,10 +43,6 @@ declare module "./types" {
   }
 }
 
-export function isCompaction(message: AgentMessage | undefined): message is CompactionMessage {
-  return message?.role === "compaction";
-}
-
 /** The context the model is sent for a transcript, and which part of it has real usage figures. */
 export interface CompactedView {
   /** Without a marker: the transcript itself (the same array). With one: the marker, then the kept messages. */

@@ -11,15 +11,10 @@ import { contentText } from "../agent/content-text";
  * kinds: "" for them. Never throws on a malformed message (a transcript may hold anything).
  */
 export function searchableText(message: AgentMessage): string {
+  if (message.role !== "user" && message.role !== "assistant") return "";
   const content = (message as { content?: unknown }).content;
-  if (message.role === "user") {
-    if (typeof content === "string") return content;
-    return Array.isArray(content) ? contentText(content.filter(isTextPart), "\n") : "";
-  }
-  if (message.role === "assistant" && Array.isArray(content)) {
-    return content.filter(isTextPart).map((part) => part.text).join("\n");
-  }
-  return "";
+  if (typeof content === "string") return message.role === "user" ? content : "";
+  return Array.isArray(content) ? contentText(content.filter(isTextPart), "\n") : "";
 }
 
 function isTextPart(part: unknown): part is { type: "text"; text: string } {

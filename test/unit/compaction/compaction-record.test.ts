@@ -1,30 +1,16 @@
 /** The `compaction` record: journaled with the marker, replayed on load, and a damaged one skipped and reported. */
-import { appendFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appendFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../../../src/agent-worker/host/transcript-store";
+import { useTempTranscript } from "../../../testkit/temp-transcript";
 import { compactionRecord } from "../../../src/agent-worker/host/compaction-record";
 import { isInterruptedReply } from "../../../src/shared/agent/unfinished-reply";
 import { compactedView } from "../../../src/shared/agent/compaction";
 import { marker, reply, usage, user } from "./fixtures";
 
-let dir: string;
-let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "paddock-compaction-"));
-  file = join(dir, "s1.jsonl");
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function write(...records: TranscriptRecord[]): Promise<void> {
-  const writer = await TranscriptWriter.open(file);
-  await writer.append(...records);
-  await writer.close();
-}
+const temp = useTempTranscript("paddock-compaction-", "s1.jsonl");
+const write = temp.write;
 
 describe("compaction records", () => {
   it("replay as the marker in its place, so a restarted worker sends the same context", async () => {
@@ -37,7 +23,7 @@ describe("compaction records", () => {
       compactionRecord(m),
       { t: "message", message: user("three") },
     );
-    const loaded = await loadTranscript(file);
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.problems).toEqual([]);
     expect(loaded.messages).toEqual([user("one"), reply("1"), user("two"), reply("2"), m, user("three")]);
     expect(compactedView(loaded.messages).messages).toEqual([m, user("two"), reply("2"), user("three")]);
@@ -45,20 +31,20 @@ describe("compaction records", () => {
 
   it("journal every message: the marker adds, never replaces", async () => {
     await write({ t: "message", message: user("one") }, { t: "message", message: user("two") }, compactionRecord(marker({ firstKeptIndex: 1 })));
-    expect((await loadTranscript(file)).messages).toHaveLength(3);
+    expect((await loadTranscript(temp.file)).messages).toHaveLength(3);
   });
 
   it("a damaged record is skipped and reported, and the messages around it kept", async () => {
     await write({ t: "message", message: user("one") }, { t: "message", message: user("two") });
     const good = compactionRecord(marker({ firstKeptIndex: 1 }));
-    await appendFile(file, JSON.stringify({ ...good, summary: 42 }) + "\n");
-    await appendFile(file, JSON.stringify({ ...good, firstKeptIndex: -1 }) + "\n");
-    await appendFile(file, JSON.stringify({ ...good, reason: "whim" }) + "\n");
-    await appendFile(file, JSON.stringify({ ...good, files: { read: [1] } }) + "\n");
+    await appendFile(temp.file, JSON.stringify({ ...good, summary: 42 }) + "\n");
+    await appendFile(temp.file, JSON.stringify({ ...good, firstKeptIndex: -1 }) + "\n");
+    await appendFile(temp.file, JSON.stringify({ ...good, reason: "whim" }) + "\n");
+    await appendFile(temp.file, JSON.stringify({ ...good, files: { read: [1] } }) + "\n");
     // Points past the messages before it: it would make the model lose them all.
-    await appendFile(file, JSON.stringify({ ...good, firstKeptIndex: 9 }) + "\n");
-    await appendFile(file, JSON.stringify({ t: "message", message: user("three") }) + "\n");
-    const loaded = await loadTranscript(file);
+    await appendFile(temp.file, JSON.stringify({ ...good, firstKeptIndex: 9 }) + "\n");
+    await appendFile(temp.file, JSON.stringify({ t: "message", message: user("three") }) + "\n");
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.messages).toEqual([user("one"), user("two"), user("three")]);
     expect(loaded.problems.map((p) => [p.line, p.kind])).toEqual([
       [3, "corrupt-line"],
@@ -72,21 +58,21 @@ describe("compaction records", () => {
 
   it("keeps only known fields", async () => {
     await write({ t: "message", message: user("one") }, { t: "message", message: user("two") });
-    await appendFile(file, JSON.stringify({ ...compactionRecord(marker({ firstKeptIndex: 1 })), extra: "x".repeat(10) }) + "\n");
-    const loaded = await loadTranscript(file);
+    await appendFile(temp.file, JSON.stringify({ ...compactionRecord(marker({ firstKeptIndex: 1 })), extra: "x".repeat(10) }) + "\n");
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.messages[2]).toEqual(marker({ firstKeptIndex: 1 }));
   });
 
   it("end a checkpointed reply that never finished, as any message of another role does", async () => {
     const partial: AssistantMessage = { ...reply("half a"), stopReason: "stop" };
     await write({ t: "message", message: user("one") }, { t: "partial", message: partial }, compactionRecord(marker({ firstKeptIndex: 0 })));
-    const loaded = await loadTranscript(file);
+    const loaded = await loadTranscript(temp.file);
     expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant", "compaction"]);
     expect(isInterruptedReply(loaded.messages[1])).toBe(true);
   });
 
   it("older transcripts, without any, load as before", async () => {
     await write({ t: "message", message: user("one") }, { t: "drop", count: 1 }, { t: "message", message: user("two") });
-    expect(await loadTranscript(file)).toMatchObject({ messages: [user("two")], problems: [] });
+    expect(await loadTranscript(temp.file)).toMatchObject({ messages: [user("two")], problems: [] });
   });
 });

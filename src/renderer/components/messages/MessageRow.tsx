@@ -64,15 +64,16 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
 /** A message of the user's, with its actions; Edit turns the bubble into an editor. */
 function UserRow({ message, index }: { message: UserMessage; index: number | undefined }) {
   const [editing, setEditing] = useState(false);
+  const text = userText(message);
   return (
     <div className="row row-user" data-testid="message-user">
       {editing && index !== undefined ? (
-        <MessageEditor index={index} initialText={userText(message)} onClose={() => setEditing(false)} />
+        <MessageEditor index={index} initialText={text} onClose={() => setEditing(false)} />
       ) : (
         <div className="user-message">
           <div className="user-bubble">
             <MessageAttachments refs={attachmentsOf(message)} />
-            {userText(message)}
+            {text}
           </div>
           {index !== undefined ? <MessageActionBar index={index} message={message} onEdit={() => setEditing(true)} /> : null}
         </div>

@@ -1,0 +1,47 @@
+/**
+ * One browser-host rig for an e2e file, nothing faked: a private copy of the build, Chromium, the loopback model
+ * server, the web host with real workers on a fresh data folder (integrity-checked, pointed at the loopback server).
+ * `close()` stops and removes all of it, whatever part got started; it never throws for a part that is missing.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./launch-chromium";
+import { startOpenAIServer, type OpenAIServerOptions, type OpenAITestServer } from "../src/web-host/openai-test-server";
+import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "./web-host-process";
+import { SCREENS } from "./chat-page";
+
+export interface E2eRig {
+  browser: Browser;
+  server: OpenAITestServer;
+  host: WebHostProcess;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Starts the rig; `name` goes into the data folder's name. If a part fails to start, what started is removed. */
+export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions): Promise<E2eRig> {
+  mkdirSync(SCREENS, { recursive: true });
+  const build = privateBuildCopy();
+  let browser: Browser | undefined;
+  let server: OpenAITestServer | undefined;
+  let host: WebHostProcess | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), `paddock-e2e-${name}-`));
+  const close = async () => {
+    await host?.stop();
+    await server?.close();
+    await browser?.close();
+    build.remove();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    browser = await launchChromium();
+    server = await startOpenAIServer(serverOptions);
+    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+    return { browser, server, host, dataDir, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
