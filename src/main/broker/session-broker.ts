@@ -154,6 +154,7 @@ export class SessionBroker<Port = never> {
         // A chat with a workspace can start subagents: keep one ready for it.
         wanted: () => ([...this.sessions.keys()].some((id) => !this.subagents?.isChild(id) && this.options.workspaceOf?.(id)) ? 1 : 0),
         warmUp: () => ({ subagent: { api: this.defaultModelApi(), ...(this.sandbox ? { sandbox: this.sandbox } : {}) } }),
+        busy: () => this.subagents?.busy ?? false,
       },
     );
     this.subagents = options.agents && new SubagentRuns(
@@ -167,7 +168,8 @@ export class SessionBroker<Port = never> {
         resolveModel: (ref) => this.options.resolveModel(ref),
         hasApiKey: async (provider) => (await this.options.getApiKey(provider)) !== undefined,
         maxSubagents: () => this.options.maxSubagents?.() ?? 8,
-        prewarm: (count, now) => this.pool.prewarm(count, now),
+        prewarm: (count, now, callWidth) => this.pool.prewarm(count, now, callWidth),
+        tasksDone: () => this.pool.refillSoon(),
       },
       options.agents,
     );

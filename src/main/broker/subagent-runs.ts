@@ -53,8 +53,13 @@ export interface SubagentBrokerHost {
   resolveModel(ref: ModelRef): unknown;
   hasApiKey(provider: string): Promise<boolean>;
   maxSubagents(): number;
-  /** Tasks are about to need subagent workers: have that many warming (`now`: start them at once). */
-  prewarm(count: number, now?: boolean): void;
+  /**
+   * Tasks are about to need subagent workers: have that many warming (`now`: start them at once). `callWidth`: how many
+   * tasks the call has in all, which the pool remembers for the next call.
+   */
+  prewarm(count: number, now?: boolean, callWidth?: number): void;
+  /** No subagent task runs any more: spares held back while they ran may start. */
+  tasksDone(): void;
 }
 
 export interface ChildLaunch {
@@ -145,7 +150,7 @@ export class SubagentRuns {
     this.byRequest.set(request.requestId, child);
     // The first task of a call with more to come: start warm workers for the rest of its first wave now.
     const upcoming = Math.max(0, Number(request.upcoming) || 0);
-    if (upcoming > 0 && !this.hasRunningTasks(parentSessionId, request.requestId)) this.host.prewarm(Math.min(MAX_PER_PARENT, upcoming + 1), true);
+    if (upcoming > 0 && !this.hasRunningTasks(parentSessionId, request.requestId)) this.host.prewarm(Math.min(MAX_PER_PARENT, upcoming + 1), true, upcoming + 1);
     const release = await this.slots.take(parentSessionId, () => this.host.maxSubagents());
     const holder = `subagent:${request.requestId}`;
     try {
@@ -183,10 +188,16 @@ export class SubagentRuns {
       release();
       this.byRequest.delete(request.requestId);
       this.bySession.delete(child.sessionId);
+      if (this.byRequest.size === 0) this.host.tasksDone();
       this.host.releaseChild(child.sessionId, holder);
       // A stop that came while the worker was starting found nothing to end yet.
       if (child.stopped) void this.host.close(child.sessionId);
     }
+  }
+
+  /** Whether any subagent task is running or waiting for a slot. */
+  get busy(): boolean {
+    return this.byRequest.size > 0;
   }
 
   private hasRunningTasks(parentSessionId: string, except: string): boolean {

@@ -3,7 +3,9 @@
  * that can start subagents are open it also keeps subagent spares: warmed further (the workspace tools and the
  * provider's client loaded, ~12 MB more), so a subagent's first model request leaves at once. A chat's spare stays
  * lean: most chats never need a provider client before the user has typed. After a parallel call it keeps as many
- * subagent spares as that call ran at once, for a while (DEMAND_MEMORY_MS).
+ * subagent spares as that call had tasks, for a while (DEMAND_MEMORY_MS), so a second wave finds workers ready too.
+ * While subagent tasks run, it starts only the spares queued tasks need: on a small machine every process starting
+ * up slows the ones streaming; the remembered rest start once the tasks are done.
  */
 import type { MainControlApi, WarmUpOptions } from "../../shared/protocol/control-protocol";
 import { WorkerHandle } from "./worker-handle";
@@ -20,10 +22,14 @@ export interface SubagentSpares {
   wanted(): number;
   /** What they preload: the API of the model subagents will most likely use. */
   warmUp(): WarmUpOptions;
+  /** Whether subagent tasks are running now (spares beyond what queued tasks need wait until they are done). */
+  busy(): boolean;
 }
 
-/** Subagent spares at most, however many are asked for (a parallel call runs 4 at once). */
+/** Subagent spares queued tasks may ask for at most (a parallel call runs 4 at once). */
 const MAX_SUBAGENT_SPARES = 4;
+/** Subagent spares a remembered call may keep at most: a parallel call has at most 8 tasks. */
+const MAX_REMEMBERED_SPARES = 8;
 /** How long after a subagent's hand-off the pool waits before starting spares (about its first model request). */
 const REFILL_DELAY_MS = 200;
 /**
@@ -97,8 +103,10 @@ export class WorkerPool<Port = never> {
     }
     const base = this.subagents?.wanted() ?? 0;
     const remembered = base > 0 && Date.now() < this.demand.until ? this.demand.count : 0;
-    const wanted = Math.min(MAX_SUBAGENT_SPARES, Math.max(base, remembered) + this.prewarmed);
-    while (this.subagentSpares.length < wanted) {
+    const queued = Math.min(MAX_SUBAGENT_SPARES, base + this.prewarmed);
+    const wanted = Math.min(MAX_REMEMBERED_SPARES, Math.max(remembered, queued));
+    const busy = this.subagents?.busy() ?? false;
+    while (this.subagentSpares.length < (busy ? queued : wanted)) {
       const spare = this.launch(this.subagents!.warmUp());
       spare.ready.catch(() => {
         spare.handle.kill();
@@ -108,17 +116,18 @@ export class WorkerPool<Port = never> {
       this.subagentSpares.push(spare);
     }
     // Fewer wanted now (the chats that could start subagents closed): the extra spares go.
-    while (this.subagentSpares.length > wanted) void this.subagentSpares.pop()!.handle.stop(500);
+    while (!busy && this.subagentSpares.length > wanted) void this.subagentSpares.pop()!.handle.stop(500);
   }
 
   /**
    * Tasks are queued for subagent workers: have spares warming for them by the time they start. `now` starts them at
-   * once (tasks about to start), otherwise after the delay of `refillSoon` (tasks of a later wave).
+   * once (tasks about to start), otherwise after the delay of `refillSoon` (tasks of a later wave). `callWidth` (the
+   * call's tasks in all) is remembered: the next call finds that many spares (see DEMAND_MEMORY_MS).
    */
-  prewarm(count: number, now = false): void {
+  prewarm(count: number, now = false, callWidth = count): void {
     if (!this.subagents) return;
     this.prewarmed = Math.max(this.prewarmed, Math.min(MAX_SUBAGENT_SPARES, count));
-    this.remember(count);
+    this.remember(callWidth);
     if (now) this.refill();
     else this.refillSoon();
   }
@@ -139,7 +148,7 @@ export class WorkerPool<Port = never> {
   /** Keeps `count` subagent spares for a while (the widest call wins); when that ends, the extra ones stop. */
   private remember(count: number): void {
     const now = Date.now();
-    const width = Math.min(MAX_SUBAGENT_SPARES, Math.max(count, now < this.demand.until ? this.demand.count : 0));
+    const width = Math.min(MAX_REMEMBERED_SPARES, Math.max(count, now < this.demand.until ? this.demand.count : 0));
     this.demand = { count: width, until: now + DEMAND_MEMORY_MS };
     clearTimeout(this.demandTimer);
     this.demandTimer = setTimeout(() => this.refill(), DEMAND_MEMORY_MS + 1);
