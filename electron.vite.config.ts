@@ -14,9 +14,9 @@ const devContentSecurityPolicy: Plugin = {
 
 /**
  * Three builds:
- * - main: Electron's main process (`index`) and the agent worker (`agent-worker`), both ESM because
- *   pi-ai and electron-store are ESM-only. The worker is its own output file so the same file runs under
- *   Electron's utilityProcess and Node's child_process.fork (tests, `npm run dev:web`).
+ * - main: Electron's main process (`index`), the agent worker (`agent-worker`) and the MCP host (`mcp-host`), all
+ *   ESM because pi-ai and electron-store are ESM-only. The worker and the host are output files of their own so the
+ *   same file runs under Electron's utilityProcess and Node's child_process.fork (tests, `npm run dev:web`).
  * - preload: CommonJS, because a sandboxed preload cannot be an ES module.
  * - renderer: the React app.
  */
@@ -37,6 +37,8 @@ export default defineConfig({
         input: {
           index: resolve(root, "src/main/electron/index.ts"),
           "agent-worker": resolve(root, "src/agent-worker/host/entry.ts"),
+          // The MCP host process (src/mcp-host/): the official MCP SDK stays external, loaded from node_modules.
+          "mcp-host": resolve(root, "src/mcp-host/entry.ts"),
         },
         // Loading the catalogue has no side effects a worker needs: what imports nothing from it does not load it.
         treeshake: { moduleSideEffects: (id: string) => !PI_AI_MODELS.test(id) },

@@ -10,8 +10,12 @@ import { benchAttachments } from "./attachments";
 import { benchBackground } from "./background";
 import { benchBroker } from "./broker";
 import { benchCompaction } from "./compaction";
+import { benchEndpoints } from "./endpoints";
 import { benchIpc } from "./ipc";
+import { benchKeyboard } from "./keyboard";
+import { benchMcp } from "./mcp";
 import type { Metric } from "./lib/metrics";
+import { benchReading } from "./reading";
 import { benchReliability } from "./reliability";
 import { benchChat, benchSearch } from "./search";
 import { benchRenderer } from "./renderer";
@@ -32,6 +36,10 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["compaction", benchCompaction],
   ["search", benchSearch],
   ["chat", benchChat],
+  ["keyboard", benchKeyboard],
+  ["endpoints", benchEndpoints],
+  ["mcp", benchMcp],
+  ["reading", benchReading],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

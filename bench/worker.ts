@@ -26,6 +26,9 @@ const BARE_MAIN: MainControlApi = {
   runSubagent: none,
   stopSubagent: none,
   askParent: none,
+  mcpTools: none,
+  mcpCall: none,
+  mcpCancel: none,
 };
 
 export async function benchWorker(): Promise<Record<string, Metric>> {

@@ -28,6 +28,15 @@ export async function openChat(browser: Browser, host: WebHostProcess, sessionId
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(m.text());
   });
+  // The console says only "the server responded with a status of 400": name the call and what it answered.
+  page.on("response", (r) => {
+    if (r.status() < 400) return;
+    const asked = r.request().postData()?.slice(0, 200) ?? "";
+    void r.text().then(
+      (answer) => problems.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname} ${asked} -> ${answer.slice(0, 200)}`),
+      () => problems.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname} ${asked}`),
+    );
+  });
   await page.goto(host.pageUrl(id));
   await poll(() => page.getByTestId("composer").getAttribute("placeholder")).toBe("Message Paddock…");
   return { page, sessionId: id, problems };

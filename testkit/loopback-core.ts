@@ -6,12 +6,13 @@ import { createCore, type Core } from "../src/main/broker/core";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../src/main/broker/secrets";
 import type { OpenAITestServer } from "../src/web-host/openai-test-server";
-import { WORKER_FILE } from "./worker-harness";
+import { MCP_HOST_FILE, WORKER_FILE } from "./worker-harness";
 
 export function createLoopbackCore(dataDir: string, server: Pick<OpenAITestServer, "baseUrl">): Promise<Core<never>> {
   return createCore({
     dataDir,
     launcher: new NodeWorkerLauncher(WORKER_FILE),
+    mcpLauncher: new NodeWorkerLauncher(MCP_HOST_FILE),
     sessionTransport: "websocket",
     cipher: plaintextDevCipher,
     keepSpare: false,

@@ -19,6 +19,8 @@ import { WebSocketTransport, type WebSocketLike } from "../src/shared/transport/
 import { startOpenAIServer, type OpenAITestServer } from "../src/web-host/openai-test-server";
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
+/** The built MCP host process (src/mcp-host/). */
+export const MCP_HOST_FILE = resolve("out/main/mcp-host.js");
 
 /** What workers get, plus the custom endpoints main resolves their models from. */
 export type TestSettings = WorkerSettings & { customProviders: CustomProvider[] };

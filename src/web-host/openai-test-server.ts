@@ -26,6 +26,8 @@ export interface ScriptedTurn {
   dropAfterChunks?: number;
   /** Stop sending after N content chunks but keep the socket open (for timeouts and abort). */
   hangAfterChunks?: number;
+  /** Take the request but never answer, not even with headers (a provider that does not respond). */
+  hangBeforeHeaders?: boolean;
   /** Overrides the final chunk's finish_reason (default "tool_calls" when there are tool calls, else "stop"). */
   finishReason?: "stop" | "tool_calls" | "length" | "content_filter";
 }
@@ -48,6 +50,8 @@ export interface OpenAITestServer {
   baseUrl: string;
   /** Every chat-completions request, in arrival order. */
   requests: RecordedRequest[];
+  /** Every model-list request (`/v1/models`, `/api/tags`), in arrival order; `body` is the path. */
+  listRequests: RecordedRequest[];
   /** The text chunks of the latest streamed reply, in order; emptied when the next reply starts. */
   writes: ChunkWrite[];
   /** Queue turns served in order; when the queue is empty, `fallback` answers (default: `defaultFallback`). */
@@ -61,8 +65,12 @@ export interface OpenAIServerOptions {
   port?: number;
   /** Must be a loopback address; anything else is refused. Default 127.0.0.1. */
   host?: string;
-  /** Model ids listed by `GET /v1/models` (any id is accepted by chat completions). */
+  /** Model ids listed by `GET /v1/models` and Ollama's `GET /api/tags` (any id is accepted by chat completions). */
   models?: string[];
+  /** Which model lists it serves (default both); an Ollama that predates the OpenAI-compatible list has only "ollama". */
+  modelLists?: ("openai" | "ollama")[];
+  /** When set, every request must carry `Authorization: Bearer <apiKey>`; others get a 401, as from a gateway. */
+  apiKey?: string;
 }
 
 /** Prefix of the directive a user message can carry to script the reply: `[[turn: {"text":"hi"}]]`. */
@@ -136,6 +144,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   const models = options.models ?? ["paddock-test"];
   const queue: ScriptedTurn[] = [];
   const requests: RecordedRequest[] = [];
+  const listRequests: RecordedRequest[] = [];
   const writes: ChunkWrite[] = [];
   const sockets = new Set<Socket>();
   let fallback: (body: any) => ScriptedTurn = defaultFallback;
@@ -154,9 +163,19 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "").split("?")[0];
-    if (req.method === "GET" && path === "/v1/models") {
+    const lists = options.modelLists ?? ["openai", "ollama"];
+    const isList = req.method === "GET" && ((path === "/v1/models" && lists.includes("openai")) || (path === "/api/tags" && lists.includes("ollama")));
+    if (isList) listRequests.push({ body: path, headers: { ...req.headers } });
+    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      return sendError(res, 401, "Incorrect API key provided");
+    }
+    if (isList && path === "/v1/models") {
       const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "paddock-test" }));
       return sendJson(res, 200, { object: "list", data });
+    }
+    if (isList) {
+      // Ollama's own list, for probes of servers that have no OpenAI-compatible one.
+      return sendJson(res, 200, { models: models.map((name) => ({ name, model: name, size: 0, details: {} })) });
     }
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
       return sendError(res, 404, `no route for ${req.method} ${path}`);
@@ -177,6 +196,10 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       turn = queue.shift() ?? fallback(body);
     } catch (error) {
       return sendError(res, 400, errorText(error));
+    }
+    if (turn.hangBeforeHeaders) {
+      // Held until the client gives up (its abort closes the socket) or close() destroys it.
+      return new Promise<void>((resolve) => res.once("close", () => resolve()));
     }
     if (turn.error) {
       const headers: Record<string, string> = {};
@@ -261,6 +284,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   return {
     baseUrl: `http://${urlHost}:${address.port}/v1`,
     requests,
+    listRequests,
     writes,
     enqueue: (...turns) => void queue.push(...turns),
     setFallback: (fn) => void (fallback = fn),

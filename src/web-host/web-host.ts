@@ -48,6 +48,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const core: Core<never> = await createCore({
     dataDir: resolve(options.dataDir),
     launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js")),
+    mcpLauncher: new NodeWorkerLauncher(join(options.buildDir, "main", "mcp-host.js")),
     sessionTransport: "websocket",
     cipher: plaintextDevCipher,
     integrityCheck: options.integrityCheck,

@@ -17,6 +17,7 @@ import { startOpenAIServer, turnDirective, type OpenAITestServer, type ScriptedT
 import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
 import { openChat as openChatIn, poll, replies, SCREENS, send, shot, type ChatPage } from "../../testkit/chat-page";
 import { longTranscript } from "../../testkit/transcripts";
+import { pickModel } from "../../testkit/model-picker";
 import { CONTINUE_PROMPT } from "../../src/shared/agent/unfinished-reply";
 
 const turn = turnDirective;
@@ -190,7 +191,7 @@ describe("Paddock in the browser host", () => {
     try {
       // The provider answers, sends a few words, then nothing: the run must end by itself, not wait for Stop.
       await send(page, `Tell me a story ${turn({ text: "Once upon a time there was silence", chunkChars: 5, hangAfterChunks: 2 })}`);
-      await poll(() => banner.textContent(), 20_000).toMatch(/The request timed out\..*nothing for 5 s/);
+      await poll(() => banner.textContent(), 20_000).toMatch(/The request timed out: the provider sent nothing for 5 s\./);
       await page.getByTestId("send-button").waitFor();
       expect(await lastText(page)).toContain("Once upon");
       await shot(page, "error-timeout");
@@ -211,7 +212,7 @@ describe("Paddock in the browser host", () => {
     await send(page, "first question");
     await replies(page, 1);
     await poll(() => lastAssistant(page).locator(".footer-model").textContent()).toBe("test-model");
-    await page.getByTestId("model-picker").selectOption({ label: "other-model (Loopback)" });
+    await pickModel(page, { provider: "custom:loopback", id: "other-model" });
     const before = server.requests.length;
     await send(page, "second question");
     await poll(() => lastText(page)).toContain("second question");

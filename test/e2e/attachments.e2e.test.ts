@@ -10,6 +10,7 @@ import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { dropFiles, openChat, pasteFiles, pickFiles, poll, replies, send, shot } from "../../testkit/chat-page";
 import { bandsPng } from "../../testkit/png";
+import { pickModel } from "../../testkit/model-picker";
 import type { CustomProvider, Settings } from "../../src/shared/settings/schema";
 
 let rig: E2eRig;
@@ -17,7 +18,7 @@ let browser: Browser;
 let server: OpenAITestServer;
 let host: WebHostProcess;
 
-const VISION = JSON.stringify(["custom:vision", "seeing-model"]);
+const VISION = { provider: "custom:vision", id: "seeing-model" };
 const bluePng = bandsPng(240, 160);
 const redPng = bandsPng(120, 120, [[220, 38, 38], [250, 204, 21]]);
 
@@ -39,7 +40,7 @@ const imagesLoaded = (page: Page, selector: string) =>
 describe("attachments in the browser", () => {
   it("picks, pastes and drops files; thumbnails can be removed; the model that reads images gets them; the message shows them", async () => {
     const { page, problems } = await openChat(browser, host);
-    await page.getByTestId("model-picker").selectOption(VISION);
+    await pickModel(page, VISION);
     await pickFiles(page, [{ name: "bands.png", mimeType: "image/png", bytes: bluePng }]);
     await pasteFiles(page, [{ name: "image.png", mimeType: "image/png", bytes: redPng }]);
     await dropFiles(page, [{ name: "notes.md", mimeType: "text/markdown", bytes: Buffer.from("# Notes\n\nShip on Friday.\n") }]);

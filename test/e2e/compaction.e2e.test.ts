@@ -10,6 +10,7 @@ import type { OpenAITestServer } from "../../src/web-host/openai-test-server";
 import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
+import { pickModel } from "../../testkit/model-picker";
 import { isSummaryRequest, summarisingFallback, tokensOf } from "../../testkit/compaction";
 import type { CustomProvider, Settings } from "../../src/shared/settings/schema";
 
@@ -18,7 +19,7 @@ let browser: Browser;
 let server: OpenAITestServer;
 let host: WebHostProcess;
 
-const TINY = JSON.stringify(["custom:tiny", "tiny-model"]);
+const TINY = { provider: "custom:tiny", id: "tiny-model" };
 const SUMMARY = "## Goal\nPlan a week in **Lisbon**.\n\n## Progress\n### Done\n- [x] Days one and two planned\n\n## Next Steps\n1. Plan day three";
 
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe("the context meter and compaction markers", () => {
   it("counts the context against the window, turns colour near the limit, and marks where older messages were summarised", async () => {
     server.setFallback(summarisingFallback(SUMMARY));
     const { page, problems } = await openChat(browser, host);
-    await page.getByTestId("model-picker").selectOption(TINY);
+    await pickModel(page, TINY);
     await poll(() => meterText(page)).toBe("0 / 2.0k");
     const widths = [(await box(page, "context-meter")).width];
 
@@ -88,7 +89,7 @@ describe("the context meter and compaction markers", () => {
   it("compacts when asked from the meter's panel, and the marker is still there after a reload", async () => {
     server.setFallback(summarisingFallback(SUMMARY));
     const { page, sessionId, problems } = await openChat(browser, host);
-    await page.getByTestId("model-picker").selectOption(TINY);
+    await pickModel(page, TINY);
     await send(page, "What should I see in Lisbon?");
     await replies(page, 1);
     await send(page, "And in Porto?");

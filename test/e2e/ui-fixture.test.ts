@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
 import { launchChromium } from "../../testkit/launch-chromium";
+import { pickModel } from "../../testkit/model-picker";
 
 let server: FixtureServer;
 let browser: Browser;
@@ -341,9 +342,8 @@ describe("chat UI fixture", () => {
 
   it("shows model and thinking pickers; thinking only for reasoning models", async () => {
     const page = await open("chat");
-    const picker = page.getByTestId("model-picker");
     expect(await page.getByTestId("thinking-picker").count()).toBe(0);
-    await picker.selectOption({ label: "Claude Sonnet 4.5 · reasoning" });
+    await pickModel(page, { provider: "anthropic", id: "claude-sonnet-4-5" });
     expect((await sessionCalls(page)).filter((c) => c.name === "setModel").map((c) => c.args[0]))
       .toEqual([{ provider: "anthropic", id: "claude-sonnet-4-5" }]);
     await page.close();
@@ -387,14 +387,16 @@ describe("chat UI fixture", () => {
     await page.getByLabel("Esc while the agent runs").selectOption("nothing");
     await page.getByRole("radiogroup", { name: "Theme" }).getByText("Dark").click();
     await expect.poll(() => page.evaluate(() => (globalThis as any).document.documentElement.dataset.theme)).toBe("dark");
-    await page.getByLabel("google").fill("sk-test");
+    // Google has no key yet: its row is behind "Show all providers", named as people know it.
+    await page.getByTestId("show-all-providers").click();
+    await page.getByLabel("Google Gemini").fill("sk-test");
     await page.getByTestId("api-key-google").getByRole("button", { name: "Save" }).click();
     const calls = await appCalls(page);
     expect(calls.filter((c) => c.name === "updateSettings").map((c) => c.args[0]))
       .toEqual([{ abort: { escAction: "nothing" } }, { theme: "dark" }]);
     await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "setApiKey").map((c) => c.args)).toEqual([["google", "<redacted>"]]);
     await expect.poll(() => page.getByTestId("api-key-google").textContent()).toContain("Key saved");
-    expect(await page.getByLabel("google").inputValue()).toBe("");
+    expect(await page.getByLabel("Google Gemini").inputValue()).toBe("");
     // Background: the idle time is saved on leaving the field, and only a whole number of minutes.
     const idle = page.getByLabel(/Stop an idle chat's agent process after/);
     await idle.fill("2.5");
@@ -415,7 +417,9 @@ describe("chat UI fixture", () => {
     await page.getByRole("button", { name: "Add endpoint and start" }).click();
     await page.getByTestId("composer").waitFor();
     const patches = (await appCalls(page)).filter((c) => c.name === "updateSettings").map((c) => c.args[0]);
-    expect(patches[0]).toEqual({ customProviders: [{ id: "ollama", name: "Local models", baseUrl: "http://127.0.0.1:11434/v1", models: ["llama3.2"] }] });
+    // The server was tested first (the fixture's pretend Ollama lists llama3.2), and named for what it is.
+    expect((await appCalls(page)).filter((c) => c.name === "probeEndpoint").map((c) => c.args)).toEqual([["http://127.0.0.1:11434/v1"]]);
+    expect(patches[0]).toEqual({ customProviders: [{ id: "ollama", name: "Ollama", baseUrl: "http://127.0.0.1:11434/v1", models: ["llama3.2"] }] });
     expect(patches[1]).toEqual({ onboarded: true, defaultModel: { provider: "custom:ollama", id: "llama3.2" } });
     expect((await sessionCalls(page)).filter((c) => c.name === "setModel").map((c) => c.args[0])).toEqual([{ provider: "custom:ollama", id: "llama3.2" }]);
     await page.close();

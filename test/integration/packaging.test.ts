@@ -63,7 +63,7 @@ describe.skipIf(process.platform !== "linux")("the packed app (electron-builder,
   afterAll(() => temp.removeAll());
 
   it("holds the build main, preload and the page need, with the worker bundle beside main's as in development", () => {
-    for (const file of ["out/main/index.js", "out/main/agent-worker.js", "out/preload/index.cjs", "out/renderer/index.html", "package.json"]) {
+    for (const file of ["out/main/index.js", "out/main/agent-worker.js", "out/main/mcp-host.js", "out/preload/index.cjs", "out/renderer/index.html", "package.json"]) {
       expect(files.get(file), file).toBe(false);
     }
   });

@@ -37,6 +37,8 @@ import {
 } from "../../shared/protocol/session-protocol";
 import { StateEventEncoder } from "../../shared/protocol/wire-events";
 import { withStallTimeout } from "./stall-timeout";
+import { providerCall } from "./provider-call";
+import { HeldQueue } from "./held-queue";
 import { stateDigest } from "../../shared/protocol/state-digest";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
@@ -46,6 +48,8 @@ import { subagentTool } from "../tools/subagent/subagent-tool";
 import { subagentActivity, subagentResult, subagentUsage } from "./subagent-task";
 import { WORKSPACE_TOOL_PROMPTS } from "../tools/workspace/prompt-lines";
 import { ApprovalGate, type GatePolicy } from "./approval-gate";
+import { SessionMcp } from "./session-mcp";
+import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
 import { workspacePrompt } from "./system-prompt";
 import { EventForwarder } from "./event-forwarder";
@@ -69,7 +73,7 @@ import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOpti
 /** What a session needs of main. */
 type SessionMain = Pick<
   MainControlApi,
-  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent"
+  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel"
 >;
 
 /** A tool's first sentence, for the prompt's list of tools. */
@@ -171,6 +175,10 @@ export class SessionHost {
   private chatOptions: ChatOptions;
   /** Edit, Regenerate, versions, Delete. */
   private readonly actions: MessageActions;
+  /** The MCP servers' tools this chat uses (session-mcp.ts). */
+  private readonly mcp: SessionMcp;
+  /** Queued messages a Stop or a failed run left behind, until the user sends or discards them. */
+  private readonly held: HeldQueue;
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -183,11 +191,22 @@ export class SessionHost {
   ) {
     this.settings = options.settings;
     this.workspace = workspace;
+    this.mcp = new SessionMcp({
+      main,
+      chosenServers: () => this.chatOptions.mcpServers,
+      ...(options.subagent ? { subagentTools: options.subagent.tools } : {}),
+      changed: () => {
+        this.agent.state.tools = this.tools();
+        this.agent.state.systemPrompt = this.systemPrompt();
+      },
+    });
     this.announceSandbox(workspace);
     this.approvals = new ApprovalGate(
       {
         policy: (tool) => this.policy(tool),
         describe: async (tool, args) => {
+          const mcp = this.mcp.describe(tool, args);
+          if (mcp) return mcp;
           const diff = await this.workspace?.preview(tool, args);
           return { ...describeCall(tool, args), ...(diff ? { diff } : {}) };
         },
@@ -217,10 +236,13 @@ export class SessionHost {
       // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()). The timeout
       // covers a provider that never answers and, through the stall guard, one that stops mid-reply.
       const chosen = requestParameters(this.chatOptions, model);
+      // The call's notes (Retry-After, why an address was not reached) complete the SDK's error text.
+      const call = providerCall();
       return withStallTimeout(
-        (signal) => streamSimple(model, context, { ...streamOptions, ...chosen, signal, timeoutMs, maxRetries: 0 }),
+        (signal) => call.run(() => streamSimple(model, context, { ...streamOptions, ...chosen, signal, timeoutMs, maxRetries: 0 })),
         streamOptions?.signal,
         timeoutMs,
+        call.explain,
       );
     };
     this.compactor = new ContextCompactor(
@@ -234,6 +256,10 @@ export class SessionHost {
         notify: (text) => this.forwarder.push({ k: "n", kind: "error", text }),
       },
       streamFn,
+    );
+    this.held = new HeldQueue(
+      { agent: () => this.agent, changed: (journal) => this.queuesChanged(journal), requireModel: () => this.requireModel() },
+      loaded.held,
     );
     this.agent = new Agent({
       initialState: {
@@ -261,9 +287,7 @@ export class SessionHost {
       onStateEvent: (event, state) => this.onStateEvent(event, state),
       onQueueChange: (change) => {
         if (this.restoringQueues) return; // already on disk, and no mirror is connected yet
-        this.forwarder.push({ k: "q", steering: [...change.steering], followUp: [...change.followUp] });
-        if (change.reason === "drain") this.queuesDirty = true;
-        else this.queueJournal = this.journal({ t: "queues", steering: [...change.steering], followUp: [...change.followUp] });
+        this.queuesChanged(change.reason === "drain" ? "with-next-message" : "now");
       },
     });
     this.agent.subscribe(async (event) => {
@@ -271,8 +295,7 @@ export class SessionHost {
       const records: TranscriptRecord[] = [{ t: "message", message: event.message }];
       if (this.queuesDirty) {
         this.queuesDirty = false;
-        const queues = this.agent.queuedMessages();
-        records.push({ t: "queues", steering: queues.steering, followUp: queues.followUp });
+        records.push(this.queuesRecord());
       }
       const title = this.title ?? titleFrom(this.agent.state.messages);
       if (title && title !== this.title) {
@@ -309,6 +332,7 @@ export class SessionHost {
       options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings)) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, model, workspace);
+    await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
   }
@@ -362,11 +386,13 @@ export class SessionHost {
       if (problem) throw new Error(`Chat settings not saved: ${problem}`);
       this.chatOptions = normalizeChatOptions(options);
       this.agent.state.systemPrompt = this.systemPrompt();
+      this.mcp.rebuild(); // the chat's servers may have changed
       this.forwarder.push({ k: "o", options: this.chatOptions });
       await this.journal({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
       if (this.settings.clearQueuesOnAbort) this.agent.clearAllQueues();
+      this.held.stopping();
       this.agent.abort();
       this.compactor.abortManual();
     },
@@ -377,12 +403,22 @@ export class SessionHost {
     },
     reset: async () => {
       this.agent.reset();
+      this.held.clear();
       this.title = undefined;
       this.approvals.clearGrants();
       await this.journal({ t: "reset" });
     },
     clearQueues: async () => {
       this.agent.clearAllQueues();
+      this.held.clear();
+      await this.queueJournal;
+    },
+    sendHeld: async (index) => {
+      await this.held.send(index);
+      await this.queueJournal;
+    },
+    discardHeld: async (index) => {
+      this.held.discard(index);
       await this.queueJournal;
     },
     removeQueued: async (queue, index) => {
@@ -459,6 +495,8 @@ export class SessionHost {
    * it, so no earlier answer may stand for a later command.
    */
   private async policy(tool: string): Promise<GatePolicy> {
+    const mcp = this.mcp.policy(tool, this.settings.toolApproval);
+    if (mcp) return mcp;
     if (tool === "bash" && this.workspace && !(await this.workspace.shell).sandboxed) return "every-call";
     return this.settings.toolApproval[tool] ?? "ask";
   }
@@ -496,14 +534,24 @@ export class SessionHost {
   }
 
   /**
-   * The built-in tools, and with a workspace its file and shell tools and `subagent`. A subagent has the workspace
-   * tools its definition names, and never `subagent` (no recursion).
+   * The built-in tools, and with a workspace its file and shell tools and `subagent`; the MCP tools of the chat's
+   * servers. A subagent has the workspace and MCP tools its definition names, and never `subagent` (no recursion).
    */
   private tools(): AgentTool<any>[] {
     const workspaceTools = this.workspace?.tools ?? [];
     const subagent = this.options.subagent;
-    if (subagent) return workspaceTools.filter((t) => subagent.tools.includes(t.name));
-    return [...builtinTools(), ...workspaceTools, ...(this.workspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+    if (subagent) return [...workspaceTools.filter((t) => subagent.tools.includes(t.name)), ...this.mcp.agentTools()];
+    return [...builtinTools(), ...workspaceTools, ...this.mcp.agentTools(), ...(this.workspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+  }
+
+  /** Main's list of the MCP tools on offer changed. */
+  mcpToolsChanged(tools: McpToolDescriptor[]): void {
+    if (!this.closed) this.mcp.offer(tools);
+  }
+
+  /** Progress of one of this session's MCP calls. */
+  mcpProgress(progress: McpCallProgress): void {
+    this.mcp.onProgress(progress);
   }
 
   private subagentTool(): AgentTool<any> {
@@ -630,7 +678,11 @@ export class SessionHost {
     // The Agent's safety net adds its failure message without a message_end: journaled here, or a Retry (which
     // drops it) would drop the user's message from the file instead.
     if (event.type === "run_failure" && !this.closed) void this.journal({ t: "message", message: event.message });
-    if (event.type === "run_start") this.compactor.runStarted();
+    if (event.type === "run_start") {
+      this.compactor.runStarted();
+      this.held.runStarted();
+    }
+    if (event.type === "run_settled") this.held.runSettled();
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
     // A subagent's parent shows what it is doing: each tool call is news.
     else if (this.options.subagent && event.type === "tool_execution_start") this.reportStatus();
@@ -657,6 +709,7 @@ export class SessionHost {
       state: toWireState(this.agent.data, this.encoder.mirroredStreamingMessage, historyStart),
       steering: queues.steering,
       followUp: queues.followUp,
+      ...(this.held.list().length > 0 ? { held: this.held.list() } : {}),
       steeringMode: this.agent.steeringMode,
       followUpMode: this.agent.followUpMode,
       toolExecution: this.agent.toolExecution,
@@ -676,6 +729,25 @@ export class SessionHost {
   private broadcast(batch: EventBatch): void {
     const frame = toEventFrame(batch);
     for (const sink of this.sinks) sink.send(frame);
+  }
+
+  /**
+   * The queues changed (the Agent's or the held list): the mirrors get all of them; the journal gets them now, or
+   * with the next message when that message is one of them (a drain, a held message sent).
+   */
+  private queuesChanged(journal: "now" | "with-next-message"): void {
+    const record = this.queuesRecord();
+    const { t: _t, ...queues } = record;
+    this.forwarder.push({ k: "q", ...queues });
+    if (journal === "now") this.queueJournal = this.journal(record);
+    else this.queuesDirty = true;
+  }
+
+  /** The Agent's queues and the held messages, as the journal keeps them. */
+  private queuesRecord(): Extract<TranscriptRecord, { t: "queues" }> {
+    const { steering, followUp } = this.agent.queuedMessages();
+    const held = this.held.list();
+    return { t: "queues", steering, followUp, ...(held.length > 0 ? { held } : {}) };
   }
 
   private journal(...records: TranscriptRecord[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "@mariozechner/pi-ai";
+import { timeoutText, type TimeoutKind } from "../../shared/error-text";
 
 /**
  * Makes a provider stream fail, instead of hang, when the provider stops sending. The SDKs' own timeout covers only
@@ -7,7 +8,9 @@ import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStre
  * `start` receives the signal to give the provider call. If the reader waits `idleMs` for an event (counted from the
  * request and from every read), the request is aborted and the reply ends as an *error* ("Request timed out: ..."),
  * which the chat offers to Retry, not as "aborted", which means the user stopped it. An abort by `callerSignal` still
- * ends the reply as aborted. Never throws; the returned stream always ends.
+ * ends the reply as aborted. The SDKs' own timeout (no response headers within the same time) is worded the same
+ * way, with its seconds. `explain`, when given, may add to the text of any other failure (see provider-call.ts).
+ * Never throws; the returned stream always ends.
  *
  * The returned stream reads the provider's stream directly, with no queue of its own, and keeps one timer that
  * re-arms itself only when it fires: per event it costs a timestamp, not a re-push and a clearTimeout/setTimeout
@@ -18,20 +21,23 @@ export function withStallTimeout(
   start: (signal: AbortSignal) => AssistantMessageEventStream,
   callerSignal: AbortSignal | undefined,
   idleMs: number,
+  explain?: (message: AssistantMessage) => AssistantMessage,
 ): AssistantMessageEventStream {
   const controller = new AbortController();
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) controller.abort(callerSignal.reason);
   else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
 
-  let stalled = false;
+  /** Set when the wait ran out: before the provider's first event ("no-response") or after it ("stalled"). */
+  let stalled: TimeoutKind | undefined;
+  let answered = false;
   /** When the reader began waiting for the next event; undefined while it holds an event (its own time is not idle). */
   let waitingSince: number | undefined = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const check = () => {
     const waited = waitingSince === undefined ? 0 : Date.now() - waitingSince;
     if (waited >= idleMs) {
-      stalled = true;
+      stalled = answered ? "stalled" : "no-response";
       controller.abort(new Error("stalled"));
     } else timer = setTimeout(check, idleMs - waited);
   };
@@ -42,9 +48,14 @@ export function withStallTimeout(
   };
 
   const timedOut = (message: AssistantMessage): AssistantMessage => {
-    if (!stalled || callerSignal?.aborted || (message.stopReason !== "error" && message.stopReason !== "aborted")) return message;
-    const seconds = Math.round(idleMs / 100) / 10;
-    return { ...message, stopReason: "error", errorMessage: `Request timed out: the provider sent nothing for ${seconds} s.` };
+    if (callerSignal?.aborted || (message.stopReason !== "error" && message.stopReason !== "aborted")) return message;
+    const seconds = idleMs / 1000;
+    if (stalled) return { ...message, stopReason: "error", errorMessage: timeoutText(stalled, seconds) };
+    // The SDK's "Request timed out." says neither how long nor what: the same time ran out, before any response.
+    if (message.stopReason === "error" && /^Request timed out\.?$/.test(message.errorMessage?.trim() ?? "")) {
+      return { ...message, errorMessage: timeoutText("no-response", seconds) };
+    }
+    return message.stopReason === "error" && explain ? explain(message) : message;
   };
 
   const inner = start(controller.signal);
@@ -58,6 +69,7 @@ export function withStallTimeout(
       waitingSince ??= Date.now();
       const next = await source.next();
       waitingSince = undefined;
+      answered ||= !next.done && next.value.type !== "error";
       if (next.done) return next;
       const event = next.value;
       if (event.type === "done" || event.type === "error") ended = true;

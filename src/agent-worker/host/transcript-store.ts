@@ -15,6 +15,7 @@ import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat
 import { parseCompactionRecord, type CompactionRecord } from "./compaction-record";
 import { applyBranchRecord, parseBranchRecord, type BranchRecord } from "./branch-records";
 import { prunePath, type BranchPoint } from "../../shared/agent/branches";
+import { isHeldMessage, type HeldMessage } from "../../shared/protocol/held-messages";
 
 export type TranscriptRecord =
   /** A message joined the transcript. An assistant message also ends the checkpoints of its reply, if any. */
@@ -30,8 +31,11 @@ export type TranscriptRecord =
    */
   | { t: "partial"; message: AssistantMessage }
   | { t: "partial"; n: number; p: Patch[] }
-  /** The whole steering and follow-up queues as they are now; the last such record wins. */
-  | { t: "queues"; steering: AgentMessage[]; followUp: AgentMessage[] }
+  /**
+   * The whole steering and follow-up queues as they are now, and the messages held after a Stop or a failed run
+   * (`held`, absent when none: see held-queue.ts); the last such record wins.
+   */
+  | { t: "queues"; steering: AgentMessage[]; followUp: AgentMessage[]; held?: HeldMessage[] }
   /** The caller replaced the whole transcript (older files; the worker now writes `drop`). */
   | { t: "replace"; messages: AgentMessage[] }
   /** The newest `count` messages left the transcript (Retry drops the failed reply; an interrupted one counts). */
@@ -64,6 +68,8 @@ export interface LoadedTranscript {
   branches?: BranchPoint[];
   steering: AgentMessage[];
   followUp: AgentMessage[];
+  /** Queued messages held after a Stop or a failed run; absent when none. */
+  held?: HeldMessage[];
   title?: string;
   model?: { provider: string; id: string };
   /** The chat's own instructions and parameters, when it has any. */
@@ -144,6 +150,8 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
     case "queues":
       state.steering = record.steering;
       state.followUp = record.followUp;
+      if (record.held) state.held = record.held;
+      else delete state.held;
       break;
     case "replace":
       replay.partial = undefined;
@@ -168,6 +176,7 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
       state.branches = undefined;
       state.steering = [];
       state.followUp = [];
+      delete state.held;
       state.grants = [];
       break;
     case "grant":
@@ -209,9 +218,11 @@ function parseRecord(line: string): TranscriptRecord | string {
         ? { t: "partial", n: value.n as number, p: value.p }
         : "partial record without a message, or patches with their number";
     case "queues":
-      return isMessageList(value.steering) && isMessageList(value.followUp)
-        ? { t: "queues", steering: value.steering, followUp: value.followUp }
-        : "queues record without valid steering and followUp lists";
+      if (!isMessageList(value.steering) || !isMessageList(value.followUp)) return "queues record without valid steering and followUp lists";
+      if (value.held === undefined) return { t: "queues", steering: value.steering, followUp: value.followUp };
+      return Array.isArray(value.held) && value.held.every(isHeldMessage)
+        ? { t: "queues", steering: value.steering, followUp: value.followUp, held: value.held }
+        : "queues record with an invalid held list";
     case "replace":
       return isMessageList(value.messages) ? { t: "replace", messages: value.messages } : "replace record without a valid message list";
     case "drop":

@@ -104,6 +104,12 @@ const api: WorkerControlApi = {
     if (!host) return { block: true, reason: "The parent chat is not loaded." };
     return host.askApproval(from, question);
   },
+  async mcpToolsChanged(tools) {
+    host?.mcpToolsChanged(tools);
+  },
+  async mcpProgress(progress) {
+    host?.mcpProgress(progress);
+  },
 };
 
 Comlink.expose(api, rpcEndpoint(control, { lane: "c2w" }));

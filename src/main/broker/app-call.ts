@@ -4,6 +4,7 @@
  */
 import { Value } from "typebox/value";
 import { APP_API_SCHEMAS, isAppMethod } from "../../shared/protocol/app-api-schema";
+import { schemaErrors } from "../../shared/schema-errors";
 import type { AppApi } from "../../shared/protocol/app-api";
 
 export async function dispatchAppCall(api: AppApi, method: unknown, args: unknown): Promise<unknown> {
@@ -11,8 +12,9 @@ export async function dispatchAppCall(api: AppApi, method: unknown, args: unknow
   const list = Array.isArray(args) ? args : [];
   const schema = APP_API_SCHEMAS[method];
   if (!Array.isArray(args) || !Value.Check(schema, list)) {
-    const first = Array.isArray(args) ? [...Value.Errors(schema, list)][0] : undefined;
-    throw new Error(`${method}: invalid arguments${first ? `: ${first.message}` : ""}`);
+    // Led by the field's path ("0.customProviders.1.id: …"), so a page can say which field it was.
+    const first = Array.isArray(args) ? schemaErrors(schema, list, "arguments")[0] : undefined;
+    throw new Error(`${method}: invalid arguments${first ? `: ${first}` : ""}`);
   }
   return (api[method] as (...a: unknown[]) => Promise<unknown>)(...list);
 }

@@ -13,6 +13,8 @@ import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import { Listeners } from "../../shared/transport/transport";
 import { endpointKeyStatus, endpointOf, endpointOrigin, orphanedKeys } from "./endpoint-keys";
+import { probeEndpoint as probeServer, probeKey } from "./endpoint-probe";
+import type { EndpointProbeRequest, EndpointProbeResult } from "../../shared/protocol/endpoint-probe";
 import { apiKeySource, type SecretStore } from "./secrets";
 import type { BrokerEvent, SessionBroker } from "./session-broker";
 import type { AgentCatalog } from "./subagent-runs";
@@ -22,6 +24,12 @@ import type { MessageSearch } from "./search-service";
 import { exportChat, readAttachments } from "./chat-export";
 import { parseChatExport, writeImportedChat } from "./chat-import";
 import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import type { McpSupervisor } from "../mcp/mcp-supervisor";
+import type { McpServerStatus } from "../../shared/protocol/mcp-status";
+import type { McpConfig } from "./mcp-config";
+import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-api";
+import type { McpServerConfig } from "../../shared/mcp/server-config";
+import { NEW_CHAT_TITLE } from "../../shared/protocol/empty-chat";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -55,6 +63,10 @@ export interface AppServiceOptions<Port> {
   openFolder?(path: string): Promise<void>;
   /** The search across chats (search-service.ts); absent: searches find nothing. */
   search?: MessageSearch;
+  /** MCP server configs and their secrets (mcp-config.ts); absent: the MCP config calls are refused. */
+  mcpConfig?: McpConfig;
+  /** The MCP runtime (main/mcp); absent: no server runs here, `mcpStatus` lists none. */
+  mcp?: McpSupervisor;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -69,6 +81,7 @@ export class AppService<Port = never> implements AppApi {
     options.index.onNotice((n) => this.notify(n.level, n.text));
     options.broker.onEvent((event) => this.onBrokerEvent(event));
     options.index.onChange((id) => this.publishSession(id));
+    options.mcp?.onStatus((servers) => this.events.emit({ type: "mcp-status", servers }));
     this.forgetRemovedEndpointKeys(options.settings.get());
     // Only what workers use: window moves also change settings, and must not ping every worker.
     let last = JSON.stringify(toWorkerSettings(options.settings.get()));
@@ -187,7 +200,7 @@ export class AppService<Port = never> implements AppApi {
 
   async createSession(): Promise<SessionSummary> {
     const now = Date.now();
-    const summary = { id: randomUUID(), title: "New chat", created: now, updated: now, messageCount: 0 };
+    const summary = { id: randomUUID(), title: NEW_CHAT_TITLE, created: now, updated: now, messageCount: 0 };
     this.options.index.upsert(summary);
     return summary;
   }
@@ -290,6 +303,7 @@ export class AppService<Port = never> implements AppApi {
           provider: model.provider,
           id,
           name: `${id} (${provider.name})`,
+          providerName: provider.name,
           reasoning: model.reasoning,
           thinkingLevels: thinkingLevels(model),
           contextWindow: model.contextWindow,
@@ -297,6 +311,11 @@ export class AppService<Port = never> implements AppApi {
       }
     }
     return options;
+  }
+
+  /** The endpoint's model list, asked by main (endpoint-probe.ts): a typed key, or the one saved for that address. */
+  probeEndpoint(request: EndpointProbeRequest): Promise<EndpointProbeResult> {
+    return probeServer(request.baseUrl, probeKey(request, this.options.secrets));
   }
 
   async takeNotices(): Promise<AppNotice[]> {
@@ -336,6 +355,36 @@ export class AppService<Port = never> implements AppApi {
     const summary = { id, title: chat.title, created: now, updated: now, messageCount: chat.messages.length, ...(chat.model ? { model: chat.model } : {}) };
     this.options.index.upsert(summary);
     return this.toPage(summary);
+  }
+
+  async saveMcpServer(server: McpServerConfig, secrets: Record<string, string>): Promise<Settings> {
+    return this.requireMcpConfig().save(server, secrets);
+  }
+
+  async removeMcpServer(id: string): Promise<Settings> {
+    return this.requireMcpConfig().remove(id);
+  }
+
+  async mcpSecretStatus(): Promise<McpSecretStatus[]> {
+    return this.requireMcpConfig().secretStatus();
+  }
+
+  async importMcpServers(text: string): Promise<McpImportOutcome> {
+    return this.requireMcpConfig().import(text);
+  }
+
+  async mcpStatus(): Promise<McpServerStatus[]> {
+    return this.options.mcp?.status() ?? [];
+  }
+
+  async mcpRestart(id: string): Promise<McpServerStatus> {
+    if (!this.options.mcp) throw new Error("MCP servers cannot run here");
+    return this.options.mcp.restart(id);
+  }
+
+  private requireMcpConfig(): McpConfig {
+    if (!this.options.mcpConfig) throw new Error("MCP servers are not available here");
+    return this.options.mcpConfig;
   }
 }
 

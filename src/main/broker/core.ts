@@ -14,6 +14,8 @@ import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
 import { MessageSearch } from "./search-service";
+import { McpConfig } from "./mcp-config";
+import { McpSupervisor } from "../mcp/mcp-supervisor";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
 
@@ -46,6 +48,8 @@ const LEGACY_WEB_INDEX = "session-index.json";
 export interface CoreOptions<Port> {
   dataDir: string;
   launcher: WorkerLauncher<Port>;
+  /** Starts the MCP host process (out/main/mcp-host.js) like a worker; absent: no MCP servers run in this host. */
+  mcpLauncher?: WorkerLauncher<unknown>;
   sessionTransport: SessionTransportKind;
   /** How API keys are encrypted at rest (safeStorage in the app). */
   cipher: Cipher;
@@ -72,6 +76,10 @@ export interface Core<Port> {
   broker: SessionBroker<Port>;
   service: AppService<Port>;
   search: MessageSearch;
+  /** MCP server configs; `resolveServerConfig(id)` gives the MCP runtime a server with its secrets. */
+  mcpConfig: McpConfig;
+  /** The MCP runtime: the host process, the servers' status, chats' calls (absent without `mcpLauncher`). */
+  mcp?: McpSupervisor;
   /**
    * How many agents are working or waiting for the user, when Settings say to ask before stopping them by quitting
    * (`abort.confirmCloseWhileRunning`); 0 when there is nothing to ask.
@@ -98,6 +106,13 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     homeDir: options.homeDir,
     confirmations: { list: () => settings.get().confirmedProjectAgents, add: (hashes) => void settings.confirmProjectAgents(hashes) },
   });
+  // The servers are read when the supervisor configures the host (after mcpConfig exists, below).
+  const mcp = options.mcpLauncher
+    ? new McpSupervisor({
+        launcher: options.mcpLauncher,
+        servers: () => mcpConfig.servers().flatMap((s) => mcpConfig.resolveServerConfig(s.id) ?? []),
+      })
+    : undefined;
   const broker = new SessionBroker<Port>({
     launcher: options.launcher,
     sessionsDir: files.sessionsDir,
@@ -112,6 +127,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     keepSpare: options.keepSpare,
     agents,
     maxSubagents: () => settings.get().tools.maxSubagents,
+    ...(mcp ? { mcp } : {}),
     onChildSession: (child) => {
       const now = Date.now();
       index.upsert({
@@ -132,6 +148,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     transcriptFile: (id) => broker.transcriptFile(id),
     onBrokerEvent: (listener) => broker.onEvent(listener),
   });
+  const mcpConfig = new McpConfig(settings, secrets);
+  mcpConfig.onChange(() => void mcp?.reconfigure());
+  void mcp?.reconfigure();
   const service = new AppService<Port>({
     settings,
     secrets,
@@ -140,6 +159,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     openSession: options.openSession,
     agents,
     search,
+    mcpConfig,
+    ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
   let shuttingDown: Promise<void> | undefined;
@@ -151,11 +172,13 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     broker,
     service,
     search,
+    mcpConfig,
+    ...(mcp ? { mcp } : {}),
     agentsToConfirm: () => (settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
     shutdown: () =>
       (shuttingDown ??= (async () => {
         // Workers report their last status as they stop: the index is written after that.
-        await broker.dispose();
+        await Promise.all([broker.dispose(), mcp?.dispose()]);
         await index.flush().catch(() => undefined);
         await search.dispose();
       })()),

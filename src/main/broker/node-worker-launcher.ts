@@ -29,13 +29,17 @@ class ChildProcessTransport extends BaseTransport {
 }
 
 export class NodeWorkerLauncher implements WorkerLauncher {
-  constructor(private readonly workerFile: string) {}
+  /** `execArgv`: Node's own options for the child (the bench runs a TypeScript stand-in with `--import tsx`). */
+  constructor(
+    private readonly workerFile: string,
+    private readonly execArgv: string[] = [],
+  ) {}
 
   launch(): WorkerProcess {
     // The worker's stdout and stderr go where the host's go: a pipe nobody read could fill and block the worker.
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
-      execArgv: [],
+      execArgv: this.execArgv,
       env: workerEnvironment(),
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

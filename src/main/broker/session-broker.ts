@@ -33,6 +33,8 @@ import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 import { SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
+import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
+import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
@@ -79,6 +81,8 @@ export interface SessionBrokerOptions<Port = never> {
   maxSubagents?(): number;
   /** A subagent's session was created: main records it (hidden from the sidebar, linked to its parent). */
   onChildSession?(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
+  /** The MCP runtime (main/mcp): workers' MCP calls go there, and its tool changes reach every live worker. */
+  mcp?: McpGateway & { onToolsChanged(listener: (tools: McpToolDescriptor[]) => void): () => void };
 }
 
 export const DEFAULT_IDLE_GRACE_MS = 5 * 60_000;
@@ -157,6 +161,7 @@ export class SessionBroker<Port = never> {
         busy: () => this.subagents?.busy ?? false,
       },
     );
+    options.mcp?.onToolsChanged((tools) => void this.broadcastMcpTools(tools));
     this.subagents = options.agents && new SubagentRuns(
       {
         workspaceOf: (id) => this.options.workspaceOf?.(id),
@@ -268,6 +273,16 @@ export class SessionBroker<Port = never> {
       .then((started) => started.worker.stop(), () => undefined)
       .then(() => this.forget(live));
     return live.closing;
+  }
+
+  /** Tells every live worker which MCP tools are on offer now (each keeps those of its chat's servers). */
+  private async broadcastMcpTools(tools: McpToolDescriptor[]): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map(async (live) => {
+        const started = await live.worker.catch(() => undefined);
+        await started?.worker.call((c) => c.mcpToolsChanged(tools)).catch(() => {});
+      }),
+    );
   }
 
   /** Sends changed settings to every live worker. */
@@ -434,6 +449,18 @@ export class SessionBroker<Port = never> {
     // Where this worker's requests for each provider go: the model main last resolved for it. A worker keeps its
     // model when Settings move an endpoint elsewhere, so the key it gets must be the one for that model's address.
     const sentTo = new Map<string, string>();
+    let mcpCalls: WorkerMcpCalls | undefined;
+    const mcp = () => {
+      const gateway = this.options.mcp;
+      if (!gateway) throw new Error("MCP servers are not available here");
+      this.callerSession(worker());
+      if (!mcpCalls) {
+        const calls = new WorkerMcpCalls(gateway, (progress) => void worker().call((c) => c.mcpProgress(progress)).catch(() => {}));
+        void worker().process.exited.then(() => calls.cancelAll());
+        mcpCalls = calls;
+      }
+      return mcpCalls;
+    };
     return {
       getApiKey: async (provider: string) => this.options.getApiKey(provider, sentTo.get(provider)),
       resolveModel: async (ref: ModelRef) => {
@@ -457,6 +484,13 @@ export class SessionBroker<Port = never> {
       runSubagent: async (request) => this.requireSubagents().run(this.callerSession(worker()), request),
       stopSubagent: async (requestId) => this.requireSubagents().stop(this.callerSession(worker()), requestId),
       askParent: async (question) => this.requireSubagents().askParent(this.callerSession(worker()), question),
+      // Asked during `init`, before the worker is its session's current one: any bound worker may see the list.
+      mcpTools: async () => {
+        if (!this.sessionOfWorker.has(worker())) throw new Error("This worker hosts no session");
+        return this.options.mcp?.currentTools() ?? [];
+      },
+      mcpCall: async (call) => mcp().call(call),
+      mcpCancel: async (callId) => mcp().cancel(callId),
     };
   }
 

@@ -109,6 +109,16 @@ export class SettingsStore {
   }
 
   /**
+   * The MCP servers (main's McpConfig changes them, together with their secrets; pages cannot patch them). Validated
+   * like any update: an invalid list throws a readable Error and changes nothing.
+   */
+  setMcpServers(servers: Settings["mcpServers"]): Settings {
+    const result = validateSettings({ ...this.#settings, mcpServers: structuredClone(servers) });
+    if (!result.ok) throw new Error(`Invalid MCP servers: ${result.errors.join("; ")}`);
+    return this.#commit(result.value);
+  }
+
+  /**
    * Calls `fn` after every change that was persisted, with the new settings. `fn` must not throw (a throw propagates
    * out of `update`, after the change was saved). Returns the unsubscribe function.
    */

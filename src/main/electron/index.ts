@@ -24,6 +24,7 @@ import { claimSingleInstance } from "./single-instance";
 import { applyUserDataOverride } from "./user-data";
 import { UtilityWorkerLauncher } from "./utility-worker-launcher";
 import { WindowStateTracker } from "./window-state";
+import { emptyChatToReuse } from "../../shared/protocol/empty-chat";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The built renderer, served as app://paddock/ (never loaded from file://). */
@@ -50,6 +51,7 @@ async function start(): Promise<ChatWindows> {
   const core = await createCore<MessagePortMain>({
     dataDir: app.getPath("userData"),
     launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
+    mcpLauncher: new UtilityWorkerLauncher(join(here, "mcp-host.js"), "Paddock MCP"),
     sessionTransport: "port",
     cipher: safeStorageCipher,
     // Settings persist through electron-store (the stack's choice); the core reads, checks and sets aside.
@@ -140,7 +142,14 @@ async function start(): Promise<ChatWindows> {
       newChat: (window) => {
         const win = chatWindows.chatWindow(window);
         if (win) chatWindows.command(win, "new-chat");
-        else void newChatWindow();
+        else {
+          // No chat window in front (macOS): an untouched chat is brought forward rather than another made.
+          void service.listSessions().then((list) => {
+            const empty = emptyChatToReuse(list);
+            if (empty) chatWindows.reveal(empty.id);
+            else void newChatWindow();
+          }, () => void newChatWindow());
+        }
       },
       newWindow: () => void newChatWindow(),
       closeWindow: (window) => window?.close(),
@@ -149,6 +158,10 @@ async function start(): Promise<ChatWindows> {
         const win = chatWindows.chatWindow(window);
         if (win) chatWindows.command(win, "open-settings");
         else chatWindows.open();
+      },
+      pageCommand: (window, command) => {
+        const win = chatWindows.chatWindow(window);
+        if (win) chatWindows.command(win, command);
       },
     },
     { development: !app.isPackaged },

@@ -3,6 +3,7 @@
  * chat or a closing window means is decided by main's wiring.
  */
 import { app, Menu, type BaseWindow, type MenuItemConstructorOptions } from "electron";
+import { menuAccelerator } from "../../shared/shortcuts";
 
 export interface MenuActions {
   /** New chat, in the focused window (`window` is undefined when no window is focused, e.g. on macOS). */
@@ -11,6 +12,8 @@ export interface MenuActions {
   /** Close the focused window; a running agent's confirmation is the close handler's business. */
   closeWindow(window: BaseWindow | undefined): void;
   openSettings(window: BaseWindow | undefined): void;
+  /** Asks the focused window's page to do something it does by itself (go to the message box, list the shortcuts). */
+  pageCommand(window: BaseWindow | undefined, command: "focus-composer" | "show-shortcuts"): void;
 }
 
 export interface MenuOptions {
@@ -26,12 +29,15 @@ export function installApplicationMenu(actions: MenuActions, options: MenuOption
   return menu;
 }
 
-/** The menu's structure: on macOS an app menu holds Settings and Quit; elsewhere the File menu does. */
+/**
+ * The menu's structure: on macOS an app menu holds Settings and Quit; elsewhere the File menu does. Accelerators of
+ * items the page also has shortcuts for come from the one shortcut table (`shared/shortcuts.ts`).
+ */
 export function menuTemplate(actions: MenuActions, options: MenuOptions = {}): MenuItemConstructorOptions[] {
   const mac = (options.platform ?? process.platform) === "darwin";
   const settings: MenuItemConstructorOptions = {
     label: mac ? "Settings…" : "Settings",
-    accelerator: "CmdOrCtrl+,",
+    accelerator: menuAccelerator("open-settings"),
     click: (_item, window) => actions.openSettings(window),
   };
   const appMenu: MenuItemConstructorOptions = {
@@ -54,7 +60,7 @@ export function menuTemplate(actions: MenuActions, options: MenuOptions = {}): M
   const fileMenu: MenuItemConstructorOptions = {
     label: "File",
     submenu: [
-      { label: "New Chat", accelerator: "CmdOrCtrl+N", click: (_item, window) => actions.newChat(window) },
+      { label: "New Chat", accelerator: menuAccelerator("new-chat"), click: (_item, window) => actions.newChat(window) },
       { label: "New Window", accelerator: "CmdOrCtrl+Shift+N", click: () => actions.newWindow() },
       { type: "separator" },
       { label: "Close", accelerator: "CmdOrCtrl+W", click: (_item, window) => actions.closeWindow(window) },
@@ -67,6 +73,12 @@ export function menuTemplate(actions: MenuActions, options: MenuOptions = {}): M
       ...(options.development
         ? [{ role: "reload" } as const, { role: "toggleDevTools" } as const, { type: "separator" } as const]
         : []),
+      {
+        label: "Go to Message Box",
+        accelerator: menuAccelerator("focus-composer"),
+        click: (_item, window) => actions.pageCommand(window, "focus-composer"),
+      },
+      { type: "separator" },
       { role: "resetZoom" },
       { role: "zoomIn" },
       { role: "zoomOut" },
@@ -81,5 +93,13 @@ export function menuTemplate(actions: MenuActions, options: MenuOptions = {}): M
       ? [{ role: "minimize" }, { role: "zoom" }, { type: "separator" }, { role: "front" }]
       : [{ role: "minimize" }, { role: "zoom" }],
   };
-  return [...(mac ? [appMenu] : []), fileMenu, { role: "editMenu" }, viewMenu, windowMenu];
+  const helpMenu: MenuItemConstructorOptions = {
+    role: "help",
+    submenu: [{
+      label: "Keyboard Shortcuts",
+      accelerator: menuAccelerator("show-shortcuts"),
+      click: (_item, window) => actions.pageCommand(window, "show-shortcuts"),
+    }],
+  };
+  return [...(mac ? [appMenu] : []), fileMenu, { role: "editMenu" }, viewMenu, windowMenu, helpMenu];
 }

@@ -106,11 +106,17 @@ export class UtilityWorkerProcess implements WorkerProcess {
 }
 
 export class UtilityWorkerLauncher implements WorkerLauncher {
-  /** `workerFile`: the built worker entry (out/main/agent-worker.js). Launch only after app ready. */
-  constructor(private readonly workerFile: string) {}
+  /**
+   * `workerFile`: the built entry (out/main/agent-worker.js, or mcp-host.js for the MCP host); `serviceName` names
+   * the process in the system's task manager. Launch only after app ready.
+   */
+  constructor(
+    private readonly workerFile: string,
+    private readonly serviceName = "Paddock Agent",
+  ) {}
 
   launch(): UtilityWorkerProcess {
-    const child = utilityProcess.fork(this.workerFile, [], { serviceName: "Paddock Agent", stdio: "pipe", env: workerEnvironment() });
+    const child = utilityProcess.fork(this.workerFile, [], { serviceName: this.serviceName, stdio: "pipe", env: workerEnvironment() });
     // Piped and read at once, so the pipe never fills up and blocks the worker; passed on to main's own output,
     // where a closed terminal or `| head` (EPIPE) drops it rather than ending main.
     forwardOutput(child.stdout, process.stdout);

@@ -7,7 +7,11 @@ import { SettingsView } from "../views/SettingsView";
 import { SetupView } from "../views/SetupView";
 import { Sidebar } from "../components/sidebar/Sidebar";
 import { NoticeBanner } from "../components/common/NoticeBanner";
-import { Toast } from "../components/common/Toast";
+import { Toast, ToastAnnouncer, type ToastProps } from "../components/common/Toast";
+import { ShortcutsDialog } from "../components/common/ShortcutsDialog";
+import { useDrawer } from "./useDrawer";
+import { focusComposerSoon, useAppShortcuts } from "./useAppShortcuts";
+import type { AppShortcut } from "../../shared/shortcuts";
 import { ServicesContext } from "./ServicesContext";
 import type { AppServices, HostStatus } from "./services";
 import type { PageCommand } from "../../shared/protocol/desktop-bridge";
@@ -18,6 +22,7 @@ import "../styles/index.css";
 import { isModelChosen } from "../../shared/agent/state";
 import { errorText } from "../../shared/error-text";
 import { HostUnreachableError } from "../store/session-client";
+import { chatForNewChat } from "./new-chat";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -61,7 +66,11 @@ function AppShell({ services }: { services: AppServices }) {
   const [notices, setNotices] = useState<AppNotice[]>([]);
   const [undo, setUndo] = useState<UndoToast | null>(null);
   const [setupSkipped, setSetupSkipped] = useState(false);
-  const [sidebarOpen, setSidebarOpen] = useState(false);
+  /** Asked for from Settings: the welcome setup shows whatever is configured, until finished or skipped. */
+  const [setupAsked, setSetupAsked] = useState(false);
+  /** The narrow window's sidebar drawer (focus in and out, Esc, inert page behind). */
+  const drawer = useDrawer();
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [hostStatus, setHostStatus] = useState<HostStatus>("connected");
   const [attention, setAttention] = useState<Attention | null>(null);
@@ -133,8 +142,9 @@ function AppShell({ services }: { services: AppServices }) {
     return models;
   }, [app]);
 
-  const openSession = (id: string, where: "this-window" | "new-window") => {
-    setSidebarOpen(false);
+  /** `keepDrawer`: a chat deleted in the drawer opens another; the drawer stays, and the focus in its list. */
+  const openSession = (id: string, where: "this-window" | "new-window", keepDrawer = false) => {
+    if (!keepDrawer) drawer.hide();
     if (where === "new-window") {
       app.openSession(id, "new-window").catch(report);
       return;
@@ -145,32 +155,43 @@ function AppShell({ services }: { services: AppServices }) {
     app.openSession(id, "this-window").catch(report);
   };
 
+  /** "New chat" (sidebar, menu, shortcut): opens an untouched chat if there is one (this one first), else creates one. */
   const newChat = () => {
+    const reuse = chatForNewChat(sessions, activeId, handle?.getView());
+    if (reuse) {
+      openSession(reuse, "this-window");
+      return;
+    }
     app.createSession().then((created) => {
       setSessions((old) => [created, ...old.filter((s) => s.id !== created.id)]);
       openSession(created.id, "this-window");
     }, report);
   };
 
-  // Native menus (Cmd/Ctrl+, and Cmd/Ctrl+N in Electron) and the same keys in the browser host.
-  const commandRef = useRef<(command: PageCommand) => void>(() => {});
-  commandRef.current = (command) => {
-    if (command === "open-settings") setRoute("settings");
-    else newChat();
+  // The app's shortcuts (shared/shortcuts.ts) and Electron's menu commands of the same names do the same.
+  const shortcutActions: Record<AppShortcut, () => void> = {
+    "new-chat": newChat,
+    "focus-composer": () => {
+      drawer.hide();
+      setShortcutsOpen(false);
+      setRoute("chat");
+      focusComposerSoon();
+    },
+    "open-settings": () => {
+      drawer.hide();
+      setRoute("settings");
+    },
+    "show-shortcuts": () => setShortcutsOpen((open) => !open),
   };
+  const commandRef = useRef<(command: PageCommand) => void>(() => {});
+  commandRef.current = (command) => shortcutActions[command]();
   useEffect(() => services.onCommand?.((command) => commandRef.current(command)), [services]);
-  useEffect(() => {
-    if (services.onCommand) return; // the native menu owns these keys
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.metaKey || e.ctrlKey) || e.altKey || e.shiftKey) return;
-      if (e.key === ",") {
-        e.preventDefault();
-        commandRef.current("open-settings");
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [services]);
+  useAppShortcuts({
+    actions: shortcutActions,
+    nativeMenu: services.onCommand !== undefined,
+    modal: shortcutsOpen,
+    closeSettings: route === "settings" ? () => setRoute("chat") : undefined,
+  });
 
   const rename = (id: string, title: string) => {
     setSessions((old) => old.map((s) => (s.id === id ? { ...s, title } : s)));
@@ -180,19 +201,16 @@ function AppShell({ services }: { services: AppServices }) {
     });
   };
 
-  // The list as it is now, for callbacks that finish later (main's pushes may have changed it meanwhile).
-  const sessionsNow = useRef(sessions);
-  sessionsNow.current = sessions;
   const remove = (id: string) => {
     const victim = sessions.find((s) => s.id === id);
+    // The open chat: this window moves to another first. Deleting ends the chat's worker, and a page still showing
+    // it would try to reconnect to a chat that is gone.
+    const next = id === activeId ? sessions.filter((s) => s.id !== id).sort((a, b) => b.updated - a.updated)[0] : undefined;
+    if (next) openSession(next.id, "this-window", true);
     app.deleteSession(id).then(() => {
       setSessions((old) => old.filter((s) => s.id !== id));
       setUndo({ sessionId: id, title: victim?.title || "Chat" });
-      if (id === activeId) {
-        const next = sessionsNow.current.filter((s) => s.id !== id).sort((a, b) => b.updated - a.updated)[0];
-        if (next) openSession(next.id, "this-window");
-        else newChat();
-      }
+      if (id === activeId && !next) newChat();
     }, report);
   };
 
@@ -243,7 +261,7 @@ function AppShell({ services }: { services: AppServices }) {
 
   const { settings, models, providerStatus } = data;
   const usable = providerStatus.some((p) => p.keySource !== "none") || settings.customProviders.length > 0;
-  const showSetup = !usable && !settings.onboarded && !setupSkipped;
+  const showSetup = setupAsked || (!usable && !settings.onboarded && !setupSkipped);
 
   const finishSetup = async (suggested?: ModelRef) => {
     const fresh = await reloadProviders();
@@ -252,16 +270,28 @@ function AppShell({ services }: { services: AppServices }) {
       onboarded: true, ...(model ? { defaultModel: { provider: model.provider, id: model.id } } : {}),
     });
     setData((d) => (d ? { ...d, settings: settingsNow } : d));
+    setSetupAsked(false);
     if (model && handle && !isModelChosen(handle.getView().state.model)) {
       await handle.commands.setModel({ provider: model.provider, id: model.id });
     }
   };
 
+  const toast: ToastProps | null = undo ? {
+    text: `Deleted “${undo.title}”`, actionLabel: "Undo", onAction: () => restore(undo.sessionId), onDismiss: () => setUndo(null),
+  } : attention ? {
+    text: `“${attentionText(attention).title}”: ${attentionText(attention).body}`, actionLabel: "Open", testId: "attention-toast",
+    onAction: () => {
+      setAttention(null);
+      openSession(attention.sessionId, "this-window");
+    },
+    onDismiss: () => setAttention(null),
+  } : null;
+
   // A chat the sidebar does not list (a subagent's, opened from its parent's card) is named by the chat itself.
   const activeTitle = sessions.find((s) => s.id === activeId)?.title;
 
   return (
-    <div className={`app${sidebarOpen ? " sidebar-open" : ""}`}>
+    <div className={`app${drawer.open ? " sidebar-open" : ""}`}>
       <Sidebar
         sessions={sessions}
         activeId={activeId}
@@ -276,13 +306,17 @@ function AppShell({ services }: { services: AppServices }) {
         onError={report}
         onRename={rename}
         onDelete={remove}
+        navRef={drawer.ref}
+        inert={drawer.narrow && !drawer.open}
         onOpenSettings={() => {
-          setSidebarOpen(false);
+          drawer.hide();
+          setSetupAsked(false);
           setRoute((r) => (r === "settings" ? "chat" : "settings"));
         }}
       />
-      {sidebarOpen ? <div className="scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" /> : null}
-      <main className="main">
+      {drawer.open ? <div className="scrim" onClick={drawer.hide} aria-hidden="true" /> : null}
+      <main className="main" inert={drawer.open}>
+        {toast ? <Toast {...toast} /> : null}
         {hostStatus === "reconnecting" ? (
           <div className="notice notice-error host-down" role="alert" data-testid="host-status">
             <span className="notice-text">Paddock is not running. Reconnecting… (start it again with <code>npm run dev:web</code>)</span>
@@ -299,30 +333,28 @@ function AppShell({ services }: { services: AppServices }) {
         ) : null}
         {showSetup ? (
           <SetupView settings={settings} providerStatus={providerStatus} onReady={finishSetup}
-            onRecheck={async () => void (await reloadProviders())} onSkip={() => setSetupSkipped(true)} />
+            onRecheck={async () => void (await reloadProviders())} onSkip={() => {
+              setSetupSkipped(true);
+              setSetupAsked(false);
+            }} />
         ) : route === "settings" ? (
           <SettingsView settings={settings} models={models} providerStatus={providerStatus}
             onSettings={(s) => setData((d) => (d ? { ...d, settings: s } : d))}
             onProvidersChanged={() => void reloadProviders().catch(report)}
+            onShowSetup={() => {
+              setSetupAsked(true);
+              setRoute("chat");
+            }}
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} onToggleSidebar={() => setSidebarOpen(true)} />
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}
       </main>
-      {undo ? (
-        <Toast text={`Deleted “${undo.title}”`} actionLabel="Undo" onAction={() => restore(undo.sessionId)}
-          onDismiss={() => setUndo(null)} />
-      ) : attention ? (
-        <Toast text={`“${attentionText(attention).title}”: ${attentionText(attention).body}`} actionLabel="Open" testId="attention-toast"
-          onAction={() => {
-            setAttention(null);
-            openSession(attention.sessionId, "this-window");
-          }}
-          onDismiss={() => setAttention(null)} />
-      ) : null}
+      <ToastAnnouncer text={toast?.text} />
+      {shortcutsOpen ? <ShortcutsDialog desktop={services.onCommand !== undefined} onClose={() => setShortcutsOpen(false)} /> : null}
     </div>
   );
 }

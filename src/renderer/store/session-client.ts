@@ -150,6 +150,12 @@ export class SessionClient implements SessionCommands {
   clearQueues(): Promise<void> {
     return this.call((api) => api.clearQueues());
   }
+  sendHeld(index: number): Promise<void> {
+    return this.call((api) => api.sendHeld(index));
+  }
+  discardHeld(index: number): Promise<void> {
+    return this.call((api) => api.discardHeld(index));
+  }
   setModel(model: ModelRef): Promise<void> {
     return this.call((api) => api.setModel(model));
   }

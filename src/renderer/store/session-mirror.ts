@@ -46,6 +46,7 @@ export class SessionMirror {
       historyStart: 0,
       steering: [],
       followUp: [],
+      held: [],
       toolRuns: NO_TOOL_RUNS,
       approvals: [],
       connection: "connecting",
@@ -76,6 +77,7 @@ export class SessionMirror {
       historyStart: snapshot.historyStart ?? 0,
       steering: snapshot.steering,
       followUp: snapshot.followUp,
+      held: snapshot.held ?? [],
       toolRuns: snapshot.toolRuns,
       approvals: snapshot.approvals,
       workspace: snapshot.workspace,
@@ -147,7 +149,7 @@ export class SessionMirror {
   private applyItem(view: SessionView, item: SessionStreamItem): SessionView {
     switch (item.k) {
       case "q":
-        return { ...view, steering: item.steering, followUp: item.followUp };
+        return { ...view, steering: item.steering, followUp: item.followUp, held: item.held ?? [] };
       case "n":
         return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text }] };
       case "ap":

@@ -5,6 +5,7 @@ import type { ModelRef } from "../../shared/protocol/app-api";
 import type { ApprovalAnswer, ApprovalRequest, WorkspaceInfo } from "../../shared/protocol/session-protocol";
 import type { AttachmentRef } from "../../shared/protocol/attachments";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
+import type { HeldMessage } from "../../shared/protocol/held-messages";
 
 /**
  * The page's link to the session's worker. "reconnecting": the link dropped (the worker died and main is starting
@@ -35,6 +36,8 @@ export interface SessionView {
   readonly historyStart: number;
   readonly steering: readonly AgentMessage[];
   readonly followUp: readonly AgentMessage[];
+  /** Queued messages a Stop or a failed run left behind: they wait for "Send now" or "Discard". */
+  readonly held: readonly HeldMessage[];
   readonly toolRuns: ToolRuns;
   /** Tool calls waiting for the user's yes or no. */
   readonly approvals: readonly ApprovalRequest[];
@@ -74,6 +77,9 @@ export interface SessionCommands {
   deleteMessage(index: number): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   clearQueues(): Promise<void>;
+  /** "Send now" for a held message: it joins the running run's queue, or starts a run (resolving when it settles). */
+  sendHeld(index: number): Promise<void>;
+  discardHeld(index: number): Promise<void>;
   setModel(model: ModelRef): Promise<void>;
   setThinkingLevel(level: ThinkingLevel): Promise<void>;
   answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;

@@ -33,7 +33,9 @@ import type { ChatOptions } from "../../shared/protocol/chat-options";
 import { uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
 import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
+import type { ChatMcpServer } from "../components/chat-settings/ChatMcpServers";
 import { ContextMeter } from "../components/common/ContextMeter";
+import { matchesChord, shortcut } from "../../shared/shortcuts";
 import { contextFigures, transcriptTokens } from "../components/common/context-meter-figures";
 
 interface ChatViewProps {
@@ -48,12 +50,14 @@ interface ChatViewProps {
   target?: MessageTarget;
   /** Settings' default instructions, shown where a chat has none of its own. */
   defaultInstructions?: string;
+  /** Settings' MCP servers, for the chat's choice of them. */
+  mcpServers?: readonly ChatMcpServer[];
   /** Shows the sidebar on narrow windows, where it is hidden. */
   onToggleSidebar?(): void;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", target, onToggleSidebar }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -100,7 +104,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   useEffect(() => {
     if (!running || escAction === "nothing" || disconnected) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
+      if (!matchesChord(shortcut("stop").keys, e) || e.defaultPrevented) return;
       e.preventDefault();
       // The worker itself clears the queues on abort when `clearQueuesOnAbort` is set; this is Esc's own choice.
       stop(escAction === "abort-and-clear-queues");
@@ -134,6 +138,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     (queue: "steering" | "followUp", index: number) => act(commands.removeQueued(queue, index)),
     [act, commands],
   );
+  const onSendHeld = useCallback((index: number) => act(commands.sendHeld(index)), [act, commands]);
+  const onDiscardHeld = useCallback((index: number) => act(commands.discardHeld(index)), [act, commands]);
   // The chat's attachments for showing, fetched once each while the chat is open.
   const attachments = useMemo(() => attachmentLoader((id) => commands.getAttachment(id)), [commands]);
   useEffect(() => () => attachments.dispose(), [attachments]);
@@ -163,7 +169,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         {onToggleSidebar ? (
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
         ) : null}
-        <h1 className="chat-title" title={title}>{title}</h1>
+        <h1 className="chat-title" title={title} dir="auto">{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
         <ChatMenu sessionId={view.sessionId} onFind={find.openFind} onError={(e) => setActionError(errorText(e))} />
         {disconnected ? (
@@ -173,11 +179,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         ) : null}
         <div className="chat-controls">
           <ChatSettings options={view.chatOptions} defaultInstructions={defaultInstructions} inWorkspace={view.workspace !== undefined}
-            modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} />
-          <ModelPicker models={models} current={state.model} onChange={onModelChange} />
-          {currentModel?.reasoning ? (
-            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
-          ) : null}
+            modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} mcpServers={mcpServers} />
           {isModelChosen(state.model) ? (
             <ContextMeter figures={contextMeterFigures} running={running}
               blocked={disconnected} onCompact={onCompact} />
@@ -187,6 +189,11 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               title={`This chat: ${usage.input} input tokens, ${usage.output} output tokens`}>
               {formatTokens(usage.totalTokens)} tokens · {formatCost(usage.cost)}
             </span>
+          ) : null}
+          {/* Last: the counters appearing to its left never move the picker (the header's right end holds it). */}
+          <ModelPicker models={models} current={state.model} onChange={onModelChange} />
+          {currentModel?.reasoning ? (
+            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
           ) : null}
         </div>
       </header>
@@ -218,7 +225,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         {actionError ? (
           <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
         ) : null}
-        <QueueStrip steering={view.steering} followUp={view.followUp} onRemove={onRemoveQueued} />
+        <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
+          onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>

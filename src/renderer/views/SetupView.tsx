@@ -2,7 +2,8 @@ import { useState } from "react";
 import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
 import { useServices } from "../app/ServicesContext";
-import { customProviderId, customProviderName } from "../../shared/providers/custom-provider";
+import { customProviderId } from "../../shared/providers/custom-provider";
+import { LocalModelCard } from "./LocalModelCard";
 import { errorText } from "../../shared/error-text";
 
 interface SetupViewProps {
@@ -28,8 +29,6 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
   const keyProviders = providerStatus.map((p) => p.provider).filter((p) => customProviderId(p) === undefined);
   const [provider, setProvider] = useState(keyProviders.includes("anthropic") ? "anthropic" : keyProviders[0] ?? "");
   const [key, setKey] = useState("");
-  const [baseUrl, setBaseUrl] = useState("http://127.0.0.1:11434/v1");
-  const [modelId, setModelId] = useState("llama3.2");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -49,17 +48,6 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
     await app.setApiKey(provider, key.trim());
     setKey("");
     await onReady();
-  });
-
-  const addEndpoint = () => run(async () => {
-    const taken = new Set(settings.customProviders.map((p) => p.id));
-    let id = "ollama";
-    for (let n = 2; taken.has(id); n++) id = `ollama-${n}`;
-    const model = modelId.trim();
-    await app.updateSettings({
-      customProviders: [...settings.customProviders, { id, name: "Local models", baseUrl: baseUrl.trim(), models: [model] }],
-    });
-    await onReady({ provider: customProviderName(id), id: model });
   });
 
   return (
@@ -89,20 +77,7 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
             <button type="submit" className="btn btn-primary" disabled={busy || !key.trim() || !provider}>Save key and start</button>
           </form>
 
-          <form className="setup-card" onSubmit={(e) => {
-            e.preventDefault();
-            if (baseUrl.trim() && modelId.trim()) void addEndpoint();
-          }}>
-            <h2>Use a local model</h2>
-            <p className="muted">Any OpenAI-compatible server: Ollama, LM Studio, vLLM. Run <code>ollama pull llama3.2</code> first.</p>
-            <label>Base URL
-              <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} data-testid="setup-base-url" />
-            </label>
-            <label>Model id
-              <input value={modelId} onChange={(e) => setModelId(e.target.value)} spellCheck={false} data-testid="setup-model" />
-            </label>
-            <button type="submit" className="btn btn-primary" disabled={busy || !baseUrl.trim() || !modelId.trim()}>Add endpoint and start</button>
-          </form>
+          <LocalModelCard settings={settings} busy={busy} run={run} onReady={onReady} />
 
           <div className="setup-card">
             <h2>Use an environment variable</h2>

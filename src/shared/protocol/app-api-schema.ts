@@ -6,6 +6,9 @@ import { Type, type TSchema } from "typebox";
 import { SettingsPatchSchema } from "../settings/schema";
 import type { AppApi } from "./app-api";
 import { SESSION_ID_PATTERN } from "./ids";
+import { EndpointProbeRequestSchema } from "./endpoint-probe";
+import { MCP_CONFIG_API_SCHEMAS } from "../mcp/config-api-schema";
+import { MCP_SERVER_ID_PATTERN } from "../mcp/server-config";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
 const ExportFormat = Type.Union([Type.Literal("markdown"), Type.Literal("json")]);
@@ -26,6 +29,7 @@ export const APP_API_SCHEMAS = {
   setApiKey: Type.Tuple([Type.String({ minLength: 1, maxLength: 100 }), Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])]),
   providerStatus: Type.Tuple([]),
   listModels: Type.Tuple([]),
+  probeEndpoint: Type.Tuple([EndpointProbeRequestSchema]),
   takeNotices: Type.Tuple([]),
   listAgents: Type.Tuple([]),
   openAgentsFolder: Type.Tuple([Type.Union([Type.Literal("paddock"), Type.Literal("pi")])]),
@@ -33,6 +37,9 @@ export const APP_API_SCHEMAS = {
   exportSession: Type.Tuple([SessionId, ExportFormat]),
   saveSessionExport: Type.Tuple([SessionId, ExportFormat]),
   importSession: Type.Tuple([Type.String({ minLength: 1, maxLength: MAX_IMPORT_CHARS })]),
+  mcpStatus: Type.Tuple([]),
+  mcpRestart: Type.Tuple([Type.String({ pattern: MCP_SERVER_ID_PATTERN })]),
+  ...MCP_CONFIG_API_SCHEMAS,
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

@@ -6,6 +6,9 @@
 import type { ThinkingLevel } from "../agent/types";
 import type { Settings, SettingsPatch } from "../settings/schema";
 import type { SessionSummary } from "./session-summary";
+import type { EndpointProbeRequest, EndpointProbeResult } from "./endpoint-probe";
+import type { McpStatusApi, McpStatusEvent } from "./mcp-status";
+import type { McpConfigApi } from "../mcp/config-api";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -18,6 +21,8 @@ export interface ModelRef {
 
 export interface ModelOption extends ModelRef {
   name: string;
+  /** A custom endpoint's own name (settings hold it); absent for pi-ai's providers, which `providerDisplayName` names. */
+  providerName?: string;
   reasoning: boolean;
   /** Thinking levels this model accepts ("off" always included). */
   thinkingLevels: ThinkingLevel[];
@@ -40,7 +45,9 @@ export type AppEvent =
   /** A chat was deleted (or purged); `restoreSession` within the undo window sends it again as "session". */
   | { type: "session-removed"; id: string }
   /** A chat's run needs the user's attention; the page decides whether to notify (it knows what it shows). */
-  | { type: "attention"; sessionId: string; title: string; reason: AttentionReason };
+  | { type: "attention"; sessionId: string; title: string; reason: AttentionReason }
+  /** An MCP server's status changed (mcp-status.ts): the whole list. */
+  | McpStatusEvent;
 
 export interface ProviderStatus {
   provider: string;
@@ -61,7 +68,7 @@ export interface AppNotice {
   text: string;
 }
 
-export interface AppApi {
+export interface AppApi extends McpStatusApi, McpConfigApi {
   listSessions(): Promise<SessionSummary[]>;
   createSession(): Promise<SessionSummary>;
   renameSession(id: string, title: string): Promise<void>;
@@ -91,6 +98,12 @@ export interface AppApi {
   /** Key status of pi-ai's providers, then of each custom endpoint (`custom:<id>`, with `origin`/`keySavedFor`). */
   providerStatus(): Promise<ProviderStatus[]>;
   listModels(): Promise<ModelOption[]>;
+  /**
+   * "Test connection": main asks the endpoint for its models (`<base>/models`, else Ollama's `/api/tags`) within a
+   * few seconds and says what happened in words. Never rejects for the server's sake (only for malformed arguments);
+   * a key goes only to `baseUrl`'s origin (endpoint-probe.ts).
+   */
+  probeEndpoint(request: EndpointProbeRequest): Promise<EndpointProbeResult>;
   /** Notices from main (e.g. "settings file was corrupt, defaults restored"), each delivered once. */
   takeNotices(): Promise<AppNotice[]>;
   /** The agents a chat's `subagent` tool can use (user level; a project's are listed by the tool), and where they live. */

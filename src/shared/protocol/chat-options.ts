@@ -4,6 +4,7 @@
  * on output tokens. The worker journals them in the transcript's `meta` records and tells every mirror; the page
  * edits them in the chat's settings. No typebox here: pages import this module.
  */
+import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
 
 export interface ChatOptions {
   /** Instructions for this chat, in place of Settings' default (and of Paddock's default inside a workspace). */
@@ -12,6 +13,11 @@ export interface ChatOptions {
   temperature?: number;
   /** Most tokens one reply may have; capped at the model's own maximum. */
   maxTokens?: number;
+  /**
+   * The MCP servers (Settings' ids) whose tools this chat gets, of those enabled; [] for none. Absent: every enabled
+   * server, those added later too.
+   */
+  mcpServers?: string[];
 }
 
 /** Longest instructions a chat (or Settings' default) may have. */
@@ -24,9 +30,9 @@ export const MAX_OUTPUT_TOKENS = 1_000_000;
 export function chatOptionsProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "chat options must be an object";
   for (const key of Object.keys(value)) {
-    if (key !== "systemPrompt" && key !== "temperature" && key !== "maxTokens") return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
+    if (key !== "systemPrompt" && key !== "temperature" && key !== "maxTokens" && key !== "mcpServers") return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
   }
-  const { systemPrompt, temperature, maxTokens } = value as Record<string, unknown>;
+  const { systemPrompt, temperature, maxTokens, mcpServers } = value as Record<string, unknown>;
   if (systemPrompt !== undefined && (typeof systemPrompt !== "string" || systemPrompt.length > MAX_INSTRUCTIONS_CHARS)) {
     return `instructions must be text of at most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en-US")} characters`;
   }
@@ -35,6 +41,9 @@ export function chatOptionsProblem(value: unknown): string | undefined {
   }
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > MAX_OUTPUT_TOKENS)) {
     return `max output tokens must be a whole number from 1 to ${MAX_OUTPUT_TOKENS.toLocaleString("en-US")}`;
+  }
+  if (mcpServers !== undefined && !(Array.isArray(mcpServers) && mcpServers.length <= MAX_MCP_SERVERS && mcpServers.every((id) => typeof id === "string" && MCP_SERVER_ID.test(id)))) {
+    return `MCP servers must be a list of at most ${MAX_MCP_SERVERS} server ids`;
   }
   return undefined;
 }
@@ -45,10 +54,13 @@ export function normalizeChatOptions(options: ChatOptions): ChatOptions {
   if (options.systemPrompt !== undefined && options.systemPrompt.trim() !== "") out.systemPrompt = options.systemPrompt;
   if (options.temperature !== undefined) out.temperature = options.temperature;
   if (options.maxTokens !== undefined) out.maxTokens = options.maxTokens;
+  if (options.mcpServers !== undefined) out.mcpServers = [...new Set(options.mcpServers)];
   return out;
 }
 
 /** Whether the chat changes anything from the defaults. */
 export function hasChatOptions(options: ChatOptions | undefined): boolean {
-  return options !== undefined && (options.systemPrompt !== undefined || options.temperature !== undefined || options.maxTokens !== undefined);
+  return options !== undefined && (options.systemPrompt !== undefined || options.temperature !== undefined || options.maxTokens !== undefined || options.mcpServers !== undefined);
 }
+
+const MCP_SERVER_ID = new RegExp(MCP_SERVER_ID_PATTERN);

@@ -7,6 +7,7 @@ import type { ToolPolicy } from "../settings/schema";
 import type { Model } from "@mariozechner/pi-ai";
 import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
+import type { McpCallOutcome, McpCallProgress, McpToolDescriptor } from "./mcp-host-protocol";
 
 /**
  * Electron only: frames that carry a MessagePort to a utility-process worker (the port travels beside the frame).
@@ -70,7 +71,7 @@ export interface SubagentSetup {
   agent: string;
   /** The definition's body, appended to the subagent's system prompt. */
   instructions: string;
-  /** The tools it may use, by name (workspace tools only; never `subagent`: no recursion). */
+  /** The tools it may use, by name (workspace tools; MCP tools by name or `<server>__*`; never `subagent`: no recursion). */
   tools: string[];
 }
 
@@ -224,6 +225,20 @@ export interface WorkerControlApi {
   subagentProgress(progress: SubagentProgress): Promise<void>;
   /** Parents: a subagent's tool call needs the user; resolves with what the parent's gate decided. */
   askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
+  /** The MCP tools on offer changed (a server became ready or went away, or its `tools/list_changed`): all of them. */
+  mcpToolsChanged(tools: McpToolDescriptor[]): Promise<void>;
+  /** Progress of one of this worker's MCP calls (`callId` as the worker named it in `mcpCall`). */
+  mcpProgress(progress: McpCallProgress): Promise<void>;
+}
+
+/** A worker's MCP tool call (see MainControlApi.mcpCall). */
+export interface WorkerMcpCall {
+  /** Chosen by the worker, unique among its calls in flight: names it in `mcpProgress` and `mcpCancel`. */
+  callId: string;
+  serverId: string;
+  /** The tool's name on its server. */
+  tool: string;
+  arguments: Record<string, unknown>;
 }
 
 export interface MainControlApi {
@@ -249,4 +264,13 @@ export interface MainControlApi {
   stopSubagent(requestId: string): Promise<void>;
   /** Subagents: a tool call of theirs needs the user (see WorkerControlApi.askApproval). */
   askParent(question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
+  /** Every enabled, ready MCP server's tools (the worker keeps those of the servers its chat uses). */
+  mcpTools(): Promise<McpToolDescriptor[]>;
+  /**
+   * Calls an MCP tool through main's MCP host; progress comes back as `mcpProgress`. Rejects with a readable Error
+   * (the tool is no longer on offer, the server is not ready or died, the call failed or was cancelled).
+   */
+  mcpCall(call: WorkerMcpCall): Promise<McpCallOutcome>;
+  /** Cancels one of this worker's MCP calls in flight (the user's Stop): the server is told, the call rejects. */
+  mcpCancel(callId: string): Promise<void>;
 }

@@ -20,7 +20,7 @@ export interface PaddockBridge {
    * port was posted to the page as a `SessionPortMessage` carrying `nonce` (see `isPortRequestNonce`).
    */
   acquireSessionPort(sessionId: string, nonce: string): Promise<void>;
-  /** Subscribes to main's menu commands ("open-settings", "new-chat"). */
+  /** Subscribes to main's menu commands (`PAGE_COMMANDS`). */
   onCommand(listener: (command: PageCommand) => void): () => void;
   /** Subscribes to main's events (chats changing, chats wanting attention): `AppEvent`s, as plain data. */
   onEvent(listener: (event: unknown) => void): () => void;
@@ -30,13 +30,13 @@ export interface PaddockBridge {
 export const CALL_CHANNEL = "paddock:call";
 /** invoke(sessionId, nonce): asks for a session port; main then posts the port on the same channel name. */
 export const SESSION_PORT_CHANNEL = "paddock:session-port";
-/** main -> page: a menu command ("open-settings" | "new-chat"). */
+/** main -> page: a menu command (one of `PAGE_COMMANDS`). */
 export const COMMAND_CHANNEL = "paddock:command";
 /** main -> page: one AppEvent (chats changing, chats wanting attention), the same for every window. */
 export const EVENT_CHANNEL = "paddock:event";
 
 /** What main's menus ask the page to do. */
-export const PAGE_COMMANDS = ["open-settings", "new-chat"] as const;
+export const PAGE_COMMANDS = ["open-settings", "new-chat", "focus-composer", "show-shortcuts"] as const;
 export type PageCommand = (typeof PAGE_COMMANDS)[number];
 
 /** A new session port, as main posts it to the preload and the preload re-posts it to the page. */

@@ -14,6 +14,8 @@ import { ThinkingLevelSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
 import { MAX_INSTRUCTIONS_CHARS, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE, MIN_TEMPERATURE, type ChatOptions } from "./chat-options";
+import type { HeldMessage } from "./held-messages";
+import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
 
 
 /** AgentStateData as it travels: the Set becomes a sorted array. */
@@ -31,6 +33,8 @@ export interface SessionSnapshot {
   state: WireAgentState;
   steering: AgentMessage[];
   followUp: AgentMessage[];
+  /** Queued messages held after a Stop or a failed run (absent: none); see held-messages.ts. */
+  held?: HeldMessage[];
   steeringMode: QueueMode;
   followUpMode: QueueMode;
   toolExecution: ToolExecutionMode;
@@ -85,8 +89,8 @@ export interface WorkspaceInfo {
 /** What the mirror receives besides state events. */
 export type SessionStreamItem =
   | WireEvent
-  /** Both queues changed (enqueue, drain, removal, clear). */
-  | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[] }
+  /** The queues changed (enqueue, drain, removal, clear, held, sent or discarded); `held` absent: none held. */
+  | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[]; held?: HeldMessage[] }
   /** The questions waiting for the user now (all of them). */
   | { k: "ap"; pending: ApprovalRequest[] }
   /** The chat's workspace changed (or its context files); undefined: none. */
@@ -209,6 +213,13 @@ export interface SessionApi {
   deleteMessage(index: number): Promise<void>;
   clearQueues(): Promise<void>;
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
+  /**
+   * "Send now" for the held message at `index`: while a run is active it rejoins its queue; otherwise it starts a
+   * run, and this resolves when the run has settled. Rejects when there is no such message, or no model.
+   */
+  sendHeld(index: number): Promise<void>;
+  /** "Discard" for the held message at `index`. Rejects when there is none. */
+  discardHeld(index: number): Promise<void>;
   setModel(model: ModelRef): Promise<void>;
   setThinkingLevel(level: ThinkingLevel): Promise<void>;
   /**
@@ -249,6 +260,7 @@ const ChatOptionsSchema = Type.Object(
     systemPrompt: Type.Optional(Type.String({ maxLength: MAX_INSTRUCTIONS_CHARS })),
     temperature: Type.Optional(Type.Number({ minimum: MIN_TEMPERATURE, maximum: MAX_TEMPERATURE })),
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS })),
+    mcpServers: Type.Optional(Type.Array(Type.String({ pattern: MCP_SERVER_ID_PATTERN }), { maxItems: MAX_MCP_SERVERS })),
   },
   { additionalProperties: false },
 );
@@ -283,6 +295,8 @@ export const SESSION_METHOD_SCHEMAS = {
     Type.Union([Type.Literal("steering"), Type.Literal("followUp")]),
     Type.Integer({ minimum: 0, maximum: 100_000 }),
   ]),
+  sendHeld: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000 })]),
+  discardHeld: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000 })]),
   setModel: Type.Tuple([ModelRefSchema]),
   setThinkingLevel: Type.Tuple([ThinkingLevelSchema]),
   answerApproval: Type.Union([

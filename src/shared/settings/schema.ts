@@ -10,6 +10,8 @@ import { THINKING_LEVELS } from "../agent/types";
 import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
 import { schemaErrors } from "../schema-errors";
 import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
+import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
+import { mcpServersRuleErrors } from "../mcp/server-fields";
 
 export const SETTINGS_VERSION = 2;
 /** How many recent workspaces Settings keep. */
@@ -130,6 +132,11 @@ export const SettingsSchema = Type.Object(
      */
     confirmedProjectAgents: Type.Array(Type.String({ pattern: "^[0-9a-f]{64}$" }), { maxItems: 1000 }),
     customProviders: Type.Array(CustomProviderSchema, { maxItems: 50 }),
+    /**
+     * MCP servers (shared/mcp/server-config.ts), secrets only as references. Main changes them (its McpConfig, with
+     * their secrets); pages cannot patch them.
+     */
+    mcpServers: Type.Array(McpServerConfigSchema, { maxItems: MAX_MCP_SERVERS }),
     theme: ThemeSchema,
     windows: Type.Array(WindowRecordSchema),
     onboarded: Type.Boolean(),
@@ -140,7 +147,7 @@ export const SettingsSchema = Type.Object(
 /**
  * What a page may change, each part optional. `abort`, `background` and `tools` merge field by field (and
  * `tools.approval` tool by tool); `customProviders` replaces the whole
- * list; `defaultModel: null` clears the default. `version`, `windows`, `recentWorkspaces` and `confirmedProjectAgents` belong to main and are not patchable.
+ * list; `defaultModel: null` clears the default. `version`, `windows`, `recentWorkspaces`, `confirmedProjectAgents` and `mcpServers` belong to main and are not patchable.
  */
 export const SettingsPatchSchema = Type.Object(
   {
@@ -199,6 +206,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
   recentWorkspaces: [],
   confirmedProjectAgents: [],
   customProviders: [],
+  mcpServers: [],
   theme: "system",
   windows: [],
   onboarded: false,
@@ -207,7 +215,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
 export type SettingsValidation = { ok: true; value: Settings } | { ok: false; errors: string[] };
 
 /**
- * Checks `value` against the schema and the rules a schema cannot say (custom provider ids are unique). On success
+ * Checks `value` against the schema and the rules a schema cannot say (custom provider and MCP server ids are unique). On success
  * returns the same object, typed; never throws.
  */
 export function validateSettings(value: unknown): SettingsValidation {
@@ -218,7 +226,7 @@ export function validateSettings(value: unknown): SettingsValidation {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: settings };
 }
 
-/** The rules a schema cannot say, for settings that pass the schema: custom provider ids are unique. */
+/** The rules a schema cannot say, for settings that pass the schema: custom provider and MCP server ids are unique, and an MCP server's own rules (server-fields.ts). */
 export function settingsRuleErrors(settings: Settings): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
@@ -226,6 +234,7 @@ export function settingsRuleErrors(settings: Settings): string[] {
     if (seen.has(provider.id)) errors.push(`customProviders: the id "${provider.id}" is used twice`);
     seen.add(provider.id);
   }
+  errors.push(...mcpServersRuleErrors(settings.mcpServers));
   return errors;
 }
 

@@ -115,6 +115,7 @@ describe("electron-builder's configuration", () => {
       const isUnpacked = await unpacked();
       const code = [
         "out/main/agent-worker.js",
+        "out/main/mcp-host.js",
         "out/main/index.js",
         "node_modules/@vscode/ripgrep/lib/index.js",
         "node_modules/@anthropic-ai/sandbox-runtime/dist/index.js",

@@ -10,6 +10,7 @@ import {
 import { errorText } from "../../../shared/error-text";
 import { SlidersIcon } from "../common/icons";
 import { usePopoverDismiss } from "../common/use-popover-dismiss";
+import { ChatMcpServers, type ChatMcpServer } from "./ChatMcpServers";
 
 interface ChatSettingsProps {
   options: ChatOptions | undefined;
@@ -21,6 +22,8 @@ interface ChatSettingsProps {
   modelMaxTokens?: number;
   /** Saves the whole set; rejects with the reason (the panel stays open with the draft). */
   onSave(options: ChatOptions): Promise<void>;
+  /** Settings' MCP servers, for choosing which this chat uses (none configured: the choice is not shown). */
+  mcpServers?: readonly ChatMcpServer[];
 }
 
 const DEFAULT_TEMPERATURE = 1;
@@ -29,11 +32,12 @@ const DEFAULT_TEMPERATURE = 1;
  * The chat's own instructions and parameters, from the header: a button (marked when the chat differs from the
  * defaults) opens a panel of drafts; Save sends the whole set, Reset returns every field to the defaults.
  */
-export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave }: ChatSettingsProps) {
+export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave, mcpServers = [] }: ChatSettingsProps) {
   const [open, setOpen] = useState(false);
   const [instructions, setInstructions] = useState("");
   const [temperature, setTemperature] = useState<number | undefined>();
   const [maxTokens, setMaxTokens] = useState("");
+  const [mcpChoice, setMcpChoice] = useState<string[] | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -44,6 +48,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
     setInstructions(options?.systemPrompt ?? "");
     setTemperature(options?.temperature);
     setMaxTokens(options?.maxTokens === undefined ? "" : String(options.maxTokens));
+    setMcpChoice(options?.mcpServers);
     setFailure(null);
     // Drafts start from the chat's options each time the panel opens, not as they change while it is open.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -68,6 +73,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
       ...(instructions.trim() ? { systemPrompt: instructions } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(tokens !== undefined ? { maxTokens: tokens } : {}),
+      ...(mcpChoice !== undefined ? { mcpServers: mcpChoice } : {}),
     });
   };
 
@@ -93,7 +99,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
           onKeyDown={onPanelKey}>
           <label className="chat-settings-field">
             <span className="chat-settings-label">Instructions for this chat</span>
-            <textarea value={instructions} rows={7} maxLength={MAX_INSTRUCTIONS_CHARS} placeholder={fallback} autoFocus
+            <textarea value={instructions} rows={7} maxLength={MAX_INSTRUCTIONS_CHARS} placeholder={fallback} autoFocus dir="auto"
               onChange={(e) => setInstructions(e.target.value)} data-testid="chat-instructions" />
             <span className="field-hint">
               {inWorkspace ? "Replaces Paddock's instructions; the folder, its AGENTS.md and the date are still given. " : ""}
@@ -127,6 +133,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
               {modelMaxTokens ? `This model allows up to ${modelMaxTokens.toLocaleString()}${capped ? ": larger values are capped to it" : ""}.` : "Empty: the model's default."}
             </span>
           </label>
+          {mcpServers.length > 0 ? <ChatMcpServers servers={mcpServers} choice={mcpChoice} onChange={setMcpChoice} /> : null}
           {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
           <div className="chat-settings-actions">
             <button type="button" className="link-button" disabled={saving} onClick={() => save({})} data-testid="chat-settings-reset">Reset to defaults</button>

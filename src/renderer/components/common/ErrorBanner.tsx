@@ -18,7 +18,8 @@ export function ErrorBanner({ message, onRetry, onContinue, busy }: ErrorBannerP
     <div className="error-banner" data-testid="error-banner" role="alert">
       <span className="error-icon" aria-hidden="true">!</span>
       <div className="error-text">
-        <strong>{title}</strong> <span className="error-detail">{detail ?? message}</span>
+        <strong>{title}</strong>
+        {(detail ?? message) ? <> <span className="error-detail">{detail ?? message}</span></> : null}
         {hint ? <div className="error-hint">{hint}</div> : null}
       </div>
       <div className="error-actions">

@@ -1,9 +1,21 @@
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from "react";
 
+const TRIGGER = '[aria-haspopup][aria-expanded="true"]';
+
 /**
- * How every popover (panel or menu) closes: a mouse press outside `area` while `open`, or Esc inside it. Returns the
- * Esc handler for the popover's `onKeyDown`; it prevents Esc's default so Esc in a popover never also stops the
- * chat's run (the chat view's Esc). `close` may change identity on every render.
+ * The control that opened a popover: the expanded `[aria-haspopup]` control inside `area` (a panel and its button
+ * in one wrapper) or beside it (a menu rendered next to its button). Null when there is none.
+ */
+export function popoverTrigger(area: HTMLElement | null): HTMLElement | null {
+  return area?.querySelector<HTMLElement>(TRIGGER) ?? area?.parentElement?.querySelector<HTMLElement>(TRIGGER) ?? null;
+}
+
+/**
+ * How every popover (panel or menu) closes: a mouse press outside `area` while `open`, or Esc with the focus
+ * anywhere in it (its button included). Esc gives the focus back to the button that opened it (`popoverTrigger`),
+ * so a keyboard user is where they were. Returns the Esc handler for the popover's `onKeyDown`; Esc's default is
+ * prevented so Esc in a popover never also stops the chat's run or closes what lies under it (the chat view's and
+ * the app's Esc). `close` may change identity on every render.
  */
 export function usePopoverDismiss(open: boolean, area: RefObject<HTMLElement | null>, close: () => void): (e: KeyboardEvent) => void {
   const latest = useRef(close);
@@ -13,12 +25,24 @@ export function usePopoverDismiss(open: boolean, area: RefObject<HTMLElement | n
     const onDown = (e: MouseEvent) => {
       if (!area.current?.contains(e.target as Node)) latest.current();
     };
+    // The panel's own handler sees Esc only with the focus inside the panel: this one takes it on the button too.
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || e.isComposing || !area.current?.contains(e.target as Node)) return;
+      e.preventDefault();
+      popoverTrigger(area.current)?.focus();
+      latest.current();
+    };
     document.addEventListener("mousedown", onDown);
-    return () => document.removeEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
   }, [open, area]);
   return (e) => {
     if (e.key !== "Escape") return;
     e.preventDefault();
+    popoverTrigger(area.current)?.focus();
     latest.current();
   };
 }

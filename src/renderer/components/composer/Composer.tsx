@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
+import { focusIsHeld } from "../../app/focus-hold";
 import { PaperclipIcon, SendIcon } from "../common/icons";
 import { errorText } from "../../../shared/error-text";
 import { useComposerAttachments } from "../attachments/useComposerAttachments";
@@ -39,7 +40,8 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const attachments = useComposerAttachments();
 
   useEffect(() => {
-    textarea.current?.focus();
+    // Not while the chat list holds the focus (a chat deleted from the keyboard opened this one).
+    if (!focusIsHeld()) textarea.current?.focus();
   }, [focusKey]);
 
   useEffect(() => {
@@ -131,6 +133,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           id="composer-input"
           ref={textarea}
           data-testid="composer"
+          dir="auto"
           rows={1}
           value={draft}
           placeholder={blockedReason ?? (running ? "Steer the agent (Enter) or queue a follow-up (Alt+Enter)…" : "Message Paddock…")}

@@ -40,7 +40,7 @@ export function FindBar({ query, position, total, loading, focusSignal, onQuery,
 
   return (
     <div className="find-bar" role="search" aria-label="Find in chat" data-testid="find-bar">
-      <input ref={input} type="search" className="find-input" placeholder="Find in chat" aria-label="Find in chat" value={query}
+      <input ref={input} type="search" className="find-input" dir="auto" placeholder="Find in chat" aria-label="Find in chat" value={query}
         onChange={(e) => onQuery(e.target.value)} onKeyDown={onKeyDown} data-testid="find-input" />
       <span className="find-count" role="status" aria-live="polite" data-testid="find-count">{count}</span>
       <button type="button" className="icon-button" aria-label="Previous match" title="Previous match (Shift+Enter)"

@@ -26,7 +26,10 @@ export function occurrenceRanges(root: Node, query: string): Range[] {
   const nodes: Text[] = [];
   const starts: number[] = [];
   let text = "";
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  // The page's own words inside a row (a "Show more" button) are not the message's: see reveal-hidden.ts.
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.parentElement?.closest("[data-find-skip]") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     nodes.push(node as Text);
     starts.push(text.length);

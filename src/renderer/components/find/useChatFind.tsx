@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
 import { FindBar } from "./FindBar";
+import { matchesChord, shortcut } from "../../../shared/shortcuts";
 import { findMatches, positionOf, type FindMatch } from "./find-matches";
 import type { RowReveal } from "./useRevealRow";
 
@@ -42,7 +43,7 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
   }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== "f") return;
+      if (!matchesChord(shortcut("find-in-chat").keys, e)) return;
       e.preventDefault();
       openFind();
     };

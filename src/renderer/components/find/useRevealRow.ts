@@ -5,6 +5,7 @@
 import { useLayoutEffect, useRef, type RefObject } from "react";
 import type { Virtualizer } from "@tanstack/react-virtual";
 import { clearHighlights, highlightRow } from "./text-highlight";
+import { revealHiddenAround } from "./reveal-hidden";
 
 export interface RowReveal {
   /** The row's key: `m<messageIndex>`. */
@@ -62,7 +63,10 @@ export function useRevealRow(
     };
     const settle = (row: Element) => {
       if (!row.isConnected) return;
-      bringIntoView(mark(row));
+      const target = mark(row);
+      // Only while settling: a message the user folds again afterwards stays folded.
+      if (target instanceof Range) revealHiddenAround(target);
+      bringIntoView(target);
       if (++settling < SETTLE_FRAMES) frame = requestAnimationFrame(() => settle(row));
     };
     const look = () => {

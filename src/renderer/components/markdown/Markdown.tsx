@@ -134,17 +134,19 @@ const Block = memo(function Block({ token, open }: { token: Token; open: boolean
   return <BlockToken token={token} open={open} />;
 });
 
+/** Text blocks take their direction from their own text (`dir="auto"`): an Arabic paragraph after an English one
+ *  runs right to left. Code stays left to right. */
 function BlockToken({ token, open }: { token: Token; open: boolean }) {
   switch (token.type) {
     case "space":
     case "def":
       return null;
     case "paragraph":
-      return <p><Inline tokens={(token as Tokens.Paragraph).tokens} /></p>;
+      return <p dir="auto"><Inline tokens={(token as Tokens.Paragraph).tokens} /></p>;
     case "heading": {
       const heading = token as Tokens.Heading;
       const Tag = `h${Math.min(Math.max(heading.depth, 1), 6)}` as "h1";
-      return <Tag><Inline tokens={heading.tokens} /></Tag>;
+      return <Tag dir="auto"><Inline tokens={heading.tokens} /></Tag>;
     }
     case "code": {
       const code = token as Tokens.Code;
@@ -152,7 +154,7 @@ function BlockToken({ token, open }: { token: Token; open: boolean }) {
     }
     case "blockquote":
       return (
-        <blockquote>
+        <blockquote dir="auto">
           {(token as Tokens.Blockquote).tokens.map((t, i) => <BlockToken key={i} token={t} open={false} />)}
         </blockquote>
       );
@@ -166,16 +168,16 @@ function BlockToken({ token, open }: { token: Token; open: boolean }) {
       return <p className="md-html">{(token as Tokens.HTML).text}</p>;
     case "text": {
       const text = token as Tokens.Text;
-      return <p><Inline tokens={text.tokens ?? [text]} /></p>;
+      return <p dir="auto"><Inline tokens={text.tokens ?? [text]} /></p>;
     }
     default:
-      return <p>{token.raw}</p>;
+      return <p dir="auto">{token.raw}</p>;
   }
 }
 
 function List({ list }: { list: Tokens.List }) {
   const items = list.items.map((item, i) => (
-    <li key={i} className={item.task ? "md-task" : undefined}>
+    <li key={i} className={item.task ? "md-task" : undefined} dir="auto">
       {item.tokens.map((t, j) =>
         // Tight lists wrap item text in "text" tokens that must not become paragraphs.
         t.type === "text" && !item.loose ? <Inline key={j} tokens={(t as Tokens.Text).tokens ?? [t]} /> :
@@ -184,13 +186,13 @@ function List({ list }: { list: Tokens.List }) {
       )}
     </li>
   ));
-  return list.ordered ? <ol start={list.start === "" ? undefined : list.start}>{items}</ol> : <ul>{items}</ul>;
+  return list.ordered ? <ol dir="auto" start={list.start === "" ? undefined : list.start}>{items}</ol> : <ul dir="auto">{items}</ul>;
 }
 
 function Table({ table }: { table: Tokens.Table }) {
   return (
     <div className="md-table-wrap">
-      <table>
+      <table dir="auto">
         <thead>
           <tr>
             {table.header.map((cell, i) => (

@@ -63,7 +63,7 @@ export function ApprovalPanel({ request, answer, focus }: ApprovalPanelProps) {
           e.preventDefault();
           send("deny", reason);
         }}>
-          <input ref={reasonInput} className="approval-reason" value={reason} placeholder="Why not? (the agent is told; optional)"
+          <input ref={reasonInput} className="approval-reason" dir="auto" value={reason} placeholder="Why not? (the agent is told; optional)"
             aria-label="Reason for denying" onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
               if (e.key !== "Escape") return;

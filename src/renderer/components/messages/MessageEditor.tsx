@@ -33,7 +33,7 @@ export function MessageEditor({ index, initialText, onClose }: MessageEditorProp
   };
   return (
     <div className="message-editor" data-testid="message-editor">
-      <textarea ref={ref} value={text} aria-label="Edit message" rows={Math.min(10, Math.max(2, text.split("\n").length))}
+      <textarea ref={ref} value={text} dir="auto" aria-label="Edit message" rows={Math.min(10, Math.max(2, text.split("\n").length))}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Escape") {

@@ -4,6 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { MessageRow } from "./MessageRow";
+import { USER_TEXT_MAX_LINES } from "./CollapsibleUserText";
 import type { ChatItem } from "./chatItems";
 import { useRevealRow, type RowReveal } from "../find/useRevealRow";
 import { ListFollowContext } from "./message-actions-context";
@@ -165,9 +166,12 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
 function estimateRowHeight(item: ChatItem | undefined): number {
   if (!item) return 96;
   switch (item.kind) {
-    case "user":
-      // 28 of it: the message's action bar (MessageActionBar), as under a finished reply.
-      return 72 + 24 * Math.ceil(textLength(item.message.content) / 70);
+    case "user": {
+      // 28 of it: the message's action bar (MessageActionBar), as under a finished reply. A long message shows
+      // folded (CollapsibleUserText): its lines up to the fold, and the "Show more" line.
+      const lines = Math.ceil(textLength(item.message.content) / 70);
+      return 72 + 24 * Math.min(lines, USER_TEXT_MAX_LINES) + (lines > USER_TEXT_MAX_LINES ? 28 : 0);
+    }
     case "assistant": {
       let lines = 0;
       for (const block of item.message.content) {

@@ -9,6 +9,7 @@ import { attachmentsOf } from "../../../shared/protocol/attachments";
 import { MessageAttachments } from "../attachments/AttachmentViews";
 import { MessageActionBar } from "./MessageActionBar";
 import { MessageEditor } from "./MessageEditor";
+import { CollapsibleUserText } from "./CollapsibleUserText";
 import { messageIndex } from "./message-actions";
 
 interface MessageRowProps {
@@ -73,7 +74,7 @@ function UserRow({ message, index }: { message: UserMessage; index: number | und
         <div className="user-message">
           <div className="user-bubble">
             <MessageAttachments refs={attachmentsOf(message)} />
-            {text}
+            {text ? <CollapsibleUserText message={message} text={text} /> : null}
           </div>
           {index !== undefined ? <MessageActionBar index={index} message={message} onEdit={() => setEditing(true)} /> : null}
         </div>

@@ -18,7 +18,7 @@ export const ThinkingBlock = memo(function ThinkingBlock({ text, redacted, live 
         <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span> {label}
         {!open && text ? <span className="thinking-size"> · {text.length.toLocaleString()} chars</span> : null}
       </button>
-      {open && !redacted ? <div className="thinking-body">{text}</div> : null}
+      {open && !redacted ? <div className="thinking-body" dir="auto">{text}</div> : null}
     </div>
   );
 });

@@ -5,6 +5,8 @@ import { errorText } from "../../../shared/error-text";
 
 interface ApiKeyRowProps {
   status: ProviderStatus;
+  /** The provider's display name (shared/providers/provider-names.ts): the row's label. */
+  name: string;
   onChanged(): void;
   onError(message: string): void;
 }
@@ -32,7 +34,7 @@ export function KeyStatus({ status }: { status: ProviderStatus }) {
 }
 
 /** A write-only key field: the key goes to main and is never read back; only whether one is set is shown. */
-export function ApiKeyRow({ status, onChanged, onError }: ApiKeyRowProps) {
+export function ApiKeyRow({ status, name, onChanged, onError }: ApiKeyRowProps) {
   const { app } = useServices();
   const [draft, setDraft] = useState("");
   const [busy, setBusy] = useState(false);
@@ -58,7 +60,7 @@ export function ApiKeyRow({ status, onChanged, onError }: ApiKeyRowProps) {
         if (draft.trim()) void store(draft.trim());
       }}>
       <div className="field-label">
-        <label htmlFor={id}>{status.provider}</label>
+        <label htmlFor={id}>{name}</label>
         <KeyStatus status={status} />
       </div>
       <div className="field-control key-control">

@@ -64,8 +64,8 @@ export function MessageSearchResults({ query, onOpen }: MessageSearchResultsProp
           <li key={`${hit.sessionId}:${hit.messageIndex}`}>
             <button type="button" className="message-hit" onClick={() => onOpen(hit)} data-testid="message-hit"
               data-session-id={hit.sessionId} data-message-index={hit.messageIndex}>
-              <span className="message-hit-title">{hit.title || "New chat"}</span>
-              <span className="message-hit-snippet">
+              <span className="message-hit-title" dir="auto">{hit.title || "New chat"}</span>
+              <span className="message-hit-snippet" dir="auto">
                 <span className="message-hit-role">{hit.role === "user" ? "You: " : ""}</span>
                 <Marked text={hit.snippet} ranges={hit.ranges} />
               </span>

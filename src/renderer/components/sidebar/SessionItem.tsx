@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import type { ChatExportFormat, SessionSummary } from "../../../shared/protocol/app-api";
-import { usePopoverDismiss } from "../common/use-popover-dismiss";
+import { popoverTrigger, usePopoverDismiss } from "../common/use-popover-dismiss";
+import { matchesChord, shortcut } from "../../../shared/shortcuts";
 
 interface SessionItemProps {
   session: SessionSummary;
@@ -13,18 +14,27 @@ interface SessionItemProps {
 
 /**
  * A session in the sidebar. Click opens it here; Ctrl/Cmd/Shift-click or the menu opens it in a new window.
- * Rename happens in place (double-click, F2 or the menu); Enter keeps the new title, Esc cancels.
+ * Rename happens in place (double-click, F2 or the menu); Enter keeps the new title, Esc cancels, and either gives
+ * the focus back to the chat's button.
  */
 export function SessionItem({ session, active, onOpen, onRename, onDelete, onExport }: SessionItemProps) {
   const [editing, setEditing] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const openButton = useRef<HTMLButtonElement>(null);
+  /** Rename ended from the keyboard: the chat's button takes the focus back once it shows again. */
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    openButton.current?.focus();
+  }, [editing]);
 
   const open = (e: MouseEvent) => onOpen(e.ctrlKey || e.metaKey || e.shiftKey ? "new-window" : "this-window");
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === "F2") {
+    if (matchesChord(shortcut("rename-chat").keys, e)) {
       e.preventDefault();
       setEditing(true);
-    } else if (e.key === "Delete") {
+    } else if (matchesChord(shortcut("delete-chat").keys, e)) {
       e.preventDefault();
       onDelete();
     }
@@ -38,15 +48,16 @@ export function SessionItem({ session, active, onOpen, onRename, onDelete, onExp
         setMenuOpen(true);
       }}>
       {editing ? (
-        <RenameInput initial={session.title} onDone={(title) => {
+        <RenameInput initial={session.title} onDone={(title, byKey) => {
+          if (byKey) refocus.current = true; // a blur as the input goes away must not undo it
           setEditing(false);
           if (title !== null && title.trim() && title.trim() !== session.title) onRename(title.trim());
         }} />
       ) : (
-        <button type="button" className="session-open" onClick={open} onDoubleClick={() => setEditing(true)}
+        <button ref={openButton} type="button" className="session-open" onClick={open} onDoubleClick={() => setEditing(true)}
           onKeyDown={onKeyDown} aria-current={active ? "page" : undefined} title={session.title}>
           <SessionState session={session} />
-          <span className="session-title">{session.title || "New chat"}</span>
+          <span className="session-title" dir="auto">{session.title || "New chat"}</span>
         </button>
       )}
       {!editing ? (
@@ -93,7 +104,8 @@ function SessionState({ session }: { session: SessionSummary }) {
   return <span className={`state-dot state-${state}`} role="img" aria-label={STATE_LABELS[state]} title={STATE_LABELS[state]} />;
 }
 
-function RenameInput({ initial, onDone }: { initial: string; onDone(title: string | null): void }) {
+/** `onDone` gets the title (null: cancelled) and whether a key ended the rename (Enter, Esc) rather than a blur. */
+function RenameInput({ initial, onDone }: { initial: string; onDone(title: string | null, byKey: boolean): void }) {
   const [value, setValue] = useState(initial);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -101,22 +113,26 @@ function RenameInput({ initial, onDone }: { initial: string; onDone(title: strin
     input.current?.select();
   }, []);
   return (
-    <input ref={input} className="rename-input" aria-label="Session title" value={value} data-testid="rename-input"
+    <input ref={input} className="rename-input" dir="auto" aria-label="Session title" value={value} data-testid="rename-input"
       onChange={(e) => setValue(e.target.value)}
-      onBlur={() => onDone(value)}
+      onBlur={() => onDone(value, false)}
       onKeyDown={(e) => {
         if (e.key === "Enter") {
           e.preventDefault();
-          onDone(value);
+          onDone(value, true);
         } else if (e.key === "Escape") {
           e.preventDefault(); // keeps the chat's Esc-to-abort out of it
-          onDone(null);
+          onDone(null, true);
         }
       }} />
   );
 }
 
-/** A small menu: arrow keys move, Enter picks, Esc or a click elsewhere closes. */
+/**
+ * A small menu: arrow keys move, Enter picks, Esc or a click elsewhere closes. Picking an item or Esc gives the
+ * focus back to the menu's button first, so an item that moves the focus (Rename, Find) takes it from there and
+ * one that does not (Export) leaves the keyboard user where they were.
+ */
 export function SessionMenu({ items, onClose }: { items: [string, () => void][]; onClose(): void }) {
   const menu = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -139,6 +155,7 @@ export function SessionMenu({ items, onClose }: { items: [string, () => void][];
       {items.map(([label, run]) => (
         <button key={label} type="button" role="menuitem" className={label === "Delete" ? "danger" : undefined}
           onClick={() => {
+            popoverTrigger(menu.current)?.focus();
             onClose();
             run();
           }}>

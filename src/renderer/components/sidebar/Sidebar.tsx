@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState, type Ref } from "react";
 import type { ChatExportFormat, MessageHit, SessionSummary } from "../../../shared/protocol/app-api";
 import { SessionItem } from "./SessionItem";
 import { groupSessions } from "./groupSessions";
@@ -6,6 +6,7 @@ import { MessageSearchResults } from "./MessageSearchResults";
 import { GearIcon, PlusIcon } from "../common/icons";
 import { useServices } from "../../app/ServicesContext";
 import { importChatFile, saveChatExport } from "../common/chat-files";
+import { useFocusAfterDelete } from "./useFocusAfterDelete";
 
 interface SidebarProps {
   sessions: readonly SessionSummary[];
@@ -20,6 +21,10 @@ interface SidebarProps {
   onOpenSettings(): void;
   /** Something the user asked for failed (an export, an import): the App shows it. */
   onError(error: unknown): void;
+  /** The `<nav>` element (the narrow window's drawer manages focus in it). */
+  navRef?: Ref<HTMLElement>;
+  /** Out of reach of focus and assistive technology (the narrow window's drawer while it is closed). */
+  inert?: boolean;
 }
 
 /**
@@ -27,7 +32,7 @@ interface SidebarProps {
  * and, below it, finds messages across every chat (main's index).
  */
 export function Sidebar(props: SidebarProps) {
-  const { sessions, activeId, settingsOpen, onNewChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError } = props;
+  const { sessions, activeId, settingsOpen, onNewChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert } = props;
   const services = useServices();
   const [query, setQuery] = useState("");
   const fileInput = useRef<HTMLInputElement>(null);
@@ -38,6 +43,9 @@ export function Sidebar(props: SidebarProps) {
     const matching = sessions.filter((s) => (s.title || "New chat").toLowerCase().includes(q));
     return matching.length > 0 ? [{ label: "Chats", sessions: matching }] : [];
   }, [sessions, query]);
+  const list = useRef<HTMLDivElement>(null);
+  const order = useMemo(() => groups.flatMap((g) => g.sessions.map((s) => s.id)), [groups]);
+  const deleteChat = useFocusAfterDelete(list, order, sessions, onDelete);
 
   const exportChat = (id: string, format: ChatExportFormat) => void saveChatExport(services, id, format).catch(onError);
   const importChat = (file: File | undefined) => {
@@ -46,13 +54,13 @@ export function Sidebar(props: SidebarProps) {
   };
 
   return (
-    <nav className="sidebar" aria-label="Sessions">
+    <nav className="sidebar" aria-label="Sessions" ref={navRef} inert={inert}>
       <div className="sidebar-top">
         <div className="brand"><span className="brand-mark" aria-hidden="true">P</span> Paddock</div>
         <button type="button" className="btn btn-secondary new-chat" onClick={onNewChat} data-testid="new-chat">
           <PlusIcon /> New chat
         </button>
-        <input type="search" className="search" placeholder="Search chats and messages" aria-label="Search chats and messages" value={query}
+        <input type="search" className="search" dir="auto" placeholder="Search chats and messages" aria-label="Search chats and messages" value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Escape" && query) {
@@ -62,7 +70,7 @@ export function Sidebar(props: SidebarProps) {
           }}
           data-testid="session-search" />
       </div>
-      <div className="session-scroll" data-testid="session-list">
+      <div className="session-scroll" data-testid="session-list" ref={list}>
         {groups.length === 0 ? (
           query ? null : <p className="muted sidebar-empty">No chats yet.</p>
         ) : (
@@ -74,7 +82,7 @@ export function Sidebar(props: SidebarProps) {
                   <SessionItem key={s.id} session={s} active={s.id === activeId && !settingsOpen}
                     onOpen={(where) => onOpen(s.id, where)}
                     onRename={(title) => onRename(s.id, title)}
-                    onDelete={() => onDelete(s.id)}
+                    onDelete={() => deleteChat(s.id)}
                     onExport={(format) => exportChat(s.id, format)} />
                 ))}
               </ul>

@@ -1,0 +1,99 @@
+/**
+ * A session's MCP tools: of the tools main offers (every enabled, ready server's), those of the servers the chat uses
+ * (its options' `mcpServers`; absent: all), and for a subagent only those its definition lists (by name, or
+ * `<server>__*`). Calls go through main; progress main relays comes back here by call id.
+ *
+ * Approval: an MCP tool asks, unless Settings name it, or the server is trusted and says the tool is read-only
+ * (`readOnlyHint`). The hint is the server's claim; only the user's trust makes it count.
+ */
+import type { AgentTool } from "../../shared/agent/types";
+import type { MainControlApi } from "../../shared/protocol/control-protocol";
+import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
+import { listsMcpTool } from "../../shared/mcp/agent-tool-names";
+import type { ToolPolicy } from "../../shared/settings/schema";
+import { mcpTool, type McpCaller } from "../tools/mcp/mcp-tool";
+
+export interface SessionMcpOptions {
+  main: Pick<MainControlApi, "mcpTools" | "mcpCall" | "mcpCancel">;
+  /** The chat's choice of servers (ChatOptions.mcpServers); undefined: every enabled one. */
+  chosenServers(): readonly string[] | undefined;
+  /** A subagent's definition's `tools`; undefined for a chat of the user's. */
+  subagentTools?: readonly string[];
+  /** The set of tools changed: the session updates the Agent's tools and prompt. Must not throw. */
+  changed(): void;
+}
+
+export class SessionMcp {
+  private offered: McpToolDescriptor[] = [];
+  private tools: AgentTool<any>[] = [];
+  private readonly progress = new Map<string, (progress: Omit<McpCallProgress, "callId">) => void>();
+  private nextCall = 0;
+
+  constructor(private readonly options: SessionMcpOptions) {}
+
+  /** Asks main for the tools on offer (at start; later changes are pushed). Never rejects: without main, none. */
+  async load(): Promise<void> {
+    const tools = await this.options.main.mcpTools().catch(() => undefined);
+    if (tools) this.offer(tools);
+  }
+
+  /** Main's list of the tools on offer (all of them; this session keeps its own). */
+  offer(tools: McpToolDescriptor[]): void {
+    if (!Array.isArray(tools)) return;
+    this.offered = tools;
+    this.rebuild();
+  }
+
+  /** The chat's choice of servers changed. */
+  rebuild(): void {
+    const chosen = this.options.chosenServers();
+    const listed = this.options.subagentTools;
+    const before = this.tools.map((t) => t.name).join("\n");
+    this.tools = this.offered
+      .filter((t) => (chosen === undefined || chosen.includes(t.serverId)) && (listed === undefined || listsMcpTool(listed, t)))
+      .map((t) => mcpTool(t, this.call));
+    // Schemas or descriptions may change under the same names: rebuilding is cheap, telling the Agent is too.
+    if (before !== "" || this.tools.length > 0) this.options.changed();
+  }
+
+  agentTools(): AgentTool<any>[] {
+    return this.tools;
+  }
+
+  /**
+   * The gate's word on an MCP tool by its agent name (any server's on offer, so a subagent's call is judged in its
+   * parent's chat even when the parent does not use that server); undefined for a name that is not one.
+   */
+  policy(toolName: string, settings: Readonly<Record<string, ToolPolicy>>): ToolPolicy | undefined {
+    const tool = this.offered.find((t) => t.agentName === toolName);
+    if (!tool) return undefined;
+    return settings[toolName] ?? (tool.trusted && tool.readOnly ? "allow" : "ask");
+  }
+
+  /** What an approval question says about a call: the server, the tool and its arguments in short. */
+  describe(toolName: string, args: unknown): { summary: string } | undefined {
+    const tool = this.offered.find((t) => t.agentName === toolName);
+    if (!tool) return undefined;
+    const json = JSON.stringify(args) ?? "";
+    return { summary: `${tool.serverName}: ${tool.name} ${json.length > 300 ? `${json.slice(0, 299)}…` : json}` };
+  }
+
+  /** Progress main relays for one of this session's calls. */
+  onProgress(progress: McpCallProgress): void {
+    const { callId, ...rest } = progress ?? {};
+    if (typeof callId === "string") this.progress.get(callId)?.(rest);
+  }
+
+  private readonly call: McpCaller = async (tool, args, signal, onProgress) => {
+    const callId = `m${++this.nextCall}`;
+    this.progress.set(callId, onProgress);
+    const cancel = () => void this.options.main.mcpCancel(callId).catch(() => undefined);
+    signal?.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.options.main.mcpCall({ callId, serverId: tool.serverId, tool: tool.name, arguments: args });
+    } finally {
+      signal?.removeEventListener("abort", cancel);
+      this.progress.delete(callId);
+    }
+  };
+}

@@ -1,0 +1,101 @@
+import { Fragment, useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { createPortal } from "react-dom";
+import { SHORTCUT_SECTIONS, SHORTCUTS, chordLabel, type Chord, type Shortcut } from "../../../shared/shortcuts";
+import "../../styles/dialog.css";
+import "../../styles/shortcuts.css";
+
+interface ShortcutsDialogProps {
+  /** The desktop app: its menu's own keys (Ctrl/Cmd+N for a new chat) are listed too. */
+  desktop: boolean;
+  onClose(): void;
+}
+
+/** Whether the page runs on macOS, where the list names ⌘ rather than Ctrl. */
+function onMac(): boolean {
+  const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform ?? navigator.platform;
+  return /mac|iphone|ipad/i.test(platform);
+}
+
+/**
+ * Every keyboard shortcut, grouped as the table in `shared/shortcuts.ts` groups them: the list is the table, so it
+ * never names a key the handlers do not use. A modal <dialog> (the page behind is inert) labelled by its heading;
+ * Esc or Close closes it and the browser gives the focus back to what had it before.
+ */
+export function ShortcutsDialog({ desktop, onClose }: ShortcutsDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const mac = onMac();
+
+  // A layout effect: its clean-up closes the dialog while it is still in the document, so focus goes back.
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    element.showModal();
+    closeButton.current?.focus();
+    return () => {
+      if (element.open) element.close();
+    };
+  }, []);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    // Esc, or any other request to close: this component decides, so React's state and the dialog agree.
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      onClose();
+    };
+    element.addEventListener("cancel", onCancel);
+    return () => element.removeEventListener("cancel", onCancel);
+  }, [onClose]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key !== "Escape" || event.nativeEvent.isComposing) return;
+    event.preventDefault(); // nothing under the dialog (Settings, a running reply) takes this Esc too
+    onClose();
+  };
+
+  return createPortal(
+    <dialog ref={dialog} className="confirm-dialog shortcuts-dialog" aria-labelledby={titleId} data-testid="shortcuts-dialog" onKeyDown={onKeyDown}>
+      <div className="shortcuts-head">
+        <h2 id={titleId} className="confirm-dialog-title">Keyboard shortcuts</h2>
+        <button ref={closeButton} type="button" className="btn btn-secondary" onClick={onClose} data-testid="shortcuts-close">Close</button>
+      </div>
+      <div className="shortcuts-body">
+        {SHORTCUT_SECTIONS.map((section) => (
+          <section key={section} className="shortcuts-section" aria-label={section}>
+            <h3 className="shortcuts-section-title">{section}</h3>
+            <dl className="shortcuts-list">
+              {SHORTCUTS.filter((s) => s.section === section).map((s: Shortcut) => (
+                <div key={s.id} className="shortcuts-row" data-shortcut={s.id}>
+                  <dt>{s.label}</dt>
+                  <dd>
+                    <Keys chord={s.keys} mac={mac} />
+                    {desktop && s.menuKeys ? <> or <Keys chord={s.menuKeys} mac={mac} /></> : null}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
+      </div>
+    </dialog>,
+    document.body,
+  );
+}
+
+/** A chord as keycaps: <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>O</kbd> (on macOS ⌘⇧O, as its menus write them). */
+function Keys({ chord, mac }: { chord: Chord; mac: boolean }) {
+  const keys = chordLabel(chord, mac);
+  return (
+    <span className="shortcut-keys">
+      {keys.map((k, i) => (
+        <Fragment key={i}>
+          {i > 0 && !mac ? <span aria-hidden="true">+</span> : null}
+          <kbd>{k}</kbd>
+        </Fragment>
+      ))}
+    </span>
+  );
+}

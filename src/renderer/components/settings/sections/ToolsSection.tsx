@@ -1,0 +1,62 @@
+import { useState } from "react";
+import type { Settings, ToolPolicy } from "../../../../shared/settings/schema";
+import { Field, Group, NumberField } from "../fields";
+import type { SettingsSectionProps } from "./section-props";
+
+/** The workspace tools, as Settings list them: name and what it does. */
+const WORKSPACE_TOOLS: [string, string][] = [
+  ["read", "Reads a file."],
+  ["ls", "Lists a folder."],
+  ["find", "Finds files by name."],
+  ["grep", "Searches file contents."],
+  ["write", "Creates or overwrites a file."],
+  ["edit", "Changes part of a file."],
+  ["bash", "Runs a shell command (in a sandbox where the system has one; elsewhere it always asks)."],
+];
+
+/** "Workspace & tools": what the workspace tools may do without asking, the shell's network, how calls run. */
+export function ToolsSection({ settings, save, onError }: SettingsSectionProps) {
+  const [domainsDraft, setDomainsDraft] = useState<string | null>(null);
+  return (
+    <>
+      <Group title="Approval" description="What an agent may do in its chat's workspace folder without asking you first. Anything else waits for your answer in the chat.">
+        {WORKSPACE_TOOLS.map(([tool, what]) => (
+          <Field key={tool} label={tool} htmlFor={`set-tool-${tool}`} hint={what}>
+            <select id={`set-tool-${tool}`} value={settings.tools.approval[tool] ?? "ask"} data-testid={`tool-policy-${tool}`}
+              onChange={(e) => void save({ tools: { approval: { [tool]: e.target.value as ToolPolicy } } })}>
+              <option value="allow">Runs without asking</option>
+              <option value="ask">Asks first</option>
+            </select>
+          </Field>
+        ))}
+        <NumberField id="set-approval-timeout" label="Unanswered questions are denied after (minutes)" min={1} max={1440}
+          hint="Only while no window shows the chat: the agent is told nobody answered."
+          value={settings.tools.approvalTimeoutMinutes} onError={onError}
+          check={(minutes) => (Number.isInteger(minutes) && minutes >= 1 && minutes <= 1440 ? null
+            : "The time to answer must be a whole number of minutes from 1 to 1440.")}
+          commit={(minutes) => save({ tools: { approvalTimeoutMinutes: minutes } })} />
+      </Group>
+
+      <Group title="Running tools">
+        <Field label="Hosts shell commands may reach" htmlFor="set-domains"
+          hint="One per line (*.example.com for its subdomains). Commands run in a sandbox with no other network access.">
+          <textarea id="set-domains" rows={3} value={domainsDraft ?? settings.tools.allowedDomains.join("\n")}
+            placeholder="registry.npmjs.org" spellCheck={false} data-testid="allowed-domains"
+            onChange={(e) => setDomainsDraft(e.target.value)}
+            onBlur={() => {
+              if (domainsDraft === null) return;
+              const domains = domainsDraft.split(/\s+/).map((d) => d.trim()).filter(Boolean);
+              void save({ tools: { allowedDomains: domains } }).then((ok) => ok && setDomainsDraft(null));
+            }} />
+        </Field>
+        <Field label="Tool execution" htmlFor="set-tools" hint="Whether the tool calls of one model reply run together or one after another.">
+          <select id="set-tools" value={settings.toolExecution}
+            onChange={(e) => void save({ toolExecution: e.target.value as Settings["toolExecution"] })}>
+            <option value="parallel">Parallel</option>
+            <option value="sequential">Sequential</option>
+          </select>
+        </Field>
+      </Group>
+    </>
+  );
+}

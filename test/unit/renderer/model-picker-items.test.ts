@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { ModelOption } from "../../../src/shared/protocol/app-api";
+import { flatOptions, groupModels, modelKey, moveActive, optionLabel } from "../../../src/renderer/components/common/model-picker-items";
+import { providerDisplayName } from "../../../src/shared/providers/provider-names";
+
+const model = (provider: string, id: string, name = id, extra: Partial<ModelOption> = {}): ModelOption =>
+  ({ provider, id, name, reasoning: false, thinkingLevels: ["off"], contextWindow: 128_000, ...extra });
+
+const MODELS: ModelOption[] = [
+  model("anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5"),
+  model("openai", "gpt-5-mini", "GPT-5 mini"),
+  model("anthropic", "claude-haiku-4-5", "Claude Haiku 4.5"),
+  model("xiaomi-token-plan-ams", "mimo", "MiMo"),
+  model("custom:lm-studio", "qwen3-8b", "qwen3-8b (LM Studio)", { providerName: "LM Studio" }),
+  model("openai", "gpt-5", "GPT-5"),
+];
+
+const shape = (groups: ReturnType<typeof groupModels>) => groups.map((g) => [g.label, g.options.map((m) => m.id)]);
+
+describe("the model picker's list", () => {
+  it("groups models under their providers' names, providers in first-seen order, models in their order", () => {
+    expect(shape(groupModels(MODELS, "", providerDisplayName))).toEqual([
+      ["Anthropic", ["claude-sonnet-4-5", "claude-haiku-4-5"]],
+      ["OpenAI", ["gpt-5-mini", "gpt-5"]],
+      ["Xiaomi Token Plan (Amsterdam)", ["mimo"]],
+      ["LM Studio", ["qwen3-8b"]],
+    ]);
+  });
+
+  it("keeps every model exactly once when nothing is typed", () => {
+    const all = flatOptions(groupModels(MODELS, "  ", providerDisplayName));
+    expect(all.map(modelKey).sort()).toEqual(MODELS.map(modelKey).sort());
+  });
+
+  it("filters on every typed word, case-insensitively, in the name, the id or the provider's name", () => {
+    expect(shape(groupModels(MODELS, "son 4", providerDisplayName))).toEqual([["Anthropic", ["claude-sonnet-4-5"]]]);
+    expect(shape(groupModels(MODELS, "OPENAI mini", providerDisplayName))).toEqual([["OpenAI", ["gpt-5-mini"]]]);
+    expect(shape(groupModels(MODELS, "studio", providerDisplayName))).toEqual([["LM Studio", ["qwen3-8b"]]]);
+    expect(shape(groupModels(MODELS, "amsterdam", providerDisplayName))).toEqual([["Xiaomi Token Plan (Amsterdam)", ["mimo"]]]);
+    expect(groupModels(MODELS, "nothing like it", providerDisplayName)).toEqual([]);
+  });
+
+  it("names a custom endpoint's model by its id under the endpoint's heading, others by their names", () => {
+    expect(optionLabel(MODELS[4])).toBe("qwen3-8b");
+    expect(optionLabel(MODELS[0])).toBe("Claude Sonnet 4.5");
+  });
+
+  it("tells models of the same id on two providers apart", () => {
+    expect(modelKey({ provider: "openai", id: "x" })).not.toBe(modelKey({ provider: "openrouter", id: "x" }));
+  });
+});
+
+describe("moving through the model picker with the keyboard", () => {
+  it("steps with the arrows and stops at the ends", () => {
+    expect(moveActive(-1, 5, "ArrowDown")).toBe(0);
+    expect(moveActive(0, 5, "ArrowDown")).toBe(1);
+    expect(moveActive(4, 5, "ArrowDown")).toBe(4);
+    expect(moveActive(-1, 5, "ArrowUp")).toBe(4);
+    expect(moveActive(0, 5, "ArrowUp")).toBe(0);
+  });
+
+  it("moves a page with PageUp and PageDown, never past the ends", () => {
+    expect(moveActive(0, 20, "PageDown")).toBe(8);
+    expect(moveActive(15, 20, "PageDown")).toBe(19);
+    expect(moveActive(10, 20, "PageUp")).toBe(2);
+    expect(moveActive(3, 20, "PageUp")).toBe(0);
+  });
+
+  it("has nowhere to go in an empty list", () => {
+    expect(moveActive(-1, 0, "ArrowDown")).toBe(-1);
+    expect(moveActive(3, 0, "PageUp")).toBe(-1);
+  });
+});
