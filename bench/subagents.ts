@@ -172,6 +172,8 @@ async function parentFrames(): Promise<Record<string, Metric>> {
     await page.exposeFunction("__benchAttach", async (id: string) => endpointUrl(await rig.broker.attach(id, `bench-page-${id}`)));
     await page.goto(pages.url(url, "parent"));
     await page.getByTestId("composer").waitFor({ timeout: 30_000 });
+    // The composer can show while the page still connects: a prompt then would be refused.
+    await page.waitForFunction(() => (window as any).__bench.client()?.mirror.getView().connection === "ready", undefined, { timeout: 30_000 });
     const tasks = [1, 2, 3, 4].map((i) => ({ agent: "worker", task: `nested ${i}` }));
     await page.evaluate((prompt) => void (window as any).__bench.client().prompt(prompt), subagentCall({ tasks }));
     const watch = page.getByTestId("subagent-watch");

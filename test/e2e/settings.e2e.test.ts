@@ -27,6 +27,9 @@ async function openSettings(options: { width?: number; colorScheme?: "light" | "
   if ((options.width ?? 1100) <= 760) await page.getByRole("button", { name: "Show chats" }).click();
   await page.getByTestId("open-settings").click();
   await page.getByTestId("settings-view").waitFor();
+  // The drawer slides away (0.15 s): screenshots and boxes are taken once it is gone.
+  const drawerEdge = async () => ((b) => (b ? b.x + b.width : 0))(await page.locator(".sidebar").boundingBox());
+  if ((options.width ?? 1100) <= 760) await poll(drawerEdge).toBeLessThanOrEqual(0);
   return chat;
 }
 
