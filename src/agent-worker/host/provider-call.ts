@@ -5,11 +5,12 @@
  * worker's `fetch` is wrapped once to note both for the request being made, and `explain` adds them to the failed
  * reply's text in shared/error-text.ts's words, which the page's explainFailure reads.
  *
- * Requests are told apart by async context (AsyncLocalStorage): a note belongs to the `run` that started the
- * request, whatever else the worker has in flight. Outside a `run`, fetch behaves exactly as before. The wrapper
- * never changes a request or a response, and never throws anything fetch itself would not.
+ * A `run` arms its note and the next fetch takes it: a worker makes one provider request at a time (its run's, or a
+ * compaction's summary before it), and makes no other requests. Not AsyncLocalStorage: on Node 20 and 22 it turns
+ * on promise hooks for the whole process, which cost the streaming path about a tenth of its throughput
+ * (bench: ipc.throughputRatio). A fetch with no note armed behaves exactly as before. The wrapper never changes a
+ * request or a response, and never throws anything fetch itself would not.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import { withNetworkCause, withRetryAfter } from "../../shared/error-text";
 
@@ -20,16 +21,18 @@ interface RequestNote {
   unreached?: { code: string; origin: string };
 }
 
-const notes = new AsyncLocalStorage<RequestNote>();
+/** The note of the provider request about to be made, taken by the next fetch. */
+let armed: RequestNote | undefined;
 let installed = false;
 
-/** Wraps `globalThis.fetch` (once per process) so that requests made inside a `run` leave their note. */
+/** Wraps `globalThis.fetch` (once per process) so that the request a `run` starts leaves its note. */
 function installFetchNotes(): void {
   if (installed) return;
   installed = true;
   const original = globalThis.fetch;
   const noted = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]): Promise<Response> => {
-    const note = notes.getStore();
+    const note = armed;
+    armed = undefined;
     if (!note) return original(input, init);
     let response: Response;
     try {
@@ -49,7 +52,7 @@ function installFetchNotes(): void {
 }
 
 /**
- * One provider request's notes. `run(start)` makes the request inside its context (and returns what `start` does);
+ * One provider request's notes. `run(start)` arms them for the request `start` makes (and returns what it does);
  * `explain(message)` returns the failed reply with the notes added to its text (the same object when there are
  * none), never mutating it.
  */
@@ -58,7 +61,8 @@ export function providerCall(): { run<T>(start: () => T): T; explain(message: As
   return {
     run: (start) => {
       installFetchNotes();
-      return notes.run(note, start);
+      armed = note;
+      return start();
     },
     explain: (message) => {
       const text = message.errorMessage ?? "";
