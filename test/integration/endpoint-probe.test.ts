@@ -3,49 +3,26 @@
  * servers: an OpenAI-compatible one, an Ollama with only its own list, one that wants a key, a port where nothing
  * listens, and one that never answers. Also: a saved key reaches only the address it was saved for.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AppService, toWorkerSettings } from "../../src/main/broker/app-service";
+import type { AppService } from "../../src/main/broker/app-service";
+import { startAppServiceRig, type AppServiceRig } from "../../testkit/app-service-rig";
 import { dispatchAppCall } from "../../src/main/broker/app-call";
 import { probeEndpoint } from "../../src/main/broker/endpoint-probe";
-import { workerApiKey } from "../../src/main/broker/endpoint-keys";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { resolveModel } from "../../src/main/broker/model-resolver";
-import { plaintextDevCipher, SecretStore } from "../../src/main/broker/secrets";
-import { SessionBroker } from "../../src/main/broker/session-broker";
-import { SessionIndex } from "../../src/main/broker/session-index";
-import { SettingsStore } from "../../src/main/broker/settings-store";
 import type { EndpointProbeResult } from "../../src/shared/protocol/endpoint-probe";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 
-let dir: string;
+let rig: AppServiceRig;
 let service: AppService;
-let broker: SessionBroker;
 const servers: OpenAITestServer[] = [];
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "paddock-probe-"));
-  const settings = SettingsStore.open({ cwd: dir });
-  const secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
-  const index = await SessionIndex.open(join(dir, "sessions", "index.json"));
-  broker = new SessionBroker({
-    launcher: new NodeWorkerLauncher("never-started.js"),
-    sessionsDir: join(dir, "sessions"),
-    sessionTransport: "websocket",
-    getApiKey: (p, sentTo) => workerApiKey(p, sentTo, secrets, settings.get().customProviders),
-    resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
-    getWorkerSettings: () => toWorkerSettings(settings.get()),
-    keepSpare: false,
-  });
-  service = new AppService({ settings, secrets, index, broker, openSession: async () => {} });
+  rig = await startAppServiceRig("paddock-probe-");
+  service = rig.service;
 });
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  await broker.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await rig.close();
 });
 
 const serve = async (options: Parameters<typeof startOpenAIServer>[0]) => {

@@ -1,17 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppService, toWorkerSettings } from "../../src/main/broker/app-service";
+import { AppService } from "../../src/main/broker/app-service";
 import { dispatchAppCall } from "../../src/main/broker/app-call";
-import { plaintextDevCipher, SecretStore } from "../../src/main/broker/secrets";
+import { SecretStore } from "../../src/main/broker/secrets";
 import { workerApiKey } from "../../src/main/broker/endpoint-keys";
 import { SessionBroker } from "../../src/main/broker/session-broker";
 import { SessionIndex } from "../../src/main/broker/session-index";
 import { SettingsStore } from "../../src/main/broker/settings-store";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { resolveModel } from "../../src/main/broker/model-resolver";
+import { startAppServiceRig, type AppServiceRig } from "../../testkit/app-service-rig";
 
+let rig: AppServiceRig;
 let dir: string;
 let service: AppService;
 let broker: SessionBroker;
@@ -20,24 +19,11 @@ let secrets: SecretStore;
 let index: SessionIndex;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "paddock-app-"));
-  settings = SettingsStore.open({ cwd: dir });
-  secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
-  index = await SessionIndex.open(join(dir, "sessions", "index.json"));
-  broker = new SessionBroker({
-    launcher: new NodeWorkerLauncher("never-started.js"),
-    sessionsDir: join(dir, "sessions"),
-    sessionTransport: "websocket",
-    getApiKey: (p, sentTo) => workerApiKey(p, sentTo, secrets, settings.get().customProviders),
-    resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
-    getWorkerSettings: () => toWorkerSettings(settings.get()),
-    keepSpare: false,
-  });
-  service = new AppService({ settings, secrets, index, broker, openSession: async () => {} });
+  rig = await startAppServiceRig();
+  ({ dir, service, broker, settings, secrets, index } = rig);
 });
 afterEach(async () => {
-  await broker.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await rig.close();
   vi.useRealTimers();
 });
 
