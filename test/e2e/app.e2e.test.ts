@@ -743,3 +743,21 @@ describe("custom endpoint keys in the browser host", () => {
     }
   }, 60_000);
 });
+
+describe("first launch", () => {
+  it("on an empty data folder makes one chat and lists it once", async () => {
+    const dir = tempDir();
+    const host = await startHost("--data-dir", dir, "--openai-test-server");
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+      await page.goto(host.pageUrl("none").replace(/&session=.*$/, ""));
+      await page.getByTestId("composer").waitFor();
+      await page.waitForTimeout(500); // main's push about the new chat arrives around its creation's answer
+      expect(await page.getByTestId("session-item").count()).toBe(1);
+      expect((await host.call<unknown[]>("listSessions")).length).toBe(1);
+      await page.close();
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
+});

@@ -99,7 +99,8 @@ function AppShell({ services }: { services: AppServices }) {
       setActiveId((current) => current ?? services.initialSessionId ?? newest?.id);
       if (!services.initialSessionId && !newest) {
         const created = await app.createSession();
-        setSessions((old) => [created, ...old]);
+        // Main's push about the new chat may have come first: add it once.
+        setSessions((old) => upsertSession(old, created));
         setActiveId(created.id);
       }
     } catch (e) {
