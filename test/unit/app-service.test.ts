@@ -68,6 +68,16 @@ describe("the app service behind every page call", () => {
     expect(JSON.stringify(await service.providerStatus())).not.toContain("gsk-test");
   });
 
+  it("removes only providers' keys: an MCP server's secret in the same store is out of a page's reach", async () => {
+    secrets.set("mcp:github:env:GITHUB_TOKEN", "ghp-secret");
+    await expect(service.setApiKey("mcp:github:env:GITHUB_TOKEN", null)).rejects.toThrow("Unknown provider");
+    expect(secrets.get("mcp:github:env:GITHUB_TOKEN")).toBe("ghp-secret");
+    await service.setApiKey("groq", "gsk-test");
+    await service.setApiKey("groq", null);
+    await service.setApiKey("custom:gone", null); // an endpoint's key can be removed after the endpoint
+    expect((await service.providerStatus()).find((p) => p.provider === "groq")?.keySource).not.toBe("settings");
+  });
+
   it("binds an endpoint's key to its address: moved elsewhere it is not used and Settings say so; removing the endpoint removes it", async () => {
     const lab = (baseUrl: string) => ({ id: "lab", name: "Lab", baseUrl, models: ["m1"] });
     const keyForWorkers = () => workerApiKey("custom:lab", undefined, secrets, settings.get().customProviders, () => undefined);

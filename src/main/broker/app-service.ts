@@ -262,6 +262,9 @@ export class AppService<Port = never> implements AppApi {
    * custom endpoint's key is bound to the origin of the endpoint's base URL as it is now (endpoint-keys.ts).
    */
   async setApiKey(provider: string, key: string | null): Promise<void> {
+    // Only a provider's key: the same store holds MCP servers' secrets, which a page must not reach by this door.
+    const isProviderKey = customProviderId(provider) !== undefined || (getProviders() as string[]).includes(provider);
+    if (key === null && !isProviderKey) throw new Error(`Unknown provider "${provider.slice(0, 60)}".`);
     if (key === null) return this.options.secrets.set(provider, null);
     if (customProviderId(provider) === undefined) {
       if (!(getProviders() as string[]).includes(provider)) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);

@@ -3,6 +3,7 @@
  * the worker turns that into the agent tool's result, capped like the built-in tools' output (mcp-result.ts).
  */
 import { describe, expect, it } from "vitest";
+import { usableSchema } from "../../../src/agent-worker/tools/mcp/mcp-tool";
 import { MAX_IMAGE_CHARS, MAX_TEXT_CHARS, toCallOutcome } from "../../../src/mcp-host/call-outcome";
 import { progressUpdate, toToolResult } from "../../../src/agent-worker/tools/mcp/mcp-result";
 import { MAX_BYTES, MAX_LINES } from "../../../src/agent-worker/tools/workspace/limits";
@@ -106,3 +107,12 @@ describe("the agent tool's result", () => {
     expect(progressUpdate({ progress: 7 }, source).content).toEqual([{ type: "text", text: "Progress: 7" }]);
   });
 });
+
+describe("the agent tool's parameters", () => {
+  it("are the server's schema without its top-level $schema and $id, and any object when it cannot be compiled", () => {
+    const schema = { $schema: "http://json-schema.org/draft-07/schema#", $id: "echo", type: "object", properties: { message: { type: "string" } }, required: ["message"] };
+    expect(usableSchema(schema)).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"] });
+    expect(usableSchema({ type: "object", properties: { a: { type: "string", pattern: "(" } } })).toEqual({ type: "object", properties: {}, additionalProperties: true });
+  });
+});
+

@@ -47,12 +47,15 @@ export function mcpTool(descriptor: McpToolDescriptor, call: McpCaller): AgentTo
 
 /**
  * The server's input schema when the validator can compile it; otherwise any object (the server checks its own
- * arguments anyway), so one odd schema does not make the tool fail every call.
+ * arguments anyway), so one odd schema does not make the tool fail every call. The top-level `$schema` and `$id`
+ * (a dialect and a name, nothing the model needs) are left out: some providers refuse a tool that has them (zod's
+ * JSON Schema output, which many servers send, carries `$schema`).
  */
-function usableSchema(schema: Record<string, unknown>): TSchema {
+export function usableSchema(schema: Record<string, unknown>): TSchema {
+  const { $schema: _dialect, $id: _name, ...plain } = schema;
   try {
-    Compile(schema as TSchema);
-    return schema as TSchema;
+    Compile(plain as TSchema);
+    return plain as TSchema;
   } catch {
     return { type: "object", properties: {}, additionalProperties: true } as unknown as TSchema;
   }
