@@ -48,7 +48,7 @@ import { subagentTool } from "../tools/subagent/subagent-tool";
 import { subagentActivity, subagentResult, subagentUsage } from "./subagent-task";
 import { WORKSPACE_TOOL_PROMPTS } from "../tools/workspace/prompt-lines";
 import { ApprovalGate, type GatePolicy } from "./approval-gate";
-import { SessionMcp } from "./session-mcp";
+import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "./session-mcp";
 import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
 import { workspacePrompt } from "./system-prompt";
@@ -177,6 +177,8 @@ export class SessionHost {
   private readonly actions: MessageActions;
   /** The MCP servers' tools this chat uses (session-mcp.ts). */
   private readonly mcp: SessionMcp;
+  /** How many of them the last tool list left out (see withMcpTools), so the user is told once. */
+  private mcpToolsLeftOut = 0;
   /** Queued messages a Stop or a failed run left behind, until the user sends or discards them. */
   private readonly held: HeldQueue;
 
@@ -540,8 +542,16 @@ export class SessionHost {
   private tools(): AgentTool<any>[] {
     const workspaceTools = this.workspace?.tools ?? [];
     const subagent = this.options.subagent;
-    if (subagent) return [...workspaceTools.filter((t) => subagent.tools.includes(t.name)), ...this.mcp.agentTools()];
-    return [...builtinTools(), ...workspaceTools, ...this.mcp.agentTools(), ...(this.workspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+    const own = subagent
+      ? workspaceTools.filter((t) => subagent.tools.includes(t.name))
+      : [...builtinTools(), ...workspaceTools, ...(this.workspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+    const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
+    if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
+      // Called once before the forwarder exists (the Agent's first tool list).
+      this.forwarder?.push({ k: "n", kind: "error", text: mcpToolsLeftOutText(leftOut) });
+    }
+    this.mcpToolsLeftOut = leftOut;
+    return tools;
   }
 
   /** Main's list of the MCP tools on offer changed. */

@@ -97,3 +97,19 @@ export class SessionMcp {
     }
   };
 }
+
+/** The most tools one request may carry: OpenAI refuses more than 128 (other providers take as many or more). */
+export const MAX_TOOLS_PER_REQUEST = 128;
+
+/**
+ * The chat's own tools, then as many MCP tools as fit in one request (in the servers' order); `leftOut` says how many
+ * did not. Never drops one of the chat's own tools.
+ */
+export function withMcpTools<T>(own: readonly T[], mcp: readonly T[]): { tools: T[]; leftOut: number } {
+  const room = Math.max(0, MAX_TOOLS_PER_REQUEST - own.length);
+  return { tools: [...own, ...mcp.slice(0, room)], leftOut: Math.max(0, mcp.length - room) };
+}
+
+export function mcpToolsLeftOutText(leftOut: number): string {
+  return `${leftOut} MCP tool${leftOut === 1 ? " was" : "s were"} left out: models take at most ${MAX_TOOLS_PER_REQUEST} tools a request. Choose fewer servers in this chat's settings.`;
+}

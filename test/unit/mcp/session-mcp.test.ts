@@ -3,7 +3,7 @@
  * what the approval gate is told about them, and how a call travels (progress routed back, Stop cancels).
  */
 import { describe, expect, it, vi } from "vitest";
-import { SessionMcp, type SessionMcpOptions } from "../../../src/agent-worker/host/session-mcp";
+import { MAX_TOOLS_PER_REQUEST, mcpToolsLeftOutText, SessionMcp, withMcpTools, type SessionMcpOptions } from "../../../src/agent-worker/host/session-mcp";
 import type { McpCallOutcome, McpToolDescriptor } from "../../../src/shared/protocol/mcp-host-protocol";
 import type { WorkerMcpCall } from "../../../src/shared/protocol/control-protocol";
 
@@ -133,3 +133,17 @@ describe("a call", () => {
     await expect(running).rejects.toThrow("The call was stopped.");
   });
 });
+
+describe("a chat's tools with many MCP tools", () => {
+  it("keeps every own tool and as many MCP tools as one request takes, and says how many were left out", () => {
+    const own = ["read", "bash", "subagent"];
+    const mcp = Array.from({ length: 130 }, (_, i) => `github__tool_${i}`);
+    const { tools, leftOut } = withMcpTools(own, mcp);
+    expect(tools).toHaveLength(MAX_TOOLS_PER_REQUEST);
+    expect(tools.slice(0, 3)).toEqual(own);
+    expect(leftOut).toBe(5);
+    expect(mcpToolsLeftOutText(leftOut)).toBe("5 MCP tools were left out: models take at most 128 tools a request. Choose fewer servers in this chat's settings.");
+    expect(withMcpTools(own, mcp.slice(0, 10))).toEqual({ tools: [...own, ...mcp.slice(0, 10)], leftOut: 0 });
+  });
+});
+
