@@ -23,6 +23,7 @@ import { isModelChosen } from "../../shared/agent/state";
 import { errorText } from "../../shared/error-text";
 import { HostUnreachableError } from "../store/session-client";
 import { chatForNewChat } from "./new-chat";
+import { newestFirst } from "../components/sidebar/groupSessions";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -53,7 +54,7 @@ type Attention = Extract<AppEvent, { type: "attention" }>;
 /** `sessions` with `changed` put in (replacing the same id), newest first as the sidebar lists them. */
 function upsertSession(sessions: readonly SessionSummary[], changed: SessionSummary): SessionSummary[] {
   const rest = sessions.filter((s) => s.id !== changed.id);
-  return [...rest, changed].sort((a, b) => b.updated - a.updated || b.created - a.created || a.id.localeCompare(b.id));
+  return [...rest, changed].sort(newestFirst);
 }
 
 function AppShell({ services }: { services: AppServices }) {
@@ -204,9 +205,12 @@ function AppShell({ services }: { services: AppServices }) {
 
   const remove = (id: string) => {
     const victim = sessions.find((s) => s.id === id);
-    // The open chat: this window moves to another first. Deleting ends the chat's worker, and a page still showing
-    // it would try to reconnect to a chat that is gone.
-    const next = id === activeId ? sessions.filter((s) => s.id !== id).sort((a, b) => b.updated - a.updated)[0] : undefined;
+    // The open chat: this window moves first to its neighbour in the list (the next one, the previous at the end),
+    // where the keyboard's focus goes too. Deleting ends the chat's worker, and a page still showing it would try to
+    // reconnect to a chat that is gone.
+    const listed = [...sessions].sort(newestFirst);
+    const at = listed.findIndex((s) => s.id === id);
+    const next = id === activeId && at >= 0 ? (listed[at + 1] ?? listed[at - 1]) : undefined;
     if (next) openSession(next.id, "this-window", true);
     app.deleteSession(id).then(() => {
       setSessions((old) => old.filter((s) => s.id !== id));
