@@ -72,6 +72,8 @@ describe("the app service behind every page call", () => {
     secrets.set("mcp:github:env:GITHUB_TOKEN", "ghp-secret");
     await expect(service.setApiKey("mcp:github:env:GITHUB_TOKEN", null)).rejects.toThrow("Unknown provider");
     expect(secrets.get("mcp:github:env:GITHUB_TOKEN")).toBe("ghp-secret");
+    // Nor can a worker ask for it as a key.
+    expect(workerApiKey("mcp:github:env:GITHUB_TOKEN", undefined, secrets, [], () => undefined)).toBeUndefined();
     await service.setApiKey("groq", "gsk-test");
     await service.setApiKey("groq", null);
     await service.setApiKey("custom:gone", null); // an endpoint's key can be removed after the endpoint

@@ -12,7 +12,7 @@ import { customModel, customProviderId } from "../../shared/providers/custom-pro
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import { Listeners } from "../../shared/transport/transport";
-import { endpointKeyStatus, endpointOf, endpointOrigin, orphanedKeys } from "./endpoint-keys";
+import { endpointKeyStatus, endpointOf, endpointOrigin, isProviderKeyName, orphanedKeys } from "./endpoint-keys";
 import { probeEndpoint as probeServer, probeKey } from "./endpoint-probe";
 import type { EndpointProbeRequest, EndpointProbeResult } from "../../shared/protocol/endpoint-probe";
 import { apiKeySource, type SecretStore } from "./secrets";
@@ -262,14 +262,9 @@ export class AppService<Port = never> implements AppApi {
    * custom endpoint's key is bound to the origin of the endpoint's base URL as it is now (endpoint-keys.ts).
    */
   async setApiKey(provider: string, key: string | null): Promise<void> {
-    // Only a provider's key: the same store holds MCP servers' secrets, which a page must not reach by this door.
-    const isProviderKey = customProviderId(provider) !== undefined || (getProviders() as string[]).includes(provider);
-    if (key === null && !isProviderKey) throw new Error(`Unknown provider "${provider.slice(0, 60)}".`);
+    if (!isProviderKeyName(provider)) throw new Error(`Unknown provider "${provider.slice(0, 60)}"${key === null ? "" : ": add it as a custom endpoint first"}.`);
     if (key === null) return this.options.secrets.set(provider, null);
-    if (customProviderId(provider) === undefined) {
-      if (!(getProviders() as string[]).includes(provider)) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
-      return this.options.secrets.set(provider, key);
-    }
+    if (customProviderId(provider) === undefined) return this.options.secrets.set(provider, key);
     const endpoint = endpointOf(provider, this.options.settings.get().customProviders);
     if (!endpoint) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
     const origin = endpointOrigin(endpoint.baseUrl);

@@ -1,3 +1,4 @@
+import { getProviders } from "@mariozechner/pi-ai";
 /**
  * Custom endpoints' keys and the addresses they may go to. A key is bound to the origin (scheme, host, port) of its
  * endpoint's base URL when it is saved (secrets.ts stores the binding); main hands it out only for that origin. So:
@@ -51,7 +52,16 @@ export function workerApiKey(
   endpoints: readonly CustomProvider[],
   env?: EnvKeyLookup,
 ): string | undefined {
+  if (!isProviderKeyName(provider)) return undefined;
   return resolveApiKey(provider, secrets, { origin: keyOrigin(provider, sentTo, endpoints), ...(env ? { env } : {}) });
+}
+
+/**
+ * Whether `name` is a provider's key (pi-ai's providers, custom endpoints): the secret store also holds MCP servers'
+ * secrets, which neither a page nor a worker may reach through the key calls.
+ */
+export function isProviderKeyName(name: string): boolean {
+  return customProviderId(name) !== undefined || (getProviders() as string[]).includes(name);
 }
 
 /** Stored custom-endpoint keys whose endpoint is no longer configured: they go with their endpoint. */
