@@ -3,9 +3,9 @@
  * config for stdio (Paddock starts it), and a Streamable HTTP instance on a free loopback port (the test starts it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import type { ResolvedMcpServerConfig } from "../src/shared/mcp/server-config";
+import { closedPort } from "./closed-port";
 
 export const EVERYTHING_BIN = resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
@@ -38,7 +38,7 @@ export interface EverythingHttpServer {
 
 /** Starts the everything server's Streamable HTTP transport; `port` reuses one (to bring a killed server back). */
 export async function startEverythingHttp(port?: number): Promise<EverythingHttpServer> {
-  const chosen = port ?? (await freePort());
+  const chosen = port ?? (await closedPort());
   const child = spawn(process.execPath, [EVERYTHING_BIN, "streamableHttp"], { env: { ...process.env, PORT: String(chosen) }, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
   await new Promise<void>((ready, fail) => {
@@ -65,12 +65,4 @@ export async function startEverythingHttp(port?: number): Promise<EverythingHttp
       await exited;
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }

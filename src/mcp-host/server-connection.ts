@@ -30,7 +30,7 @@ export interface Backoff {
   stableMs: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 30_000, maxTries: 6, stableMs: 60_000 };
+const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 30_000, maxTries: 6, stableMs: 60_000 };
 
 export interface ServerConnectionOptions {
   /** The status or the tools changed (called often while a server writes to stderr: the caller throttles). */
@@ -205,10 +205,6 @@ export class ServerConnection {
     const controller = this.calls.get(callId);
     controller?.abort();
     return controller !== undefined;
-  }
-
-  hasCall(callId: string): boolean {
-    return this.calls.has(callId);
   }
 
   private unavailable(): string {

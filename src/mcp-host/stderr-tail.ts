@@ -2,7 +2,7 @@
  * The last few KB a server wrote to stderr: what Settings shows when it fails. Bounded whatever the server writes,
  * and cut at a line start where it can be, so the tail does not open mid-line.
  */
-export const STDERR_TAIL_CHARS = 4096;
+const STDERR_TAIL_CHARS = 4096;
 
 export class StderrTail {
   private text = "";
@@ -24,9 +24,5 @@ export class StderrTail {
   /** A new process starts with an empty tail; the previous one's is kept until it writes. */
   toString(): string {
     return this.text;
-  }
-
-  clear(): void {
-    this.text = "";
   }
 }

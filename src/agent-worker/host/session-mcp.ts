@@ -25,6 +25,8 @@ export interface SessionMcpOptions {
 
 export class SessionMcp {
   private offered: McpToolDescriptor[] = [];
+  /** An agent tool for each offered one, built once per offer (building compiles its schema). */
+  private built: { descriptor: McpToolDescriptor; tool: AgentTool<any> }[] = [];
   private tools: AgentTool<any>[] = [];
   private readonly progress = new Map<string, (progress: Omit<McpCallProgress, "callId">) => void>();
   private nextCall = 0;
@@ -41,6 +43,7 @@ export class SessionMcp {
   offer(tools: McpToolDescriptor[]): void {
     if (!Array.isArray(tools)) return;
     this.offered = tools;
+    this.built = tools.map((descriptor) => ({ descriptor, tool: mcpTool(descriptor, this.call) }));
     this.rebuild();
   }
 
@@ -49,9 +52,9 @@ export class SessionMcp {
     const chosen = this.options.chosenServers();
     const listed = this.options.subagentTools;
     const before = this.tools.map((t) => t.name).join("\n");
-    this.tools = this.offered
-      .filter((t) => (chosen === undefined || chosen.includes(t.serverId)) && (listed === undefined || listsMcpTool(listed, t)))
-      .map((t) => mcpTool(t, this.call));
+    this.tools = this.built
+      .filter(({ descriptor: t }) => (chosen === undefined || chosen.includes(t.serverId)) && (listed === undefined || listsMcpTool(listed, t)))
+      .map(({ tool }) => tool);
     // Schemas or descriptions may change under the same names: rebuilding is cheap, telling the Agent is too.
     if (before !== "" || this.tools.length > 0) this.options.changed();
   }

@@ -276,21 +276,21 @@ export class SessionBroker<Port = never> {
   }
 
   /** Tells every live worker which MCP tools are on offer now (each keeps those of its chat's servers). */
-  private async broadcastMcpTools(tools: McpToolDescriptor[]): Promise<void> {
-    await Promise.all(
-      [...this.sessions.values()].map(async (live) => {
-        const started = await live.worker.catch(() => undefined);
-        await started?.worker.call((c) => c.mcpToolsChanged(tools)).catch(() => {});
-      }),
-    );
+  private broadcastMcpTools(tools: McpToolDescriptor[]): Promise<void> {
+    return this.toEveryWorker((c) => c.mcpToolsChanged(tools));
   }
 
   /** Sends changed settings to every live worker. */
-  async broadcastSettings(settings: WorkerSettings): Promise<void> {
+  broadcastSettings(settings: WorkerSettings): Promise<void> {
+    return this.toEveryWorker((c) => c.updateSettings(settings));
+  }
+
+  /** One call to every live worker; a worker that is gone or fails is skipped. */
+  private async toEveryWorker(call: (c: WorkerControlApi) => Promise<void>): Promise<void> {
     await Promise.all(
       [...this.sessions.values()].map(async (live) => {
         const started = await live.worker.catch(() => undefined);
-        await started?.worker.call((c) => c.updateSettings(settings)).catch(() => {});
+        await started?.worker.call(call).catch(() => {});
       }),
     );
   }

@@ -165,7 +165,7 @@ function AppShell({ services }: { services: AppServices }) {
       return;
     }
     app.createSession().then((created) => {
-      setSessions((old) => [created, ...old.filter((s) => s.id !== created.id)]);
+      setSessions((old) => upsertSession(old, created));
       openSession(created.id, "this-window");
     }, report);
   };

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type Re
 import { matchesChord, shortcut } from "../../shared/shortcuts";
 
 /** Below this width the sidebar is a drawer over the chat. layout.css's `@media (max-width: 760px)` says the same. */
-export const NARROW_WINDOW = "(max-width: 760px)";
+const NARROW_WINDOW = "(max-width: 760px)";
 
 const subscribeNarrow = (onChange: () => void) => {
   const query = window.matchMedia(NARROW_WINDOW);
@@ -12,7 +12,7 @@ const subscribeNarrow = (onChange: () => void) => {
 const isNarrow = () => window.matchMedia(NARROW_WINDOW).matches;
 
 /** Whether the window is narrow (the sidebar is a drawer), following resizes. */
-export function useNarrowWindow(): boolean {
+function useNarrowWindow(): boolean {
   return useSyncExternalStore(subscribeNarrow, isNarrow);
 }
 

@@ -18,7 +18,7 @@ interface LocalModelCardProps {
 }
 
 /** What to call an endpoint the setup adds: by what answered, or by the well-known port of the usual servers. */
-export function localEndpointName(baseUrl: string, api: EndpointProbeResult["api"]): string {
+function localEndpointName(baseUrl: string, api: EndpointProbeResult["api"]): string {
   let port = "";
   try {
     port = new URL(baseUrl.trim()).port;

@@ -27,7 +27,7 @@ interface SettingsViewProps {
 }
 
 /** One section of Settings: its id (in the index's links), its title (heading and index entry), its content. */
-export interface SettingsSection {
+interface SettingsSection {
   id: string;
   title: string;
   render(props: SettingsSectionProps): ReactNode;
@@ -37,7 +37,7 @@ export interface SettingsSection {
  * Settings' sections, in order: the page and its index are built from this list alone, so a new section is one
  * entry here (its content a component taking SettingsSectionProps, in components/settings/).
  */
-export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "models", title: "Models & keys", render: (p) => <ModelsSection {...p} /> },
   { id: "endpoints", title: "Endpoints", render: (p) => <EndpointsSection {...p} /> },
   { id: "chats", title: "Chats & runs", render: (p) => <ChatsSection {...p} /> },

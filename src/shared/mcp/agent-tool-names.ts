@@ -6,7 +6,7 @@
  * then the later one gets a suffix from a hash of its real name.
  */
 
-export const MCP_NAME_SEPARATOR = "__";
+const MCP_NAME_SEPARATOR = "__";
 /** The longest tool name the providers Paddock talks to accept. */
 export const MAX_AGENT_TOOL_NAME = 64;
 

@@ -27,13 +27,13 @@ import {
 export { MAX_MCP_ARGS, MAX_MCP_ENTRIES, MAX_MCP_SERVERS, MAX_MCP_VALUE_CHARS, MCP_ENV_NAME_PATTERN, MCP_HEADER_NAME_PATTERN, MCP_SERVER_ID_PATTERN };
 
 /** An env variable's or a header's value: plain text kept in settings.json, or a reference to a stored secret. */
-export const McpValueSchema = Type.Union([
+const McpValueSchema = Type.Union([
   Type.Object({ value: Type.String({ maxLength: MAX_MCP_VALUE_CHARS }) }, { additionalProperties: false }),
   Type.Object({ secret: Type.Literal(true) }, { additionalProperties: false }),
 ]);
 
 /** A server Paddock starts as a child process and speaks to over its stdin and stdout. */
-export const McpStdioTransportSchema = Type.Object(
+const McpStdioTransportSchema = Type.Object(
   {
     type: Type.Literal("stdio"),
     /** The program: a name looked up on PATH (`npx`, `uvx`) or a full path. */
@@ -48,7 +48,7 @@ export const McpStdioTransportSchema = Type.Object(
 );
 
 /** A server Paddock reaches over Streamable HTTP. */
-export const McpHttpTransportSchema = Type.Object(
+const McpHttpTransportSchema = Type.Object(
   {
     type: Type.Literal("http"),
     url: Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2048 }),
@@ -73,8 +73,6 @@ export const McpServerConfigSchema = Type.Object(
 );
 
 export type McpValue = Static<typeof McpValueSchema>;
-export type McpStdioTransport = Static<typeof McpStdioTransportSchema>;
-export type McpHttpTransport = Static<typeof McpHttpTransportSchema>;
 export type McpServerConfig = Static<typeof McpServerConfigSchema>;
 
 /** Where a secret belongs: an env variable of a stdio server, or a header of an HTTP server. */

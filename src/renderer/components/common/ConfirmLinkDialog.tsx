@@ -1,4 +1,5 @@
-import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { useId, useRef, type KeyboardEvent } from "react";
+import { useModalDialog } from "./use-modal-dialog";
 import { createPortal } from "react-dom";
 import "../../styles/dialog.css";
 
@@ -24,29 +25,7 @@ export function ConfirmLinkDialog({ shown, target, onConfirm, onCancel }: Confir
   const titleId = useId();
   const bodyId = useId();
 
-  // A layout effect: its clean-up runs before React removes the element, so the dialog closes while it is still in
-  // the document and the browser returns focus to what had it before.
-  useLayoutEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    element.showModal();
-    openButton.current?.focus();
-    return () => {
-      if (element.open) element.close();
-    };
-  }, []);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    // Esc, or any other request to close (the platform's back gesture): this component decides, not the browser.
-    const onCancelEvent = (event: Event) => {
-      event.preventDefault();
-      onCancel();
-    };
-    element.addEventListener("cancel", onCancelEvent);
-    return () => element.removeEventListener("cancel", onCancelEvent);
-  }, [onCancel]);
+  useModalDialog(dialog, openButton, onCancel);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.nativeEvent.isComposing || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;

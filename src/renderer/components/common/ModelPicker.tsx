@@ -48,7 +48,7 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
     if (refocus) button.current?.focus();
   };
   // A press outside closes without taking focus back: the user is going somewhere else.
-  usePopoverDismiss(open, area, () => close(false));
+  const onPopoverKey = usePopoverDismiss(open, area, () => close(false));
 
   const openPicker = () => {
     const all = flatOptions(groupModels(models, "", providerDisplayName));
@@ -82,10 +82,6 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
       e.preventDefault();
       const model = options[active];
       if (model) choose(model);
-    } else if (e.key === "Escape") {
-      // Handled here, so Esc in the picker never also stops the chat's run (the chat view skips prevented keys).
-      e.preventDefault();
-      close(true);
     } else if (e.key === "Tab") close(false);
   };
   const onButtonKey = (e: KeyboardEvent<HTMLButtonElement>) => {
@@ -108,7 +104,7 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
       </button>
       {open ? (
         <div className={`model-picker-popover${alignStart ? " align-start" : ""}`} role="dialog" aria-label="Choose a model"
-          data-testid="model-picker-popover">
+          data-testid="model-picker-popover" onKeyDown={onPopoverKey}>
           <input ref={field} className="model-picker-search" type="text" dir="auto" value={query} placeholder="Search models"
             role="combobox" aria-label="Search models" aria-autocomplete="list" aria-expanded={hasOptions}
             aria-controls={hasOptions ? listboxId : undefined}

@@ -1,4 +1,5 @@
-import { Fragment, useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from "react";
+import { Fragment, useId, useRef, type KeyboardEvent } from "react";
+import { useModalDialog } from "./use-modal-dialog";
 import { createPortal } from "react-dom";
 import { SHORTCUT_SECTIONS, SHORTCUTS, chordLabel, type Chord, type Shortcut } from "../../../shared/shortcuts";
 import "../../styles/dialog.css";
@@ -27,28 +28,7 @@ export function ShortcutsDialog({ desktop, onClose }: ShortcutsDialogProps) {
   const titleId = useId();
   const mac = onMac();
 
-  // A layout effect: its clean-up closes the dialog while it is still in the document, so focus goes back.
-  useLayoutEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    element.showModal();
-    closeButton.current?.focus();
-    return () => {
-      if (element.open) element.close();
-    };
-  }, []);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    // Esc, or any other request to close: this component decides, so React's state and the dialog agree.
-    const onCancel = (event: Event) => {
-      event.preventDefault();
-      onClose();
-    };
-    element.addEventListener("cancel", onCancel);
-    return () => element.removeEventListener("cancel", onCancel);
-  }, [onClose]);
+  useModalDialog(dialog, closeButton, onClose);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.key !== "Escape" || event.nativeEvent.isComposing) return;

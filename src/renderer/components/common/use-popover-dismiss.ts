@@ -28,9 +28,7 @@ export function usePopoverDismiss(open: boolean, area: RefObject<HTMLElement | n
     // The panel's own handler sees Esc only with the focus inside the panel: this one takes it on the button too.
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented || e.isComposing || !area.current?.contains(e.target as Node)) return;
-      e.preventDefault();
-      popoverTrigger(area.current)?.focus();
-      latest.current();
+      dismiss(e, area.current, latest.current);
     };
     document.addEventListener("mousedown", onDown);
     document.addEventListener("keydown", onKey);
@@ -40,9 +38,13 @@ export function usePopoverDismiss(open: boolean, area: RefObject<HTMLElement | n
     };
   }, [open, area]);
   return (e) => {
-    if (e.key !== "Escape") return;
-    e.preventDefault();
-    popoverTrigger(area.current)?.focus();
-    latest.current();
+    if (e.key === "Escape") dismiss(e, area.current, latest.current);
   };
+}
+
+/** Esc in a popover: taken from what lies under it, the focus back on its button, then closed. */
+function dismiss(e: { preventDefault(): void }, area: HTMLElement | null, close: () => void): void {
+  e.preventDefault();
+  popoverTrigger(area)?.focus();
+  close();
 }

@@ -46,8 +46,12 @@ interface NumberFieldProps {
   value: number;
   min: number;
   max?: number;
-  /** What is wrong with `n` in words, or null when it may be saved; a blank field arrives as NaN. */
-  check(n: number): string | null;
+  /**
+   * What is wrong with `n` in words, or null when it may be saved; a blank field arrives as NaN. Without it, `n` must
+   * be a whole number from `min` to `max`, and `invalid` says so.
+   */
+  check?(n: number): string | null;
+  invalid?: string;
   /** Saves `n`; false when main refused it (the caller has shown why). */
   commit(n: number): Promise<boolean>;
   onError(message: string): void;
@@ -57,7 +61,9 @@ interface NumberFieldProps {
  * A number typed freely and saved when the field is left: a value `check` refuses is reported through `onError`
  * and kept in the field to correct; nothing is saved for it. The field shows the saved value again once saved.
  */
-export function NumberField({ id, label, hint, testId, value, min, max, check, commit, onError }: NumberFieldProps) {
+export function NumberField({ id, label, hint, testId, value, min, max, check, invalid, commit, onError }: NumberFieldProps) {
+  const wholeInRange = (n: number) => (Number.isInteger(n) && n >= min && n <= (max ?? Infinity) ? null
+    : invalid ?? `A whole number from ${min}${max === undefined ? " up" : ` to ${max}`}, please.`);
   const [draft, setDraft] = useState<string | null>(null);
   return (
     <Field label={label} htmlFor={id} hint={hint}>
@@ -66,7 +72,7 @@ export function NumberField({ id, label, hint, testId, value, min, max, check, c
         onBlur={() => {
           if (draft === null) return;
           const n = draft.trim() === "" ? NaN : Number(draft);
-          const problem = check(n);
+          const problem = (check ?? wholeInRange)(n);
           if (problem) {
             onError(problem);
             return;

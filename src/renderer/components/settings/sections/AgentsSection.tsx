@@ -9,8 +9,7 @@ export function AgentsSection({ settings, save, onError }: SettingsSectionProps)
       <NumberField id="set-max-subagents" testId="max-subagents" label="Subagents running at once, across all chats" min={1} max={32}
         hint="Each chat runs at most 4 at once; more wait their turn."
         value={settings.tools.maxSubagents} onError={onError}
-        check={(count) => (Number.isInteger(count) && count >= 1 && count <= 32 ? null
-          : "Subagents at once must be a whole number from 1 to 32.")}
+        invalid="Subagents at once must be a whole number from 1 to 32."
         commit={(count) => save({ tools: { maxSubagents: count } })} />
       <AgentsList />
     </Group>

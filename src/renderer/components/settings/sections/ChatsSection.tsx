@@ -77,8 +77,7 @@ export function ChatsSection({ settings, save, onError }: SettingsSectionProps) 
         <NumberField id="set-idle" label="Stop an idle chat's agent process after (minutes)" min={0} max={1440}
           hint="Once no window shows the chat and its agent has nothing to do. Opening the chat again starts it in a moment."
           value={settings.background.idleStopMinutes} onError={onError}
-          check={(minutes) => (Number.isInteger(minutes) && minutes >= 0 && minutes <= 1440 ? null
-            : "The idle time must be a whole number of minutes from 0 to 1440.")}
+          invalid="The idle time must be a whole number of minutes from 0 to 1440."
           commit={(minutes) => save({ background: { idleStopMinutes: minutes } })} />
       </Group>
     </>

@@ -2,32 +2,32 @@ import type { ModelOption } from "../../../../shared/protocol/app-api";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../../../shared/agent/types";
 import { providerDisplayName } from "../../../../shared/providers/provider-names";
 import type { CustomProvider } from "../../../../shared/settings/schema";
+import { modelKey } from "../../common/model-picker-items";
 import { ApiKeyList } from "../ApiKeyList";
 import { Field, Group } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 
-const keyOf = (m: { provider: string; id: string }) => JSON.stringify([m.provider, m.id]);
 
 /** "Models & keys": the default model and thinking level of new chats, the providers' keys, the welcome setup. */
 export function ModelsSection({ settings, models, providerStatus, save, onError, onProvidersChanged, onShowSetup }: SettingsSectionProps) {
   const chosen = settings.defaultModel;
-  const modelKey = chosen ? keyOf(chosen) : "";
+  const chosenKey = chosen ? modelKey(chosen) : "";
   const missing = chosen && !models.some((o) => o.provider === chosen.provider && o.id === chosen.id);
   return (
     <>
       <Group>
         <Field label="Default model for new chats" htmlFor="set-model">
-          <select id="set-model" value={modelKey} onChange={(e) => {
-            const m = models.find((o) => keyOf(o) === e.target.value);
+          <select id="set-model" value={chosenKey} onChange={(e) => {
+            const m = models.find((o) => modelKey(o) === e.target.value);
             void save({ defaultModel: m ? { provider: m.provider, id: m.id } : null });
           }}>
             <option value="">None (choose per chat)</option>
             {missing ? (
-              <option value={modelKey}>{providerDisplayName(chosen.provider, settings.customProviders)} · {chosen.id} (unavailable)</option>
+              <option value={chosenKey}>{providerDisplayName(chosen.provider, settings.customProviders)} · {chosen.id} (unavailable)</option>
             ) : null}
             {byProvider(models, settings.customProviders).map(([name, list]) => (
               <optgroup key={name} label={name}>
-                {list.map((m) => <option key={keyOf(m)} value={keyOf(m)}>{m.name}</option>)}
+                {list.map((m) => <option key={modelKey(m)} value={modelKey(m)}>{m.name}</option>)}
               </optgroup>
             ))}
           </select>

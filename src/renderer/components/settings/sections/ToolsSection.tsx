@@ -32,8 +32,7 @@ export function ToolsSection({ settings, save, onError }: SettingsSectionProps) 
         <NumberField id="set-approval-timeout" label="Unanswered questions are denied after (minutes)" min={1} max={1440}
           hint="Only while no window shows the chat: the agent is told nobody answered."
           value={settings.tools.approvalTimeoutMinutes} onError={onError}
-          check={(minutes) => (Number.isInteger(minutes) && minutes >= 1 && minutes <= 1440 ? null
-            : "The time to answer must be a whole number of minutes from 1 to 1440.")}
+          invalid="The time to answer must be a whole number of minutes from 1 to 1440."
           commit={(minutes) => save({ tools: { approvalTimeoutMinutes: minutes } })} />
       </Group>
 
