@@ -54,7 +54,21 @@ export async function replies(page: Page, n: number): Promise<void> {
   await page.getByTestId("send-button").waitFor({ timeout: 15_000 });
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENS, `${name}.png`) });
+/**
+ * Saves what the page shows as `<dir>/<name>.png`. A screenshot is evidence, not behaviour: on a loaded 2-core CI
+ * machine Chromium once went 30 s without giving a capture its frame (fonts loaded, then nothing), so a capture that
+ * takes over 10 s is tried once more after the page is brought to the front. A second failure fails the test.
+ */
+export async function shot(page: Page, name: string, dir = SCREENS): Promise<void> {
+  const path = join(dir, `${name}.png`);
+  try {
+    await page.screenshot({ path, timeout: 10_000 });
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== "TimeoutError") throw error;
+    await page.bringToFront();
+    await page.screenshot({ path, timeout: 20_000 });
+  }
+}
 
 export interface FileToGive {
   name: string;

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../../testkit/launch-chromium";
 import { privateBuildCopy, startWebHostProcess } from "../../testkit/web-host-process";
@@ -22,6 +22,10 @@ beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   build = privateBuildCopy();
   browser = await launchChromium();
+});
+// A page left open keeps reconnecting to its stopped host: each test's pages go with it.
+afterEach(async () => {
+  await Promise.all(browser.contexts().map((c) => c.close()));
 });
 afterAll(async () => {
   await browser?.close();

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
 import { launchChromium } from "../../testkit/launch-chromium";
 import { pickModel } from "../../testkit/model-picker";
+import { shot as chatPageShot } from "../../testkit/chat-page";
 
 let server: FixtureServer;
 let browser: Browser;
@@ -59,7 +60,7 @@ function problemsOf(page: Page): string[] {
 const sessionCalls = (page: Page, id = "s1"): Promise<Call[]> =>
   page.evaluate((sid) => (globalThis as any).__fixture.session(sid).calls, id);
 const appCalls = (page: Page): Promise<Call[]> => page.evaluate(() => (globalThis as any).__fixture.app.calls);
-const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+const shot = (page: Page, name: string) => chatPageShot(page, name, screenshotDir);
 
 describe("chat UI fixture", () => {
   it("Enter sends, Shift+Enter adds a line, and the draft clears", async () => {
