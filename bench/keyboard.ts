@@ -12,10 +12,9 @@ import { launchChromium } from "../testkit/launch-chromium";
 import { TempFolders } from "../testkit/temp-folders";
 import { startWebHostProcess } from "../testkit/web-host-process";
 import { median, metric, withTimeout, type Metric } from "./lib/metrics";
+import { KEEP_NAMES } from "./lib/bench-page";
 
 const RUNS = 10;
-/** tsx names the functions inside page scripts with a helper the page lacks: give it one. */
-const KEEP_NAMES = "window.__name = (f) => f;";
 
 /** Page-side stopwatch: each keydown (capture) starts it; `focusin` and frames are read against it. */
 const STOPWATCH = `${KEEP_NAMES}

@@ -13,11 +13,11 @@ import { TempFolders } from "../testkit/temp-folders";
 import { startWebHostProcess } from "../testkit/web-host-process";
 import type { Settings } from "../src/shared/settings/schema";
 import { median, metric, withTimeout, type Metric } from "./lib/metrics";
+import { KEEP_NAMES } from "./lib/bench-page";
 
 const RUNS = 10;
 const MODELS = 400;
-/** tsx names the functions inside page scripts with a helper the page lacks: give it one. */
-const STOPWATCH = `window.__name = (f) => f;
+const STOPWATCH = `${KEEP_NAMES}
 window.__keyAt = 0;
 document.addEventListener("keydown", () => { window.__keyAt = performance.now(); }, true);`;
 

@@ -26,7 +26,7 @@ import { MessageSearch } from "../src/main/broker/search-service";
 import { SessionIndex } from "../src/main/broker/session-index";
 import { endpointUrl } from "../src/main/broker/session-broker";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
-import { startBenchPage } from "./lib/bench-page";
+import { KEEP_NAMES, startBenchPage } from "./lib/bench-page";
 import { startBenchBroker } from "./lib/sessions";
 import { benchBranchSwitch } from "./branch-switch";
 import { median, metric, round, sleep, withTimeout, type Metric } from "./lib/metrics";
@@ -35,8 +35,6 @@ const CHATS = 1_000;
 const MESSAGES_PER_CHAT = 200;
 const SEARCH_TARGET_MS = 300;
 const FIND_TARGET_MS = 100;
-/** tsx names the functions inside the page scripts below with a helper the page lacks: give it one. */
-const KEEP_NAMES = "window.__name = (f) => f;";
 
 export async function benchSearch(): Promise<Record<string, Metric>> {
   const temp = new TempFolders("paddock-bench-search-");

@@ -12,6 +12,12 @@ import { build } from "vite";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../../testkit/launch-chromium";
 
+/**
+ * An init script for pages the benches evaluate functions in: tsx names the functions inside those page scripts with
+ * a `__name` helper the page lacks, so the page gets one.
+ */
+export const KEEP_NAMES = "window.__name = (f) => f;";
+
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 
 export interface BenchPage {

@@ -82,10 +82,10 @@ describe("the header's model picker", () => {
     await page.getByTestId("composer").click();
     await popover(page).waitFor({ state: "detached" });
 
-    // The reply brings the token counter; the picker neither moves nor changes width.
+    // The reply moves the context meter's figures; the picker neither moves nor changes width.
     await send(page, "hello");
     await replies(page, 1);
-    await page.getByTestId("session-usage").waitFor();
+    await poll(() => page.getByTestId("context-meter").textContent()).not.toMatch(/^0 /);
     expect(server.requests.at(-1)?.body.model).toBe("other-model");
     await shot(page, "a11y-model-picker-after-reply");
     const after = (await picker(page).boundingBox())!;

@@ -187,6 +187,15 @@ describe("Esc closes what is open, and the focus goes back where it came from", 
     expect(await drawerOpen(page)).toBe(true);
     await page.keyboard.press("Escape");
     await poll(() => drawerOpen(page)).toBe(false);
+
+    // Settings opened from the drawer replaces the chat and its button: the focus goes to Settings' heading.
+    await toggle.click();
+    await poll(() => drawerOpen(page)).toBe(true);
+    await page.getByTestId("open-settings").click();
+    await page.getByTestId("settings-view").waitFor();
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe("settings-title");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("settings-view").waitFor({ state: "detached" });
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -59,8 +59,7 @@ export class HeldQueue {
     const stopped = this.stopped;
     this.stopped = false;
     if (!agent.hasQueuedMessages()) return;
-    // A run ended by a tool's `terminate` (its last message a tool result) has no reply to follow up on either.
-    if (stopped || lastReplyFailed(agent) || agent.state.messages.at(-1)?.role !== "assistant") {
+    if (stopped || !endedWithReply(agent)) {
       const { steering, followUp } = agent.queuedMessages();
       this.held.push(...steering.map((message) => ({ queue: "steering" as const, message })), ...followUp.map((message) => ({ queue: "followUp" as const, message })));
       // The clear is the one queue change the mirrors and the journal see: it carries the held list with it.
@@ -116,12 +115,11 @@ export class HeldQueue {
   }
 }
 
-/** Whether the run that just ended failed or was cut short: its last assistant message says so. */
-function lastReplyFailed(agent: Agent): boolean {
-  const messages = agent.state.messages;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === "assistant") return m.stopReason === "error" || m.stopReason === "aborted";
-  }
-  return false;
+/**
+ * Whether the run that just ended has a reply to follow up on: its last message is an assistant message that did not
+ * fail or get cut short. A run ended by a tool's `terminate` ends with a tool result, which has none.
+ */
+function endedWithReply(agent: Agent): boolean {
+  const last = agent.state.messages.at(-1);
+  return last?.role === "assistant" && last.stopReason !== "error" && last.stopReason !== "aborted";
 }

@@ -16,6 +16,7 @@ import { parseCompactionRecord, type CompactionRecord } from "./compaction-recor
 import { applyBranchRecord, parseBranchRecord, type BranchRecord } from "./branch-records";
 import { prunePath, type BranchPoint } from "../../shared/agent/branches";
 import { isHeldMessage, type HeldMessage } from "../../shared/protocol/held-messages";
+import { isRecord } from "../../shared/is-record";
 
 export type TranscriptRecord =
   /** A message joined the transcript. An assistant message also ends the checkpoints of its reply, if any. */
@@ -206,7 +207,7 @@ function parseRecord(line: string): TranscriptRecord | string {
   } catch (error) {
     return `not JSON: ${(error as Error).message}`;
   }
-  if (!isObject(value)) return "not a JSON object";
+  if (!isRecord(value)) return "not a JSON object";
   switch (value.t) {
     case "message":
       return isMessage(value.message) ? { t: "message", message: value.message } : "message record without a valid message";
@@ -253,12 +254,9 @@ function parseRecord(line: string): TranscriptRecord | string {
   }
 }
 
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isMessage(value: unknown): value is AgentMessage {
-  return isObject(value) && typeof value.role === "string";
+  return isRecord(value) && typeof value.role === "string";
 }
 
 function isAssistantMessage(value: unknown): value is AssistantMessage {
@@ -270,7 +268,7 @@ function isPatchList(value: unknown): value is Patch[] {
     Array.isArray(value) &&
     value.every(
       (patch) =>
-        isObject(patch) &&
+        isRecord(patch) &&
         Array.isArray(patch.p) &&
         patch.p.length > 0 &&
         patch.p.every((key: unknown) => typeof key === "string" || (Number.isInteger(key) && (key as number) >= 0)) &&
@@ -284,7 +282,7 @@ function isMessageList(value: unknown): value is AgentMessage[] {
 }
 
 function isModelRef(value: unknown): value is { provider: string; id: string } {
-  return isObject(value) && typeof value.provider === "string" && typeof value.id === "string";
+  return isRecord(value) && typeof value.provider === "string" && typeof value.id === "string";
 }
 
 /**

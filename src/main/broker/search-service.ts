@@ -26,6 +26,7 @@ import { snippetOf } from "./search-snippet";
 import { readTranscriptChanges, type TranscriptCursor } from "./search-transcripts";
 import type { BrokerEvent } from "./session-broker";
 import type { SessionIndex } from "./session-index";
+import { isRecord } from "../../shared/is-record";
 
 /** Text past this many characters of one message is not indexed (a pasted log would otherwise fill the dictionary). */
 const MAX_INDEXED_CHARS = 100_000;
@@ -196,7 +197,7 @@ export class MessageSearch {
     try {
       const { index, extra } = MessageIndex.deserialize(bytes);
       const cursors = new Map<string, TranscriptCursor>();
-      for (const [id, cursor] of Object.entries(isObject(extra) ? extra : {})) {
+      for (const [id, cursor] of Object.entries(isRecord(extra) ? extra : {})) {
         // A chat whose bookkeeping does not add up is read again from its start.
         if (isCursor(cursor) && index.messageCount(id) === cursor.messages) cursors.set(id, cursor);
       }
@@ -295,12 +296,9 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isCursor(value: unknown): value is TranscriptCursor {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const { offset, messages, replay } = value;
   return Number.isInteger(offset) && (offset as number) >= 0 && Number.isInteger(messages) && (messages as number) >= 0 && (replay === undefined || replay === true);
 }

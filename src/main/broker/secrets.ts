@@ -13,6 +13,7 @@ import { Value } from "typebox/value";
 import { getEnvApiKey } from "@mariozechner/pi-ai";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { JsonFile, type FileNotice, type Recovered } from "./json-file";
+import { isRecord } from "../../shared/is-record";
 
 export interface Cipher {
   /** Whether `encrypt`/`decrypt` protect data right now (e.g. safeStorage before app ready, or with no keyring: no). */
@@ -199,9 +200,6 @@ function recoverKeys(upgraded: unknown): Recovered<SecretsFile> {
   return { value: { version: 2, keys }, outcome };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Where a provider's key comes from: a key stored in settings wins over the environment. */
 export type ApiKeySource = "settings" | "environment" | "none";

@@ -30,7 +30,8 @@ export interface Drawer {
 /**
  * The narrow window's sidebar drawer, as a modal: opening it moves the focus into it (the current chat, else its
  * first control), Tab and Shift+Tab go round inside it, Esc closes it, and closing it gives the focus back to what
- * had it before (the button that opened it) if that is still there. The caller makes the rest of the page inert
+ * had it before (the button that opened it) if that is still there, else to the heading of what the main area now
+ * shows (Settings, or another chat, opened from the drawer): never to nowhere. The caller makes the rest of the page inert
  * while `open` and the drawer inert while closed in a narrow window. A window widened past the breakpoint has no
  * drawer: it closes.
  */
@@ -65,6 +66,7 @@ export function useDrawer(): Drawer {
     const back = opener.current;
     opener.current = null;
     if (back?.isConnected) back.focus();
+    else document.querySelector<HTMLElement>("main h1[tabindex]")?.focus();
   }, [open]);
 
   useEffect(() => {

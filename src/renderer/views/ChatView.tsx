@@ -8,7 +8,7 @@ import type { SessionNotice } from "../store/session-view";
 import type { SessionHandle } from "../app/services";
 import { useSessionView } from "../app/useSessionHandle";
 import { MessageList } from "../components/messages/MessageList";
-import { buildTranscript, formatCost, formatTokens, streamingItem, type ChatItem } from "../components/messages/chatItems";
+import { buildTranscript, streamingItem, type ChatItem } from "../components/messages/chatItems";
 import { sumUsage } from "../../shared/agent/usage";
 import { Composer } from "../components/composer/Composer";
 import { QueueStrip } from "../components/composer/QueueStrip";
@@ -27,7 +27,7 @@ import type { ApprovalAnswer } from "../../shared/protocol/session-protocol";
 import { isModelChosen } from "../../shared/agent/state";
 import { contentText } from "../../shared/agent/content-text";
 import { errorText } from "../../shared/error-text";
-import { isInterruptedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
+import { hasTextToContinue, isInterruptedReply } from "../../shared/agent/unfinished-reply";
 import { attachmentsOf, imagesRefused, readsImages, type AttachmentRef } from "../../shared/protocol/attachments";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 import { uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
@@ -121,8 +121,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     done.catch((e: unknown) => setActionError(errorText(e))).finally(() => setRecovering(null));
   };
   const lastMessage = state.messages[state.messages.length - 1];
-  // Continue needs something said to go on from: a reply cut off while thinking or calling a tool has only Retry.
-  const continuable = !running && isInterruptedReply(lastMessage) && lastMessage?.role === "assistant" && unfinishedReplyAsSaid(lastMessage) !== undefined;
+  const continuable = !running && isInterruptedReply(lastMessage) && hasTextToContinue(lastMessage);
 
   const approvals = useMemo(
     () => ({
@@ -169,7 +168,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         {onToggleSidebar ? (
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
         ) : null}
-        <h1 className="chat-title" title={title} dir="auto">{title}</h1>
+        <h1 className="chat-title" title={title} dir="auto" tabIndex={-1}>{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
         <ChatMenu sessionId={view.sessionId} onFind={find.openFind} onError={(e) => setActionError(errorText(e))} />
         {disconnected ? (
@@ -181,16 +180,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <ChatSettings options={view.chatOptions} defaultInstructions={defaultInstructions} inWorkspace={view.workspace !== undefined}
             modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} mcpServers={mcpServers} />
           {isModelChosen(state.model) ? (
-            <ContextMeter figures={contextMeterFigures} running={running}
+            <ContextMeter figures={contextMeterFigures} usage={usage} running={running}
               blocked={disconnected} onCompact={onCompact} />
           ) : null}
-          {usage.totalTokens > 0 ? (
-            <span className="session-usage" data-testid="session-usage"
-              title={`This chat: ${usage.input} input tokens, ${usage.output} output tokens`}>
-              {formatTokens(usage.totalTokens)} tokens · {formatCost(usage.cost)}
-            </span>
-          ) : null}
-          {/* Last: the counters appearing to its left never move the picker (the header's right end holds it). */}
+          {/* Last: the meter's figures changing to its left never move the picker (the header's right end holds it). */}
           <ModelPicker models={models} current={state.model} onChange={onModelChange} />
           {currentModel?.reasoning ? (
             <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />

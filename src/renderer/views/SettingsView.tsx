@@ -78,7 +78,7 @@ export function SettingsView(props: SettingsViewProps) {
   return (
     <section className="settings settings-indexed" data-testid="settings-view" aria-labelledby="settings-title">
       <header className="settings-header">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title" tabIndex={-1}>Settings</h1>
         <button type="button" className="btn btn-secondary" onClick={onClose}>Done</button>
       </header>
       {error ? <div className="notice notice-error" role="alert">{error}</div> : null}

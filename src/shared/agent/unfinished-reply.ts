@@ -31,6 +31,11 @@ export function isUnfinishedReply(message: AgentMessage | undefined): boolean {
   return message.stopReason === "aborted" || isInterruptedReply(message);
 }
 
+/** Whether Continue has something said to go on from: a reply cut off while thinking or calling a tool has not. */
+export function hasTextToContinue(message: AgentMessage | undefined): boolean {
+  return message?.role === "assistant" && unfinishedReplyAsSaid(message) !== undefined;
+}
+
 /**
  * What the model is shown of an unfinished reply: its text as said, as an ordinary finished reply. pi-ai leaves
  * error and aborted replies out of the context, and half-streamed tool calls or thinking cannot be replayed; the

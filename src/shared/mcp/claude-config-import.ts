@@ -12,6 +12,7 @@
 import type { McpServerConfig } from "./server-config";
 import { MAX_MCP_SERVERS } from "./server-limits";
 import { draftProblems, draftToConfig, hasProblems, looksSecret, serverIdFrom, type McpDraftProblems, type McpEntryDraft, type McpServerDraft } from "./server-fields";
+import { isRecord } from "../is-record";
 
 /** One server the import would add, with the values of its secret entries (by entry name). */
 export interface McpImportItem {
@@ -168,6 +169,3 @@ function firstProblem(problems: McpDraftProblems, draft: McpServerDraft): string
   return text.replace(/\.$/, "");
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -6,6 +6,8 @@
  * O(n). `diffMessage` runs in the worker, `applyPatches` in the mirror; both are pure.
  */
 
+import { isRecord } from "../is-record";
+
 export type PatchPath = readonly (string | number)[];
 
 export type Patch =
@@ -44,9 +46,6 @@ const STREAMED_FIELDS = new Set<string>(STREAMED_BLOCK_FIELDS.map((s) => s.field
 
 type Obj = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Deep equality over JSON-like values; `undefined`-valued keys count as absent, as they would on the wire. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
@@ -76,7 +75,7 @@ function diffValue(before: unknown, after: unknown, path: PatchPath, out: Patch[
     else out.push({ p: path, v: after });
     return;
   }
-  if (isPlainObject(before) && isPlainObject(after)) {
+  if (isRecord(before) && isRecord(after)) {
     for (const key of Object.keys(after)) {
       const next = after[key];
       if (next === undefined) {
@@ -123,7 +122,7 @@ export function diffStreamingUpdate(before: object, live: object, hot: HotField 
   if (!Array.isArray((before as Obj).content)) out.push({ p: ["content"], v: [] });
   for (let i = 0; i < liveContent.length; i++) {
     const liveBlock = liveContent[i];
-    if (!isPlainObject(liveBlock)) continue;
+    if (!isRecord(liveBlock)) continue;
     if (i >= beforeContent.length) {
       const fresh: Obj = {};
       for (const [k, v] of Object.entries(liveBlock)) fresh[k] = STREAMED_FIELDS.has(k) && typeof v === "string" ? "" : v;
@@ -194,7 +193,7 @@ export function streamingStart<T extends object>(message: T): T {
   const copy = snapshotMessage(message) as Obj;
   if (Array.isArray(copy.content)) {
     copy.content = (copy.content as unknown[]).map((block) => {
-      if (!isPlainObject(block)) return block;
+      if (!isRecord(block)) return block;
       const out: Obj = { ...block };
       for (const key of Object.keys(out)) if (STREAMED_FIELDS.has(key) && typeof out[key] === "string") out[key] = "";
       return out;

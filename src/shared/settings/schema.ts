@@ -12,6 +12,7 @@ import { schemaErrors } from "../schema-errors";
 import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
 import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
 import { mcpServersRuleErrors } from "../mcp/server-fields";
+import { isRecord } from "../is-record";
 
 export const SETTINGS_VERSION = 2;
 /** How many recent workspaces Settings keep. */
@@ -343,9 +344,6 @@ function field(settings: Settings, key: string): unknown {
   return (settings as Record<string, unknown>)[key];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -9,6 +9,7 @@ import type { ApprovalRequest } from "../../../shared/protocol/session-protocol"
 import { DiffView } from "./DiffView";
 import { SubagentRuns } from "./SubagentRuns";
 import { subagentDetails } from "../../../shared/protocol/subagent-details";
+import { toolSummary } from "./tool-summary";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -49,7 +50,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
         <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span>
         <span className="tool-icon"><ToolIcon /></span>
         <span className="tool-name">{call.name || "tool"}</span>
-        <span className="tool-summary">{summarizeArgs(call.arguments)}</span>
+        <span className="tool-summary">{toolSummary(call.name, call.arguments)}</span>
         <span className={`tool-status status-${status}`}>
           {status === "running" || (status === "pending" && argsStreaming) ? <span className="spinner" aria-hidden="true" /> : null}
           {statusLabel}
@@ -120,11 +121,4 @@ function resultText(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function summarizeArgs(args: Record<string, unknown> | undefined): string {
-  if (!args) return "";
-  const first = Object.values(args).find((v) => typeof v === "string" || typeof v === "number");
-  const text = first === undefined ? "" : String(first);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { errorText } from "../../../shared/error-text";
 import type { AgentStateData } from "../../../shared/agent/state";
-import { isUnfinishedReply, unfinishedReplyAsSaid } from "../../../shared/agent/unfinished-reply";
+import { hasTextToContinue, isUnfinishedReply } from "../../../shared/agent/unfinished-reply";
 import type { SessionCommands } from "../../store/session-view";
 import type { MessageActionsValue } from "./message-actions";
 
@@ -24,7 +24,7 @@ export function useMessageActions({ commands, state, historyStart, disconnected,
   const messages = state.messages;
   const last = messages[messages.length - 1];
   const lastIndex = historyStart + messages.length - 1;
-  const canContinue = !running && last?.role === "assistant" && isUnfinishedReply(last) && unfinishedReplyAsSaid(last) !== undefined;
+  const canContinue = !running && isUnfinishedReply(last) && hasTextToContinue(last);
   const blocked = disconnected ?? (running ? "The agent is working: wait for it, or stop it" : undefined);
   const branches = state.branches;
   return useMemo<MessageActionsValue>(
