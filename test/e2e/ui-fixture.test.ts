@@ -349,6 +349,10 @@ describe("chat UI fixture", () => {
       .toEqual([{ provider: "anthropic", id: "claude-sonnet-4-5" }]);
     await page.close();
     const page2 = await open("streaming");
+    // The model picker keeps the header's right end: the thinking level sits to its left.
+    const thinkingBox = await page2.getByTestId("thinking-picker").boundingBox();
+    const modelBox = await page2.getByTestId("model-picker").boundingBox();
+    expect(thinkingBox!.x + thinkingBox!.width).toBeLessThanOrEqual(modelBox!.x);
     await page2.getByTestId("thinking-picker").selectOption("high");
     expect((await sessionCalls(page2)).filter((c) => c.name === "setThinkingLevel").map((c) => c.args)).toEqual([["high"]]);
     await page2.close();

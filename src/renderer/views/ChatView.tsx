@@ -183,11 +183,12 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
             <ContextMeter figures={contextMeterFigures} usage={usage} running={running}
               blocked={disconnected} onCompact={onCompact} />
           ) : null}
-          {/* Last: the meter's figures changing to its left never move the picker (the header's right end holds it). */}
-          <ModelPicker models={models} current={state.model} onChange={onModelChange} />
           {currentModel?.reasoning ? (
             <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
           ) : null}
+          {/* Last: neither the meter's figures nor the thinking level coming and going with the model move the picker
+              (the header's right end holds it). */}
+          <ModelPicker models={models} current={state.model} onChange={onModelChange} />
         </div>
       </header>
       {view.notices.length > 0 ? (
