@@ -41,19 +41,30 @@ export interface AxeViolation {
 export async function axeViolations(page: Page, check: AxeCheck = {}): Promise<AxeViolation[]> {
   const viewport = page.viewportSize();
   if (check.wholeHeight === false || !viewport) return runAxe(page, check);
-  const hidden = await page.evaluate(() => {
+  let height = viewport.height;
+  try {
+    // A pane can grow while the window does (a section whose data arrives, rows a virtualized list adds): measure
+    // again after each growth, a few times, so text at its very end is in view when axe runs.
+    for (let round = 0; round < 4 && height < MAX_HEIGHT; round++) {
+      const hidden = await hiddenHeight(page);
+      if (hidden <= 1) break;
+      height = Math.min(MAX_HEIGHT, height + hidden);
+      await page.setViewportSize({ width: viewport.width, height });
+      // Two frames: the panes grow and virtualized lists render the rows that now fit.
+      await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
+    }
+    return await runAxe(page, check);
+  } finally {
+    if (height !== viewport.height) await page.setViewportSize(viewport);
+  }
+}
+
+/** How far the most overflowing element's content reaches past its box, in pixels. */
+function hiddenHeight(page: Page): Promise<number> {
+  return page.evaluate(() => {
     const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ scrollHeight: number; clientHeight: number }> } }).document;
     return Math.max(0, ...Array.from(doc.querySelectorAll("*"), (el) => el.scrollHeight - el.clientHeight));
   });
-  if (hidden <= 1) return runAxe(page, check);
-  await page.setViewportSize({ width: viewport.width, height: Math.min(MAX_HEIGHT, viewport.height + hidden) });
-  try {
-    // Two frames: the panes grow and virtualized lists render the rows that now fit.
-    await page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))");
-    return await runAxe(page, check);
-  } finally {
-    await page.setViewportSize(viewport);
-  }
 }
 
 async function runAxe(page: Page, check: AxeCheck): Promise<AxeViolation[]> {
