@@ -12,14 +12,9 @@ import { TempFolders } from "../../testkit/temp-folders";
 import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
-import { detectSandbox } from "../../src/agent-worker/tools/workspace";
+import { sandboxForTests } from "../../testkit/sandbox-support";
 
-/** As the sandbox suite: CI installs bubblewrap and socat, so there it must run; elsewhere the test says why it skips. */
-const sandbox = await detectSandbox();
-if (!sandbox.available) {
-  if (process.platform === "linux" && process.env.CI) throw new Error(`The sandbox must run on CI, but: ${sandbox.reason}`);
-  console.warn(`SKIPPING the sandboxed-command test: ${sandbox.reason}`);
-}
+const sandbox = await sandboxForTests("the sandboxed-command test");
 
 let h: Harness | undefined;
 const folders = new TempFolders();

@@ -254,7 +254,6 @@ function parseRecord(line: string): TranscriptRecord | string {
   }
 }
 
-
 function isMessage(value: unknown): value is AgentMessage {
   return isRecord(value) && typeof value.role === "string";
 }

@@ -296,7 +296,6 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-
 function isCursor(value: unknown): value is TranscriptCursor {
   if (!isRecord(value)) return false;
   const { offset, messages, replay } = value;

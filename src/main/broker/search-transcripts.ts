@@ -9,6 +9,7 @@ import { open, stat } from "node:fs/promises";
 import type { AgentMessage } from "../../shared/agent/types";
 import { isInterruptedReply } from "../../shared/agent/unfinished-reply";
 import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import { isRecord } from "../../shared/is-record";
 
 /** Where reading stopped: the byte after the last record taken, and how many messages the transcript had there. */
 export interface TranscriptCursor {
@@ -103,12 +104,12 @@ async function readRange(file: string, from: number, to: number): Promise<Buffer
 function parse(line: string): { t?: unknown; message?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { t?: unknown; message?: unknown }) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
 function isMessage(value: unknown): value is AgentMessage {
-  return typeof value === "object" && value !== null && typeof (value as { role?: unknown }).role === "string";
+  return isRecord(value) && typeof value.role === "string";
 }

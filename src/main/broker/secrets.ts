@@ -200,7 +200,6 @@ function recoverKeys(upgraded: unknown): Recovered<SecretsFile> {
   return { value: { version: 2, keys }, outcome };
 }
 
-
 /** Where a provider's key comes from: a key stored in settings wins over the environment. */
 export type ApiKeySource = "settings" | "environment" | "none";
 

@@ -168,4 +168,3 @@ function firstProblem(problems: McpDraftProblems, draft: McpServerDraft): string
     ?? (row !== undefined ? `${draft.entries[Number(row)]?.name || "an entry"}: ${entries[Number(row)]}` : "it is not valid");
   return text.replace(/\.$/, "");
 }
-

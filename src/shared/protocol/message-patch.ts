@@ -46,7 +46,6 @@ const STREAMED_FIELDS = new Set<string>(STREAMED_BLOCK_FIELDS.map((s) => s.field
 
 type Obj = Record<string, unknown>;
 
-
 /** Deep equality over JSON-like values; `undefined`-valued keys count as absent, as they would on the wire. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -4,6 +4,8 @@
  * not know pass through untouched, so validation and salvage see them.
  */
 
+import { isRecord } from "../is-record";
+
 type Raw = Record<string, unknown>;
 
 /**
@@ -43,5 +45,5 @@ function parseModelString(value: unknown): { provider: string; id: string } | un
 }
 
 function asRecord(value: unknown): Raw {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Raw) : {};
+  return isRecord(value) ? value : {};
 }

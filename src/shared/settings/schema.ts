@@ -344,7 +344,6 @@ function field(settings: Settings, key: string): unknown {
   return (settings as Record<string, unknown>)[key];
 }
 
-
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

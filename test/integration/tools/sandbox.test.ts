@@ -3,19 +3,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
-import { createShellSandbox, detectSandbox, disposeSandboxRuntime, type ShellSandbox, type SandboxSupport } from "../../../src/agent-worker/tools/workspace";
+import { createShellSandbox, disposeSandboxRuntime, type ShellSandbox } from "../../../src/agent-worker/tools/workspace";
+import { sandboxForTests } from "../../../testkit/sandbox-support";
 import { createWorkspace, type WorkspaceFixture } from "../../unit/tools/workspace-fixture";
 
-/**
- * bash under the real sandbox. CI installs bubblewrap, socat and ripgrep, so on Linux under CI it must run; elsewhere
- * (a Mac, Windows, a Linux box without bubblewrap) the suite says why it skips.
- */
-const support: SandboxSupport = await detectSandbox();
-const required = process.platform === "linux" && Boolean(process.env.CI);
-if (!support.available) {
-  if (required) throw new Error(`The sandbox must run on CI, but: ${support.reason}`);
-  console.warn(`SKIPPING the sandbox suite: ${support.reason}`);
-}
+/** bash under the real sandbox: required on CI, skipped with the reason elsewhere (sandboxForTests). */
+const support = await sandboxForTests("the sandbox suite");
 
 describe.skipIf(!support.available)("bash in the sandbox", () => {
   let server: Server;

@@ -127,7 +127,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
           </div>
           <label className="chat-settings-field">
             <span className="chat-settings-label">Max output tokens</span>
-            <input type="number" className="chat-settings-number" min={1} max={MAX_OUTPUT_TOKENS} step={1} value={maxTokens}
+            <input type="number" className="chat-settings-number chat-settings-number-wide" min={1} max={MAX_OUTPUT_TOKENS} step={1} value={maxTokens}
               placeholder="Model default" onChange={(e) => setMaxTokens(e.target.value)} data-testid="max-tokens-input" />
             <span className="field-hint">
               {modelMaxTokens ? `This model allows up to ${modelMaxTokens.toLocaleString()}${capped ? ": larger values are capped to it" : ""}.` : "Empty: the model's default."}

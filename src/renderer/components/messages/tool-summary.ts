@@ -3,6 +3,8 @@
  * streaming in, so partial and malformed ones are expected): what the call is about at a glance, at most 60
  * characters. Never throws.
  */
+import { isRecord } from "../../../shared/is-record";
+
 const MAX = 60;
 
 export function toolSummary(name: string, args: Record<string, unknown> | undefined): string {
@@ -23,7 +25,7 @@ function firstScalar(args: Record<string, unknown>): string {
  * "chain: scout → planner → worker". Agents repeated in a parallel call are named once.
  */
 function subagentSummary(args: Record<string, unknown>): string {
-  const agentOf = (step: unknown) => (step && typeof step === "object" && typeof (step as { agent?: unknown }).agent === "string" ? (step as { agent: string }).agent : "?");
+  const agentOf = (step: unknown) => (isRecord(step) && typeof step.agent === "string" ? step.agent : "?");
   if (Array.isArray(args.chain)) return args.chain.length > 0 ? `chain: ${args.chain.map(agentOf).join(" → ")}` : "chain";
   if (Array.isArray(args.tasks)) {
     const n = args.tasks.length;
