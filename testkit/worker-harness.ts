@@ -11,6 +11,8 @@ import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { endpointUrl, SessionBroker } from "../src/main/broker/session-broker";
 import { resolveModel } from "../src/main/broker/model-resolver";
 import { agentCatalog } from "../src/main/agents/agent-catalog";
+import type { Model } from "@mariozechner/pi-ai";
+import type { ModelRef } from "../src/shared/protocol/app-api";
 import type { CustomProvider } from "../src/shared/providers/custom-provider";
 import { DEFAULT_SETTINGS } from "../src/shared/settings/schema";
 import type { WorkerSettings } from "../src/shared/protocol/control-protocol";
@@ -78,6 +80,10 @@ export interface BrokerRigOptions {
   homeDir?: string;
   /** Settings' global cap on subagents at once (default 8). */
   maxSubagents?: number;
+  /** Main's answer to a worker asking for a provider's key (default: none, the loopback endpoint needs none). */
+  getApiKey?(provider: string): string | undefined;
+  /** Main's model resolution (default: from the settings' custom endpoints and pi-ai's catalogue). */
+  resolveModel?(ref: ModelRef): Model<any>;
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
@@ -91,12 +97,12 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     sessionsDir,
     privateDir: dataDir,
     sessionTransport: "websocket",
-    getApiKey: () => undefined,
+    getApiKey: (provider) => options.getApiKey?.(provider),
     getWorkerSettings: () => {
       const { customProviders: _providers, ...worker } = settings;
       return worker;
     },
-    resolveModel: (ref) => resolveModel(ref, settings.customProviders),
+    resolveModel: (ref) => options.resolveModel?.(ref) ?? resolveModel(ref, settings.customProviders),
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
     idleGraceMs: () => options.idleGraceMs ?? 0,
@@ -149,7 +155,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

@@ -35,12 +35,12 @@ export class NodeWorkerLauncher implements WorkerLauncher {
     private readonly execArgv: string[] = [],
   ) {}
 
-  launch(): WorkerProcess {
+  launch(env: NodeJS.ProcessEnv = workerEnvironment()): WorkerProcess {
     // The worker's stdout and stderr go where the host's go: a pipe nobody read could fill and block the worker.
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
       execArgv: this.execArgv,
-      env: workerEnvironment(),
+      env,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const exited = new Promise<WorkerExit>((resolve) => {

@@ -5,6 +5,7 @@
  * `Port` is what the process can be handed as a session connection: Electron's MessagePortMain for utility
  * processes, `never` for forked Node children (those serve sessions on their own loopback WebSocket instead).
  */
+import { isProxyVariable, scrubEnvironment } from "../../shared/security/secret-environment";
 import type { Transport } from "../../shared/transport/transport";
 
 export interface WorkerExit {
@@ -25,7 +26,8 @@ export interface WorkerProcess<Port = never> {
 }
 
 export interface WorkerLauncher<Port = never> {
-  launch(): WorkerProcess<Port>;
+  /** Starts the process with `env` as its whole environment: by default `workerEnvironment()`, an agent worker's. */
+  launch(env?: NodeJS.ProcessEnv): WorkerProcess<Port>;
 }
 
 export function describeExit(exit: WorkerExit): string {
@@ -34,12 +36,39 @@ export function describeExit(exit: WorkerExit): string {
 }
 
 /**
- * The environment a worker starts with: the host's, plus glibc's malloc limited to two arenas (unless set already).
- * glibc gives every thread that allocates its own arena, and an idle worker's V8 and libuv threads each left one
- * partly touched: measured here, 2-4 MB of a bound idle worker's ~60 MB, and the run-to-run spread of that figure.
- * A worker's JavaScript runs on one thread, so two arenas cost it no contention worth measuring. Other C libraries
- * ignore the variable.
+ * The environment an agent worker starts with: the host's without provider keys or anything else that looks secret
+ * (`scrubEnvironment`): a worker gets a provider's key only from main's `getApiKey`, for each request, and pi-ai's
+ * providers, which would fall back to `OPENAI_API_KEY` and the like, always get the key the worker was handed.
+ *
+ * Kept, and so the exceptions: cloud credentials that pi-ai's Amazon Bedrock and Google Vertex providers read in the
+ * worker itself, through their SDKs' own credential chains, never as a key main could hand over (`AWS_*`,
+ * `GOOGLE_APPLICATION_CREDENTIALS`; main answers those providers' `getApiKey` with pi-ai's "<authenticated>"); and
+ * the proxy variables' credentials, which the worker's HTTP clients and the sandbox's proxies (chaining to the
+ * user's) need. Commands never see either: the tools run them with `commandEnvironment`.
+ *
+ * Plus glibc's malloc limited to two arenas (unless set already). glibc gives every thread that allocates its own
+ * arena, and an idle worker's V8 and libuv threads each left one partly touched: measured here, 2-4 MB of a bound
+ * idle worker's ~60 MB, and the run-to-run spread of that figure. A worker's JavaScript runs on one thread, so two
+ * arenas cost it no contention worth measuring. Other C libraries ignore the variable.
  */
 export function workerEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2" };
+  return withMallocLimit(scrubEnvironment(env, { keep: isWorkerCloudCredential, keepUrlCredentials: isProxyVariable }), env);
+}
+
+/**
+ * The environment the MCP host starts with: a worker's without the cloud credentials, as it makes no model calls
+ * (its stdio servers get only the SDK's short safe list and their own variables in any case).
+ */
+export function mcpHostEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return withMallocLimit(scrubEnvironment(env, { keepUrlCredentials: isProxyVariable }), env);
+}
+
+/** Credentials the Bedrock and Vertex SDKs read from the worker's own environment (see `workerEnvironment`). */
+function isWorkerCloudCredential(name: string): boolean {
+  const upper = name.toUpperCase();
+  return upper.startsWith("AWS_") || upper === "GOOGLE_APPLICATION_CREDENTIALS";
+}
+
+function withMallocLimit(kept: Record<string, string>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...kept, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2" };
 }

@@ -115,8 +115,8 @@ export class UtilityWorkerLauncher implements WorkerLauncher {
     private readonly serviceName = "Paddock Agent",
   ) {}
 
-  launch(): UtilityWorkerProcess {
-    const child = utilityProcess.fork(this.workerFile, [], { serviceName: this.serviceName, stdio: "pipe", env: workerEnvironment() });
+  launch(env: NodeJS.ProcessEnv = workerEnvironment()): UtilityWorkerProcess {
+    const child = utilityProcess.fork(this.workerFile, [], { serviceName: this.serviceName, stdio: "pipe", env });
     // Piped and read at once, so the pipe never fills up and blocks the worker; passed on to main's own output,
     // where a closed terminal or `| head` (EPIPE) drops it rather than ending main.
     forwardOutput(child.stdout, process.stdout);

@@ -16,7 +16,7 @@ import type { McpServerStatus } from "../../shared/protocol/mcp-status";
 import type { McpCallOutcome, McpCallProgress, McpHostApi, McpHostEvents, McpHostInfo, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import { Listeners } from "../../shared/transport/transport";
-import { describeExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
+import { describeExit, mcpHostEnvironment, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 export interface McpSupervisorOptions {
   /** Launches the built host file (out/main/mcp-host.js): utilityProcess in Electron, fork under Node. */
@@ -150,7 +150,8 @@ export class McpSupervisor {
   }
 
   private async startHost(): Promise<Host> {
-    const child = this.options.launcher.launch();
+    // Not a worker's environment: the host makes no model calls, so it keeps not even the cloud credentials.
+    const child = this.options.launcher.launch(mcpHostEnvironment());
     const api = Comlink.wrap<McpHostApi>(rpcEndpoint(child.control, { lane: "m2h" }));
     const gone = child.exited.then((exit) => {
       throw new Error(`The MCP host process stopped (${describeExit(exit)}).`);

@@ -13,13 +13,10 @@ const MAX_ID_CHARS = 40;
 
 /**
  * Names whose values are usually secrets: tokens, keys, passwords, credentials, cookies, `Authorization`. Import and
- * the editor mark such entries secret by default; the user can change it either way.
+ * the editor mark such entries secret by default; the user can change it either way. The same rule keeps such
+ * variables from every command Paddock runs (shared/security/secret-environment.ts).
  */
-const SECRET_NAME = /(key|token|secret|passw|pwd|auth|credential|cookie|session|private|bearer|signature)/i;
-
-export function looksSecret(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
+export { looksSecret } from "../security/secret-environment";
 
 /**
  * An unused id made from `name`: lower case, runs of other characters as one hyphen, at most 40 characters, "-2",

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { commandEnvironment } from "../../../shared/security/secret-environment";
 import { unpackedAsarPath } from "./packaged-path";
 
 let resolved: Promise<string> | undefined;
@@ -39,7 +40,7 @@ export async function runRipgrep(
   if (signal?.aborted) throw new Error("Operation aborted");
   const rg = await ripgrepPath();
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const child = spawn(rg, args, { cwd, env: commandEnvironment(process.env), stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
     const lines = createInterface({ input: child.stdout });
     let stderr = "";
     let stopped = false;

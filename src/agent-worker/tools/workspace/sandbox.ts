@@ -4,13 +4,17 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { commandEnvironment } from "../../../shared/security/secret-environment";
 import { unpackedAsarPath } from "./packaged-path";
 import { ripgrepPath } from "./ripgrep";
 import { findBash } from "./shell";
 
 type Runtime = typeof import("@anthropic-ai/sandbox-runtime");
 
-/** How to start one command: spawn `argv` with `env`, then call `release` when it has ended. */
+/**
+ * How to start one command: spawn `argv` with `env`, then call `release` when it has ended. `env` holds no
+ * secret-looking variable and no credentials in URLs (`commandEnvironment`), sandbox or not.
+ */
 export interface ShellLaunch {
   argv: string[];
   env: NodeJS.ProcessEnv;
@@ -64,7 +68,7 @@ export function unsandboxedShell(): ShellSandbox {
     kind: "none",
     async launch({ command, tempDir }) {
       mkdirSync(tempDir, { recursive: true });
-      return { argv: [findBash(), "-c", command], env: { ...process.env, TMPDIR: tempDir }, release() {} };
+      return { argv: [findBash(), "-c", command], env: { ...commandEnvironment(process.env), TMPDIR: tempDir }, release() {} };
     },
   };
 }
@@ -228,8 +232,9 @@ function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions
             cwd,
             { commandId, commandText: command },
           );
+        // The runtime passes the worker's own environment on (its proxy settings travel in argv): scrubbed here.
         const { argv, env } = await inWorkingDirectory(cwd, wrap);
-        return { argv, env: { ...env }, release };
+        return { argv, env: commandEnvironment(env), release };
       } catch (error) {
         release();
         throw error;
