@@ -1,6 +1,6 @@
 /**
  * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
- * one the user allowed for this chat (its tool, or for `bash` the commands that start the same way) too; any other
+ * one the user allowed for this chat (its tool, or for `bash` the command: see command-grants.ts) too; any other
  * waits for an answer given on the session channel: allow once, allow for this chat, or deny (with a reason the model
  * is given). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
@@ -9,6 +9,7 @@
 import type { ToolPolicy } from "../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
+import { commandGrant, describeCommandGrant, isCommandGrant } from "./command-grants";
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
@@ -170,36 +171,22 @@ function duration(ms: number): string {
 }
 
 /**
- * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` the commands that start like
- * this one (`bash:npm test`); undefined when nothing broader than this call can be allowed: a shell command that
- * chains, pipes, substitutes or redirects could do anything behind an innocent first word.
+ * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` what command-grants.ts allows
+ * (a harmless program with any arguments, else the exact command); undefined when nothing broader than this call can
+ * be allowed.
  */
 export function grantFor(toolName: string, args: unknown): string | undefined {
   if (toolName !== "bash") return `tool:${toolName}`;
   const command = typeof (args as { command?: unknown })?.command === "string" ? (args as { command: string }).command.trim() : "";
-  const prefix = commandPrefix(command);
-  return prefix === undefined ? undefined : `bash:${prefix}`;
+  return commandGrant(command);
 }
 
-/** Tools whose first argument names a sub-command worth telling apart (`git status` is not `git push`). */
-const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "pip", "uv", "make", "deno", "dotnet", "gradle", "mvn"]);
-
-/** The start of a simple command (`npm test -- --watch` -> `npm test`); undefined for anything but a simple one. */
-export function commandPrefix(command: string): string | undefined {
-  if (command === "" || /[;&|<>`$(){}\n\\]/.test(command)) return undefined;
-  const words = command.split(/\s+/);
-  if (!/^[A-Za-z0-9_./-]+$/.test(words[0])) return undefined;
-  const second = words[1];
-  if (SUBCOMMAND_TOOLS.has(words[0]) && second && /^[A-Za-z0-9_:.-]+$/.test(second) && !second.startsWith("-")) return `${words[0]} ${second}`;
-  return words[0];
-}
-
-/** The grant as the user reads it on the button ("edit", "npm test …"). */
+/** The grant as the user reads it on the button: "edit", "ls …" (any arguments), or the exact command. */
 function describeGrant(grant: string): string {
-  return grant.startsWith("bash:") ? `${grant.slice(5)} …` : grant.slice(5);
+  return describeCommandGrant(grant) ?? grant.slice(5);
 }
 
-/** Whether a transcript's grant string is one this gate would make (the loader checks what it replays). */
+/** Whether a transcript's grant string is one this gate would make, or once made (the loader checks what it replays). */
 export function isGrant(value: unknown): value is string {
-  return typeof value === "string" && /^(tool:[A-Za-z0-9_.:-]{1,100}|bash:\S.{0,200})$/.test(value);
+  return typeof value === "string" && (/^tool:[A-Za-z0-9_.:-]{1,100}$/.test(value) || isCommandGrant(value));
 }
