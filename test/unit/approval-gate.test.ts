@@ -1,17 +1,18 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalGate, grantFor, isGrant, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
+import { ApprovalGate, grantFor, isGrant, type ApprovalGateOptions, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
 import type { ApprovalRequest } from "../../src/shared/protocol/session-protocol";
 import type { BeforeToolCallContext } from "../../src/shared/agent/types";
 
 const call = (name: string, args: unknown, id = "c1") => ({ toolCall: { type: "toolCall", id, name, arguments: args }, args }) as unknown as BeforeToolCallContext;
 
-function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}) {
+function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, protection?: ApprovalGateOptions["protection"]) {
   const published: ApprovalRequest[][] = [];
   const saved: string[] = [];
   const g = new ApprovalGate(
     {
       policy: (tool) => policy[tool] ?? "ask",
       describe: async (tool, args) => ({ summary: `${tool} ${JSON.stringify(args)}` }),
+      ...(protection ? { protection } : {}),
       changed: (pending) => published.push(pending),
       saveGrant: async (grant) => void saved.push(grant),
       timeoutMs: () => 1_000,
@@ -75,6 +76,33 @@ describe("the approval gate", () => {
       void g.beforeToolCall(call("bash", { command }, id));
       await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toContain(id));
     }
+    g.denyAll("done");
+  });
+
+  it("a change of a protected file asks every time, saying why, whatever Settings and grants say, and grants nothing", async () => {
+    const judged: string[] = [];
+    const protection = async (id: string, tool: string, args: unknown) => {
+      judged.push(id);
+      return tool === "write" && (args as { path: string }).path.startsWith(".git/hooks") ? ".git/hooks is protected: it runs outside the sandbox later (git hooks)" : undefined;
+    };
+    const { g, published } = gate(["tool:write"], { write: "allow" }, protection);
+    expect(await g.beforeToolCall(call("write", { path: "a.txt" }, "w0"))).toBeUndefined();
+    const result = g.beforeToolCall(call("write", { path: ".git/hooks/pre-commit" }, "w1"));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBeUndefined();
+    expect(published[0][0].summary).toMatch(/pre-commit.* — \.git\/hooks is protected: it runs outside the sandbox later \(git hooks\)$/);
+    await expect(g.answer("w1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("w1", "once");
+    expect(await result).toBeUndefined();
+    expect(judged).toEqual(["w0", "w1"]);
+  });
+
+  it("when finding out whether a call changes a protected file fails, it asks as for one", async () => {
+    const { g, published } = gate([], { write: "allow" }, () => Promise.reject(new Error("broken")));
+    void g.beforeToolCall(call("write", { path: "a.txt" }));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0]).toMatchObject({ summary: expect.stringMatching(/could not be checked/) });
+    expect(published[0][0].scope).toBeUndefined();
     g.denyAll("done");
   });
 

@@ -1,6 +1,7 @@
 /**
  * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
- * one the user allowed for this chat (its tool, or for `bash` the command: see command-grants.ts) too; any other
+ * one the user allowed for this chat (its tool, or for `bash` the command: see command-grants.ts) too, unless it
+ * changes a file the sandbox protects from commands (git hooks, shell start-up files), which asks every time; any other
  * waits for an answer given on the session channel: allow once, allow for this chat, or deny (with a reason the model
  * is given). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
@@ -13,7 +14,8 @@ import { commandGrant, describeCommandGrant, isCommandGrant } from "./command-gr
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
- * this chat" (a shell that runs outside any sandbox: no earlier answer may stand for a later command).
+ * this chat" (a shell that runs outside any sandbox, a change of a file the sandbox protects: no earlier answer may
+ * stand for a later call).
  */
 export type GatePolicy = ToolPolicy | "every-call";
 
@@ -22,6 +24,11 @@ export interface ApprovalGateOptions {
   policy(toolName: string): GatePolicy | Promise<GatePolicy>;
   /** A line saying what the call would do, and for file changes the diff; must not throw. */
   describe(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }>;
+  /**
+   * Why this call must be asked about every time whatever Settings and grants say (it changes a file the sandbox
+   * protects from commands: protected-paths.ts), or undefined. Must not reject.
+   */
+  protection?(toolCallId: string, toolName: string, args: unknown): Promise<string | undefined>;
   /** The waiting questions changed: tell the mirrors and main. Must not throw. */
   changed(pending: ApprovalRequest[]): void;
   /** Journals "allowed for this chat" (resolves once on disk). */
@@ -60,15 +67,26 @@ export class ApprovalGate {
 
   /**
    * Decides one call: at once when the tool's policy or a grant allows it, else by asking the user. Also for calls
-   * that are not this agent's own: a subagent's (`from` labels it in the chat, `describe` is what the subagent saw)
-   * and questions of the chat's own (`policy: "every-call"`: a yes or no, nothing to grant). Never throws.
+   * that are not this agent's own: a subagent's (`from` labels it in the chat, `described` is what the subagent saw,
+   * `protection` what it found protected) and questions of the chat's own (`policy: "every-call"`: a yes or no,
+   * nothing to grant). A call that changes a protected file asks every time, saying why. Never throws.
    */
   async ask(
-    call: { id: string; toolName: string; args: unknown; from?: ApprovalRequest["from"]; described?: { summary: string; diff?: string }; policy?: GatePolicy },
+    call: {
+      id: string;
+      toolName: string;
+      args: unknown;
+      from?: ApprovalRequest["from"];
+      described?: { summary: string; diff?: string };
+      policy?: GatePolicy;
+      protection?: string;
+    },
     signal?: AbortSignal,
   ): Promise<BeforeToolCallResult | undefined> {
     const { id, toolName: name } = call;
-    const policy = call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask"));
+    const protection = call.described ? call.protection : await this.options.protection?.(id, name, call.args).catch(() => UNCHECKED);
+    const policy: GatePolicy =
+      protection !== undefined ? "every-call" : (call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask")));
     if (policy === "allow") return undefined;
     const grant = policy === "every-call" ? undefined : grantFor(name, call.args);
     if (grant !== undefined && this.grants.has(grant)) return undefined;
@@ -78,7 +96,7 @@ export class ApprovalGate {
     const request: ApprovalRequest = {
       toolCallId: id,
       toolName: name,
-      summary: described.summary,
+      summary: protection !== undefined ? `${described.summary} — ${protection}` : described.summary,
       ...(described.diff ? { diff: described.diff } : {}),
       ...(grant !== undefined ? { scope: describeGrant(grant) } : {}),
       ...(call.from ? { from: call.from } : {}),
@@ -160,6 +178,8 @@ export class ApprovalGate {
 }
 
 const STOPPED = "The run was stopped before the user answered.";
+/** What a question says when finding out whether its call changes a protected file failed (so it asks, as for one). */
+const UNCHECKED = "it could not be checked whether this changes a file the sandbox protects";
 
 function duration(ms: number): string {
   if (ms < 60_000) {

@@ -199,6 +199,7 @@ export class SessionHost {
       {
         policy: (tool) => this.policy(tool),
         describe: (tool, args) => this.describeCall(tool, args),
+        protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
         changed: (pending) => {
           this.forwarder.push({ k: "ap", pending });
           this.reportStatus();
@@ -588,6 +589,7 @@ export class SessionHost {
         args: question.args,
         from,
         described: { summary: `${from.agent}: ${question.summary}`, ...(question.diff ? { diff: question.diff } : {}) },
+        ...(typeof question.protection === "string" ? { protection: question.protection } : {}),
       },
       this.agent.signal,
     );
@@ -608,7 +610,8 @@ export class SessionHost {
 
   /** This subagent's call: its parent's chat decides. */
   private async askParent(toolCallId: string, toolName: string, args: unknown): Promise<{ block: true; reason: string } | undefined> {
-    const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...(await this.describeCall(toolName, args)) };
+    const protection = await this.workspace?.protection(toolCallId, toolName, args);
+    const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...(await this.describeCall(toolName, args)), ...(protection ? { protection } : {}) };
     const answer = await this.main.askParent(question).catch(() => ({ block: true, reason: "The parent chat could not be asked." }));
     return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call." } : undefined;
   }
