@@ -70,5 +70,5 @@ function comparable(name: string): string {
     .toLowerCase()
     .replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, "")
     .replace(/:.*$/, "")
-    .replace(/[. ]+$/, (tail) => (tail === name ? tail : ""));
+    .replace(/[. ]+$/, "");
 }
