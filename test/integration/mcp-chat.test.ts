@@ -83,7 +83,7 @@ describe("a chat with an MCP server", () => {
     const tools = (server.requests.at(-1)!.body.tools as { function: { name: string; parameters: unknown } }[]).map((t) => t.function);
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["calculate", "everything__echo", "everything__get-sum", "everything__simulate-research-query"]));
     expect(tools.find((t) => t.name === "everything__echo")?.parameters).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
-    expect(client.mirror.getView().approvals[0]).toMatchObject({ toolCallId: "e1", toolName: "everything__echo", summary: 'Everything: echo {"message":"hi from the model"}' });
+    expect(client.mirror.getView().approvals[0]).toMatchObject({ toolCallId: "e1", toolName: "everything__echo", summary: 'Everything: echo message="hi from the model"' });
 
     await client.answerApproval("e1", "once");
     await settled(client, 4);

@@ -311,12 +311,28 @@ describe("a subagent's tool calls", () => {
     await waitForView(client, (v) => v.approvals.length > 0, 20_000);
     const [question] = client.mirror.getView().approvals;
     expect(question).toMatchObject({ toolName: "write", from: { agent: "worker", parentToolCallId: "s1" } });
-    expect(question.summary).toBe("worker: write out.txt");
+    expect(question.summary).toBe("worker: write out.txt (16 bytes)");
     expect(question.diff).toContain("+from the worker");
     expect(existsSync(join(root, "out.txt"))).toBe(false);
     await client.answerApproval(question.toolCallId, "once");
     await settled(client, 4);
     expect(readFileSync(join(root, "out.txt"), "utf8")).toBe("from the worker\n");
     expect(toolResult(client).isError).toBe(false);
+  });
+
+  it("a change of a file the sandbox protects is asked about in the parent every time, although its Settings allow writes", async () => {
+    const root = folder({ ".git/HEAD": "ref: refs/heads/main\n", ".git/hooks/.keep": "" });
+    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow" } } });
+    const client = await h.client("parent");
+    const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\n" } }] };
+    void client.prompt(subagent({ agent: "worker", task: task("Hook it.", write) })).catch(() => {});
+    await waitForView(client, (v) => v.approvals.length > 0, 20_000);
+    const [question] = client.mirror.getView().approvals;
+    expect(question).toMatchObject({ toolName: "write", from: { agent: "worker" } });
+    expect(question.summary).toMatch(/^worker: write \.git\/hooks\/pre-commit .* — \.git\/hooks is protected: .*\(git hooks\)$/);
+    expect(question.scope).toBeUndefined();
+    await client.answerApproval(question.toolCallId, "deny");
+    await settled(client, 4);
+    expect(existsSync(join(root, ".git/hooks/pre-commit"))).toBe(false);
   });
 });

@@ -1,17 +1,18 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalGate, commandPrefix, grantFor, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
+import { ApprovalGate, grantFor, isGrant, type ApprovalGateOptions, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
 import type { ApprovalRequest } from "../../src/shared/protocol/session-protocol";
 import type { BeforeToolCallContext } from "../../src/shared/agent/types";
 
 const call = (name: string, args: unknown, id = "c1") => ({ toolCall: { type: "toolCall", id, name, arguments: args }, args }) as unknown as BeforeToolCallContext;
 
-function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}) {
+function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, protection?: ApprovalGateOptions["protection"]) {
   const published: ApprovalRequest[][] = [];
   const saved: string[] = [];
   const g = new ApprovalGate(
     {
       policy: (tool) => policy[tool] ?? "ask",
       describe: async (tool, args) => ({ summary: `${tool} ${JSON.stringify(args)}` }),
+      ...(protection ? { protection } : {}),
       changed: (pending) => published.push(pending),
       saveGrant: async (grant) => void saved.push(grant),
       timeoutMs: () => 1_000,
@@ -22,33 +23,91 @@ function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}) {
 }
 
 describe("what 'allow for this chat' covers", () => {
-  it("a simple command by its name, and by its sub-command for tools that have them", () => {
-    expect(commandPrefix("ls -la src")).toBe("ls");
-    expect(commandPrefix("npm test -- --watch")).toBe("npm test");
-    expect(commandPrefix("git status")).toBe("git status");
-    expect(commandPrefix("git -C x status")).toBe("git");
-    expect(grantFor("bash", { command: "  cargo build --release " })).toBe("bash:cargo build");
+  it("a tool's every call; for bash, a harmless program with any arguments, else the exact command", () => {
     expect(grantFor("edit", { path: "a" })).toBe("tool:edit");
+    expect(grantFor("bash", { command: "ls -la src" })).toBe("bash:ls");
+    expect(grantFor("bash", { command: "  cargo build --release " })).toBe("bash=cargo build --release");
+    expect(grantFor("bash", { command: "git -C x status" })).toBe("bash=git -C x status");
   });
 
   it("nothing for a command that chains, pipes, substitutes or redirects: its first word says too little", () => {
-    for (const command of ["npm test && rm -rf /", "ls | sh", "echo $(id)", "cat `x`", "ls > out", "a; b", "ls\nrm x", ""]) {
-      expect(commandPrefix(command)).toBeUndefined();
+    for (const command of ["npm test && rm -rf /", "ls | sh", "echo $(id)", "cat `x`", "ls > out", "a; b", "ls\nrm x", "ls\rrm x", ""]) {
+      expect(grantFor("bash", { command })).toBeUndefined();
     }
     expect(grantFor("bash", { command: "make; curl evil" })).toBeUndefined();
+  });
+
+  it("transcripts' grants load, those of older versions too (which now match nothing broader than before)", () => {
+    for (const grant of ["tool:edit", "bash:ls", "bash:npm test", "bash:sed", "bash=sed -n 1p notes.txt"]) expect(isGrant(grant)).toBe(true);
+    for (const grant of ["bash=", "bash= x", "bash=a\nb", "tool:", "shell:ls", 42, `bash=${"x".repeat(1001)}`]) expect(isGrant(grant)).toBe(false);
   });
 });
 
 describe("the approval gate", () => {
   it("lets allowed tools and granted calls through without asking", async () => {
-    const { g, published } = gate(["bash:npm test"], { read: "allow" });
+    const { g, published } = gate(["bash:ls", "bash=npm test"], { read: "allow" });
     expect(await g.beforeToolCall(call("read", { path: "a" }))).toBeUndefined();
-    expect(await g.beforeToolCall(call("bash", { command: "npm test -- -t x" }))).toBeUndefined();
+    expect(await g.beforeToolCall(call("bash", { command: "ls -la src" }))).toBeUndefined();
+    expect(await g.beforeToolCall(call("bash", { command: "npm test" }))).toBeUndefined();
     expect(published).toEqual([]);
   });
 
+  it("a command allowed for the chat covers that command, not what its program can be made to run (sed's `e`)", async () => {
+    const { g, published, saved } = gate();
+    const first = g.beforeToolCall(call("bash", { command: "sed -n 1p notes.txt" }, "s1"));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBe("sed -n 1p notes.txt");
+    await g.answer("s1", "chat");
+    expect(await first).toBeUndefined();
+    expect(saved).toEqual(["bash=sed -n 1p notes.txt"]);
+    expect(await g.beforeToolCall(call("bash", { command: "sed -n 1p notes.txt" }, "s2"))).toBeUndefined();
+
+    const hidden = g.beforeToolCall(call("bash", { command: 'sed -n "1e touch PWNED" notes.txt' }, "s3"));
+    await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toEqual(["s3"]));
+    expect(g.pending()[0].scope).toBe('sed -n "1e touch PWNED" notes.txt');
+    await g.answer("s3", "deny");
+    expect(await hidden).toMatchObject({ block: true });
+  });
+
+  it("an older transcript's prefix grant for a program that runs others allows nothing now", async () => {
+    const { g } = gate(["bash:sed", "bash:npm test", "bash:ls"]);
+    expect(await g.beforeToolCall(call("bash", { command: "ls -la" }))).toBeUndefined();
+    for (const [id, command] of [["a", 'sed -n "1e touch PWNED" f'], ["b", "npm test"]]) {
+      void g.beforeToolCall(call("bash", { command }, id));
+      await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toContain(id));
+    }
+    g.denyAll("done");
+  });
+
+  it("a change of a protected file asks every time, saying why, whatever Settings and grants say, and grants nothing", async () => {
+    const judged: string[] = [];
+    const protection = async (id: string, tool: string, args: unknown) => {
+      judged.push(id);
+      return tool === "write" && (args as { path: string }).path.startsWith(".git/hooks") ? ".git/hooks is protected: it runs outside the sandbox later (git hooks)" : undefined;
+    };
+    const { g, published } = gate(["tool:write"], { write: "allow" }, protection);
+    expect(await g.beforeToolCall(call("write", { path: "a.txt" }, "w0"))).toBeUndefined();
+    const result = g.beforeToolCall(call("write", { path: ".git/hooks/pre-commit" }, "w1"));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBeUndefined();
+    expect(published[0][0].summary).toMatch(/pre-commit.* — \.git\/hooks is protected: it runs outside the sandbox later \(git hooks\)$/);
+    await expect(g.answer("w1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("w1", "once");
+    expect(await result).toBeUndefined();
+    expect(judged).toEqual(["w0", "w1"]);
+  });
+
+  it("when finding out whether a call changes a protected file fails, it asks as for one", async () => {
+    const { g, published } = gate([], { write: "allow" }, () => Promise.reject(new Error("broken")));
+    void g.beforeToolCall(call("write", { path: "a.txt" }));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0]).toMatchObject({ summary: expect.stringMatching(/could not be checked/) });
+    expect(published[0][0].scope).toBeUndefined();
+    g.denyAll("done");
+  });
+
   it("'every-call' (a shell outside any sandbox) asks each time: earlier grants do not count and none can be made", async () => {
-    const { g, published } = gate(["bash:npm test"], { bash: "every-call" });
+    const { g, published } = gate(["bash=npm test"], { bash: "every-call" });
     const result = g.beforeToolCall(call("bash", { command: "npm test" }));
     await vi.waitFor(() => expect(published).toHaveLength(1));
     expect(published[0][0].scope).toBeUndefined();

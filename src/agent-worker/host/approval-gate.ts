@@ -1,6 +1,7 @@
 /**
  * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
- * one the user allowed for this chat (its tool, or for `bash` the commands that start the same way) too; any other
+ * one the user allowed for this chat (its tool, or for `bash` the command: see command-grants.ts) too, unless it
+ * changes a file the sandbox protects from commands (git hooks, shell start-up files), which asks every time; any other
  * waits for an answer given on the session channel: allow once, allow for this chat, or deny (with a reason the model
  * is given). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
@@ -9,10 +10,12 @@
 import type { ToolPolicy } from "../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
+import { commandGrant, describeCommandGrant, isCommandGrant } from "./command-grants";
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
- * this chat" (a shell that runs outside any sandbox: no earlier answer may stand for a later command).
+ * this chat" (a shell that runs outside any sandbox, a change of a file the sandbox protects: no earlier answer may
+ * stand for a later call).
  */
 export type GatePolicy = ToolPolicy | "every-call";
 
@@ -21,6 +24,11 @@ export interface ApprovalGateOptions {
   policy(toolName: string): GatePolicy | Promise<GatePolicy>;
   /** A line saying what the call would do, and for file changes the diff; must not throw. */
   describe(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }>;
+  /**
+   * Why this call must be asked about every time whatever Settings and grants say (it changes a file the sandbox
+   * protects from commands: protected-paths.ts), or undefined. Must not reject.
+   */
+  protection?(toolCallId: string, toolName: string, args: unknown): Promise<string | undefined>;
   /** The waiting questions changed: tell the mirrors and main. Must not throw. */
   changed(pending: ApprovalRequest[]): void;
   /** Journals "allowed for this chat" (resolves once on disk). */
@@ -59,15 +67,26 @@ export class ApprovalGate {
 
   /**
    * Decides one call: at once when the tool's policy or a grant allows it, else by asking the user. Also for calls
-   * that are not this agent's own: a subagent's (`from` labels it in the chat, `describe` is what the subagent saw)
-   * and questions of the chat's own (`policy: "every-call"`: a yes or no, nothing to grant). Never throws.
+   * that are not this agent's own: a subagent's (`from` labels it in the chat, `described` is what the subagent saw,
+   * `protection` what it found protected) and questions of the chat's own (`policy: "every-call"`: a yes or no,
+   * nothing to grant). A call that changes a protected file asks every time, saying why. Never throws.
    */
   async ask(
-    call: { id: string; toolName: string; args: unknown; from?: ApprovalRequest["from"]; described?: { summary: string; diff?: string }; policy?: GatePolicy },
+    call: {
+      id: string;
+      toolName: string;
+      args: unknown;
+      from?: ApprovalRequest["from"];
+      described?: { summary: string; diff?: string };
+      policy?: GatePolicy;
+      protection?: string;
+    },
     signal?: AbortSignal,
   ): Promise<BeforeToolCallResult | undefined> {
     const { id, toolName: name } = call;
-    const policy = call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask"));
+    const protection = call.described ? call.protection : await this.options.protection?.(id, name, call.args).catch(() => UNCHECKED);
+    const policy: GatePolicy =
+      protection !== undefined ? "every-call" : (call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask")));
     if (policy === "allow") return undefined;
     const grant = policy === "every-call" ? undefined : grantFor(name, call.args);
     if (grant !== undefined && this.grants.has(grant)) return undefined;
@@ -77,7 +96,7 @@ export class ApprovalGate {
     const request: ApprovalRequest = {
       toolCallId: id,
       toolName: name,
-      summary: described.summary,
+      summary: protection !== undefined ? `${described.summary} — ${protection}` : described.summary,
       ...(described.diff ? { diff: described.diff } : {}),
       ...(grant !== undefined ? { scope: describeGrant(grant) } : {}),
       ...(call.from ? { from: call.from } : {}),
@@ -159,6 +178,8 @@ export class ApprovalGate {
 }
 
 const STOPPED = "The run was stopped before the user answered.";
+/** What a question says when finding out whether its call changes a protected file failed (so it asks, as for one). */
+const UNCHECKED = "it could not be checked whether this changes a file the sandbox protects";
 
 function duration(ms: number): string {
   if (ms < 60_000) {
@@ -170,36 +191,22 @@ function duration(ms: number): string {
 }
 
 /**
- * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` the commands that start like
- * this one (`bash:npm test`); undefined when nothing broader than this call can be allowed: a shell command that
- * chains, pipes, substitutes or redirects could do anything behind an innocent first word.
+ * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` what command-grants.ts allows
+ * (a harmless program with any arguments, else the exact command); undefined when nothing broader than this call can
+ * be allowed.
  */
 export function grantFor(toolName: string, args: unknown): string | undefined {
   if (toolName !== "bash") return `tool:${toolName}`;
   const command = typeof (args as { command?: unknown })?.command === "string" ? (args as { command: string }).command.trim() : "";
-  const prefix = commandPrefix(command);
-  return prefix === undefined ? undefined : `bash:${prefix}`;
+  return commandGrant(command);
 }
 
-/** Tools whose first argument names a sub-command worth telling apart (`git status` is not `git push`). */
-const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "pnpm", "yarn", "bun", "cargo", "go", "docker", "kubectl", "pip", "uv", "make", "deno", "dotnet", "gradle", "mvn"]);
-
-/** The start of a simple command (`npm test -- --watch` -> `npm test`); undefined for anything but a simple one. */
-export function commandPrefix(command: string): string | undefined {
-  if (command === "" || /[;&|<>`$(){}\n\\]/.test(command)) return undefined;
-  const words = command.split(/\s+/);
-  if (!/^[A-Za-z0-9_./-]+$/.test(words[0])) return undefined;
-  const second = words[1];
-  if (SUBCOMMAND_TOOLS.has(words[0]) && second && /^[A-Za-z0-9_:.-]+$/.test(second) && !second.startsWith("-")) return `${words[0]} ${second}`;
-  return words[0];
-}
-
-/** The grant as the user reads it on the button ("edit", "npm test …"). */
+/** The grant as the user reads it on the button: "edit", "ls …" (any arguments), or the exact command. */
 function describeGrant(grant: string): string {
-  return grant.startsWith("bash:") ? `${grant.slice(5)} …` : grant.slice(5);
+  return describeCommandGrant(grant) ?? grant.slice(5);
 }
 
-/** Whether a transcript's grant string is one this gate would make (the loader checks what it replays). */
+/** Whether a transcript's grant string is one this gate would make, or once made (the loader checks what it replays). */
 export function isGrant(value: unknown): value is string {
-  return typeof value === "string" && /^(tool:[A-Za-z0-9_.:-]{1,100}|bash:\S.{0,200})$/.test(value);
+  return typeof value === "string" && (/^tool:[A-Za-z0-9_.:-]{1,100}$/.test(value) || isCommandGrant(value));
 }

@@ -63,6 +63,7 @@ import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../..
 import { titleFrom } from "../../shared/agent/chat-title";
 import { sumUsage } from "../../shared/agent/usage";
 import { errorText } from "../../shared/error-text";
+import { describeToolCall } from "./call-summary";
 import { AttachmentStore } from "./attachment-store";
 import { MessageActions } from "./message-actions";
 import { withAttachments } from "./attachment-context";
@@ -81,15 +82,6 @@ function firstSentence(description: string): string {
   const line = description.trim().split(/\n/)[0];
   const end = line.search(/\.(\s|$)/);
   return (end === -1 ? line : line.slice(0, end + 1)).slice(0, 160);
-}
-
-/** What an approval question says about a call: the command, the path, or the arguments in short. */
-function describeCall(tool: string, args: unknown): { summary: string } {
-  const a = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
-  if (typeof a.command === "string") return { summary: a.command };
-  if (typeof a.path === "string") return { summary: `${tool} ${a.path}` };
-  const json = JSON.stringify(args) ?? "";
-  return { summary: `${tool} ${json.length > 300 ? `${json.slice(0, 299)}…` : json}` };
 }
 
 function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings): WorkspaceSetup {
@@ -206,12 +198,8 @@ export class SessionHost {
     this.approvals = new ApprovalGate(
       {
         policy: (tool) => this.policy(tool),
-        describe: async (tool, args) => {
-          const mcp = this.mcp.describe(tool, args);
-          if (mcp) return mcp;
-          const diff = await this.workspace?.preview(tool, args);
-          return { ...describeCall(tool, args), ...(diff ? { diff } : {}) };
-        },
+        describe: (tool, args) => this.describeCall(tool, args),
+        protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
         changed: (pending) => {
           this.forwarder.push({ k: "ap", pending });
           this.reportStatus();
@@ -601,16 +589,29 @@ export class SessionHost {
         args: question.args,
         from,
         described: { summary: `${from.agent}: ${question.summary}`, ...(question.diff ? { diff: question.diff } : {}) },
+        ...(typeof question.protection === "string" ? { protection: question.protection } : {}),
       },
       this.agent.signal,
     );
     return decided?.block ? { block: true, ...(decided.reason ? { reason: decided.reason } : {}) } : { block: false };
   }
 
+  /**
+   * What an approval question says about a call of this session's (an MCP tool's server, name and arguments; a
+   * built-in tool's declared arguments: call-summary.ts), and for a file change its diff. Never rejects.
+   */
+  private async describeCall(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }> {
+    const mcp = this.mcp.describe(toolName, args);
+    if (mcp) return mcp;
+    const diff = await this.workspace?.preview(toolName, args).catch(() => undefined);
+    const tool = this.agent.state.tools.find((t) => t.name === toolName);
+    return { summary: describeToolCall(tool, args, toolName), ...(diff ? { diff } : {}) };
+  }
+
   /** This subagent's call: its parent's chat decides. */
   private async askParent(toolCallId: string, toolName: string, args: unknown): Promise<{ block: true; reason: string } | undefined> {
-    const diff = await this.workspace?.preview(toolName, args).catch(() => undefined);
-    const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...describeCall(toolName, args), ...(diff ? { diff } : {}) };
+    const protection = await this.workspace?.protection(toolCallId, toolName, args);
+    const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...(await this.describeCall(toolName, args)), ...(protection ? { protection } : {}) };
     const answer = await this.main.askParent(question).catch(() => ({ block: true, reason: "The parent chat could not be asked." }));
     return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call." } : undefined;
   }

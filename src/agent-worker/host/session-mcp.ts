@@ -12,6 +12,7 @@ import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/m
 import { listsMcpTool } from "../../shared/mcp/agent-tool-names";
 import type { ToolPolicy } from "../../shared/settings/schema";
 import { mcpTool, type McpCaller } from "../tools/mcp/mcp-tool";
+import { formatArguments } from "./call-summary";
 
 export interface SessionMcpOptions {
   main: Pick<MainControlApi, "mcpTools" | "mcpCall" | "mcpCancel">;
@@ -73,12 +74,14 @@ export class SessionMcp {
     return settings[toolName] ?? (tool.trusted && tool.readOnly ? "allow" : "ask");
   }
 
-  /** What an approval question says about a call: the server, the tool and its arguments in short. */
+  /**
+   * What an approval question says about a call: the server, the tool and every argument (the server gets them all,
+   * so none may hide behind a long one; see call-summary.ts).
+   */
   describe(toolName: string, args: unknown): { summary: string } | undefined {
     const tool = this.offered.find((t) => t.agentName === toolName);
     if (!tool) return undefined;
-    const json = JSON.stringify(args) ?? "";
-    return { summary: `${tool.serverName}: ${tool.name} ${json.length > 300 ? `${json.slice(0, 299)}…` : json}` };
+    return { summary: `${tool.serverName}: ${tool.name} ${formatArguments(args)}`.trimEnd() };
   }
 
   /** Progress main relays for one of this session's calls. */

@@ -13,6 +13,7 @@ import {
   detectSandbox,
   knowSandboxSupport,
   previewChange,
+  ProtectedChanges,
   unsandboxedShell,
   workspaceTools,
   WorkspacePaths,
@@ -41,6 +42,12 @@ export interface SessionWorkspace {
   shell: Promise<ShellChoice>;
   /** The diff an `edit` or `write` call would make (for its approval question); undefined for other calls. */
   preview(toolName: string, args: unknown): Promise<string | undefined>;
+  /**
+   * Why the call must be asked about every time: it changes a file the sandbox protects from commands (the text
+   * names it and says why); undefined for any other call. Remembered for the tool to check as it writes
+   * (protected-changes.ts). Never rejects.
+   */
+  protection(toolCallId: string, toolName: string, args: unknown): Promise<string | undefined>;
   /** What mirrors are told now (the chat shows it). */
   info(): WorkspaceInfo;
 }
@@ -70,6 +77,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
       tools: [],
       shell: Promise.resolve({ sandboxed: false }),
       preview: async () => undefined,
+      protection: async () => undefined,
       info: () => ({ folder, contextFiles: [], sandboxed: false, problem }),
     };
   }
@@ -85,12 +93,14 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
   };
   const contextFiles = await loadContextFiles(folder);
   const paths = new WorkspacePaths(folder);
+  const protectedFiles = new ProtectedChanges(paths);
   return {
     folder,
     contextFiles,
-    tools: workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred }),
+    tools: workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, protectedFiles }),
     shell,
     preview: (toolName, args) => previewChange(paths, toolName, args),
+    protection: (toolCallId, toolName, args) => protectedFiles.judge(toolCallId, toolName, args),
     info: () => ({
       folder,
       contextFiles: contextFiles.map((f) => f.path),

@@ -157,6 +157,8 @@ export interface SubagentApprovalQuestion {
   args: unknown;
   summary: string;
   diff?: string;
+  /** Why it must be asked every time, with no grant: it changes a file the sandbox protects (the subagent judged it). */
+  protection?: string;
 }
 
 export interface WorkerInitResult {

@@ -55,8 +55,9 @@ export interface ApprovalRequest {
   /** For a file change, the unified diff it would make. */
   diff?: string;
   /**
-   * What "allow for this chat" would allow from now on: every call of the tool, or for `bash` the commands that
-   * start this way. Absent when nothing broader than this one call can be allowed (a compound shell command).
+   * What "allow for this chat" would allow from now on, as its button shows it: every call of the tool, or for `bash`
+   * this exact command (a few read-only programs with any arguments: `ls …`). Absent when only this one call can be
+   * allowed (a compound shell command, a shell outside any sandbox, a change of a file the sandbox protects).
    */
   scope?: string;
   /** When the question was asked (ms since epoch). */

@@ -94,7 +94,18 @@ describe("what the approval gate is told", () => {
     expect(mcp.policy("db__query", { db__query: "allow" })).toBe("allow");
     expect(mcp.policy("github__search", { github__search: "ask" })).toBe("ask");
     expect(mcp.policy("bash", {})).toBeUndefined();
-    expect(mcp.describe("db__query", { q: "select 1" })).toEqual({ summary: 'DB: query {"q":"select 1"}' });
+    expect(mcp.describe("db__query", { q: "select 1" })).toEqual({ summary: 'DB: query q="select 1"' });
+  });
+
+  it("the question shows every argument the server will get: none hides behind a path or a long value", async () => {
+    const { mcp } = session();
+    await mcp.load();
+    expect(mcp.describe("db__query", { path: "x", url: "https://evil" })?.summary).toBe('DB: query path="x" url="https://evil"');
+    const padded = mcp.describe("db__query", { path: "x", note: "a".repeat(5000), url: "https://evil" })!.summary;
+    expect(padded).toContain('url="https://evil"');
+    expect(padded).toContain("(5002 characters)");
+    const many = mcp.describe("db__query", Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, "v".repeat(150)])))!.summary;
+    expect(many).toMatch(/… and \d+ more arguments \(k\d+, .*k39\)$/);
   });
 
   it("judges any offered server's tool, also one the chat does not use (a subagent's call asked in its parent)", async () => {

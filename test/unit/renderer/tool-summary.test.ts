@@ -10,6 +10,13 @@ describe("a tool card's one-line summary", () => {
     expect(toolSummary("bash", undefined)).toBe("");
   });
 
+  it("shows what a built-in tool will use, never a decoy argument beside it", () => {
+    expect(toolSummary("write", { command: "git status", path: "a.txt", content: "x" })).toBe("a.txt");
+    expect(toolSummary("bash", { path: "README.md", command: "rm -rf src" })).toBe("rm -rf src");
+    expect(toolSummary("grep", { path: "src", pattern: "TODO" })).toBe("TODO");
+    expect(toolSummary("github__search", { q: "bug" })).toBe("bug"); // not ours: its first text argument
+  });
+
   it("says what a subagent call does in each of pi's modes", () => {
     expect(toolSummary("subagent", { agent: "scout", task: "find the config" })).toBe("scout: find the config");
     expect(toolSummary("subagent", { tasks: [{ agent: "scout", task: "a" }, { agent: "planner", task: "b" }, { agent: "scout", task: "c" }] }))

@@ -8,6 +8,7 @@ import { applyEdits, normalizeToLF } from "./edit-match";
 import { withFileLock } from "./mutation-queue";
 import { writeChecked } from "./write-file";
 import { NO_FOLLOW, type WorkspacePaths } from "./workspace-paths";
+import type { ProtectedChanges } from "./protected-changes";
 
 const replaceEdit = Type.Object(
   {
@@ -67,7 +68,8 @@ export function prepareEditArguments(input: unknown): Static<typeof parameters> 
 const BOM = "\uFEFF";
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-export function editTool(paths: WorkspacePaths): AgentTool<typeof parameters, EditDetails> {
+/** @param protectedFiles the approval's word on protected files (protected-changes.ts); absent: none are checked. */
+export function editTool(paths: WorkspacePaths, protectedFiles?: ProtectedChanges): AgentTool<typeof parameters, EditDetails> {
   return {
     name: "edit",
     label: "edit",
@@ -75,12 +77,13 @@ export function editTool(paths: WorkspacePaths): AgentTool<typeof parameters, Ed
       "Edit a single file using exact text replacement. Every edits[].oldText must match a unique, non-overlapping region of the original file. If two changes affect the same block or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not include large unchanged regions just to connect distant changes.",
     parameters,
     prepareArguments: prepareEditArguments,
-    async execute(_id, { path, edits }, signal) {
+    async execute(id, { path, edits }, signal) {
       if (!Array.isArray(edits) || edits.length === 0) {
         throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");
       }
       throwIfAborted(signal);
       const real = await paths.resolve(path);
+      protectedFiles?.check(id, real);
       return withFileLock(real, async () => {
         let bytes: Buffer;
         try {

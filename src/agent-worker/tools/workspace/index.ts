@@ -9,11 +9,13 @@ import { readTool } from "./read-tool";
 import type { ShellSandbox } from "./sandbox";
 import { WorkspacePaths } from "./workspace-paths";
 import { writeTool } from "./write-tool";
+import { ProtectedChanges } from "./protected-changes";
 
 export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, knowSandboxSupport, unsandboxedShell } from "./sandbox";
 export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
 export { WorkspaceEscapeError, WorkspacePaths } from "./workspace-paths";
 export { previewChange } from "./change-preview";
+export { ProtectedChanges } from "./protected-changes";
 export { unpackedAsarPath } from "./packaged-path";
 export { ripgrepPath } from "./ripgrep";
 export { WORKSPACE_TOOL_PROMPTS } from "./prompt-lines";
@@ -25,17 +27,24 @@ export interface WorkspaceToolsOptions {
   sessionDir: string;
   /** Where bash commands run: `createShellSandbox()` where `detectSandbox()` allows, else `unsandboxedShell()`. */
   sandbox: ShellSandbox;
+  /**
+   * What the approval judged of protected files (git hooks, shell start-up files: protected-paths.ts), for `write`
+   * and `edit` to check as they write. Default: a fresh one, which knows of no question, so those tools refuse to
+   * change a protected file at all.
+   */
+  protectedFiles?: ProtectedChanges;
 }
 
 /** pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
   // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
   const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)]);
+  const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),
     bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox }),
-    editTool(paths),
-    writeTool(paths),
+    editTool(paths, protectedFiles),
+    writeTool(paths, protectedFiles),
     grepTool(paths),
     findTool(paths),
     lsTool(paths),

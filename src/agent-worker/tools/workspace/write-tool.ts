@@ -4,22 +4,25 @@ import { throwIfAborted } from "./abort";
 import { withFileLock } from "./mutation-queue";
 import { writeChecked } from "./write-file";
 import type { WorkspacePaths } from "./workspace-paths";
+import type { ProtectedChanges } from "./protected-changes";
 
 const parameters = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
   content: Type.String({ description: "Content to write to the file" }),
 });
 
-export function writeTool(paths: WorkspacePaths): AgentTool<typeof parameters, undefined> {
+/** @param protectedFiles the approval's word on protected files (protected-changes.ts); absent: none are checked. */
+export function writeTool(paths: WorkspacePaths, protectedFiles?: ProtectedChanges): AgentTool<typeof parameters, undefined> {
   return {
     name: "write",
     label: "write",
     description:
       "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
     parameters,
-    async execute(_id, { path, content }, signal) {
+    async execute(id, { path, content }, signal) {
       throwIfAborted(signal);
       const real = await paths.resolve(path);
+      protectedFiles?.check(id, real);
       await withFileLock(real, async () => {
         throwIfAborted(signal);
         await writeChecked(real, content);

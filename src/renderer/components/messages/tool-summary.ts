@@ -9,8 +9,29 @@ const MAX = 60;
 
 export function toolSummary(name: string, args: Record<string, unknown> | undefined): string {
   if (!args) return "";
-  const text = name === "subagent" ? subagentSummary(args) : firstScalar(args);
+  const main = MAIN_ARGUMENT[name];
+  const text = name === "subagent" ? subagentSummary(args) : main ? mainArgument(args, main) : firstScalar(args);
   return text.length > MAX ? `${text.slice(0, MAX)}…` : text;
+}
+
+/**
+ * The argument that says what a built-in tool's call does, by the tool's own parameters: a model may add others
+ * (a decoy `command` on `write`), which the tool never reads, so they must not stand in for it.
+ */
+const MAIN_ARGUMENT: Readonly<Record<string, string>> = {
+  bash: "command",
+  read: "path",
+  write: "path",
+  edit: "path",
+  ls: "path",
+  grep: "pattern",
+  find: "pattern",
+  calculate: "expression",
+};
+
+function mainArgument(args: Record<string, unknown>, key: string): string {
+  const value = args[key];
+  return typeof value === "string" || typeof value === "number" ? String(value) : "";
 }
 
 /** The first text argument (a command, a path, a query), else the first number: for most tools what says the most. */
