@@ -73,11 +73,11 @@ describe("an approval question and the keyboard", () => {
     await page.getByTestId("approval").waitFor();
     await page.keyboard.type(" skip the disk usage and run the tests instead", { delay: 30 });
 
+    await page.waitForTimeout(800); // a command allowed by mistake would have run by now
+    expect(existsSync(join(folder, "SURPRISE"))).toBe(false);
+    expect(await page.getByTestId("tool-card").getAttribute("data-status")).toBe("asking");
     expect(await composer.inputValue()).toBe("Actually skip the disk usage and run the tests instead");
     expect(await focused(page)).toBe("composer");
-    await page.waitForTimeout(800); // a command allowed by mistake would have run by now
-    expect(await page.getByTestId("tool-card").getAttribute("data-status")).toBe("asking");
-    expect(existsSync(join(folder, "SURPRISE"))).toBe(false);
     // The page says the question is there and how to reach it from the keyboard.
     expect(await page.getByTestId("approval-status").textContent()).toContain("Allow bash?");
     expect(await page.getByTestId("approval").textContent()).toMatch(/Ctrl.*Shift.*A/);
