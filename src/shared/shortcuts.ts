@@ -39,7 +39,8 @@ export interface Shortcut {
 /**
  * The table. Ctrl/Cmd+N stays the desktop menu's New Chat, but browsers keep Ctrl+N (a new window) from pages, so
  * the key that works in both hosts is Ctrl/Cmd+Shift+O; Ctrl/Cmd+L focuses the message box (a page may take it
- * from the browser's address bar).
+ * from the browser's address bar). A question (an approval) never takes the focus from a field one types in, so
+ * Ctrl/Cmd+Shift+A goes to it from there.
  */
 export const SHORTCUTS = [
   { id: "new-chat", label: "New chat", section: "Anywhere", keys: { key: "o", mod: true, shift: true }, menu: "new-chat", menuKeys: { key: "n", mod: true } },
@@ -49,6 +50,7 @@ export const SHORTCUTS = [
   { id: "close", label: "Close Settings, a menu, a dialog or the chat list", section: "Anywhere", keys: { key: "Escape" } },
   { id: "find-in-chat", label: "Find in the chat", section: "In a chat", keys: { key: "f", mod: true } },
   { id: "stop", label: "Stop the reply", section: "In a chat", keys: { key: "Escape" } },
+  { id: "go-to-question", label: "Go to the question waiting for you", section: "In a chat", keys: { key: "a", mod: true, shift: true } },
   { id: "send", label: "Send (while a reply runs: steer it)", section: "In the message box", keys: { key: "Enter" } },
   { id: "newline", label: "New line", section: "In the message box", keys: { key: "Enter", shift: true } },
   { id: "follow-up", label: "Queue a follow-up while a reply runs", section: "In the message box", keys: { key: "Enter", alt: true } },

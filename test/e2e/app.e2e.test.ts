@@ -541,7 +541,11 @@ describe("workspace tools in the browser host", () => {
     const diff = card.getByTestId("approval").getByTestId("diff");
     expect(await diff.textContent()).toContain('-  return "Hello, " + name;');
     expect(await diff.textContent()).toContain("+  return `Hello, ${name}!`;");
-    await poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("approval-once");
+    // The message box keeps the focus; Ctrl+Shift+A goes to the question, whose keys act a moment later.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("composer");
+    await page.keyboard.press("Control+Shift+A");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("approval-once");
+    await poll(() => page.getByTestId("approval-once").getAttribute("aria-disabled")).toBe(null);
     await shot(page, "approval-edit");
     await page.keyboard.press("y");
     await replies(page, 2);
@@ -564,7 +568,7 @@ describe("workspace tools in the browser host", () => {
     const card = page.getByTestId("tool-card");
     await poll(() => card.getAttribute("data-status")).toBe("asking");
     expect(await card.getByTestId("approval-chat").count()).toBe(0); // a compound command can only be allowed once
-    await page.keyboard.press("y");
+    await card.getByTestId("approval-once").click();
     await poll(() => card.getByTestId("tool-output").textContent()).toContain("line2");
     expect(await card.getAttribute("data-status")).toBe("running");
     expect(await card.getByTestId("tool-output").textContent()).not.toContain("line6");

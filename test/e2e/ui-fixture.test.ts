@@ -163,9 +163,15 @@ describe("chat UI fixture", () => {
     expect(await page.locator(".diff-del").textContent()).toContain("-  const hours = 8;");
     expect(await page.getByTestId("workspace-button").textContent()).toContain("lighthouse");
     expect(await page.getByTestId("workspace-context").textContent()).toContain("AGENTS.md");
-    // The question has the focus: N opens the reason, Esc goes back (without stopping the run), Y allows once.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("approval-once");
+    // The message box keeps the focus (a key typed there never answers); Ctrl+Shift+A goes to the question. Once its
+    // buttons take keys (a moment after the focus came), N opens the reason, Esc goes back (without stopping the
+    // run), Y allows once.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+    expect(await focused()).toBe("composer");
     await shot(page, "approval");
+    await page.keyboard.press("Control+Shift+A");
+    expect(await focused()).toBe("approval-once");
+    await expect.poll(() => page.getByTestId("approval-once").getAttribute("aria-disabled")).toBe(null);
     await page.keyboard.press("n");
     await page.getByLabel("Reason for denying").waitFor();
     await page.keyboard.press("Escape");

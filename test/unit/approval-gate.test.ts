@@ -41,6 +41,18 @@ describe("what 'allow for this chat' covers", () => {
     for (const grant of ["tool:edit", "bash:ls", "bash:npm test", "bash:sed", "bash=sed -n 1p notes.txt"]) expect(isGrant(grant)).toBe(true);
     for (const grant of ["bash=", "bash= x", "bash=a\nb", "tool:", "shell:ls", 42, `bash=${"x".repeat(1001)}`]) expect(isGrant(grant)).toBe(false);
   });
+
+  it("nothing for a command holding a character that does not show as itself: the question may read as another command", () => {
+    for (const command of [
+      "echo Tests passed, cleaning up:\nrm -rf src", "cat notes\u202egnp.exe", "ls \u2066x\u2069", "echo ok\u200b", "echo \ufeffok",
+      "ls\u00a0-la", "rm -rf src\r", "ls\u2028rm x", "echo \x1b[2Kdone", "ls \u00adx", "ls x\u{e0041}", "ls\u3164x", " ls src\u2028",
+    ]) {
+      expect(grantFor("bash", { command }), JSON.stringify(command)).toBeUndefined();
+    }
+    // Plain whitespace around a simple command is not hidden: it still gets its grant.
+    expect(grantFor("bash", { command: "  npm test\n" })).toBe("bash=npm test");
+    expect(grantFor("bash", { command: "ls\tsrc" })).toBe("bash:ls");
+  });
 });
 
 describe("the approval gate", () => {
@@ -125,6 +137,22 @@ describe("the approval gate", () => {
     await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
     await g.answer("c1", "once");
     expect(await result).toBeUndefined();
+    expect(published.at(-1)).toEqual([]);
+  });
+
+  it("offers no chat-wide grant for a command that hides a newline or a right-to-left override; only once", async () => {
+    const { g, published, saved } = gate();
+    const newline = g.beforeToolCall(call("bash", { command: "echo Tests passed, cleaning up:\nrm -rf src" }, "c1"));
+    const bidi = g.beforeToolCall(call("bash", { command: "cat notes\u202egnp.exe" }, "c2"));
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(2));
+    for (const request of g.pending()) expect(request.scope, request.toolCallId).toBeUndefined();
+    await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
+    await expect(g.answer("c2", "chat")).rejects.toThrow(/only be allowed once/);
+    expect(saved).toEqual([]);
+    await g.answer("c1", "deny");
+    await g.answer("c2", "deny");
+    expect(await newline).toMatchObject({ block: true });
+    expect(await bidi).toMatchObject({ block: true });
     expect(published.at(-1)).toEqual([]);
   });
 

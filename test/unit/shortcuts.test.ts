@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   APP_SHORTCUTS, SHORTCUT_SECTIONS, SHORTCUTS, accelerator, chordLabel, matchesChord, menuAccelerator, pageHandles, shortcut, shortcutFor,
-  type KeyPress, type ShortcutId,
+  type KeyPress, type Shortcut, type ShortcutId,
 } from "../../src/shared/shortcuts";
 import { PAGE_COMMANDS } from "../../src/shared/protocol/desktop-bridge";
 import { composerIntent } from "../../src/renderer/components/composer/composerKeys";
@@ -30,6 +30,15 @@ describe("the shortcut table", () => {
     expect(accelerator(keysOf("new-chat"))).toBe("CmdOrCtrl+Shift+O");
     expect(accelerator(keysOf("focus-composer"))).toBe("CmdOrCtrl+L");
     expect(accelerator(keysOf("show-shortcuts"))).toBe("CmdOrCtrl+/");
+  });
+
+  it("goes to a waiting question with keys no other shortcut, browser or desktop menu uses", () => {
+    const keys = accelerator(keysOf("go-to-question"));
+    expect(keys).toBe("CmdOrCtrl+Shift+A");
+    const others = SHORTCUTS.filter((s) => s.id !== "go-to-question").flatMap((s: Shortcut) => [s.keys, ...(s.menuKeys ? [s.menuKeys] : [])]);
+    expect(others.map(accelerator)).not.toContain(keys);
+    // The desktop menu's own items (File: New Window, Close) and the browsers' reserved keys.
+    expect(["CmdOrCtrl+Shift+N", "CmdOrCtrl+W", "CmdOrCtrl+N", "CmdOrCtrl+T", "CmdOrCtrl+Shift+T", "CmdOrCtrl+Shift+W"]).not.toContain(keys);
   });
 
   it("gives every menu command of the desktop app an accelerator, Ctrl/Cmd+N staying the menu's New Chat", () => {

@@ -10,6 +10,7 @@
 import type { ToolPolicy } from "../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
+import { hasHiddenCharacters } from "../../shared/security/hidden-characters";
 import { commandGrant, describeCommandGrant, isCommandGrant } from "./command-grants";
 
 /**
@@ -193,10 +194,14 @@ function duration(ms: number): string {
 /**
  * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` what command-grants.ts allows
  * (a harmless program with any arguments, else the exact command); undefined when nothing broader than this call can
- * be allowed.
+ * be allowed; nor for a command holding a character that does not show as itself (a newline, U+202E: the question
+ * may read as another command).
  */
 export function grantFor(toolName: string, args: unknown): string | undefined {
   if (toolName !== "bash") return `tool:${toolName}`;
+  // Judged before trim(), which would drop a U+FEFF, U+2028 or no-break space at either end; a final newline is harmless.
+  const given: unknown = (args as { command?: unknown })?.command;
+  if (typeof given === "string" && hasHiddenCharacters(given.replace(/^[ \t\n]+|[ \t\n]+$/g, ""))) return undefined;
   const command = typeof (args as { command?: unknown })?.command === "string" ? (args as { command: string }).command.trim() : "";
   return commandGrant(command);
 }

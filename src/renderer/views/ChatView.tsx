@@ -35,8 +35,11 @@ import { attachmentLoader, AttachmentsContext } from "../components/attachments/
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
 import type { ChatMcpServer } from "../components/chat-settings/ChatMcpServers";
 import { ContextMeter } from "../components/common/ContextMeter";
-import { matchesChord, shortcut } from "../../shared/shortcuts";
+import { chordLabel, matchesChord, shortcut } from "../../shared/shortcuts";
 import { contextFigures, transcriptTokens } from "../components/common/context-meter-figures";
+import { focusQuestion } from "../components/messages/approval-focus";
+import { onMac } from "../components/common/Keys";
+import { visibleText } from "../../shared/security/hidden-characters";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -130,6 +133,21 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     }),
     [view.approvals, commands],
   );
+  // A question does not take the focus from the message box (approval-focus.ts): this key goes to the oldest one,
+  // bringing the list back to the newest messages first if its card is not on screen.
+  const oldestQuestion = view.approvals[0]?.toolCallId;
+  const [questionJumps, setQuestionJumps] = useState(0);
+  useEffect(() => {
+    if (oldestQuestion === undefined) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.repeat || !matchesChord(shortcut("go-to-question").keys, e)) return;
+      e.preventDefault();
+      if (!document.querySelector(`[data-approval-id="${CSS.escape(oldestQuestion)}"]`)) setQuestionJumps((n) => n + 1);
+      focusQuestion(oldestQuestion);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [oldestQuestion]);
 
   const onModelChange = useCallback((m: ModelOption) => act(commands.setModel({ provider: m.provider, id: m.id })), [act, commands]);
   const onThinkingChange = useCallback((level: ThinkingLevel) => act(commands.setThinkingLevel(level)), [act, commands]);
@@ -206,7 +224,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <AttachmentsContext.Provider value={attachments}>
             <MessageActionsContext.Provider value={messageActions}>
               <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-                tailVersion={state.streamingMessage} followSignal={sent} reveal={find.reveal} />
+                tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
             </MessageActionsContext.Provider>
           </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
@@ -227,8 +245,18 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">
         {running ? "Assistant is responding…" : failure ? "The reply failed." : ""}
       </div>
+      <div className="visually-hidden" role="status" aria-live="polite" data-testid="approval-status">
+        {view.approvals.length > 0 ? questionAnnouncement(view.approvals[0].toolName, view.approvals.length) : ""}
+      </div>
     </section>
   );
+}
+
+/** What a screen reader hears when a question waits: the focus stays where it was, so it says how to get there. */
+function questionAnnouncement(toolName: string, count: number): string {
+  const keys = chordLabel(shortcut("go-to-question").keys, onMac()).join(onMac() ? "" : "+");
+  const more = count > 1 ? ` (${count} questions wait)` : "";
+  return `Allow ${visibleText(toolName)}? Waiting for your answer${more}. ${keys} goes to the question.`;
 }
 
 /**

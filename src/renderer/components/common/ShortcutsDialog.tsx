@@ -1,7 +1,8 @@
-import { Fragment, useId, useRef, type KeyboardEvent } from "react";
+import { useId, useRef, type KeyboardEvent } from "react";
 import { useModalDialog } from "./use-modal-dialog";
 import { createPortal } from "react-dom";
-import { SHORTCUT_SECTIONS, SHORTCUTS, chordLabel, type Chord, type Shortcut } from "../../../shared/shortcuts";
+import { SHORTCUT_SECTIONS, SHORTCUTS, type Shortcut } from "../../../shared/shortcuts";
+import { Keys, onMac } from "./Keys";
 import "../../styles/dialog.css";
 import "../../styles/shortcuts.css";
 
@@ -9,12 +10,6 @@ interface ShortcutsDialogProps {
   /** The desktop app: its menu's own keys (Ctrl/Cmd+N for a new chat) are listed too. */
   desktop: boolean;
   onClose(): void;
-}
-
-/** Whether the page runs on macOS, where the list names ⌘ rather than Ctrl. */
-function onMac(): boolean {
-  const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform ?? navigator.platform;
-  return /mac|iphone|ipad/i.test(platform);
 }
 
 /**
@@ -62,20 +57,5 @@ export function ShortcutsDialog({ desktop, onClose }: ShortcutsDialogProps) {
       </div>
     </dialog>,
     document.body,
-  );
-}
-
-/** A chord as keycaps: <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>O</kbd> (on macOS ⌘⇧O, as its menus write them). */
-function Keys({ chord, mac }: { chord: Chord; mac: boolean }) {
-  const keys = chordLabel(chord, mac);
-  return (
-    <span className="shortcut-keys">
-      {keys.map((k, i) => (
-        <Fragment key={i}>
-          {i > 0 && !mac ? <span aria-hidden="true">+</span> : null}
-          <kbd>{k}</kbd>
-        </Fragment>
-      ))}
-    </span>
   );
 }

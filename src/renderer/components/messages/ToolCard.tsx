@@ -1,4 +1,4 @@
-import { memo, useContext, useState } from "react";
+import { Fragment, memo, useContext, useState } from "react";
 import type { ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { ToolIcon } from "../common/icons";
@@ -10,6 +10,7 @@ import { DiffView } from "./DiffView";
 import { SubagentRuns } from "./SubagentRuns";
 import { subagentDetails } from "../../../shared/protocol/subagent-details";
 import { toolSummary } from "./tool-summary";
+import { VisibleText } from "../common/VisibleText";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -50,7 +51,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
         <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span>
         <span className="tool-icon"><ToolIcon /></span>
         <span className="tool-name">{call.name || "tool"}</span>
-        <span className="tool-summary">{toolSummary(call.name, call.arguments)}</span>
+        <span className="tool-summary" dir="ltr"><VisibleText text={toolSummary(call.name, call.arguments)} /></span>
         <span className={`tool-status status-${status}`}>
           {status === "running" || (status === "pending" && argsStreaming) ? <span className="spinner" aria-hidden="true" /> : null}
           {statusLabel}
@@ -67,12 +68,12 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
             // The runs above show each task; the raw arguments (long prompts) stay folded.
             <details className="tool-args-fold">
               <summary className="tool-section-label">Arguments</summary>
-              <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+              <ToolArguments args={call.arguments} />
             </details>
           ) : (
             <>
               <div className="tool-section-label">Arguments</div>
-              <pre className="tool-pre">{JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+              <ToolArguments args={call.arguments} />
             </>
           )}
           {diff && !request ? (
@@ -94,6 +95,19 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
     </div>
   );
 });
+
+/**
+ * The call's arguments as JSON, every character that does not show as itself shown (JSON escapes the controls, not
+ * U+202E or U+200B). JSON has no raw newline inside a string, so its own line breaks are plain ones, not markers.
+ */
+function ToolArguments({ args }: { args: ToolCall["arguments"] | undefined }) {
+  const lines = JSON.stringify(args ?? {}, null, 2).split("\n");
+  return (
+    <pre className="tool-pre" dir="ltr" data-testid="tool-args">
+      {lines.map((line, i) => <Fragment key={i}>{i > 0 ? "\n" : null}<VisibleText text={line} /></Fragment>)}
+    </pre>
+  );
+}
 
 /**
  * The diff a file-changing tool puts in its result's details, if any: the standard unified `patch` Paddock's edit
