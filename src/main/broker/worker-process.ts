@@ -6,6 +6,7 @@
  * processes, `never` for forked Node children (those serve sessions on their own loopback WebSocket instead).
  */
 import type { Transport } from "../../shared/transport/transport";
+import { COMPILE_CACHE_ENV } from "../../agent-worker/host/compile-cache";
 
 export interface WorkerExit {
   code: number | null;
@@ -40,6 +41,15 @@ export function describeExit(exit: WorkerExit): string {
  * A worker's JavaScript runs on one thread, so two arenas cost it no contention worth measuring. Other C libraries
  * ignore the variable.
  */
+/**
+ * `env` naming `folder` as the process's compile cache (agent-worker/host/compile-cache.ts), or naming none when
+ * `folder` is undefined (an inherited name is dropped): then the process runs without one.
+ */
+export function withCompileCache(env: NodeJS.ProcessEnv, folder: string | undefined): NodeJS.ProcessEnv {
+  const { [COMPILE_CACHE_ENV]: _inherited, ...rest } = env;
+  return folder ? { ...rest, [COMPILE_CACHE_ENV]: folder } : rest;
+}
+
 export function workerEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2" };
 }
