@@ -8,6 +8,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
+import { keepDataFolderPrivate } from "./data-folder-modes";
 import { keyOrigin, workerApiKey } from "./endpoint-keys";
 import { resolveModel } from "./model-resolver";
 import { SecretStore, type Cipher } from "./secrets";
@@ -100,7 +101,9 @@ export interface Core<Port> {
 
 export async function createCore<Port = never>(options: CoreOptions<Port>): Promise<Core<Port>> {
   const files = dataFiles(options.dataDir);
-  await mkdir(files.sessionsDir, { recursive: true });
+  // The user's alone (data-folder-modes.ts): created so, and what older versions left made so, before anything is read.
+  await mkdir(files.sessionsDir, { recursive: true, mode: 0o700 });
+  keepDataFolderPrivate(options.dataDir, [files.sessionsDir]);
   // Before any launch: a worker uses the folder only if it exists, is the user's, and nobody else may write it.
   await mkdir(files.compileCacheDir, { recursive: true, mode: 0o700 });
   adoptLegacyIndex(options.dataDir, files.sessionIndexFile);

@@ -57,7 +57,7 @@ async function start(): Promise<ChatWindows> {
     sessionTransport: "port",
     cipher: safeStorageCipher,
     // Settings persist through electron-store (the stack's choice); the core reads, checks and sets aside.
-    storeFactory: ({ cwd, name }) => new ElectronStore<Record<string, unknown>>({ cwd, name }),
+    storeFactory: ({ cwd, name, configFileMode }) => new ElectronStore<Record<string, unknown>>({ cwd, name, configFileMode }),
     // Only reached without a calling window (see apiFor below), where "this window" means a new one.
     openSession: async (id) => void chatWindows.open(id),
     // Only the agents folders reach this (app-service picks the path, never the page).
