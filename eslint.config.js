@@ -132,6 +132,22 @@ export default defineConfig(
     languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } },
   },
 
+  // TypeBox's Type.Record checks only the keys that match its key pattern and lets every other key through: a record
+  // of attachment ids once took "<hash>/../../.bashrc". KeyedRecord refuses keys that do not match.
+  {
+    files: ["src/**"],
+    ignores: ["src/shared/keyed-record.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='Type'][callee.property.name='Record']",
+          message: "Type.Record lets keys that miss its pattern through unchecked: use KeyedRecord (src/shared/keyed-record.ts).",
+        },
+      ],
+    },
+  },
+
   // Link checks tell ASCII from other text, and name that range from \x00.
   {
     files: ["src/shared/security/**"],

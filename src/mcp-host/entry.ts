@@ -1,8 +1,9 @@
 /**
- * The MCP host process's entry (built as out/main/mcp-host.js). Like the agent worker's: V8's compile cache where
- * the runtime has it, then the host itself, loaded dynamically so the cache is on before anything compiles.
+ * The MCP host process's entry (built as out/main/mcp-host.js). Like the agent worker's: V8's compile cache in the
+ * folder main named (never Node's shared default), then the host itself, loaded dynamically so the cache is on before
+ * anything compiles.
  */
-import * as nodeModule from "node:module";
+import { enableCompileCache } from "../agent-worker/host/compile-cache";
 
-(nodeModule as unknown as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+enableCompileCache(process.env);
 await import("./host-main");

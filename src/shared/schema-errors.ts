@@ -16,7 +16,10 @@ export function schemaErrors(schema: TSchema, value: unknown, root: string): str
     const where = error.instancePath === "" ? root : error.instancePath.slice(1).replaceAll("/", ".");
     if (error.keyword === "boolean") continue; // restated by the additionalProperties error below
     if (error.keyword === "additionalProperties") {
-      lines.add(`${where}: unknown field(s) ${error.params.additionalProperties.join(", ")}`);
+      const names: string[] = error.params.additionalProperties;
+      // A record (patternProperties) names keys that are data, perhaps hostile: quoted and cut short.
+      if (isRecordSchema(schemaAt(schema, error.schemaPath))) lines.add(`${where}: key(s) not allowed: ${names.map((n) => JSON.stringify(n.slice(0, 100))).join(", ")}`);
+      else lines.add(`${where}: unknown field(s) ${names.join(", ")}`);
     } else if (error.keyword === "enum") {
       lines.add(`${where}: must be one of ${error.params.allowedValues.map((v: unknown) => JSON.stringify(v)).join(", ")}`);
     } else if (error.keyword === "const") {
@@ -28,6 +31,15 @@ export function schemaErrors(schema: TSchema, value: unknown, root: string): str
     }
   }
   return [...lines];
+}
+
+/** The part of `schema` a JSON pointer (`#/properties/a`) names; undefined when there is none. */
+function schemaAt(schema: TSchema, pointer: string): unknown {
+  return valueAt(schema, pointer.replace(/^#/, ""));
+}
+
+function isRecordSchema(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null && "patternProperties" in schema;
 }
 
 function valueAt(value: unknown, pointer: string): unknown {

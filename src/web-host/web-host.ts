@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dispatchAppCall } from "../main/broker/app-call";
-import { createCore, type Core } from "../main/broker/core";
+import { createCore, dataFiles, type Core } from "../main/broker/core";
 import { NodeWorkerLauncher } from "../main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../main/broker/secrets";
 import { endpointUrl } from "../main/broker/session-broker";
@@ -45,10 +45,12 @@ export const LOOPBACK_PROVIDER_ID = "loopback";
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // The page has no window to open: it opens the new tab itself (see web-services.ts) and asks only for the check.
+  const dataDir = resolve(options.dataDir);
+  const { compileCacheDir } = dataFiles(dataDir);
   const core: Core<never> = await createCore({
-    dataDir: resolve(options.dataDir),
-    launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js")),
-    mcpLauncher: new NodeWorkerLauncher(join(options.buildDir, "main", "mcp-host.js")),
+    dataDir,
+    launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js"), [], compileCacheDir),
+    mcpLauncher: new NodeWorkerLauncher(join(options.buildDir, "main", "mcp-host.js"), [], compileCacheDir),
     sessionTransport: "websocket",
     cipher: plaintextDevCipher,
     integrityCheck: options.integrityCheck,

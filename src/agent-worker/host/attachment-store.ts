@@ -107,7 +107,7 @@ export class AttachmentStore {
 
   /** Writes next to the target, flushes, then renames: readers see the whole file or none. */
   private async write(file: string, bytes: Buffer): Promise<void> {
-    await mkdir(this.folder, { recursive: true });
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
     try {
       const handle = await open(temp, "w", 0o600);

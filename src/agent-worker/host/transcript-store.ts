@@ -299,10 +299,13 @@ export class TranscriptWriter {
     private needsNewline: boolean,
   ) {}
 
-  /** Opens `file` for appending, creating it and its folders. If the file ends mid-line, the next write starts on a new line. */
+  /**
+   * Opens `file` for appending, creating it (0600) and its folders (0700): a transcript is its user's alone. If the
+   * file ends mid-line, the next write starts on a new line.
+   */
   static async open(file: string): Promise<TranscriptWriter> {
-    await mkdir(dirname(file), { recursive: true });
-    const handle = await open(file, "a+");
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    const handle = await open(file, "a+", 0o600);
     try {
       const { size } = await handle.stat();
       let needsNewline = false;

@@ -5,9 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Type, type TSchema } from "typebox";
-import { ATTACHMENT_ID_PATTERN } from "../../shared/protocol/attachments";
+import { ATTACHMENT_ID_PATTERN, isAttachmentId } from "../../shared/protocol/attachments";
+import { ANY_KEY, KeyedRecord } from "../../shared/keyed-record";
 import type { AgentMessage } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { schemaErrors } from "../../shared/schema-errors";
@@ -18,7 +19,7 @@ const Num = Type.Number();
 const Text = Type.Object({ type: Type.Literal("text"), text: Type.String() });
 const Image = Type.Object({ type: Type.Literal("image"), data: Type.String(), mimeType: Type.String({ maxLength: 100 }) });
 const Thinking = Type.Object({ type: Type.Literal("thinking"), thinking: Type.String() });
-const ToolCall = Type.Object({ type: Type.Literal("toolCall"), id: Type.String(), name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) });
+const ToolCall = Type.Object({ type: Type.Literal("toolCall"), id: Type.String(), name: Type.String(), arguments: KeyedRecord(ANY_KEY, Type.Unknown()) });
 const Usage = Type.Object({
   input: Num,
   output: Num,
@@ -62,7 +63,8 @@ const ExportHeader = Type.Object({
   model: Type.Optional(Type.Object({ provider: Type.String({ minLength: 1, maxLength: 200 }), id: Type.String({ minLength: 1, maxLength: 200 }) })),
   exportedAt: Type.Optional(Type.String()),
   messages: Type.Array(Type.Object({ role: Type.String() }), { maxItems: 1_000_000 }),
-  attachments: Type.Optional(Type.Record(Type.String({ pattern: ATTACHMENT_ID_PATTERN }), Type.String({ pattern: "^[A-Za-z0-9+/]*={0,2}$" }))),
+  /** Files by attachment id: every key must be an id (`<sha256>.<ext>`), for each one becomes a file name. */
+  attachments: Type.Optional(KeyedRecord(ATTACHMENT_ID_PATTERN, Type.String({ pattern: "^[A-Za-z0-9+/]*={0,2}$" }))),
 });
 
 /** A checked export: what a new chat is made of. */
@@ -103,9 +105,15 @@ export function parseChatExport(text: string): ImportedChat {
   const attachments: Record<string, Buffer> = {};
   for (const [id, base64] of Object.entries((value as { attachments?: Record<string, string> }).attachments ?? {})) {
     if (problems.length > 0) break;
+    // The schema refused every other key; said again here, where the key becomes a file name.
+    if (!isAttachmentId(id)) {
+      problems.push(`attachments: ${JSON.stringify(String(id).slice(0, 100))} is not an attachment's name`);
+      continue;
+    }
     const bytes = Buffer.from(base64, "base64");
-    // An attachment's id is the hash of its bytes: a file whose bytes do not hash to it is not what it says.
-    if (createHash("sha256").update(bytes).digest("hex") !== id.slice(0, 64)) problems.push(`attachments.${id}: its bytes do not match its id`);
+    // An attachment's id is the hash of its bytes, then its extension: a file whose bytes do not hash to it is not
+    // what it says.
+    if (id !== `${createHash("sha256").update(bytes).digest("hex")}${id.slice(64)}`) problems.push(`attachments.${id}: its bytes do not match its id`);
     else attachments[id] = bytes;
   }
   if (problems.length > 0) {
@@ -116,12 +124,19 @@ export function parseChatExport(text: string): ImportedChat {
 
 /**
  * Writes a new chat: its attachment files into `<sessionDir>/attachments/`, then its transcript (title and model,
- * then the messages), flushed to disk.
+ * then the messages), flushed to disk. Throws, writing no file outside that folder, for an attachment whose id is
+ * not a plain file name in it (parseChatExport lets none through; this holds even if one came another way).
  */
 export async function writeImportedChat(file: string, sessionDir: string, chat: ImportedChat): Promise<void> {
-  if (Object.keys(chat.attachments).length > 0) {
-    await mkdir(join(sessionDir, "attachments"), { recursive: true });
-    for (const [id, bytes] of Object.entries(chat.attachments)) await writeFile(join(sessionDir, "attachments", id), bytes, { mode: 0o600 });
+  const folder = join(sessionDir, "attachments");
+  const targets = Object.entries(chat.attachments).map(([id, bytes]) => ({ path: join(folder, id), bytes, id }));
+  for (const { path, id } of targets) {
+    if (!isAttachmentId(id) || relative(folder, path) !== id) throw new Error(`This chat export cannot be imported: ${JSON.stringify(id.slice(0, 100))} is not an attachment's name.`);
+  }
+  if (targets.length > 0) {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    // "wx": a new chat's folder is empty, so an existing file (or a link planted there) is never written through.
+    for (const { path, bytes } of targets) await writeFile(path, bytes, { mode: 0o600, flag: "wx" });
   }
   const writer = await TranscriptWriter.open(file);
   try {

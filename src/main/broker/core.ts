@@ -8,6 +8,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
+import { keepDataFolderPrivate } from "./data-folder-modes";
 import { keyOrigin, workerApiKey } from "./endpoint-keys";
 import { resolveModel } from "./model-resolver";
 import { SecretStore, type Cipher } from "./secrets";
@@ -29,6 +30,11 @@ export interface DataFiles {
   sessionIndexFile: string;
   /** The search index (derived from the transcripts; rebuilt when missing or damaged). */
   searchIndexFile: string;
+  /**
+   * V8's compile cache for the worker and MCP host processes (their launchers name it to them): code they run, so
+   * in a folder only the user may write, never the system's shared temp folder.
+   */
+  compileCacheDir: string;
 }
 
 export function dataFiles(dataDir: string): DataFiles {
@@ -39,6 +45,7 @@ export function dataFiles(dataDir: string): DataFiles {
     sessionsDir,
     sessionIndexFile: join(sessionsDir, "index.json"),
     searchIndexFile: join(sessionsDir, "search-index.bin"),
+    compileCacheDir: join(dataDir, "compile-cache"),
   };
 }
 
@@ -94,7 +101,11 @@ export interface Core<Port> {
 
 export async function createCore<Port = never>(options: CoreOptions<Port>): Promise<Core<Port>> {
   const files = dataFiles(options.dataDir);
-  await mkdir(files.sessionsDir, { recursive: true });
+  // The user's alone (data-folder-modes.ts): created so, and what older versions left made so, before anything is read.
+  await mkdir(files.sessionsDir, { recursive: true, mode: 0o700 });
+  keepDataFolderPrivate(options.dataDir, [files.sessionsDir]);
+  // Before any launch: a worker uses the folder only if it exists, is the user's, and nobody else may write it.
+  await mkdir(files.compileCacheDir, { recursive: true, mode: 0o700 });
   adoptLegacyIndex(options.dataDir, files.sessionIndexFile);
   const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
   options.prepareSettings?.(settings);

@@ -150,7 +150,7 @@ export class JsonFile<S extends TSchema> {
       this.#backend.store = JSON.parse(text) as Record<string, unknown>;
       return;
     }
-    mkdirSync(dirname(this.path), { recursive: true });
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = tempOf(this.path);
     const fd = openSync(temp, "w", 0o600);
     try {
@@ -217,7 +217,7 @@ function tempOf(file: string): string {
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const temp = tempOf(file);
   const handle = await open(temp, "w", 0o600);
   try {

@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { BaseTransport } from "../../shared/transport/transport";
-import { workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "./worker-process";
+import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "./worker-process";
 
 class ChildProcessTransport extends BaseTransport {
   constructor(private readonly child: ChildProcess) {
@@ -29,10 +29,15 @@ class ChildProcessTransport extends BaseTransport {
 }
 
 export class NodeWorkerLauncher implements WorkerLauncher {
-  /** `execArgv`: Node's own options for the child (the bench runs a TypeScript stand-in with `--import tsx`). */
+  /**
+   * `execArgv`: Node's own options for the child (the bench runs a TypeScript stand-in with `--import tsx`).
+   * `compileCacheDir`: the folder for V8's compile cache (the core's `dataFiles(...).compileCacheDir`); without one the
+   * child runs with no cache.
+   */
   constructor(
     private readonly workerFile: string,
     private readonly execArgv: string[] = [],
+    private readonly compileCacheDir?: string,
   ) {}
 
   launch(env: NodeJS.ProcessEnv = workerEnvironment()): WorkerProcess {
@@ -40,7 +45,7 @@ export class NodeWorkerLauncher implements WorkerLauncher {
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
       execArgv: this.execArgv,
-      env,
+      env: withCompileCache(env, this.compileCacheDir),
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const exited = new Promise<WorkerExit>((resolve) => {

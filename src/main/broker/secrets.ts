@@ -14,6 +14,7 @@ import { getEnvApiKey } from "@mariozechner/pi-ai";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { JsonFile, type FileNotice, type Recovered } from "./json-file";
 import { isRecord } from "../../shared/is-record";
+import { KeyedRecord } from "../../shared/keyed-record";
 
 export interface Cipher {
   /** Whether `encrypt`/`decrypt` protect data right now (e.g. safeStorage before app ready, or with no keyring: no). */
@@ -44,7 +45,7 @@ const StoredKeySchema = Type.Object(
  * "origin": "<scheme://host:port, custom endpoints only>" } } }`. Version 1 held `"<provider>": "<base64>"`.
  */
 const SecretsFileSchema = Type.Object(
-  { version: Type.Literal(2), keys: Type.Record(Type.String({ minLength: 1 }), StoredKeySchema) },
+  { version: Type.Literal(2), keys: KeyedRecord("^[\\s\\S]+$", StoredKeySchema) },
   { additionalProperties: false },
 );
 type SecretsFile = Static<typeof SecretsFileSchema>;

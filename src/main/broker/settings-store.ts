@@ -21,10 +21,13 @@ import {
 import Conf from "conf";
 import { JsonFile, type FileNotice, type StoreBackend } from "./json-file";
 
-/** Creates the electron-store (or Conf) for `<cwd>/<name>.json`, with no defaults, schema or migrations of its own. */
-export type SettingsBackendFactory = (options: { cwd: string; name: string }) => StoreBackend;
+/**
+ * Creates the electron-store (or Conf) for `<cwd>/<name>.json`, with no defaults, schema or migrations of its own,
+ * writing the file with `configFileMode` (its option of that name: the user's alone).
+ */
+export type SettingsBackendFactory = (options: { cwd: string; name: string; configFileMode: number }) => StoreBackend;
 
-const confFactory: SettingsBackendFactory = ({ cwd, name }) => new Conf<Record<string, unknown>>({ cwd, configName: name });
+const confFactory: SettingsBackendFactory = ({ cwd, name, configFileMode }) => new Conf<Record<string, unknown>>({ cwd, configName: name, configFileMode });
 
 export interface SettingsStoreOptions {
   /** The folder that holds the settings file. */
@@ -67,7 +70,7 @@ export class SettingsStore {
     });
     const loaded = file.load();
     const name = options.name ?? "settings";
-    file.attach((options.storeFactory ?? confFactory)({ cwd: options.cwd, name }));
+    file.attach((options.storeFactory ?? confFactory)({ cwd: options.cwd, name, configFileMode: 0o600 }));
     const settings = loaded.value ?? (structuredClone(DEFAULT_SETTINGS) as Settings);
     return new SettingsStore(file, frozen(settings), loaded.notice ? [loaded.notice] : []);
   }

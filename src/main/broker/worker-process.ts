@@ -7,6 +7,7 @@
  */
 import { isProxyVariable, scrubEnvironment } from "../../shared/security/secret-environment";
 import type { Transport } from "../../shared/transport/transport";
+import { COMPILE_CACHE_ENV } from "../../agent-worker/host/compile-cache";
 
 export interface WorkerExit {
   code: number | null;
@@ -51,6 +52,15 @@ export function describeExit(exit: WorkerExit): string {
  * idle worker's ~60 MB, and the run-to-run spread of that figure. A worker's JavaScript runs on one thread, so two
  * arenas cost it no contention worth measuring. Other C libraries ignore the variable.
  */
+/**
+ * `env` naming `folder` as the process's compile cache (agent-worker/host/compile-cache.ts), or naming none when
+ * `folder` is undefined (an inherited name is dropped): then the process runs without one.
+ */
+export function withCompileCache(env: NodeJS.ProcessEnv, folder: string | undefined): NodeJS.ProcessEnv {
+  const { [COMPILE_CACHE_ENV]: _inherited, ...rest } = env;
+  return folder ? { ...rest, [COMPILE_CACHE_ENV]: folder } : rest;
+}
+
 export function workerEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return withMallocLimit(scrubEnvironment(env, { keep: isWorkerCloudCredential, keepUrlCredentials: isProxyVariable }), env);
 }

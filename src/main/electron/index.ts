@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, session, shell, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
-import { createCore } from "../broker/core";
+import { createCore, dataFiles } from "../broker/core";
 import { appPageUrl, isAppPageUrl } from "../app-page/app-origin";
 import { SESSION_QUERY_PARAM } from "../../shared/protocol/desktop-bridge";
 import { registerAppScheme, serveAppPages } from "./app-protocol";
@@ -48,14 +48,16 @@ const QUIT_LIMIT_MS = 6_000;
 
 /** Builds everything after app ready; returns the window manager for the single-instance hand-over. */
 async function start(): Promise<ChatWindows> {
+  const dataDir = app.getPath("userData");
+  const { compileCacheDir } = dataFiles(dataDir);
   const core = await createCore<MessagePortMain>({
-    dataDir: app.getPath("userData"),
-    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js")),
-    mcpLauncher: new UtilityWorkerLauncher(join(here, "mcp-host.js"), "Paddock MCP"),
+    dataDir,
+    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js"), "Paddock Agent", compileCacheDir),
+    mcpLauncher: new UtilityWorkerLauncher(join(here, "mcp-host.js"), "Paddock MCP", compileCacheDir),
     sessionTransport: "port",
     cipher: safeStorageCipher,
     // Settings persist through electron-store (the stack's choice); the core reads, checks and sets aside.
-    storeFactory: ({ cwd, name }) => new ElectronStore<Record<string, unknown>>({ cwd, name }),
+    storeFactory: ({ cwd, name, configFileMode }) => new ElectronStore<Record<string, unknown>>({ cwd, name, configFileMode }),
     // Only reached without a calling window (see apiFor below), where "this window" means a new one.
     openSession: async (id) => void chatWindows.open(id),
     // Only the agents folders reach this (app-service picks the path, never the page).

@@ -14,7 +14,7 @@ import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityP
 import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
 import { forwardOutput } from "../broker/worker-output";
-import { workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
+import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 class UtilityProcessTransport extends BaseTransport {
   constructor(private readonly child: UtilityProcess) {
@@ -108,15 +108,17 @@ export class UtilityWorkerProcess implements WorkerProcess {
 export class UtilityWorkerLauncher implements WorkerLauncher {
   /**
    * `workerFile`: the built entry (out/main/agent-worker.js, or mcp-host.js for the MCP host); `serviceName` names
-   * the process in the system's task manager. Launch only after app ready.
+   * the process in the system's task manager; `compileCacheDir`: the folder for V8's compile cache (the core's
+   * `dataFiles(...).compileCacheDir`), none without. Launch only after app ready.
    */
   constructor(
     private readonly workerFile: string,
     private readonly serviceName = "Paddock Agent",
+    private readonly compileCacheDir?: string,
   ) {}
 
   launch(env: NodeJS.ProcessEnv = workerEnvironment()): UtilityWorkerProcess {
-    const child = utilityProcess.fork(this.workerFile, [], { serviceName: this.serviceName, stdio: "pipe", env });
+    const child = utilityProcess.fork(this.workerFile, [], { serviceName: this.serviceName, stdio: "pipe", env: withCompileCache(env, this.compileCacheDir) });
     // Piped and read at once, so the pipe never fills up and blocks the worker; passed on to main's own output,
     // where a closed terminal or `| head` (EPIPE) drops it rather than ending main.
     forwardOutput(child.stdout, process.stdout);

@@ -3,6 +3,7 @@
  * against them before anything else looks at it.
  */
 import { Type } from "typebox";
+import { KeyedRecord } from "../keyed-record";
 import { MAX_MCP_ENTRIES, MAX_MCP_VALUE_CHARS, MCP_SERVER_ID_PATTERN, McpServerConfigSchema } from "./server-config";
 
 /** The largest config text `importMcpServers` takes (a Claude Desktop config is a few KB). */
@@ -13,7 +14,7 @@ const ServerId = Type.String({ pattern: MCP_SERVER_ID_PATTERN });
 export const MCP_CONFIG_API_SCHEMAS = {
   saveMcpServer: Type.Tuple([
     McpServerConfigSchema,
-    Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ minLength: 1, maxLength: MAX_MCP_VALUE_CHARS }), { maxProperties: MAX_MCP_ENTRIES }),
+    KeyedRecord("^[\\s\\S]{1,200}$", Type.String({ minLength: 1, maxLength: MAX_MCP_VALUE_CHARS }), { maxProperties: MAX_MCP_ENTRIES }),
   ]),
   removeMcpServer: Type.Tuple([ServerId]),
   mcpSecretStatus: Type.Tuple([]),

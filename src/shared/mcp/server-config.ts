@@ -14,6 +14,7 @@
  * Their checks in words live in server-fields.ts.
  */
 import { Type, type Static } from "typebox";
+import { KeyedRecord } from "../keyed-record";
 import {
   MAX_MCP_ARGS,
   MAX_MCP_ENTRIES,
@@ -40,7 +41,7 @@ const McpStdioTransportSchema = Type.Object(
     command: Type.String({ minLength: 1, maxLength: 4096 }),
     args: Type.Array(Type.String({ maxLength: MAX_MCP_VALUE_CHARS }), { maxItems: MAX_MCP_ARGS }),
     /** Added to the environment the server inherits. */
-    env: Type.Record(Type.String({ pattern: MCP_ENV_NAME_PATTERN }), McpValueSchema, { maxProperties: MAX_MCP_ENTRIES }),
+    env: KeyedRecord(MCP_ENV_NAME_PATTERN, McpValueSchema, { maxProperties: MAX_MCP_ENTRIES }),
     /** The folder it starts in (an absolute path); absent: Paddock's own. */
     cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
   },
@@ -53,7 +54,7 @@ const McpHttpTransportSchema = Type.Object(
     type: Type.Literal("http"),
     url: Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2048 }),
     /** Sent with every request (an `Authorization` header is usually a secret). */
-    headers: Type.Record(Type.String({ pattern: MCP_HEADER_NAME_PATTERN }), McpValueSchema, { maxProperties: MAX_MCP_ENTRIES }),
+    headers: KeyedRecord(MCP_HEADER_NAME_PATTERN, McpValueSchema, { maxProperties: MAX_MCP_ENTRIES }),
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,7 @@ import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
 import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
 import { mcpServersRuleErrors } from "../mcp/server-fields";
 import { isRecord } from "../is-record";
+import { KeyedRecord } from "../keyed-record";
 
 export const SETTINGS_VERSION = 2;
 /** How many recent workspaces Settings keep. */
@@ -61,7 +62,7 @@ const DomainSchema = Type.String({ pattern: "^(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{
 export const ToolsSettingsSchema = Type.Object(
   {
     /** Per tool name: run at once, or ask first. A tool not listed asks. */
-    approval: Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,100}$" }), ToolPolicySchema, { maxProperties: 500 }),
+    approval: KeyedRecord("^[A-Za-z0-9_.:-]{1,100}$", ToolPolicySchema, { maxProperties: 500 }),
     /** A question nobody answers while no window shows the chat is answered "deny" after this long. */
     approvalTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 24 * 60 }),
     /** Hosts shell commands may reach through the sandbox; every other network access is blocked. */

@@ -214,6 +214,12 @@ describe("the MCP config calls a page makes", () => {
     await expect(dispatchAppCall(api, "saveMcpServer", [{ ...GITHUB, extra: 1 }, {}])).rejects.toThrow(/invalid arguments/);
     await expect(dispatchAppCall(api, "removeMcpServer", ["UPPER"])).rejects.toThrow(/invalid arguments/);
     await expect(dispatchAppCall(api, "importMcpServers", [""])).rejects.toThrow(/invalid arguments/);
+    // Every key of a map is checked, not only those that look right (TypeBox's records check matching keys alone).
+    const badEnv = { ...GITHUB, transport: { ...GITHUB.transport, env: { "PATH=/tmp/evil:$PATH": { value: "x" } } } };
+    await expect(dispatchAppCall(api, "saveMcpServer", [badEnv, {}])).rejects.toThrow(/env: key\(s\) not allowed: "PATH=/);
+    const badHeader = { ...LINEAR, transport: { ...LINEAR.transport, headers: { "X-A\r\nHost: evil.example": { value: "x" } } } };
+    await expect(dispatchAppCall(api, "saveMcpServer", [badHeader, {}])).rejects.toThrow(/saveMcpServer: invalid arguments/);
+    await expect(dispatchAppCall(api, "saveMcpServer", [GITHUB, { "": TOKEN }])).rejects.toThrow(/key\(s\) not allowed: ""/);
     expect(calls).toHaveLength(1);
   });
 });

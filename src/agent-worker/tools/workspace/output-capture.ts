@@ -108,8 +108,9 @@ export class OutputCapture {
   }
 
   private openFile(): WriteStream {
-    mkdirSync(dirname(this.fullOutputPath), { recursive: true });
-    const file = createWriteStream(this.fullOutputPath, { flags: "wx", highWaterMark: FILE_BUFFER_BYTES });
+    // In the chat's folder, inside Paddock's data folder: the user's alone.
+    mkdirSync(dirname(this.fullOutputPath), { recursive: true, mode: 0o700 });
+    const file = createWriteStream(this.fullOutputPath, { flags: "wx", mode: 0o600, highWaterMark: FILE_BUFFER_BYTES });
     file.on("error", (error) => {
       this.fileError = error;
     });
