@@ -14,7 +14,7 @@ import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
 import { MessageSearch } from "./search-service";
-import { McpConfig } from "./mcp-config";
+import { legacyMcpSecretBinding, McpConfig } from "./mcp-config";
 import { McpSupervisor } from "../mcp/mcp-supervisor";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
@@ -99,7 +99,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
   options.prepareSettings?.(settings);
   const endpoints = () => settings.get().customProviders;
-  const secrets = SecretStore.open(files.secretsFile, options.cipher, { originOf: (provider) => keyOrigin(provider, undefined, endpoints()) });
+  const secrets = SecretStore.open(files.secretsFile, options.cipher, {
+    originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) ?? keyOrigin(key, undefined, endpoints()),
+  });
   const index = await SessionIndex.open(files.sessionIndexFile);
   const agents = agentCatalog({
     dataDir: options.dataDir,
