@@ -5,6 +5,7 @@
  */
 import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
@@ -55,7 +56,10 @@ export interface CoreOptions<Port> {
   cipher: Cipher;
   /** What persists the settings file: electron-store in the app; Conf (which it extends) otherwise. */
   storeFactory?: SettingsBackendFactory;
-  /** Where pi's user agents are looked for (`<home>/.pi/agent/agents`); default the user's home folder. */
+  /**
+   * The user's home folder: where pi's user agents are looked for (`<home>/.pi/agent/agents`), and a workspace
+   * refused unless the user insists; default `os.homedir()`.
+   */
   homeDir?: string;
   /** Workers attach a state digest to every batch (diagnostics, tests). */
   integrityCheck?: boolean;
@@ -162,6 +166,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     agents,
     search,
     mcpConfig,
+    guardedPlaces: { home: options.homeDir ?? homedir(), dataDir: options.dataDir },
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
