@@ -10,6 +10,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../../testkit/launch-chromium";
+import { expectAccessible } from "../../testkit/axe";
 import { openChat, poll, shot, SCREENS } from "../../testkit/chat-page";
 import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
 import type { SessionSummary } from "../../src/shared/protocol/app-api";
@@ -52,6 +53,7 @@ describe("a workspace holding Paddock's data", () => {
     const workspaceOf = async () => (await host.call<SessionSummary[]>("listSessions")).find((s) => s.id === sessionId)?.workspace;
     expect(await workspaceOf()).toBeUndefined();
     await shot(page, "workspace-refused");
+    await expectAccessible(page, "the workspace panel refusing a folder");
 
     await page.getByTestId("workspace-insist").click();
     await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(project));

@@ -153,6 +153,12 @@ describe("the page and its credential", () => {
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).not.toContain(TOKEN);
     for (const credential of ["", "wrong", `p1.${pages.port}.zzzzzz.abc.def`]) expect((await api(credential)).status).toBe(401);
+    // A real credential with its expiry pushed out (or its port changed) no longer matches its MAC.
+    const [p1, port, expiry, nonce, mac] = (await credentialOf(await get(`/?token=${TOKEN}`)))!.split(".");
+    expect((await api([p1, port, expiry, nonce, mac].join("."))).status).toBe(200);
+    const later = (parseInt(expiry, 36) + 365 * 24 * HOUR).toString(36);
+    expect((await api([p1, port, later, nonce, mac].join("."))).status).toBe(401);
+    expect((await api([p1, String(Number(port) + 1), expiry, nonce, mac].join("."))).status).toBe(401);
     const byCookie = await fetch(`http://127.0.0.1:${pages.port}/api/call`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: `paddock-token-${pages.port}=${TOKEN}` },
