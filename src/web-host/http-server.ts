@@ -1,21 +1,26 @@
 /**
- * The web host's HTTP server: loopback only, every request carrying the host's random token.
+ * The web host's HTTP server: loopback only; the API answers only the host's token or a page credential.
  *
- * - `GET /` (or any static path under the renderer build): the page. The token comes in the URL (`?token=`) the first
- *   time; the answer sets it as a strict, HttpOnly cookie so the page's own scripts and styles, a reload and a new tab
- *   load without it, and writes it into the page (`<meta name="paddock-token">`), so the page can take it out of the
- *   address bar at once (a token left there ends up in history, bookmarks and screen shares).
- * - `POST /api/...`: JSON in, JSON out, token in the `x-paddock-token` header only (never a cookie), so another
- *   site in the same browser cannot make calls: a custom header needs a CORS preflight, which is never granted.
+ * - `GET /?token=<the host's token>` (the printed address): the page, with a fresh page credential written into it
+ *   (`<meta name="paddock-token">`, page-credentials.ts). The page keeps the credential in sessionStorage and takes
+ *   the token out of the address bar at once (a token left there ends up in history, bookmarks and screen shares).
+ *   No cookie carries either: browsers send a cookie for `127.0.0.1` to every port, so any other local server a tab
+ *   visited would get it (a cookie this host set before is cleared).
+ * - Any other `GET` under the renderer build (a reload without the token, the page's scripts and styles): the built
+ *   files as they are, with no credential. They hold no secret; a wrong token in the URL is still refused.
+ * - `POST /api/...`: JSON in, JSON out, the credential in the `x-paddock-token` header only, so another site in the
+ *   same browser cannot make calls: a custom header needs a CORS preflight, which is never granted. The header takes
+ *   a live page credential of this port, or the host's token itself (scripts that read the printed address: tests,
+ *   the bench). `POST /api/renew` answers a new credential for a live one (pages renew theirs before it expires).
  * - `GET /api/events?token=` upgraded to a WebSocket: main's pushes (AppEvent JSON, one per message). A WebSocket,
  *   not a streamed response: a page holds it for its whole life, and long-lived HTTP requests would use up the
- *   browser's six connections per host across tabs. A browser cannot set headers on it, so the token travels in the
- *   query, and the Origin must be this host's own.
+ *   browser's six connections per host across tabs. A browser cannot set headers on it, so the credential travels in
+ *   the query, and the Origin must be this host's own.
  * - The Host header must name this loopback address, which stops DNS-rebinding pages from reaching the API.
  *
- * Bad input answers 400 with `{ error }`; a failure inside a route answers 500 with `{ error }`.
+ * Bad input answers 400 with `{ error }`; a failure inside a route answers 500 with `{ error }`; a missing, wrong or
+ * expired credential 401 with the reason in words.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -26,6 +31,10 @@ import { PAGE_TOKEN_META, SESSION_ID_PATTERN, WEB_HOST_TOKEN_HEADER as TOKEN_HEA
 import { errorText } from "../shared/error-text";
 import { MAX_IMPORT_CHARS } from "../shared/protocol/app-api-schema";
 import { contentTypeOf, resolvePagePath } from "../main/app-page/page-files";
+import { PageCredentials } from "./page-credentials";
+import { tokenMatches } from "./token-match";
+
+export { tokenMatches } from "./token-match";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** An AppApi call may carry a chat export to import (`importSession`), in UTF-8 and JSON-escaped. */
@@ -53,6 +62,10 @@ export interface HttpServerOptions {
   staticDir: string;
   token: string;
   routes: WebHostRoutes;
+  /** How long a page credential lives unused (page-credentials.ts; default 12 hours). */
+  credentialLifetimeMs?: number;
+  /** The clock for page credentials (tests move it). */
+  now?: () => number;
 }
 
 export interface RunningHttpServer {
@@ -79,7 +92,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const staticDir = resolve(options.staticDir);
   const sockets = new Set<Socket>();
   let port = 0;
-  const cookieName = () => `paddock-token-${port}`;
+  let credentials: PageCredentials | undefined;
+  /** Throws 401, saying why, unless `presented` is the host's token or a live page credential of this port. */
+  const requireCredential = (presented: string | null | undefined): void => {
+    if (tokenMatches(presented, options.token)) return;
+    const check = credentials!.check(presented);
+    if (check === "expired") throw new HttpError(401, `This page's access to the web host expired: ${OPEN_PRINTED_ADDRESS}`);
+    if (check !== "valid") throw new HttpError(401, `missing or wrong token: ${OPEN_PRINTED_ADDRESS}`);
+  };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -97,15 +117,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) throw new HttpError(403, "wrong Host header");
     const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
     if (url.pathname.startsWith("/api/")) {
-      if (!tokenMatches(headerValue(req.headers[TOKEN_HEADER]), options.token)) throw new HttpError(401, "missing or wrong token");
+      requireCredential(headerValue(req.headers[TOKEN_HEADER]));
       if (req.method !== "POST") throw new HttpError(405, "API calls are POST");
       const body = await readJsonBody(req, url.pathname === "/api/call" ? MAX_CALL_BODY_BYTES : MAX_BODY_BYTES);
+      if (url.pathname === "/api/renew") return sendJson(res, 200, { credential: credentials!.issue() });
       return sendJson(res, 200, await route(url.pathname, body));
     }
     if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
     const fromQuery = url.searchParams.get("token");
-    const fromCookie = cookie(req.headers.cookie, cookieName());
-    if (!tokenMatches(fromQuery ?? fromCookie, options.token)) throw new HttpError(401, "missing or wrong token");
+    if (fromQuery !== null && !tokenMatches(fromQuery, options.token)) throw new HttpError(401, `wrong token: ${OPEN_PRINTED_ADDRESS}`);
     serveStatic(url.pathname, res, fromQuery !== null);
   }
 
@@ -131,7 +151,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return {};
   }
 
-  function serveStatic(pathname: string, res: ServerResponse, setCookie: boolean): void {
+  /** Serves a file of the build; `withCredential`: the first load (the token was checked), which gets a credential. */
+  function serveStatic(pathname: string, res: ServerResponse, withCredential: boolean): void {
     const found = resolvePagePath(staticDir, pathname === "/" ? "/index.html" : pathname);
     if (!found.ok) throw new HttpError(404, "not found");
     const file = found.file;
@@ -150,10 +171,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
     };
-    if (setCookie) headers["set-cookie"] = `${cookieName()}=${options.token}; Path=/; HttpOnly; SameSite=Strict`;
     if (extname(file) === ".html") {
+      // Earlier versions kept the token in this cookie, which the browser sends to every port: cleared on sight.
+      if (withCredential) headers["set-cookie"] = `paddock-token-${port}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`;
       // The shipped page's policy forbids WebSockets; this host's pages talk to workers over ws://127.0.0.1.
-      const html = Buffer.from(withPageToken(withMetaPolicy(readFileSync(file, "utf8"), { loopbackWebSockets: true }), options.token));
+      const page = withMetaPolicy(readFileSync(file, "utf8"), { loopbackWebSockets: true });
+      const html = Buffer.from(withCredential ? withPageCredential(page, credentials!.issue()) : page);
       res.writeHead(200, { ...headers, "content-length": html.length, "content-security-policy": contentSecurityPolicy({ loopbackWebSockets: true }) });
       res.end(html);
       return;
@@ -179,7 +202,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const origin = req.headers.origin;
     const ours = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
     const hostOk = req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
-    if (url.pathname !== "/api/events" || !hostOk || !ours || !tokenMatches(url.searchParams.get("token"), options.token)) {
+    if (url.pathname !== "/api/events" || !hostOk || !ours) return refuse("403 Forbidden");
+    try {
+      requireCredential(url.searchParams.get("token"));
+    } catch {
       return refuse("403 Forbidden");
     }
     const page = url.searchParams.get("page");
@@ -199,6 +225,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     server.listen(options.port, "127.0.0.1", () => ok());
   });
   port = (server.address() as AddressInfo).port;
+  credentials = new PageCredentials({
+    token: options.token,
+    port,
+    ...(options.credentialLifetimeMs !== undefined ? { lifetimeMs: options.credentialLifetimeMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
     url: `http://127.0.0.1:${port}/?token=${options.token}`,
     port,
@@ -211,37 +243,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-/**
- * Compares in constant time, whatever was presented: both sides are hashed first, so neither the comparison nor an
- * early length check tells a guesser how close, or how long, a guess was.
- */
-export function tokenMatches(presented: string | null | undefined, token: string): boolean {
-  if (typeof presented !== "string") return false;
-  const digest = (value: string) => createHash("sha256").update(value).digest();
-  return timingSafeEqual(digest(presented), digest(token));
-}
+/** What a 401 tells the page's user to do. */
+const OPEN_PRINTED_ADDRESS = "open the address the web host printed (it carries its token)";
 
 /**
- * Writes the token into the page's head for its scripts (`PAGE_TOKEN_META`). Only pages this host serves to a
- * request that already carried the token get it; another site cannot read the answer (no CORS), and the strict
- * cookie is not sent with its requests.
+ * Writes a page credential into the page's head for its scripts (`PAGE_TOKEN_META`). Only the first load, whose
+ * request carried the host's token, gets one; another site cannot read the answer (no CORS).
  */
-function withPageToken(html: string, token: string): string {
-  // The token comes from a file in the data folder: escaped, so even a tampered one cannot add markup.
-  const attribute = token.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+function withPageCredential(html: string, credential: string): string {
+  // Made of base64url, digits and dots; escaped all the same, so it could never add markup.
+  const attribute = credential.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
   return html.replace("</head>", () => `<meta name="${PAGE_TOKEN_META}" content="${attribute}" />\n</head>`);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function cookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=");
-  }
-  return undefined;
 }
 
 async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {

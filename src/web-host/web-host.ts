@@ -131,9 +131,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
 /**
  * Where the host served last time, and with which token: `<data>/web-host.json`, readable by this user only. The
- * token is the page's key to the API; keeping it lets a page opened before a restart carry on, and a printed address
- * stays valid for as long as the data folder lives: a deliberate choice for a loopback development host, whose API
- * keys sit in the same folder in the clear. Delete the file for a new token.
+ * token opens a page (which gets a short-lived credential signed with it: page-credentials.ts) and lets scripts call
+ * the API; keeping it lets a page opened before a restart carry on, and a printed address stays valid for as long as
+ * the data folder lives: a deliberate choice for a loopback development host, whose API keys sit in the same folder
+ * in the clear. Delete the file for a new token (which also ends every page's credential).
  */
 interface HostAddress {
   port: number;

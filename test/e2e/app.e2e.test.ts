@@ -466,7 +466,7 @@ describe("runs that keep going in the browser host", () => {
     server.enqueue(slow());
     await send(page, "Count again, I will reload.");
     await poll(() => lastText(page)).toContain("step5 ");
-    // The token left the address bar once the page had it; the reload gets in by the host's cookie.
+    // The token left the address bar once the page had it; the reload gets in by the credential the tab kept (no cookie).
     expect(new URL(page.url()).searchParams.has("token")).toBe(false);
     await page.reload();
     await page.getByTestId("stop-button").waitFor();

@@ -199,6 +199,41 @@ describe("Settings → MCP servers", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("a server moved to another address asks for its secret again, and main does not send the old one there", async () => {
+    const remote = (url: string) => ({ id: "remote", name: "Remote", enabled: false, trusted: false, transport: { type: "http", url, headers: { Authorization: { secret: true } } } });
+    await rig.host.call("saveMcpServer", remote("https://a.example/mcp"), { Authorization: "Bearer for-a" });
+    const { page, problems } = await openChat(rig.browser, rig.host);
+    await openMcpSettings(page);
+    const server = card(page, "remote");
+    await server.getByTestId("mcp-edit").click();
+    const editor = page.getByTestId("mcp-editor");
+    const value = editor.getByTestId("mcp-entry-value");
+    expect(await value.getAttribute("placeholder")).toBe("Set · type to replace");
+    // Another path on the same origin: still set. Another origin: to be entered again, and Save says so.
+    await editor.getByTestId("mcp-url").fill("https://a.example/v2/mcp");
+    expect(await editor.getByTestId("mcp-secrets-moved").count()).toBe(0);
+    await editor.getByTestId("mcp-url").fill("https://b.example/mcp");
+    await poll(() => editor.getByTestId("mcp-secrets-moved").textContent()).toContain("enter them again for this one");
+    expect(await value.getAttribute("placeholder")).toBe("Secret value");
+    await editor.getByTestId("mcp-save").click();
+    await poll(() => editor.locator(".mcp-entry-problem").textContent()).toContain("Enter the secret value");
+    await shot(page, "mcp-secret-moved-editor");
+    await editor.getByRole("button", { name: "Cancel" }).click();
+
+    // Moved another way (an import, settings.json by hand): the card says so, and the header is not sent.
+    await rig.host.call("saveMcpServer", remote("https://b.example/mcp"), {});
+    await page.reload();
+    await openMcpSettings(page);
+    await poll(() => card(page, "remote").getByTestId("mcp-moved-secrets").textContent())
+      .toMatch(/Authorization was saved for this server's earlier address,\s+so Paddock does not send it here/);
+    expect(await rig.host.call("mcpSecretStatus")).toContainEqual({ id: "remote", set: [], savedElsewhere: ["Authorization"] });
+    await card(page, "remote").scrollIntoViewIfNeeded();
+    await shot(page, "mcp-secret-moved-card");
+    await rig.host.call("removeMcpServer", "remote");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
 
 /** A finished tool card's result text (done cards are folded: this unfolds it). */

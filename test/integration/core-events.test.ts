@@ -146,8 +146,7 @@ describe("a chat's workspace", () => {
       await expect(c.service.setWorkspace(chat.id, "/")).rejects.toThrow(/root of a disk/);
 
       const client = await view(c, chat.id, "window-1");
-      const summary = await c.service.setWorkspace(chat.id, `${folder}/`);
-      expect(summary.workspace).toBe(realpathSync(folder));
+      expect(await c.service.setWorkspace(chat.id, `${folder}/`)).toMatchObject({ workspace: realpathSync(folder) });
       expect((await c.service.getSettings()).recentWorkspaces[0]).toBe(realpathSync(folder));
       await until(() => client.mirror.getView().workspace !== undefined);
       expect(client.mirror.getView().workspace).toMatchObject({ folder: realpathSync(folder), contextFiles: [join(realpathSync(folder), "AGENTS.md")] });

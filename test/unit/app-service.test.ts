@@ -69,9 +69,9 @@ describe("the app service behind every page call", () => {
   });
 
   it("removes only providers' keys: an MCP server's secret in the same store is out of a page's reach", async () => {
-    secrets.set("mcp:github:env:GITHUB_TOKEN", "ghp-secret");
+    secrets.set("mcp:github:env:GITHUB_TOKEN", "ghp-secret", "program:0");
     await expect(service.setApiKey("mcp:github:env:GITHUB_TOKEN", null)).rejects.toThrow("Unknown provider");
-    expect(secrets.get("mcp:github:env:GITHUB_TOKEN")).toBe("ghp-secret");
+    expect(secrets.get("mcp:github:env:GITHUB_TOKEN", "program:0")).toBe("ghp-secret");
     // Nor can a worker ask for it as a key.
     expect(workerApiKey("mcp:github:env:GITHUB_TOKEN", undefined, secrets, [], () => undefined)).toBeUndefined();
     await service.setApiKey("groq", "gsk-test");

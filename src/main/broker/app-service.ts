@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
 import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
-import type { AgentOverview, AppApi, AppEvent, AppNotice, ChatExport, ChatExportFormat, MessageSearchResult, ModelOption, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
+import type { AgentOverview, AppApi, AppEvent, AppNotice, ChatExport, ChatExportFormat, MessageSearchResult, ModelOption, ProviderStatus, SessionSummary, WorkspaceRefusal } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel, customProviderId } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
@@ -30,6 +30,7 @@ import type { McpConfig } from "./mcp-config";
 import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-api";
 import type { McpServerConfig } from "../../shared/mcp/server-config";
 import { NEW_CHAT_TITLE } from "../../shared/protocol/empty-chat";
+import { workspaceRefusal, type GuardedPlaces } from "./workspace-guard";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -67,6 +68,11 @@ export interface AppServiceOptions<Port> {
   mcpConfig?: McpConfig;
   /** The MCP runtime (main/mcp); absent: no server runs here, `mcpStatus` lists none. */
   mcp?: McpSupervisor;
+  /**
+   * Paddock's data folder and the user's home folder: a workspace holding the one or being the other is refused
+   * unless the user insists (workspace-guard.ts). Absent: no such check (tests of other things).
+   */
+  guardedPlaces?: GuardedPlaces;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -235,9 +241,12 @@ export class AppService<Port = never> implements AppApi {
     return this.options.openSession(id, where);
   }
 
-  async setWorkspace(id: string, folder: string | null): Promise<SessionSummary> {
+  async setWorkspace(id: string, folder: string | null, insist = false): Promise<SessionSummary | WorkspaceRefusal> {
     if (!this.options.index.isLive(id)) throw new Error("No such chat");
     const workspace = folder === null ? undefined : await checkWorkspace(folder);
+    const places = this.options.guardedPlaces;
+    const reason = workspace !== undefined && !insist && places ? await workspaceRefusal(workspace, places) : undefined;
+    if (reason !== undefined) return { refused: { folder: workspace!, reason } };
     const summary = this.options.index.update(id, { workspace })!;
     if (workspace) this.options.settings.rememberWorkspace(workspace);
     await this.broker.setWorkspace(id, workspace);
@@ -245,7 +254,7 @@ export class AppService<Port = never> implements AppApi {
   }
 
   /** The browser host has no folder dialog (the desktop app answers this per window, with the system's). */
-  async pickWorkspace(_id: string): Promise<SessionSummary | null> {
+  async pickWorkspace(_id: string): Promise<SessionSummary | WorkspaceRefusal | null> {
     throw new Error("There is no folder dialog here: type the folder's full path.");
   }
 

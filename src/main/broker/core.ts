@@ -5,6 +5,7 @@
  */
 import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
@@ -15,7 +16,7 @@ import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
 import { MessageSearch } from "./search-service";
-import { McpConfig } from "./mcp-config";
+import { legacyMcpSecretBinding, McpConfig } from "./mcp-config";
 import { McpSupervisor } from "../mcp/mcp-supervisor";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
@@ -62,7 +63,10 @@ export interface CoreOptions<Port> {
   cipher: Cipher;
   /** What persists the settings file: electron-store in the app; Conf (which it extends) otherwise. */
   storeFactory?: SettingsBackendFactory;
-  /** Where pi's user agents are looked for (`<home>/.pi/agent/agents`); default the user's home folder. */
+  /**
+   * The user's home folder: where pi's user agents are looked for (`<home>/.pi/agent/agents`), and a workspace
+   * refused unless the user insists; default `os.homedir()`.
+   */
   homeDir?: string;
   /** Workers attach a state digest to every batch (diagnostics, tests). */
   integrityCheck?: boolean;
@@ -110,7 +114,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
   options.prepareSettings?.(settings);
   const endpoints = () => settings.get().customProviders;
-  const secrets = SecretStore.open(files.secretsFile, options.cipher, { originOf: (provider) => keyOrigin(provider, undefined, endpoints()) });
+  const secrets = SecretStore.open(files.secretsFile, options.cipher, {
+    originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) ?? keyOrigin(key, undefined, endpoints()),
+  });
   const index = await SessionIndex.open(files.sessionIndexFile);
   const agents = agentCatalog({
     dataDir: options.dataDir,
@@ -171,6 +177,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     agents,
     search,
     mcpConfig,
+    guardedPlaces: { home: options.homeDir ?? homedir(), dataDir: options.dataDir },
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });

@@ -5,19 +5,22 @@
  *
  * What it promises: settings.json holds secret entries only as `{ secret: true }`; a page learns only which secrets
  * are set (`secretStatus`); a server's secrets leave the store with it (removal, an entry made plain or dropped, and
- * at start for servers removed while Paddock was not running). A change that fails validation or storage changes
- * nothing.
+ * at start for servers removed while Paddock was not running). A secret goes only where it was saved for
+ * (`mcpSecretBinding`): a server whose address moves to another origin, or whose program changes, gets none until
+ * it is entered again. A change that fails validation or storage changes nothing.
  */
+import { createHash } from "node:crypto";
 import { planMcpImport } from "../../shared/mcp/claude-config-import";
 import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-api";
-import { mcpSecretKey, mcpSecretPrefix, type McpSecretPlace, type McpServerConfig, type ResolvedMcpServerConfig } from "../../shared/mcp/server-config";
+import { endpointOrigin } from "./endpoint-keys";
+import { mcpSecretKey, mcpSecretPrefix, parseMcpSecretKey, type McpSecretPlace, type McpServerConfig, type ResolvedMcpServerConfig } from "../../shared/mcp/server-config";
 import { secretNames } from "../../shared/mcp/server-fields";
 import { validateSettings, type Settings } from "../../shared/settings/schema";
 import { Listeners } from "../../shared/transport/transport";
 import type { SecretStore } from "./secrets";
 import type { SettingsStore } from "./settings-store";
 
-type Secrets = Pick<SecretStore, "get" | "set" | "has" | "forget" | "providers">;
+type Secrets = Pick<SecretStore, "get" | "set" | "has" | "forget" | "providers" | "boundOrigin">;
 
 /** Where a server's secret entries live: env variables for stdio, headers for HTTP. */
 function placeOf(server: McpServerConfig): McpSecretPlace {
@@ -25,19 +28,47 @@ function placeOf(server: McpServerConfig): McpSecretPlace {
 }
 
 /**
- * The server with every value filled in from `secrets`. Secret entries without a readable value are left out and
- * named in `missingSecrets`. The result holds secrets: hand it only to the MCP runtime, never to a page or a log.
+ * What a server's secrets are bound to when saved (the secret store keeps it with each value), and must still be
+ * bound to when main hands them to the MCP host: an HTTP server's origin (scheme, host, port: a header saved for
+ * one server never goes to another, as custom endpoints' keys); a stdio server's program, `program:` and the SHA-256
+ * of its command, arguments and folder (changing any of them could start another program, which must not inherit a
+ * token meant for the old one). So a URL or command changed in Settings, by an import or by hand in settings.json,
+ * starts the server without its secrets until they are entered again; changing it back finds them again.
+ */
+export function mcpSecretBinding(server: McpServerConfig): string {
+  const t = server.transport;
+  if (t.type === "http") return endpointOrigin(t.url) ?? `url:${t.url}`;
+  const program = JSON.stringify([t.command, t.args, t.cwd ?? null]);
+  return `program:${createHash("sha256").update(program).digest("hex")}`;
+}
+
+/**
+ * The binding a secret stored before secrets were bound now gets (the secret store's upgrade): its server's current
+ * one, if the server still has such a secret entry; undefined otherwise (the secret is dropped) and for names that
+ * are no MCP secret.
+ */
+export function legacyMcpSecretBinding(key: string, servers: readonly McpServerConfig[]): string | undefined {
+  const parsed = parseMcpSecretKey(key);
+  const server = parsed && servers.find((s) => s.id === parsed.serverId);
+  if (!parsed || !server || placeOf(server) !== parsed.where || !secretNames(server).includes(parsed.name)) return undefined;
+  return mcpSecretBinding(server);
+}
+
+/**
+ * The server with every value filled in from `secrets`. Secret entries without a readable value saved for where the
+ * server now goes (`mcpSecretBinding`) are left out and named in `missingSecrets`. The result holds secrets: hand it only to the MCP runtime, never to a page or a log.
  */
 export function resolveMcpServer(server: McpServerConfig, secrets: Pick<SecretStore, "get">): ResolvedMcpServerConfig {
   const missingSecrets: string[] = [];
   const place = placeOf(server);
+  const binding = mcpSecretBinding(server);
   const t = server.transport;
   const fill = (values: Record<string, { value: string } | { secret: true }>): Record<string, string> => {
     const out: Record<string, string> = {};
     for (const [name, v] of Object.entries(values)) {
       if ("value" in v) out[name] = v.value;
       else {
-        const stored = secrets.get(mcpSecretKey(server.id, place, name));
+        const stored = secrets.get(mcpSecretKey(server.id, place, name), binding);
         if (stored === undefined) missingSecrets.push(`${place} ${name}`);
         else out[name] = stored;
       }
@@ -91,7 +122,8 @@ export class McpConfig {
     const next = at < 0 ? [...current, server] : current.map((s, i) => (i === at ? server : s));
     this.#check(next);
     const place = placeOf(server);
-    this.#storeSecrets(Object.entries(secretValues).map(([name, value]) => [mcpSecretKey(server.id, place, name), value]));
+    const binding = mcpSecretBinding(server);
+    this.#storeSecrets(Object.entries(secretValues).map(([name, value]) => [mcpSecretKey(server.id, place, name), value, binding]));
     const settings = this.#settings.setMcpServers(next);
     // What the old config had and this one has not (an entry dropped or made plain, stdio <-> http).
     const keep = new Set(secretEntries.map((name) => mcpSecretKey(server.id, place, name)));
@@ -109,12 +141,18 @@ export class McpConfig {
     return settings;
   }
 
-  /** AppApi's `mcpSecretStatus`: names only, never values. */
+  /**
+   * AppApi's `mcpSecretStatus`: names only, never values. A value saved for the server's old address or program
+   * is not set; it is named in `savedElsewhere`, so Settings can say to enter it again.
+   */
   secretStatus(): McpSecretStatus[] {
-    return this.servers().map((server) => ({
-      id: server.id,
-      set: secretNames(server).filter((name) => this.#secrets.has(mcpSecretKey(server.id, placeOf(server), name))),
-    }));
+    return this.servers().map((server) => {
+      const binding = mcpSecretBinding(server);
+      const boundTo = (name: string) => this.#secrets.boundOrigin(mcpSecretKey(server.id, placeOf(server), name));
+      const names = secretNames(server).filter((name) => this.#secrets.has(mcpSecretKey(server.id, placeOf(server), name)));
+      const savedElsewhere = names.filter((name) => boundTo(name) !== binding);
+      return { id: server.id, set: names.filter((name) => boundTo(name) === binding), ...(savedElsewhere.length > 0 ? { savedElsewhere } : {}) };
+    });
   }
 
   /** AppApi's `importMcpServers`: the plan of claude-config-import.ts, done; nothing changes when it cannot all be. */
@@ -126,7 +164,7 @@ export class McpConfig {
     const next = [...current, ...added];
     this.#check(next);
     this.#storeSecrets(plan.add.flatMap(({ server, secrets }) =>
-      Object.entries(secrets).map(([name, value]): [string, string] => [mcpSecretKey(server.id, placeOf(server), name), value])));
+      Object.entries(secrets).map(([name, value]): [string, string, string] => [mcpSecretKey(server.id, placeOf(server), name), value, mcpSecretBinding(server)])));
     const settings = this.#settings.setMcpServers(next);
     this.#changes.emit(added.map((s) => s.id));
     return { settings, added: added.map((s) => s.name), skipped: plan.skipped };
@@ -138,19 +176,20 @@ export class McpConfig {
     if (!result.ok) throw new Error(`The MCP server was not saved: ${result.errors.join("; ")}`);
   }
 
-  /** Stores every value or none: a failure puts back what was there before. */
-  #storeSecrets(entries: readonly [string, string][]): void {
-    const done: [string, string | undefined][] = [];
+  /** Stores every value (key, value, binding) or none: a failure puts back what was there before. */
+  #storeSecrets(entries: readonly [string, string, string][]): void {
+    const done: [string, string | undefined, string | undefined][] = [];
     try {
-      for (const [key, value] of entries) {
-        const before = this.#secrets.get(key);
-        this.#secrets.set(key, value);
-        done.push([key, before]);
+      for (const [key, value, binding] of entries) {
+        const boundBefore = this.#secrets.boundOrigin(key);
+        const before = this.#secrets.get(key, boundBefore);
+        this.#secrets.set(key, value, binding);
+        done.push([key, before, boundBefore]);
       }
     } catch (error) {
-      for (const [key, before] of done.reverse()) {
+      for (const [key, before, boundBefore] of done.reverse()) {
         try {
-          this.#secrets.set(key, before ?? null);
+          this.#secrets.set(key, before ?? null, boundBefore);
         } catch {
           // Best effort: the store refused a write a moment ago; what is left is a stray secret, not a lost config.
         }

@@ -6,12 +6,14 @@
  * A custom endpoint's key is bound to the origin (scheme, host, port) of the endpoint's address when it is saved,
  * and given out only for that origin (see endpoint-keys.ts): an endpoint whose address moves elsewhere, or a new one
  * under an old id, never receives a key that was meant for another server. Built-in providers' keys are unbound:
- * pi-ai sends them to the provider's own fixed address.
+ * pi-ai sends them to the provider's own fixed address. An MCP server's secrets (`mcp:…` names) are bound the same
+ * way, to what mcp-config.ts's `mcpSecretBinding` names: an HTTP server's origin, a stdio server's program.
  */
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
 import { getEnvApiKey } from "@mariozechner/pi-ai";
 import { customProviderId } from "../../shared/providers/custom-provider";
+import { isMcpSecretKey } from "../../shared/mcp/server-config";
 import { JsonFile, type FileNotice, type Recovered } from "./json-file";
 import { isRecord } from "../../shared/is-record";
 import { KeyedRecord } from "../../shared/keyed-record";
@@ -34,7 +36,10 @@ export const plaintextDevCipher: Cipher = {
   decrypt: (data) => data.toString("utf8"),
 };
 
-/** One stored key: the encrypted bytes, and for a custom endpoint the origin it may be sent to. */
+/**
+ * One stored key: the encrypted bytes, and for a custom endpoint or an MCP server's secret where it may be sent
+ * (`origin`: a `scheme://host:port`, or for a stdio server's env secret its program, `program:<sha256>`).
+ */
 const StoredKeySchema = Type.Object(
   { data: Type.String({ minLength: 1 }), origin: Type.Optional(Type.String({ minLength: 1 })) },
   { additionalProperties: false },
@@ -42,7 +47,7 @@ const StoredKeySchema = Type.Object(
 
 /**
  * The file, version 2: `{ "version": 2, "keys": { "<provider>": { "data": "<base64 of the encrypted key>",
- * "origin": "<scheme://host:port, custom endpoints only>" } } }`. Version 1 held `"<provider>": "<base64>"`.
+ * "origin": "<scheme://host:port, or program:<sha256>: bound keys only>" } } }`. Version 1 held `"<provider>": "<base64>"`.
  */
 const SecretsFileSchema = Type.Object(
   { version: Type.Literal(2), keys: KeyedRecord("^[\\s\\S]+$", StoredKeySchema) },
@@ -53,8 +58,8 @@ type StoredKey = Static<typeof StoredKeySchema>;
 
 export interface SecretStoreOptions {
   /**
-   * The origin a custom endpoint's key saved before keys were bound (version 1 files) now belongs to: the endpoint's
-   * current one; undefined when the endpoint is gone.
+   * The origin a bound key saved before keys were bound (version 1 files, or an entry without one) now belongs to:
+   * the custom endpoint's current origin, or the MCP server's current binding; undefined when it is gone.
    */
   originOf?(provider: string): string | undefined;
 }
@@ -86,7 +91,7 @@ export class SecretStore {
       schema: SecretsFileSchema,
       upgrade,
       rules: (data) => Object.entries(data.keys).filter(([provider, key]) => isBound(provider) !== (key.origin !== undefined))
-        .map(([provider]) => `keys.${provider}: ${isBound(provider) ? "a custom endpoint's key needs its origin" : "only custom endpoints' keys have an origin"}`),
+        .map(([provider]) => `keys.${provider}: ${isBound(provider) ? "a custom endpoint's key or an MCP secret needs its origin" : "only custom endpoints' keys and MCP secrets have an origin"}`),
       recover: (parsed) => recoverKeys(parsed === undefined ? undefined : upgrade(parsed.raw)),
     });
     const loaded = json.load();
@@ -109,8 +114,8 @@ export class SecretStore {
 
   /**
    * Stores the provider's key (surrounding whitespace, as pasted, is dropped), bound to `origin`, or with null removes
-   * it; either is on disk when this returns. A custom endpoint's key needs the origin, a built-in provider's takes
-   * none. Throws, storing nothing, when the key is empty, the origin wrong, or encryption unavailable.
+   * it; either is on disk when this returns. A custom endpoint's key and an MCP secret need the origin, a built-in
+   * provider's takes none. Throws, storing nothing, when the key is empty, the origin wrong, or encryption unavailable.
    */
   set(provider: string, key: string | null, origin?: string): void {
     if (provider.length === 0) throw new Error("A provider name is required");
@@ -121,7 +126,8 @@ export class SecretStore {
     const trimmed = key.trim();
     if (trimmed.length === 0) throw new Error("An empty API key cannot be stored; pass null to remove the key");
     if (isBound(provider) !== (origin !== undefined)) {
-      throw new Error(isBound(provider) ? "A custom endpoint's key needs the endpoint's origin" : `${provider}'s key is not bound to an origin`);
+      const needs = isMcpSecretKey(provider) ? "An MCP server's secret needs what it is bound to" : "A custom endpoint's key needs the endpoint's origin";
+      throw new Error(isBound(provider) ? needs : `${provider}'s key is not bound to an origin`);
     }
     if (!this.#cipher.isAvailable()) {
       throw new Error("This system offers no secure storage for API keys; set the provider's environment variable instead");
@@ -161,16 +167,16 @@ export class SecretStore {
   }
 }
 
-/** Custom endpoints' keys are bound to an origin; built-in providers' are not. */
+/** Custom endpoints' keys and MCP servers' secrets are bound to where they may go; built-in providers' are not. */
 function isBound(provider: string): boolean {
-  return customProviderId(provider) !== undefined;
+  return customProviderId(provider) !== undefined || isMcpSecretKey(provider);
 }
 
 /**
  * A parsed secrets file of any version in today's layout (unvalidated; what it cannot read passes through for the
- * schema to name). Migration: a custom endpoint's key saved before keys were bound (version 1, or an entry without an
- * origin) is bound to the endpoint's current origin, so users keep their keys; a key whose endpoint is gone is
- * dropped, since it could otherwise be bound to whatever server later takes the endpoint's id.
+ * schema to name). Migration: a custom endpoint's key or an MCP secret saved before they were bound (version 1, or an
+ * entry without an origin) is bound to the endpoint's (the server's) current origin, so users keep their keys; one
+ * whose endpoint or server is gone is dropped, since it could otherwise be bound to whatever later takes its id.
  */
 function upgradeSecretsFile(raw: unknown, originOf: (provider: string) => string | undefined): unknown {
   if (!isRecord(raw) || !isRecord(raw.keys) || (raw.version !== 1 && raw.version !== 2)) return raw;

@@ -14,8 +14,11 @@ export interface HostEvents {
   onStatus(listener: (status: HostStatus) => void): () => void;
 }
 
-/** Opens the socket at `url` (token included) and keeps it open for the page's life. */
-export function connectHostEvents(url: string): HostEvents {
+/**
+ * Opens the socket at `url()` (credential included; asked again for each reconnection, since the page renews its
+ * credential) and keeps it open for the page's life.
+ */
+export function connectHostEvents(url: () => string): HostEvents {
   const events = new Listeners<[AppEvent]>();
   const statuses = new Listeners<[HostStatus]>();
   let status: HostStatus = "connected";
@@ -26,7 +29,7 @@ export function connectHostEvents(url: string): HostEvents {
     statuses.emit(next);
   };
   const open = () => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url());
     socket.addEventListener("open", () => {
       failures = 0;
       setStatus("connected");

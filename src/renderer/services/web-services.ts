@@ -12,16 +12,35 @@ import { newViewerId, openSessionHandle } from "./session-handle";
 import { PAGE_TOKEN_META, WEB_HOST_TOKEN_HEADER as TOKEN_HEADER } from "../../shared/protocol/ids";
 
 
+/** Where a tab keeps its page credential: sessionStorage, which is this origin's (port included) and this tab's. */
+const CREDENTIAL_KEY = "paddock-credential";
+/** A page credential handed to a tab this page opens, in the new address's fragment (never sent to a server). */
+const CREDENTIAL_FRAGMENT = "credential";
+/** How often an open page renews its credential (it lives 12 hours unused: web-host/page-credentials.ts). */
+const RENEW_EVERY_MS = 30 * 60 * 1000;
+
 /**
- * Builds the services from the token the host wrote into the page (or, in a page from elsewhere, the URL's
- * `?token=`) and the URL's `?session=`. Takes the token out of the address bar: the host's cookie lets a reload or a
- * new tab in without it. Throws when there is no token.
+ * Builds the services from the page credential the host wrote into the page (the first load, by the printed address),
+ * the one a page of this host handed over in the address's fragment (a tab it opened), or the one this tab kept (a
+ * reload), and from the URL's `?session=`. Takes the token and the credential out of the address bar. No cookie
+ * carries either (web-host/http-server.ts says why). Throws when there is no credential.
  */
 export function createWebServices(location: Location): AppServices {
   const params = new URLSearchParams(location.search);
-  const token = document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_TOKEN_META}"]`)?.content || params.get("token");
-  if (!token) throw new Error("This page needs the address the web host printed (it carries a token).");
-  forgetTokenInAddressBar(location);
+  let credential = document.querySelector<HTMLMetaElement>(`meta[name="${PAGE_TOKEN_META}"]`)?.content
+    || new URLSearchParams(location.hash.slice(1)).get(CREDENTIAL_FRAGMENT)
+    || storedCredential();
+  forgetSecretsInAddressBar(location);
+  if (!credential) throw new Error("This page needs the address the web host printed (it carries a token).");
+  const keep = (next: string) => {
+    credential = next;
+    try {
+      sessionStorage.setItem(CREDENTIAL_KEY, next);
+    } catch {
+      // Storage turned off: this page works on; a reload needs the printed address again.
+    }
+  };
+  keep(credential);
 
   const post = async (path: string, body: unknown, keepalive = false): Promise<any> => {
     const json = JSON.stringify(body);
@@ -29,7 +48,7 @@ export function createWebServices(location: Location): AppServices {
     try {
       response = await fetch(path, {
         method: "POST",
-        headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
+        headers: { "content-type": "application/json", [TOKEN_HEADER]: credential! },
         body: json,
         keepalive,
       });
@@ -43,12 +62,16 @@ export function createWebServices(location: Location): AppServices {
   };
 
   const call = async (method: keyof AppApi, args: unknown[]) => (await post("/api/call", { method, args })).result;
+  // Renewed at once (a reload may bring back an old one) and then while the page is open, so it never runs out here.
+  const renew = () => post("/api/renew", {}).then(({ credential: next }) => typeof next === "string" && keep(next), () => {});
+  void renew();
+  setInterval(() => void renew(), RENEW_EVERY_MS);
   const app = new Proxy({} as AppApi, {
     get: (_, method: keyof AppApi) => {
       if (method === "openSession") {
         return async (id: string, where: "this-window" | "new-window") => {
           // Opened before the call, while the click still counts as a user gesture (popup blockers).
-          if (where === "new-window") window.open(pageUrl(location, id), "_blank", "noopener");
+          if (where === "new-window") window.open(pageUrl(location, id, credential!), "_blank", "noopener");
           await call("openSession", [id, where]);
         };
       }
@@ -68,11 +91,16 @@ export function createWebServices(location: Location): AppServices {
     for (const viewer of [...attached]) detach(viewer, true);
   });
 
-  const eventsUrl = new URL("/api/events", location.href);
-  eventsUrl.protocol = eventsUrl.protocol === "https:" ? "wss:" : "ws:";
-  eventsUrl.searchParams.set("token", token);
-  eventsUrl.searchParams.set("page", pageId);
-  const hostEvents = connectHostEvents(eventsUrl.toString());
+  const eventsUrl = () => {
+    const url = new URL("/api/events", location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.hash = "";
+    url.search = "";
+    url.searchParams.set("token", credential!);
+    url.searchParams.set("page", pageId);
+    return url.toString();
+  };
+  const hostEvents = connectHostEvents(eventsUrl);
 
   return {
     app,
@@ -112,18 +140,35 @@ function browserNotifications(): PageNotifications {
   };
 }
 
-/** A chat's page address, without the token: the host's cookie lets it in. */
-function pageUrl(location: Location, sessionId: string): string {
+function storedCredential(): string | null {
+  try {
+    return sessionStorage.getItem(CREDENTIAL_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A chat's page address for a new tab, without the host's token: this page's credential goes in the fragment, which
+ * the browser never sends (a tab opened with noopener does not get a copy of this one's sessionStorage).
+ */
+function pageUrl(location: Location, sessionId: string, credential: string): string {
   const url = new URL("/", location.href);
   url.searchParams.set("session", sessionId);
+  url.hash = new URLSearchParams({ [CREDENTIAL_FRAGMENT]: credential }).toString();
   return url.toString();
 }
 
-/** Rewrites the address without `token` (no navigation, no history entry), so it stays out of history and bookmarks. */
-function forgetTokenInAddressBar(location: Location): void {
+/**
+ * Rewrites the address without `token` and a handed-over credential (no navigation, no history entry), so neither
+ * stays in history and bookmarks.
+ */
+function forgetSecretsInAddressBar(location: Location): void {
   const url = new URL(location.href);
-  if (!url.searchParams.has("token")) return;
+  const fragment = new URLSearchParams(url.hash.slice(1));
+  if (!url.searchParams.has("token") && !fragment.has(CREDENTIAL_FRAGMENT)) return;
   url.searchParams.delete("token");
+  if (fragment.has(CREDENTIAL_FRAGMENT)) url.hash = "";
   history.replaceState(history.state, "", url.toString());
 }
 

@@ -11,6 +11,11 @@ export interface McpSecretStatus {
   id: string;
   /** Names of the secret entries main holds a value for; the others are "not set". */
   set: string[];
+  /**
+   * Names whose stored value was saved for the server's earlier address (another origin) or program, so it is not
+   * sent (main/broker/mcp-config.ts, `mcpSecretBinding`): to be entered again. Absent when none.
+   */
+  savedElsewhere?: string[];
 }
 
 /** What an import did: the servers it added, those it left out and why. */

@@ -104,6 +104,19 @@ export function mcpSecretKey(serverId: string, where: McpSecretPlace, name: stri
   return `mcp:${serverId}:${where}:${name}`;
 }
 
+const MCP_SECRET_KEY = /^mcp:([^:]+):(env|header):([^:]+)$/;
+
+/** Whether a secret store name is an MCP server's secret (and not a provider's API key). */
+export function isMcpSecretKey(key: string): boolean {
+  return key.startsWith("mcp:");
+}
+
+/** The parts of an MCP secret's store name (`mcpSecretKey`), or undefined for any other name. */
+export function parseMcpSecretKey(key: string): { serverId: string; where: McpSecretPlace; name: string } | undefined {
+  const m = MCP_SECRET_KEY.exec(key);
+  return m ? { serverId: m[1], where: m[2] as McpSecretPlace, name: m[3] } : undefined;
+}
+
 /** The prefix every secret of the server is stored under (to find them all when it is removed). */
 export function mcpSecretPrefix(serverId: string): string {
   return `mcp:${serverId}:`;

@@ -185,6 +185,26 @@ export function draftToConfig(draft: McpServerDraft): { server: McpServerConfig;
   return { server, secrets };
 }
 
+/**
+ * Whether `draft` sends its secrets somewhere other than `saved` did: an HTTP server's address on another origin
+ * (scheme, host, port), a stdio server's other command, arguments or folder. Main binds stored secrets to where they
+ * were saved for (main/broker/mcp-config.ts, `mcpSecretBinding`) and does not send them elsewhere, so the editor
+ * then asks for them again.
+ */
+export function secretsTargetMoved(saved: McpServerDraft, draft: McpServerDraft): boolean {
+  if (saved.type !== draft.type) return true;
+  if (draft.type === "http") return originOf(saved.url) !== originOf(draft.url);
+  return saved.command.trim() !== draft.command.trim() || argLines(saved.args).join("\n") !== argLines(draft.args).join("\n") || saved.cwd.trim() !== draft.cwd.trim();
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The editor's draft of a stored server; `storedSecrets` are the names whose secret main holds. */
 export function configToDraft(server: McpServerConfig, storedSecrets: readonly string[]): McpServerDraft {
   const t = server.transport;

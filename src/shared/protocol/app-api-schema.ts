@@ -22,7 +22,10 @@ export const APP_API_SCHEMAS = {
   deleteSession: Type.Tuple([SessionId]),
   restoreSession: Type.Tuple([SessionId]),
   openSession: Type.Tuple([SessionId, Type.Union([Type.Literal("this-window"), Type.Literal("new-window")])]),
-  setWorkspace: Type.Tuple([SessionId, Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])]),
+  setWorkspace: Type.Union([
+    Type.Tuple([SessionId, Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])]),
+    Type.Tuple([SessionId, Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()]), Type.Boolean()]),
+  ]),
   pickWorkspace: Type.Tuple([SessionId]),
   getSettings: Type.Tuple([]),
   updateSettings: Type.Tuple([SettingsPatchSchema]),

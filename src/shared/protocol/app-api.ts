@@ -13,6 +13,14 @@ import type { McpConfigApi } from "../mcp/config-api";
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
 
+/**
+ * A workspace main would not set without the user insisting (main/broker/workspace-guard.ts): the folder (its real
+ * path, to pass back with `insist`) and why, in words.
+ */
+export interface WorkspaceRefusal {
+  refused: { folder: string; reason: string };
+}
+
 /** Which model, by provider id and model id (custom endpoints use provider `custom:<id>`). */
 export interface ModelRef {
   provider: string;
@@ -79,15 +87,17 @@ export interface AppApi extends McpStatusApi, McpConfigApi {
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
   /**
    * Gives the chat a workspace folder (an absolute path to an existing folder, checked by main), or none (null).
-   * The chat's agent gets file and shell tools for it from its next step on.
+   * The chat's agent gets file and shell tools for it from its next step on. The home folder itself, or a folder
+   * holding Paddock's data folder, is not set but answered with a `WorkspaceRefusal` saying why, unless `insist`
+   * (the user read the reason and chose "Use this folder anyway"). Other bad folders reject with a readable Error.
    */
-  setWorkspace(id: string, folder: string | null): Promise<SessionSummary>;
+  setWorkspace(id: string, folder: string | null, insist?: boolean): Promise<SessionSummary | WorkspaceRefusal>;
   /**
    * The desktop app: main shows the system's folder dialog (never the page) and sets the chosen folder as the chat's
-   * workspace; resolves null when the user cancels. The browser host has no such dialog: it rejects, and the page
-   * asks for a typed path instead.
+   * workspace (or answers its refusal, as setWorkspace); resolves null when the user cancels. The browser host has
+   * no such dialog: it rejects, and the page asks for a typed path instead.
    */
-  pickWorkspace(id: string): Promise<SessionSummary | null>;
+  pickWorkspace(id: string): Promise<SessionSummary | WorkspaceRefusal | null>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: SettingsPatch): Promise<Settings>;
   /**

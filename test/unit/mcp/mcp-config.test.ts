@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { McpConfig } from "../../../src/main/broker/mcp-config";
+import { legacyMcpSecretBinding, McpConfig } from "../../../src/main/broker/mcp-config";
 import { SecretStore, type Cipher } from "../../../src/main/broker/secrets";
 import { SettingsStore } from "../../../src/main/broker/settings-store";
 import { dispatchAppCall } from "../../../src/main/broker/app-call";
@@ -51,10 +51,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Main as it starts: the settings and secrets files of `dir`, and the McpConfig over them. */
+/** Main as it starts (core.ts): the settings and secrets files of `dir`, and the McpConfig over them. */
 function open(cipher: Cipher = flipCipher()) {
   const settings = SettingsStore.open({ cwd: dir });
-  const secrets = SecretStore.open(join(dir, "secrets.json"), cipher);
+  const secrets = SecretStore.open(join(dir, "secrets.json"), cipher, { originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) });
   const config = new McpConfig(settings, secrets);
   config.onChange((ids) => changes.push([...ids]));
   return { settings, secrets, config };
@@ -172,7 +172,7 @@ describe("McpConfig", () => {
   it("forgets, at start, secrets of servers removed while it was not running", () => {
     const { config, secrets } = open();
     config.save(GITHUB, { GITHUB_PERSONAL_ACCESS_TOKEN: TOKEN });
-    secrets.set("mcp:gone:env:TOKEN", "old");
+    secrets.set("mcp:gone:env:TOKEN", "old", "program:0");
     const restarted = open();
     expect(restarted.secrets.providers()).toEqual(["mcp:github:env:GITHUB_PERSONAL_ACCESS_TOKEN"]);
   });
@@ -194,6 +194,67 @@ describe("McpConfig", () => {
     const { settings, config } = open();
     expect(config.servers()).toEqual([GITHUB]);
     expect(settings.notices[0]?.text).toMatch(/was saved as .*corrupt.* and its valid settings were kept/);
+  });
+});
+
+describe("secrets bound to where they were saved for", () => {
+  const moved = (server: McpServerConfig, transport: Partial<McpServerConfig["transport"]>): McpServerConfig =>
+    ({ ...server, transport: { ...server.transport, ...transport } }) as McpServerConfig;
+
+  it("an HTTP server's secret header does not follow its URL to another origin, and Settings says so", () => {
+    const { config } = open();
+    config.save(LINEAR, { Authorization: "Bearer lin" });
+    expect(config.resolveServerConfig("linear")?.transport).toMatchObject({ headers: { Authorization: "Bearer lin" } });
+    // Another path on the same origin keeps it.
+    config.save(moved(LINEAR, { url: "https://mcp.linear.app/v2/mcp" }), {});
+    expect(config.resolveServerConfig("linear")?.transport).toMatchObject({ headers: { Authorization: "Bearer lin" } });
+    // Another host, scheme or port: no header, named as missing, and saved for elsewhere.
+    for (const url of ["https://attacker.example/mcp", "http://mcp.linear.app/mcp", "https://mcp.linear.app:8443/mcp"]) {
+      config.save(moved(LINEAR, { url }), {});
+      expect(config.resolveServerConfig("linear")).toMatchObject({ transport: { url, headers: {} }, missingSecrets: ["header Authorization"] });
+      expect(config.secretStatus()).toEqual([{ id: "linear", set: [], savedElsewhere: ["Authorization"] }]);
+    }
+    // Entered again for the new address, it goes there (and only there).
+    config.save(moved(LINEAR, { url: "https://attacker.example/mcp" }), { Authorization: "Bearer new" });
+    expect(config.resolveServerConfig("linear")?.transport).toMatchObject({ headers: { Authorization: "Bearer new" } });
+    expect(config.secretStatus()).toEqual([{ id: "linear", set: ["Authorization"] }]);
+    config.save(LINEAR, {});
+    expect(config.resolveServerConfig("linear")?.transport).toMatchObject({ headers: {} });
+  });
+
+  it("a URL changed by hand in settings.json gets no secret either", () => {
+    open().config.save(LINEAR, { Authorization: "Bearer lin" });
+    const raw = JSON.parse(settingsFile());
+    raw.mcpServers[0].transport.url = "https://attacker.example/mcp";
+    writeFileSync(join(dir, "settings.json"), JSON.stringify(raw));
+    expect(open().config.resolveServerConfig("linear")).toMatchObject({ transport: { headers: {} }, missingSecrets: ["header Authorization"] });
+  });
+
+  it("a stdio server's secret env value does not go to another command, arguments or folder; changing back finds it", () => {
+    const { config } = open();
+    config.save(GITHUB, { GITHUB_PERSONAL_ACCESS_TOKEN: TOKEN });
+    const stdio = GITHUB.transport as Extract<McpServerConfig["transport"], { type: "stdio" }>;
+    for (const change of [{ command: "/tmp/evil" }, { args: ["-y", "evil-package"] }, { cwd: "/tmp/evil" }]) {
+      config.save(moved(GITHUB, change), {});
+      expect(config.resolveServerConfig("github")).toMatchObject({ transport: { env: { LOG_LEVEL: "debug" } }, missingSecrets: ["env GITHUB_PERSONAL_ACCESS_TOKEN"] });
+      expect(JSON.stringify(config.resolveServerConfig("github"))).not.toContain(TOKEN);
+    }
+    config.save(moved(GITHUB, { args: [...stdio.args] }), {});
+    expect(config.resolveServerConfig("github")?.transport).toMatchObject({ env: { GITHUB_PERSONAL_ACCESS_TOKEN: TOKEN } });
+  });
+
+  it("binds secrets saved before they were bound to their server's current address on upgrade", () => {
+    open().config.save(LINEAR, {});
+    // A secrets file as the last version wrote it: the value with no binding.
+    writeFileSync(join(dir, "secrets.json"), JSON.stringify({
+      version: 2,
+      keys: { "mcp:linear:header:Authorization": { data: flipCipher().encrypt("Bearer old").toString("base64") } },
+    }));
+    const upgraded = open();
+    expect(upgraded.secrets.boundOrigin("mcp:linear:header:Authorization")).toBe("https://mcp.linear.app");
+    expect(upgraded.config.resolveServerConfig("linear")?.transport).toMatchObject({ headers: { Authorization: "Bearer old" } });
+    upgraded.config.save(moved(LINEAR, { url: "https://attacker.example/mcp" }), {});
+    expect(upgraded.config.resolveServerConfig("linear")?.transport).toMatchObject({ headers: {} });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   draftToConfig,
   emptyDraft,
   looksSecret,
+  secretsTargetMoved,
   serverIdFrom,
   type McpServerDraft,
 } from "../../../src/shared/mcp/server-fields";
@@ -108,6 +109,17 @@ describe("drafts and configs", () => {
       expect(looksSecret(name), name).toBe(true);
     }
     for (const name of ["LOG_LEVEL", "NODE_ENV", "X-Team", "ALLOWED_DIRS"]) expect(looksSecret(name), name).toBe(false);
+  });
+
+  it("knows when an edit sends stored secrets elsewhere: another origin, command, arguments or folder", () => {
+    const http = { ...emptyDraft("http"), url: "https://mcp.example.com/mcp" };
+    expect(secretsTargetMoved(http, { ...http, url: "https://mcp.example.com/v2" })).toBe(false);
+    for (const url of ["https://evil.example/mcp", "http://mcp.example.com/mcp", "https://mcp.example.com:444/mcp", "not a url"]) {
+      expect(secretsTargetMoved(http, { ...http, url }), url).toBe(true);
+    }
+    const stdio = { ...emptyDraft("stdio"), command: "npx", args: "-y\nserver" };
+    expect(secretsTargetMoved(stdio, { ...stdio, args: "-y\n\nserver\n", name: "renamed" })).toBe(false);
+    for (const change of [{ command: "/tmp/evil" }, { args: "-y\nevil" }, { cwd: "/tmp" }]) expect(secretsTargetMoved(stdio, { ...stdio, ...change })).toBe(true);
   });
 });
 

@@ -94,17 +94,22 @@ describe("the events WebSocket", () => {
   });
 });
 
-describe("the page and its token", () => {
+describe("the page and its credential", () => {
   const folders = new TempFolders("paddock-page-");
   let pages: RunningHttpServer;
+  let now = 1_000_000;
   const PAGE = '<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="x" /></head><body></body></html>';
+  const HOUR = 60 * 60 * 1000;
 
   beforeEach(async () => {
+    now = 1_000_000;
     pages = await startHttpServer({
       port: 0,
       staticDir: folders.make({ "index.html": PAGE, "app.js": "1" }),
       token: TOKEN,
       routes: { call: async () => "ok", attach: async () => ({ url: "ws://x" }), detach: async () => {}, subscribe: () => () => {} },
+      credentialLifetimeMs: 12 * HOUR,
+      now: () => now,
     });
   });
   afterEach(async () => {
@@ -114,25 +119,90 @@ describe("the page and its token", () => {
 
   const get = (path: string, cookie?: string) =>
     fetch(`http://127.0.0.1:${pages.port}${path}`, { headers: cookie ? { cookie } : {} });
+  const api = (credential: string, path = "/api/call") =>
+    fetch(`http://127.0.0.1:${pages.port}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-paddock-token": credential },
+      body: JSON.stringify({ method: "getSettings", args: [] }),
+    });
+  const credentialOf = async (response: Response) => /<meta name="paddock-token" content="([^"]+)" \/>/.exec(await response.text())?.[1];
 
-  it("lets the first load in by the URL's token, sets the cookie and writes the token into the page", async () => {
+  it("gives the first load a page credential, never the token, and no cookie that holds either", async () => {
     const first = await get(`/?token=${TOKEN}`);
     expect(first.status).toBe(200);
-    const cookie = first.headers.get("set-cookie")!.split(";")[0];
-    expect(cookie).toBe(`paddock-token-${pages.port}=${TOKEN}`);
-    expect(await first.text()).toContain(`<meta name="paddock-token" content="${TOKEN}" />`);
-    // A reload with the token gone from the address bar, or a new tab: the cookie alone is enough.
-    const reload = await get("/?session=abc", cookie);
-    expect(reload.status).toBe(200);
-    expect(await reload.text()).toContain(`content="${TOKEN}"`);
-    expect((await get("/app.js", cookie)).status).toBe(200);
+    // The only cookie is the one clearing what earlier versions set.
+    expect(first.headers.get("set-cookie")).toBe(`paddock-token-${pages.port}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`);
+    const credential = (await credentialOf(first))!;
+    expect(credential).toMatch(new RegExp(`^p1\\.${pages.port}\\.`));
+    expect(credential).not.toContain(TOKEN);
+    expect((await api(credential)).status).toBe(200);
+    // A new tab by the printed address gets one of its own.
+    expect(await credentialOf(await get(`/?token=${TOKEN}`))).not.toBe(credential);
   });
 
-  it("gives nothing, and no token, to a request without the token or with a wrong one", async () => {
-    for (const response of [await get("/"), await get("/?token=wrong"), await get("/", `paddock-token-${pages.port}=wrong`)]) {
-      expect(response.status).toBe(401);
-      expect(await response.text()).not.toContain(TOKEN);
+  it("serves a reload and the page's files without a credential, and with none written in", async () => {
+    const reload = await get("/?session=abc");
+    expect(reload.status).toBe(200);
+    expect(reload.headers.get("set-cookie")).toBeNull();
+    expect(await reload.text()).not.toContain("paddock-token");
+    expect((await get("/app.js")).status).toBe(200);
+  });
+
+  it("refuses a wrong token in the address, and API calls without a credential, with a wrong one or by cookie", async () => {
+    const wrong = await get("/?token=wrong");
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).not.toContain(TOKEN);
+    for (const credential of ["", "wrong", `p1.${pages.port}.zzzzzz.abc.def`]) expect((await api(credential)).status).toBe(401);
+    // A real credential with its expiry pushed out (or its port changed) no longer matches its MAC.
+    const [p1, port, expiry, nonce, mac] = (await credentialOf(await get(`/?token=${TOKEN}`)))!.split(".");
+    expect((await api([p1, port, expiry, nonce, mac].join("."))).status).toBe(200);
+    const later = (parseInt(expiry, 36) + 365 * 24 * HOUR).toString(36);
+    expect((await api([p1, port, later, nonce, mac].join("."))).status).toBe(401);
+    expect((await api([p1, String(Number(port) + 1), expiry, nonce, mac].join("."))).status).toBe(401);
+    const byCookie = await fetch(`http://127.0.0.1:${pages.port}/api/call`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `paddock-token-${pages.port}=${TOKEN}` },
+      body: "{}",
+    });
+    expect(byCookie.status).toBe(401);
+  });
+
+  it("refuses a credential made for another port (another host with the same token)", async () => {
+    const other = await startHttpServer({
+      port: 0,
+      staticDir: folders.make({ "index.html": PAGE }),
+      token: TOKEN,
+      routes: { call: async () => "ok", attach: async () => ({ url: "ws://x" }), detach: async () => {}, subscribe: () => () => {} },
+    });
+    try {
+      const foreign = (await credentialOf(await fetch(`http://127.0.0.1:${other.port}/?token=${TOKEN}`)))!;
+      expect((await api(foreign)).status).toBe(401);
+    } finally {
+      await other.close();
     }
+  });
+
+  it("refuses an expired credential, saying so; a renewed one lives on", async () => {
+    const credential = (await credentialOf(await get(`/?token=${TOKEN}`)))!;
+    now += 11 * HOUR;
+    const renewed = (await (await api(credential, "/api/renew")).json()) as { credential: string };
+    now += 2 * HOUR; // 13 hours after the first was issued, 2 after the renewal
+    const expired = await api(credential);
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as { error: string }).error).toMatch(/expired: open the address the web host printed/);
+    expect((await api(renewed.credential)).status).toBe(200);
+    // The events socket takes the same rule.
+    const events = (credential: string) => `ws://127.0.0.1:${pages.port}/api/events?token=${encodeURIComponent(credential)}`;
+    await expect(new Promise((ok, fail) => {
+      const socket = new WebSocket(events(credential), { origin: `http://127.0.0.1:${pages.port}` });
+      socket.once("open", () => ok(socket.close()));
+      socket.once("unexpected-response", (_req, res) => fail(new Error(`HTTP ${res.statusCode}`)));
+    })).rejects.toThrow(/403/);
+    await new Promise((ok, fail) => {
+      const socket = new WebSocket(events(renewed.credential), { origin: `http://127.0.0.1:${pages.port}` });
+      socket.once("open", () => ok(socket.close()));
+      socket.once("error", fail);
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { WorkspaceInfo } from "../../../shared/protocol/session-protocol";
+import type { SessionSummary, WorkspaceRefusal } from "../../../shared/protocol/app-api";
 import { useServices } from "../../app/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { FolderIcon } from "./icons";
@@ -13,7 +14,8 @@ interface WorkspaceButtonProps {
 /**
  * The chat's workspace in its header: the folder (and the project context files its agent read), and a panel to
  * choose another: the system's folder dialog in the desktop app (opened by main), a typed path in the browser
- * host (checked by the host), recent folders in both, or none.
+ * host (checked by the host), recent folders in both, or none. A folder main refuses unless the user insists (the
+ * home folder, one holding Paddock's data) shows why, with "Use this folder anyway".
  */
 export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) {
   const services = useServices();
@@ -22,23 +24,34 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
   const [typed, setTyped] = useState("");
   const [recent, setRecent] = useState<string[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<WorkspaceRefusal["refused"] | null>(null);
   const area = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!open) return;
     setFailure(null);
+    setRefusal(null);
     setTyped(workspace?.folder ?? "");
     app.getSettings().then((s) => setRecent(s.recentWorkspaces), () => setRecent([]));
   }, [open, app, workspace?.folder]);
   const onPanelKey = usePopoverDismiss(open, area, () => setOpen(false));
 
-  const use = (folder: string | null) => {
+  /** Main set the folder (the panel closes), refused it (why, and the way to insist), or did nothing (cancelled). */
+  const settled = (answer: SessionSummary | WorkspaceRefusal | null) => {
+    if (answer === null) return;
+    if ("refused" in answer) setRefusal(answer.refused);
+    else setOpen(false);
+  };
+  const failed = (e: unknown) => setFailure(errorText(e));
+  const use = (folder: string | null, insist = false) => {
     setFailure(null);
-    app.setWorkspace(sessionId, folder).then(() => setOpen(false), (e: unknown) => setFailure(errorText(e)));
+    setRefusal(null);
+    app.setWorkspace(sessionId, folder, insist).then(settled, failed);
   };
   const browse = () => {
     setFailure(null);
-    app.pickWorkspace(sessionId).then((picked) => picked && setOpen(false), (e: unknown) => setFailure(errorText(e)));
+    setRefusal(null);
+    app.pickWorkspace(sessionId).then(settled, failed);
   };
 
   const name = workspace ? baseName(workspace.folder) : "No workspace";
@@ -91,6 +104,12 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
             </div>
           ) : null}
           {workspace ? <button type="button" className="link-button" onClick={() => use(null)}>Remove the workspace</button> : null}
+          {refusal ? (
+            <div className="notice notice-warning workspace-refusal" role="alert" data-testid="workspace-refusal">
+              <p><code>{refusal.folder}</code>: {refusal.reason}</p>
+              <button type="button" className="btn" onClick={() => use(refusal.folder, true)} data-testid="workspace-insist">Use this folder anyway</button>
+            </div>
+          ) : null}
           {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
         </div>
       ) : null}

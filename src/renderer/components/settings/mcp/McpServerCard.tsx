@@ -8,6 +8,8 @@ interface McpServerCardProps {
   status: McpServerStatus | undefined;
   /** Names of its secrets that are set. */
   secretsSet: readonly string[] | undefined;
+  /** Names of its secrets saved for its earlier address or program: not sent, to be entered again. */
+  savedElsewhere: readonly string[];
   busy: boolean;
   onEdit(): void;
   onToggle(patch: { enabled?: boolean; trusted?: boolean }): void;
@@ -19,11 +21,13 @@ interface McpServerCardProps {
  * One server in Settings: name, state, what it runs, its switches, and (unfolded) its tools with their descriptions,
  * or why it failed with the tail of its stderr.
  */
-export function McpServerCard({ server, status, secretsSet, busy, onEdit, onToggle, onRestart, onRemove }: McpServerCardProps) {
+export function McpServerCard({ server, status, secretsSet, savedElsewhere, busy, onEdit, onToggle, onRestart, onRemove }: McpServerCardProps) {
   const [confirmRemove, setConfirmRemove] = useState(false);
   const state = stateLabel(server, status);
   const tools = status?.tools ?? [];
   const missing = missingSecrets(server, secretsSet);
+  const moved = missing.filter((name) => savedElsewhere.includes(name));
+  const unset = missing.filter((name) => !savedElsewhere.includes(name));
   const headingId = `mcp-server-${server.id}`;
   return (
     <article className="mcp-server" data-testid="mcp-server" data-server-id={server.id} aria-labelledby={headingId}>
@@ -61,9 +65,15 @@ export function McpServerCard({ server, status, secretsSet, busy, onEdit, onTogg
           <span>Trusted <span className="field-hint">· its read-only tools run without asking; the others always ask</span></span>
         </label>
       </div>
-      {missing.length > 0 ? (
+      {moved.length > 0 ? (
+        <p className="mcp-warning" data-testid="mcp-moved-secrets">
+          {moved.join(", ")} {moved.length === 1 ? "was" : "were"} saved for this server's earlier {server.transport.type === "http" ? "address" : "program"},
+          so Paddock does not send {moved.length === 1 ? "it" : "them"} here. Edit the server to enter {moved.length === 1 ? "it" : "them"} again.
+        </p>
+      ) : null}
+      {unset.length > 0 ? (
         <p className="mcp-warning" data-testid="mcp-missing-secrets">
-          Not set: {missing.join(", ")}. Edit the server to enter {missing.length === 1 ? "it" : "them"}.
+          Not set: {unset.join(", ")}. Edit the server to enter {unset.length === 1 ? "it" : "them"}.
         </p>
       ) : null}
       {status?.error && status.state !== "ready" ? <p className="mcp-error" data-testid="mcp-error">{status.error}</p> : null}

@@ -5,6 +5,7 @@ import {
   draftToConfig,
   hasProblems,
   looksSecret,
+  secretsTargetMoved,
   serverIdFrom,
   type McpEntryDraft,
   type McpServerDraft,
@@ -46,7 +47,10 @@ export function McpServerEditor({ initial, isNew, otherNames, takenIds, onSaved,
   // Rows whose "secret" box the user set: typing their name no longer guesses it.
   const [secretChosen, setSecretChosen] = useState<ReadonlySet<number>>(new Set());
 
-  const problems = draftProblems(draft, otherNames);
+  // Stored secrets stay with the address or program they were saved for: one moved elsewhere asks for them again.
+  const moved = !isNew && secretsTargetMoved(initial, draft) && draft.entries.some((e) => e.stored);
+  const shownDraft = moved ? { ...draft, entries: draft.entries.map((e) => ({ ...e, stored: false })) } : draft;
+  const problems = draftProblems(shownDraft, otherNames);
   const shown = (key: string) => tried || touched.has(key);
   const touch = (key: string) => setTouched((t) => new Set(t).add(key));
   // Leaving a field for Save or Cancel marks nothing: a problem appearing above would move the button mid-click.
@@ -141,7 +145,13 @@ export function McpServerEditor({ initial, isNew, otherNames, takenIds, onSaved,
         <p className="field-hint">
           Mark a value secret to keep it out of the settings file: it is stored encrypted, like API keys, and never shown again.
         </p>
-        {draft.entries.map((entry, i) => {
+        {moved ? (
+          <p className="mcp-warning" data-testid="mcp-secrets-moved">
+            The secret values were saved for the {draft.type === "http" ? "earlier address" : "earlier program"}: Paddock
+            sends them only there, so enter them again for this one.
+          </p>
+        ) : null}
+        {shownDraft.entries.map((entry, i) => {
           const problem = shown(`entry-${i}`) ? problems.entries?.[i] : undefined;
           const onValue = problem !== undefined && (problems.entryValues ?? []).includes(i);
           return (

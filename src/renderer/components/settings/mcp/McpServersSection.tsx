@@ -22,7 +22,7 @@ type Adding = null | { kind: "new"; draft: McpServerDraft } | { kind: "import" }
 export function McpServersSection({ settings, onSettings, onError }: McpServersSectionProps) {
   const { app } = useServices();
   const servers = settings.mcpServers;
-  const { statuses, statusError, secretsSet, refreshSecrets } = useMcpServerState(JSON.stringify(servers));
+  const { statuses, statusError, secretsSet, secretsElsewhere, refreshSecrets } = useMcpServerState(JSON.stringify(servers));
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState<Adding>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -65,6 +65,7 @@ export function McpServersSection({ settings, onSettings, onError }: McpServersS
             otherNames={otherNames(server.id)} takenIds={servers.map((s) => s.id)} onSaved={saved} onCancel={() => setEditing(null)} />
         ) : (
           <McpServerCard key={server.id} server={server} status={statuses.get(server.id)} secretsSet={secretsSet.get(server.id)}
+            savedElsewhere={secretsElsewhere.get(server.id) ?? []}
             busy={busy === server.id}
             onEdit={() => setEditing(server.id)}
             onToggle={(patch) => void toggle(server, patch)}

@@ -11,6 +11,8 @@ export interface McpServerState {
   statusError: string | null;
   /** Per server id, the names of its secrets that are set. */
   secretsSet: ReadonlyMap<string, readonly string[]>;
+  /** Per server id, the names of its secrets saved for its earlier address or program (to be entered again). */
+  secretsElsewhere: ReadonlyMap<string, readonly string[]>;
   /** Asks main again for which secrets are set (after a save). */
   refreshSecrets(): void;
 }
@@ -25,6 +27,7 @@ export function useMcpServerState(configVersion: unknown): McpServerState {
   const [statuses, setStatuses] = useState<ReadonlyMap<string, McpServerStatus>>(new Map());
   const [statusError, setStatusError] = useState<string | null>(null);
   const [secretsSet, setSecretsSet] = useState<ReadonlyMap<string, readonly string[]>>(new Map());
+  const [secretsElsewhere, setSecretsElsewhere] = useState<ReadonlyMap<string, readonly string[]>>(new Map());
   const [secretsAsked, setSecretsAsked] = useState(0);
 
   useEffect(() => services.onEvent((event) => {
@@ -55,7 +58,9 @@ export function useMcpServerState(configVersion: unknown): McpServerState {
     let live = true;
     Promise.resolve().then(() => services.app.mcpSecretStatus()).then(
       (list: McpSecretStatus[]) => {
-        if (live) setSecretsSet(new Map(list.map((s) => [s.id, s.set])));
+        if (!live) return;
+        setSecretsSet(new Map(list.map((s) => [s.id, s.set])));
+        setSecretsElsewhere(new Map(list.map((s) => [s.id, s.savedElsewhere ?? []])));
       },
       () => undefined, // Shown as "not set"; saving tells the real problem.
     );
@@ -65,7 +70,7 @@ export function useMcpServerState(configVersion: unknown): McpServerState {
   }, [services, configVersion, secretsAsked]);
 
   const refreshSecrets = useCallback(() => setSecretsAsked((n) => n + 1), []);
-  return { statuses, statusError, secretsSet, refreshSecrets };
+  return { statuses, statusError, secretsSet, secretsElsewhere, refreshSecrets };
 }
 
 function byId(list: readonly McpServerStatus[]): Map<string, McpServerStatus> {
