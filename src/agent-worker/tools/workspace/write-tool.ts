@@ -22,7 +22,7 @@ export function writeTool(paths: WorkspacePaths): AgentTool<typeof parameters, u
       const real = await paths.resolve(path);
       await withFileLock(real, async () => {
         throwIfAborted(signal);
-        await writeChecked(real, content);
+        await writeChecked(paths, path, real, content);
       });
       const bytes = Buffer.byteLength(content, "utf8");
       return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${path}` }], details: undefined };
