@@ -51,7 +51,7 @@ export interface CheckedFolder {
  */
 export async function openFileForReading(paths: WorkspacePaths, input: string, real: string): Promise<CheckedFile> {
   if (real === paths.root) throw new Error(`${input} is a directory. Use ls to list it.`);
-  const folder = await openFolder(paths, input, dirname(real), "read");
+  const folder = await openFolder(paths, input, dirname(real), "read").catch(asMissingFile(real));
   try {
     const at = join(folder.path, basename(real));
     refuseUnlessRegular(input, await inRealTerms(lstat(at), folder.path, dirname(real)));
@@ -70,7 +70,7 @@ export async function openFileForReading(paths: WorkspacePaths, input: string, r
  */
 export async function openFileForWriting(paths: WorkspacePaths, input: string, real: string, create: boolean): Promise<CheckedFile> {
   if (real === paths.root) throw new Error(`${input} is a directory. Use ls to list it.`);
-  const folder = await openFolder(paths, input, dirname(real), "write", create);
+  const folder = await openFolder(paths, input, dirname(real), "write", create).catch(asMissingFile(real));
   try {
     const at = join(folder.path, basename(real));
     const before = await inRealTerms(lstat(at), folder.path, dirname(real)).catch((error: NodeJS.ErrnoException) => {
@@ -78,7 +78,8 @@ export async function openFileForWriting(paths: WorkspacePaths, input: string, r
       throw error;
     });
     if (before) refuseUnlessRegular(input, before);
-    const flags = constants.O_RDWR | NO_FOLLOW | O_NONBLOCK | O_NOCTTY | (create ? constants.O_CREAT : 0);
+    // `write` never reads; `edit` reads and writes through one descriptor. No O_TRUNC: nothing changes before the check.
+    const flags = (create ? constants.O_WRONLY | constants.O_CREAT : constants.O_RDWR) | NO_FOLLOW | O_NONBLOCK | O_NOCTTY;
     const file = await checked(paths, input, real, await inRealTerms(open(at, flags, 0o666), folder.path, dirname(real)), "write");
     if (file.info.nlink > 1) {
       await file.handle.close();
@@ -118,10 +119,10 @@ export async function openFolder(paths: WorkspacePaths, input: string, real: str
     const parent = await openFolder(paths, input, parentPath, access, true);
     try {
       const at = join(parent.path, basename(real));
-      await mkdir(at).catch((error: NodeJS.ErrnoException) => {
+      await inRealTerms(mkdir(at), parent.path, parentPath).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "EEXIST") throw error;
       });
-      handle = await open(at, constants.O_RDONLY | O_DIRECTORY | NO_FOLLOW | O_NONBLOCK | O_NOCTTY);
+      handle = await inRealTerms(open(at, constants.O_RDONLY | O_DIRECTORY | NO_FOLLOW | O_NONBLOCK | O_NOCTTY), parent.path, parentPath);
     } finally {
       await parent.close();
     }
@@ -199,6 +200,14 @@ async function inRealTerms<T>(call: Promise<T>, via: string, realDir: string): P
     }
     throw error;
   }
+}
+
+/** A missing folder on the way, told as the file it was opened for (as a plain open of the file would). */
+function asMissingFile(real: string): (error: unknown) => never {
+  return (error) => {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw Object.assign(new Error(`ENOENT: no such file or directory, open '${real}'`), { code: "ENOENT", path: real, cause: error });
+  };
 }
 
 let procFd: Promise<boolean> | undefined;
