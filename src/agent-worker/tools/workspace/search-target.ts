@@ -8,6 +8,9 @@ import { WorkspaceEscapeError, type WorkspacePaths } from "./workspace-paths";
  * folder is opened and checked (checked-open.ts) and rg runs inside it on "." (its working folder is set through the
  * descriptor on Linux); a file whose content is searched is opened and checked and rg reads it as its standard input.
  * Below the folder rg does not follow symlinks (no `--follow`), and it skips FIFOs and devices while walking.
+ *
+ * Not caught: a subfolder swapped for a symlink while rg itself walks past it (rg lists a folder, then opens each
+ * subfolder by path). What it finds there would be shown under the subfolder's name, and only read, never changed.
  */
 export interface SearchTarget {
   isDirectory: boolean;
