@@ -9,14 +9,15 @@ import type { WorkspaceInfo } from "../../shared/protocol/session-protocol";
 import type { SandboxVerdict } from "../../shared/protocol/control-protocol";
 import {
   createShellSandbox,
-  DEFAULT_DENY_READ,
   detectSandbox,
   knowSandboxSupport,
   previewChange,
   ProtectedChanges,
+  privateFolders,
   unsandboxedShell,
   workspaceTools,
   WorkspacePaths,
+  type PrivateFolders,
   type ShellSandbox,
 } from "../tools/workspace";
 import { loadContextFiles, type ContextFile } from "./workspace-context";
@@ -55,7 +56,7 @@ export interface SessionWorkspace {
 export interface WorkspaceSetup {
   /** The session's own folder: saved command output and the commands' temp folder. */
   sessionDir: string;
-  /** The app's data folder (keys, settings, other chats): commands may not read it, except `sessionDir`. */
+  /** The app's data folder (keys, settings, other chats): commands and file tools may not read it, except `sessionDir`. */
   privateDir?: string;
   /** Hosts commands may reach (Settings → Tools). */
   allowedDomains: readonly string[];
@@ -81,8 +82,10 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
       info: () => ({ folder, contextFiles: [], sandboxed: false, problem }),
     };
   }
+  // One list for both: what commands may not read is what the file tools may not read (or write).
+  const folders = privateFolders({ dataDir: setup.privateDir, sessionDir: setup.sessionDir });
   let chosen: ShellChoice | undefined;
-  const sandbox = shellFor(setup);
+  const sandbox = shellFor(setup, folders);
   const shell = sandbox.then(({ sandbox, problem, verdict }) => {
     chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
@@ -92,12 +95,12 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     launch: async (request) => (await sandbox).sandbox.launch(request),
   };
   const contextFiles = await loadContextFiles(folder);
-  const paths = new WorkspacePaths(folder);
+  const paths = new WorkspacePaths(folder, [], folders);
   const protectedFiles = new ProtectedChanges(paths);
   return {
     folder,
     contextFiles,
-    tools: workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, protectedFiles }),
+    tools: workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles }),
     shell,
     preview: (toolName, args) => previewChange(paths, toolName, args),
     protection: (toolCallId, toolName, args) => protectedFiles.judge(toolCallId, toolName, args),
@@ -131,15 +134,15 @@ async function folderProblem(folder: string): Promise<string | undefined> {
   }
 }
 
-async function shellFor(setup: WorkspaceSetup): Promise<{ sandbox: ShellSandbox; problem?: string; verdict?: SandboxVerdict }> {
+async function shellFor(setup: WorkspaceSetup, folders: PrivateFolders): Promise<{ sandbox: ShellSandbox; problem?: string; verdict?: SandboxVerdict }> {
   try {
     if (setup.sandbox) knowSandboxSupport(setup.sandbox.available ? { ...setup.sandbox, warnings: [] } : setup.sandbox);
     const support = await detectSandbox();
     if (!support.available) return { sandbox: unsandboxedShell(), problem: support.reason, verdict: support };
     const sandbox = await createShellSandbox({
       allowedDomains: [...setup.allowedDomains],
-      denyRead: [...DEFAULT_DENY_READ, ...(setup.privateDir ? [setup.privateDir] : [])],
-      allowRead: [setup.sessionDir],
+      denyRead: folders.deny.map((folder) => folder.path),
+      allowRead: folders.allowRead,
     });
     return { sandbox, verdict: { available: true, kind: support.kind } };
   } catch (error) {

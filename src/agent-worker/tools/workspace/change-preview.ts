@@ -1,9 +1,8 @@
-import { constants } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { openFileForReading } from "./checked-open";
 import { unifiedDiff } from "./edit-diff";
 import { applyEdits, normalizeToLF, type TextEdit } from "./edit-match";
 import { prepareEditArguments } from "./edit-tool";
-import { NO_FOLLOW, type WorkspacePaths } from "./workspace-paths";
+import type { WorkspacePaths } from "./workspace-paths";
 
 /** A preview longer than this is cut (the user still sees where it starts; the call itself is not affected). */
 const MAX_PREVIEW_CHARS = 200_000;
@@ -27,7 +26,7 @@ export async function previewChange(paths: WorkspacePaths, toolName: string, arg
 async function previewEdit(paths: WorkspacePaths, args: { path?: unknown; edits?: unknown }): Promise<string | undefined> {
   if (typeof args.path !== "string" || !Array.isArray(args.edits) || args.edits.length === 0) return undefined;
   const real = await paths.resolve(args.path);
-  const original = (await readFile(real, { encoding: "utf8", flag: constants.O_RDONLY | NO_FOLLOW })).replace(/^\uFEFF/, "");
+  const original = (await readChecked(paths, args.path, real)).replace(/^\uFEFF/, "");
   const updated = applyEdits(original, args.edits as TextEdit[], args.path);
   return capped(unifiedDiff(paths.display(real), normalizeToLF(original), normalizeToLF(updated)));
 }
@@ -35,11 +34,21 @@ async function previewEdit(paths: WorkspacePaths, args: { path?: unknown; edits?
 async function previewWrite(paths: WorkspacePaths, args: { path?: unknown; content?: unknown }): Promise<string | undefined> {
   if (typeof args.path !== "string" || typeof args.content !== "string") return undefined;
   const real = await paths.resolve(args.path);
-  const before = await readFile(real, { encoding: "utf8", flag: constants.O_RDONLY | NO_FOLLOW }).catch((error: NodeJS.ErrnoException) => {
+  const before = await readChecked(paths, args.path, real).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return ""; // a new file: every line is added
     throw error;
   });
   return capped(unifiedDiff(paths.display(real), normalizeToLF(before.replace(/^\uFEFF/, "")), normalizeToLF(args.content)));
+}
+
+/** The file's text, read as the tools read (a regular file only, never blocking, verified where it is). */
+async function readChecked(paths: WorkspacePaths, input: string, real: string): Promise<string> {
+  const { handle } = await openFileForReading(paths, input, real);
+  try {
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }
 
 function capped(diff: string): string {

@@ -1,13 +1,11 @@
-import { constants } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { Type, type Static } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { numberedDiff, unifiedDiff } from "./edit-diff";
 import { applyEdits, normalizeToLF } from "./edit-match";
+import { openFileForWriting, replaceContent, type CheckedFile } from "./checked-open";
 import { withFileLock } from "./mutation-queue";
-import { writeChecked } from "./write-file";
-import { NO_FOLLOW, type WorkspacePaths } from "./workspace-paths";
+import type { WorkspacePaths } from "./workspace-paths";
 import type { ProtectedChanges } from "./protected-changes";
 
 const replaceEdit = Type.Object(
@@ -85,25 +83,34 @@ export function editTool(paths: WorkspacePaths, protectedFiles?: ProtectedChange
       const real = await paths.resolve(path);
       protectedFiles?.check(id, real);
       return withFileLock(real, async () => {
-        let bytes: Buffer;
+        // One descriptor, verified (see checked-open.ts), for both the reading and the writing.
+        let file: CheckedFile;
         try {
-          bytes = await readFile(real, { flag: constants.O_RDONLY | NO_FOLLOW });
+          file = await openFileForWriting(paths, path, real, false);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          throw new Error(`Could not edit file: ${path}. ${code ? `Error code: ${code}` : String(error)}.`, { cause: error });
+          if (!code) throw error; // a refusal, in its own words
+          throw new Error(`Could not edit file: ${path}. Error code: ${code}.`, { cause: error });
         }
-        let raw: string;
+        let original: string;
+        let updated: string;
         try {
-          raw = strictUtf8.decode(bytes);
-        } catch {
-          // Decoding would replace the invalid bytes everywhere, not just in the edited ranges.
-          throw new Error(`Could not edit file: ${path}. It is not valid UTF-8 text; use write to replace it whole.`);
+          const bytes = await file.handle.readFile();
+          let raw: string;
+          try {
+            raw = strictUtf8.decode(bytes);
+          } catch {
+            // Decoding would replace the invalid bytes everywhere, not just in the edited ranges.
+            throw new Error(`Could not edit file: ${path}. It is not valid UTF-8 text; use write to replace it whole.`);
+          }
+          const bom = raw.startsWith(BOM) ? BOM : "";
+          original = raw.slice(bom.length);
+          updated = applyEdits(original, edits, path);
+          throwIfAborted(signal);
+          await replaceContent(file.handle, bom + updated);
+        } finally {
+          await file.handle.close();
         }
-        const bom = raw.startsWith(BOM) ? BOM : "";
-        const original = raw.slice(bom.length);
-        const updated = applyEdits(original, edits, path);
-        throwIfAborted(signal);
-        await writeChecked(real, bom + updated);
         const [before, after] = [normalizeToLF(original), normalizeToLF(updated)];
         const { diff, firstChangedLine } = numberedDiff(before, after);
         return {

@@ -1,11 +1,11 @@
-import { stat } from "node:fs/promises";
-import { dirname, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { Type } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, MAX_BYTES } from "./limits";
 import { globFilter } from "./glob-filter";
-import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep } from "./ripgrep";
+import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep, type RipgrepRun } from "./ripgrep";
+import { openSearchTarget } from "./search-target";
 import { truncateHead, type Truncation } from "./truncate";
 import type { WorkspacePaths } from "./workspace-paths";
 
@@ -38,25 +38,33 @@ export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, Fi
     parameters,
     async execute(_id, { pattern, path, limit }, signal) {
       throwIfAborted(signal);
-      const searchPath = await paths.resolve(path || ".");
-      const info = await stat(searchPath).catch(() => undefined);
-      if (!info) throw new Error(`Path not found: ${searchPath}`);
+      const searchPath = await paths.resolveForReading(path || ".");
       const effectiveLimit = limit ?? DEFAULT_LIMIT;
       // As pi's fd call: a path pattern matches anywhere below the search folder.
       const glob = pattern.includes("/") && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**" ? `**/${pattern}` : pattern;
       const filter = globFilter(glob.replace(/^\//, ""));
 
       const found: string[] = [];
-      const run = await runRipgrep(
-        [...COMMON_RG_FLAGS, "--files", ...filter.rgArgs, ...EXCLUDE_GIT_DIR, "--", searchPath],
-        info.isDirectory() ? searchPath : dirname(searchPath),
-        (line) => {
-          const path = relative(searchPath, line).split(sep).join("/") || line;
-          if (line && (!filter.accepts || filter.accepts(path))) found.push(path);
-          return found.length < effectiveLimit;
-        },
-        signal,
-      );
+      const target = await openSearchTarget(paths, path || ".", searchPath, false);
+      let run: RipgrepRun;
+      try {
+        run = await runRipgrep(
+          [...COMMON_RG_FLAGS, "--files", ...filter.rgArgs, ...EXCLUDE_GIT_DIR, "--", target.path],
+          target.cwd,
+          (line) => {
+            if (!line) return true;
+            const real = target.realOf(line);
+            if (paths.privateReason(real, "read")) return true; // a credential store or Paddock's data inside the folder
+            const path = relative(searchPath, real).split(sep).join("/") || real;
+            if (!filter.accepts || filter.accepts(path)) found.push(path);
+            return found.length < effectiveLimit;
+          },
+          signal,
+        );
+        await target.recheck();
+      } finally {
+        await target.close();
+      }
       if (run.code === 2 && found.length === 0) throw new Error(run.stderr.trim() || "ripgrep exited with code 2");
       if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
 

@@ -1,11 +1,11 @@
-import { stat } from "node:fs/promises";
-import { basename, dirname, relative, sep } from "node:path";
+import { basename, relative, sep } from "node:path";
 import { Type } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, GREP_MAX_LINE_CHARS, MAX_BYTES } from "./limits";
 import { globFilter } from "./glob-filter";
-import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep } from "./ripgrep";
+import { COMMON_RG_FLAGS, EXCLUDE_GIT_DIR, runRipgrep, type RipgrepRun } from "./ripgrep";
+import { openSearchTarget } from "./search-target";
 import { truncateHead, truncateLine, type Truncation } from "./truncate";
 import type { WorkspacePaths } from "./workspace-paths";
 
@@ -48,13 +48,11 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
     parameters,
     async execute(_id, { pattern, path, glob, ignoreCase, literal, context, limit }, signal) {
       throwIfAborted(signal);
-      const searchPath = await paths.resolve(path || ".");
-      const info = await stat(searchPath).catch(() => undefined);
-      if (!info) throw new Error(`Path not found: ${searchPath}`);
+      const searchPath = await paths.resolveForReading(path || ".");
       const contextLines = context && context > 0 ? Math.floor(context) : 0;
       const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
       const formatPath = (file: string) => {
-        const inside = info.isDirectory() ? relative(searchPath, file) : "";
+        const inside = target.isDirectory ? relative(searchPath, file) : "";
         return inside && !inside.startsWith("..") ? inside.split(sep).join("/") : basename(file);
       };
 
@@ -65,39 +63,48 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       // Relative to the search folder, as rg's own --glob would take it (see glob-filter.ts for why it is not used).
       const filter = glob ? globFilter(glob) : undefined;
       if (filter) args.push(...filter.rgArgs);
-      args.push(...EXCLUDE_GIT_DIR, "--", pattern, searchPath);
+      args.push(...EXCLUDE_GIT_DIR, "--", pattern);
 
       // rg searches files in parallel; each file's lines come together, so files are sorted after, for a stable order.
       const blocks: { file: string; lines: string[] }[] = [];
       let matches = 0;
       let linesTruncated = false;
       let last: { path: string; line: number } | undefined; // the match that reached the limit
-      const run = await runRipgrep(
-        args,
-        info.isDirectory() ? searchPath : dirname(searchPath),
-        (line) => {
-          if (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) {
-            return last === undefined; // after the last match, any other event ends its context
-          }
-          const event = JSON.parse(line) as RgLineEvent;
-          const file = textOf(event.data.path);
-          if (filter?.accepts && !filter.accepts(relative(searchPath, file).split(sep).join("/"))) return true;
-          const lineNumber = event.data.line_number;
-          if (last && (event.type === "match" || file !== last.path || lineNumber > last.line + contextLines)) return false;
-          const text = textOf(event.data.lines).replace(/\r?\n$/, "").replace(/\r/g, "");
-          const cut = truncateLine(text);
-          linesTruncated ||= cut.wasTruncated;
-          const separator = event.type === "match" ? ":" : "-";
-          if (blocks.at(-1)?.file !== file) blocks.push({ file, lines: [] });
-          blocks.at(-1)!.lines.push(`${formatPath(file)}${separator}${lineNumber}${separator} ${cut.text}`);
-          if (event.type === "match" && ++matches >= effectiveLimit) {
-            last = { path: file, line: lineNumber };
-            return contextLines > 0;
-          }
-          return true;
-        },
-        signal,
-      );
+      const target = await openSearchTarget(paths, path || ".", searchPath, true);
+      let run: RipgrepRun;
+      try {
+        run = await runRipgrep(
+          [...args, target.path],
+          target.cwd,
+          (line) => {
+            if (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) {
+              return last === undefined; // after the last match, any other event ends its context
+            }
+            const event = JSON.parse(line) as RgLineEvent;
+            const file = target.realOf(textOf(event.data.path));
+            if (paths.privateReason(file, "read")) return true; // a credential store or Paddock's data inside the folder
+            if (filter?.accepts && !filter.accepts(relative(searchPath, file).split(sep).join("/"))) return true;
+            const lineNumber = event.data.line_number;
+            if (last && (event.type === "match" || file !== last.path || lineNumber > last.line + contextLines)) return false;
+            const text = textOf(event.data.lines).replace(/\r?\n$/, "").replace(/\r/g, "");
+            const cut = truncateLine(text);
+            linesTruncated ||= cut.wasTruncated;
+            const separator = event.type === "match" ? ":" : "-";
+            if (blocks.at(-1)?.file !== file) blocks.push({ file, lines: [] });
+            blocks.at(-1)!.lines.push(`${formatPath(file)}${separator}${lineNumber}${separator} ${cut.text}`);
+            if (event.type === "match" && ++matches >= effectiveLimit) {
+              last = { path: file, line: lineNumber };
+              return contextLines > 0;
+            }
+            return true;
+          },
+          signal,
+          target.stdin,
+        );
+        await target.recheck();
+      } finally {
+        await target.close();
+      }
       if (run.code === 2 && matches === 0) throw new Error(run.stderr.trim() || "ripgrep exited with code 2");
       if (matches === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
 

@@ -5,6 +5,7 @@ import { editTool } from "./edit-tool";
 import { findTool } from "./find-tool";
 import { grepTool } from "./grep-tool";
 import { lsTool } from "./ls-tool";
+import { privateFolders, type PrivateFolders } from "./private-folders";
 import { readTool } from "./read-tool";
 import type { ShellSandbox } from "./sandbox";
 import { WorkspacePaths } from "./workspace-paths";
@@ -14,6 +15,8 @@ import { ProtectedChanges } from "./protected-changes";
 export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, knowSandboxSupport, unsandboxedShell } from "./sandbox";
 export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
 export { WorkspaceEscapeError, WorkspacePaths } from "./workspace-paths";
+export { privateFolders } from "./private-folders";
+export type { PrivateFolder, PrivateFolders } from "./private-folders";
 export { previewChange } from "./change-preview";
 export { ProtectedChanges } from "./protected-changes";
 export { unpackedAsarPath } from "./packaged-path";
@@ -33,12 +36,17 @@ export interface WorkspaceToolsOptions {
    * change a protected file at all.
    */
   protectedFiles?: ProtectedChanges;
+  /**
+   * What no file tool reads or writes, even inside the workspace: the sandbox's list for commands (give both the same
+   * `privateFolders(…)`). Default: the credential stores in the home folder.
+   */
+  privateFolders?: PrivateFolders;
 }
 
 /** pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
   // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
-  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)]);
+  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)], options.privateFolders ?? privateFolders());
   const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),

@@ -5,6 +5,7 @@ import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, MAX_BYTES } from "./limits";
 import { truncateHead, type Truncation } from "./truncate";
+import { openFolder, type CheckedFolder } from "./checked-open";
 import type { WorkspacePaths } from "./workspace-paths";
 
 const DEFAULT_LIMIT = 500;
@@ -27,30 +28,40 @@ export function lsTool(paths: WorkspacePaths): AgentTool<typeof parameters, LsDe
     parameters,
     async execute(_id, { path, limit }, signal) {
       throwIfAborted(signal);
-      const dir = await paths.resolve(path || ".");
+      const dir = await paths.resolveForReading(path || ".");
       const effectiveLimit = limit ?? DEFAULT_LIMIT;
-      const info = await stat(dir).catch(() => undefined);
-      if (!info) throw new Error(`Path not found: ${dir}`);
-      if (!info.isDirectory()) throw new Error(`Not a directory: ${dir}`);
-      let names: string[];
+      let folder: CheckedFolder;
       try {
-        names = await readdir(dir);
+        folder = await openFolder(paths, path || ".", dir, "read");
       } catch (error) {
-        throw new Error(`Cannot read directory: ${(error as Error).message}`, { cause: error });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") throw new Error(`Path not found: ${dir}`, { cause: error });
+        if (code === "ENOTDIR") throw new Error(`Not a directory: ${dir}`, { cause: error });
+        throw error;
       }
-      names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
-
       const entries: string[] = [];
       let entryLimitReached = false;
-      for (const name of names) {
-        if (entries.length >= effectiveLimit) {
-          entryLimitReached = true;
-          break;
+      try {
+        let names: string[];
+        try {
+          names = await readdir(folder.path);
+        } catch (error) {
+          throw new Error(`Cannot read directory: ${(error as Error).message.split(folder.path).join(dir)}`, { cause: error });
         }
-        throwIfAborted(signal);
-        // Followed like pi does, for the "/" of a linked folder; an entry that cannot be looked at is left out.
-        const entry = await stat(join(dir, name)).catch(() => undefined);
-        if (entry) entries.push(entry.isDirectory() ? `${name}/` : name);
+        names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+        for (const name of names) {
+          if (entries.length >= effectiveLimit) {
+            entryLimitReached = true;
+            break;
+          }
+          throwIfAborted(signal);
+          // Followed like pi does, for the "/" of a linked folder; an entry that cannot be looked at is left out.
+          const entry = await stat(join(folder.path, name)).catch(() => undefined);
+          if (entry) entries.push(entry.isDirectory() ? `${name}/` : name);
+        }
+        await folder.recheck();
+      } finally {
+        await folder.close();
       }
       if (entries.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
 

@@ -1,12 +1,12 @@
-import { constants } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { Type } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
 import { readLineWindow, type LineWindow } from "./file-lines";
 import { dimensionNote, prepareImage, sniffImageType } from "./image";
 import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
 import { throwIfAborted } from "./abort";
-import { NO_FOLLOW, type WorkspacePaths } from "./workspace-paths";
+import { openFileForReading } from "./checked-open";
+import type { WorkspacePaths } from "./workspace-paths";
 
 const parameters = Type.Object({
   path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
@@ -35,10 +35,9 @@ export function readTool(paths: WorkspacePaths): AgentTool<typeof parameters, Re
     async execute(_id, { path, offset, limit }, signal) {
       throwIfAborted(signal);
       const real = await paths.resolveForReading(path);
-      const file = await open(real, constants.O_RDONLY | NO_FOLLOW);
+      // Only a regular file, opened without blocking, and verified to be where the gate said.
+      const { handle: file } = await openFileForReading(paths, path, real);
       try {
-        const info = await file.stat();
-        if (info.isDirectory()) throw new Error(`${path} is a directory. Use ls to list it.`);
         const head = Buffer.alloc(12);
         const { bytesRead } = await file.read(head, 0, head.length, 0);
         const mimeType = sniffImageType(head.subarray(0, bytesRead));

@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { commandEnvironment } from "../../../shared/security/secret-environment";
 import { unpackedAsarPath } from "./packaged-path";
@@ -29,18 +30,19 @@ export interface RipgrepRun {
 /**
  * Runs rg in `cwd` (rg matches `--glob`s relative to its working folder) and hands each line of its output to
  * `onLine`, which returns false to stop early (rg is then killed). Abort kills rg and rejects with pi's "Operation
- * aborted".
+ * aborted". `stdin`: a descriptor rg reads as its standard input (a file to search, given as the path "-").
  */
 export async function runRipgrep(
   args: string[],
   cwd: string,
   onLine: (line: string) => boolean | void,
   signal?: AbortSignal,
+  stdin?: number,
 ): Promise<RipgrepRun> {
   if (signal?.aborted) throw new Error("Operation aborted");
   const rg = await ripgrepPath();
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd, env: commandEnvironment(process.env), stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const child = spawn(rg, args, { cwd, env: commandEnvironment(process.env), stdio: [stdin ?? "ignore", "pipe", "pipe"], windowsHide: true }) as ChildProcessByStdio<null, Readable, Readable>;
     const lines = createInterface({ input: child.stdout });
     let stderr = "";
     let stopped = false;

@@ -1,14 +1,18 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { constants, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { privateFolders, type PrivateFolders } from "./private-folders";
 
 /** Open flag for files at checked paths: on POSIX, a symlink swapped in after the check is refused. */
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** Thrown when a path would lead out of the workspace; the message says why, for the model to correct itself. */
+/** Thrown when a path would lead out of the workspace, or into a private folder; the message says why, for the model. */
 export class WorkspaceEscapeError extends Error {
   override name = "WorkspaceEscapeError";
 }
+
+/** What a tool means to do at a path: private folders refuse both, except `allowRead` folders for reading. */
+export type Access = "read" | "write";
 
 /** The spaces pi turns into plain ones in paths (models copy them from screenshots' names). */
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -17,11 +21,11 @@ const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
  * The one gate between a tool's `path` argument and the file system. A path is judged by where it really leads:
  * the real path (symlinks followed) of its longest existing prefix, plus the rest as written. So `..`, absolute paths
  * elsewhere, `~`, and symlinks (to files or folders) that lead out are all refused, while absolute paths inside are
- * fine. Tools then work on the real path they were given, never on the model's spelling.
+ * fine. Tools then work on the real path they were given, never on the model's spelling. Inside the workspace, the
+ * private folders (credential stores, Paddock's data folder: the sandbox's deny list for commands) are refused too.
  *
- * What this cannot stop is a concurrent process swapping a checked folder for a symlink between the check and the
- * use (the file tools open files with O_NOFOLLOW, which covers the last component only). In the sandbox a command can
- * write only inside the workspace anyway; without it, every command is the user's to approve.
+ * A concurrent process can still swap a checked folder for a symlink between the check and the use: the tools open
+ * through `checked-open.ts`, which verifies where the opened file or folder really is (`checkOpened`).
  */
 export class WorkspacePaths {
   /** The workspace's real path. */
@@ -31,33 +35,34 @@ export class WorkspacePaths {
 
   /** Real paths of folders outside the workspace that `resolveForReading` also accepts. */
   private readonly readable: string[];
+  /** The private folders, each with its spellings: as given, and its real path (the folder may be a symlink). */
+  private readonly deny: { spellings: string[]; path: string; what: string }[];
+  private readonly allowRead: string[];
 
   /**
    * @param readable folders outside the workspace that may be read, never written (the session's saved command
    *   output, which bash's truncation marker points the model to). Need not exist yet.
+   * @param folders what no tool reads or writes even inside the workspace (default: the credential stores only).
    */
-  constructor(root: string, readable: string[] = []) {
+  constructor(root: string, readable: string[] = [], folders: PrivateFolders = privateFolders()) {
     this.spelledRoot = resolve(root);
     this.root = realpathSync(this.spelledRoot);
     this.readable = readable.map((folder) => resolve(folder));
+    this.deny = folders.deny.map(({ path, what }) => ({ path, what, spellings: spellingsOf(path) }));
+    this.allowRead = folders.allowRead.flatMap(spellingsOf);
   }
 
-  /** As `resolve`, but a path into one of the readable folders is accepted too. Only for reading. */
-  async resolveForReading(input: string): Promise<string> {
-    try {
-      return await this.resolve(input);
-    } catch (error) {
-      if (!(error instanceof WorkspaceEscapeError) || !isAbsolute(input)) throw error;
-      const real = await realPathOf(resolve(input));
-      for (const folder of this.readable) {
-        if (within(await realPathOf(folder), real)) return real;
-      }
-      throw error;
-    }
+  /** As `resolve`, but a path into one of the readable folders is accepted too, and `allowRead` lifts a denial. */
+  resolveForReading(input: string): Promise<string> {
+    return this.gate(input, "read");
   }
 
-  /** The real absolute path `input` leads to, or a WorkspaceEscapeError. The target need not exist. */
-  async resolve(input: string): Promise<string> {
+  /** The real absolute path `input` leads to, or a WorkspaceEscapeError. The target need not exist. For writing. */
+  resolve(input: string): Promise<string> {
+    return this.gate(input, "write");
+  }
+
+  private async gate(input: string, access: Access): Promise<string> {
     const path = input.replace(UNICODE_SPACES, " ").replace(/^@/, "");
     if (path === "~" || path.startsWith("~/") || path.startsWith("~\\")) {
       throw new WorkspaceEscapeError(
@@ -66,7 +71,10 @@ export class WorkspacePaths {
     }
     const lexical = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
     const real = await realPathOf(lexical);
-    if (within(this.root, real)) return real;
+    if (within(this.root, real) || (access === "read" && isAbsolute(path) && (await this.inReadable(real)))) {
+      this.refusePrivate(input, real, access);
+      return real;
+    }
     if (!within(this.root, lexical) && !within(this.spelledRoot, lexical)) {
       throw new WorkspaceEscapeError(
         `Refused "${input}": it resolves to ${lexical}, outside the workspace ${this.root}. Tools can only reach files inside the workspace.`,
@@ -75,6 +83,43 @@ export class WorkspacePaths {
     throw new WorkspaceEscapeError(
       `Refused "${input}": it leads through a symbolic link to ${real}, outside the workspace ${this.root}. Tools can only reach files inside the workspace.`,
     );
+  }
+
+  /**
+   * Checks, after opening, where a file or folder the gate let through really is (`real`, as the kernel tells it):
+   * a folder on the way may have been swapped for a symlink since the check. Throws a WorkspaceEscapeError unless
+   * `access` may reach `real`.
+   */
+  async checkOpened(input: string, real: string, access: Access): Promise<void> {
+    if (!within(this.root, real) && !(access === "read" && (await this.inReadable(real)))) {
+      throw new WorkspaceEscapeError(
+        `Refused "${input}": when it was opened it led to ${real}, outside the workspace ${this.root} (a folder on the way changed, or was swapped for a symbolic link, after the check). Tools can only reach files inside the workspace.`,
+      );
+    }
+    this.refusePrivate(input, real, access);
+  }
+
+  /**
+   * Why no tool may `access` the real path `real` (it is in a private folder), or undefined. For results that list
+   * paths found below a checked folder (grep, find), which leave such paths out.
+   */
+  privateReason(real: string, access: Access): string | undefined {
+    const denied = this.deny.find(({ spellings }) => spellings.some((folder) => within(folder, real)));
+    if (!denied) return undefined;
+    if (access === "read" && this.allowRead.some((folder) => within(folder, real))) return undefined;
+    return `${denied.path} ${denied.what}; Paddock's tools never read or change it`;
+  }
+
+  private refusePrivate(input: string, real: string, access: Access): void {
+    const reason = this.privateReason(real, access);
+    if (reason) throw new WorkspaceEscapeError(`Refused "${input}": ${reason}.`);
+  }
+
+  private async inReadable(real: string): Promise<boolean> {
+    for (const folder of this.readable) {
+      if (within(await realPathOf(folder), real)) return true;
+    }
+    return false;
   }
 
   /** `path` relative to the workspace, with "/" separators ("." for the root): for messages. */
@@ -111,6 +156,23 @@ async function realPathOf(path: string, hops = 0): Promise<string> {
   const parent = dirname(path);
   if (parent === path) return path;
   return join(await realPathOf(parent, hops), basename(path));
+}
+
+/** A folder's spellings to match real paths against: as given, and its real path (of the longest existing prefix). */
+function spellingsOf(path: string): string[] {
+  const given = resolve(path);
+  const real = realPrefixSync(given);
+  return real === given ? [given] : [given, real];
+}
+
+function realPrefixSync(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    if (!isMissing(error)) return path;
+  }
+  const parent = dirname(path);
+  return parent === path ? path : join(realPrefixSync(parent), basename(path));
 }
 
 function isMissing(error: unknown): boolean {

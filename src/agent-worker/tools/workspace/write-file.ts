@@ -1,18 +1,16 @@
-import { constants } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
-import { dirname } from "node:path";
-import { NO_FOLLOW } from "./workspace-paths";
+import { openFileForWriting, replaceContent } from "./checked-open";
+import type { WorkspacePaths } from "./workspace-paths";
 
 /**
- * Writes `data` to a checked real path, creating its folders. Truncates in place (the file keeps its mode and
- * owner) and refuses to follow a symlink that appeared after the check.
+ * Writes `data` to the real path the gate returned for `input`, creating the file and its folders. Truncates in place
+ * (the file keeps its mode and owner), and only once the opened file is verified (see checked-open.ts): a regular
+ * file with a single link, inside the workspace.
  */
-export async function writeChecked(realPath: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(realPath), { recursive: true });
-  const file = await open(realPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW, 0o666);
+export async function writeChecked(paths: WorkspacePaths, input: string, realPath: string, data: string | Uint8Array): Promise<void> {
+  const { handle } = await openFileForWriting(paths, input, realPath, true);
   try {
-    await file.writeFile(data);
+    await replaceContent(handle, data);
   } finally {
-    await file.close();
+    await handle.close();
   }
 }

@@ -25,7 +25,7 @@ export function writeTool(paths: WorkspacePaths, protectedFiles?: ProtectedChang
       protectedFiles?.check(id, real);
       await withFileLock(real, async () => {
         throwIfAborted(signal);
-        await writeChecked(real, content);
+        await writeChecked(paths, path, real, content);
       });
       const bytes = Buffer.byteLength(content, "utf8");
       return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${path}` }], details: undefined };
