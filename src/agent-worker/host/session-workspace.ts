@@ -83,7 +83,8 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     kind: "none", // not read by the tools; `shell` says what it really is
     launch: async (request) => (await sandbox).sandbox.launch(request),
   };
-  const contextFiles = await loadContextFiles(folder);
+  const context = await loadContextFiles(folder, deniedFolders(setup));
+  const contextFiles = context.files;
   const paths = new WorkspacePaths(folder);
   return {
     folder,
@@ -94,6 +95,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     info: () => ({
       folder,
       contextFiles: contextFiles.map((f) => f.path),
+      ...(context.skipped.length > 0 ? { contextSkipped: context.skipped } : {}),
       sandboxed: chosen?.sandboxed ?? false,
       ...(chosen ? {} : { sandboxChecking: true }),
       ...(chosen?.problem ? { sandboxProblem: chosen.problem } : {}),
@@ -121,6 +123,11 @@ async function folderProblem(folder: string): Promise<string | undefined> {
   }
 }
 
+/** Folders nothing here reads: the credential folders and the app's data folder (the session's own is allowed back). */
+function deniedFolders(setup: WorkspaceSetup): string[] {
+  return [...DEFAULT_DENY_READ, ...(setup.privateDir ? [setup.privateDir] : [])];
+}
+
 async function shellFor(setup: WorkspaceSetup): Promise<{ sandbox: ShellSandbox; problem?: string; verdict?: SandboxVerdict }> {
   try {
     if (setup.sandbox) knowSandboxSupport(setup.sandbox.available ? { ...setup.sandbox, warnings: [] } : setup.sandbox);
@@ -128,7 +135,7 @@ async function shellFor(setup: WorkspaceSetup): Promise<{ sandbox: ShellSandbox;
     if (!support.available) return { sandbox: unsandboxedShell(), problem: support.reason, verdict: support };
     const sandbox = await createShellSandbox({
       allowedDomains: [...setup.allowedDomains],
-      denyRead: [...DEFAULT_DENY_READ, ...(setup.privateDir ? [setup.privateDir] : [])],
+      denyRead: deniedFolders(setup),
       allowRead: [setup.sessionDir],
     });
     return { sandbox, verdict: { available: true, kind: support.kind } };
