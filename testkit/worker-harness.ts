@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
-import { endpointUrl, SessionBroker } from "../src/main/broker/session-broker";
+import { endpointUrl, SessionBroker, type SessionBrokerOptions } from "../src/main/broker/session-broker";
 import { resolveModel } from "../src/main/broker/model-resolver";
 import { agentCatalog } from "../src/main/agents/agent-catalog";
 import type { CustomProvider } from "../src/shared/providers/custom-provider";
@@ -78,6 +78,8 @@ export interface BrokerRigOptions {
   homeDir?: string;
   /** Settings' global cap on subagents at once (default 8). */
   maxSubagents?: number;
+  /** Called as main records a subagent's session: after it checked the child's folder, before the child starts. */
+  onChildSession?: SessionBrokerOptions["onChildSession"];
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
@@ -110,6 +112,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     maxSubagents: () => options.maxSubagents ?? 8,
     onChildSession: (child) => {
       if (child.workspace) childWorkspaces.set(child.sessionId, child.workspace);
+      options.onChildSession?.(child);
     },
   });
   const clients: SessionClient[] = [];
@@ -149,7 +152,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "onChildSession">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

@@ -92,12 +92,14 @@ function describeCall(tool: string, args: unknown): { summary: string } {
   return { summary: `${tool} ${json.length > 300 ? `${json.slice(0, 299)}…` : json}` };
 }
 
-function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings): WorkspaceSetup {
+/** How `folder` is opened; a subagent's own folder with the identity main saw it with. */
+function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings, folder: string): WorkspaceSetup {
   return {
     sessionDir: options.sessionDir,
     privateDir: options.privateDir,
     allowedDomains: settings.allowedDomains,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.workspaceIdentity && folder === options.workspace ? { identity: options.workspaceIdentity } : {}),
   };
 }
 
@@ -331,7 +333,7 @@ export class SessionHost {
     const modelRef = loaded.model ?? defaultRef;
     const [model, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings)) : undefined,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspace)) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, model, workspace);
     await host.mcp.load();
@@ -515,7 +517,7 @@ export class SessionHost {
    */
   async setWorkspace(folder: string | undefined): Promise<void> {
     const change = ++this.workspaceChanges;
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings)) : undefined;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, folder)) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     this.workspace = workspace;
     this.agent.state.tools = this.tools();
@@ -619,6 +621,9 @@ export class SessionHost {
   async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
     const start = this.agent.state.messages.length;
     try {
+      // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
+      const problem = this.workspace?.info().problem;
+      if (problem) throw new Error(problem);
       await this.api.prompt(task);
     } catch (error) {
       return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])), messages: [] };

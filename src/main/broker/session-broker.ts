@@ -402,6 +402,7 @@ export class SessionBroker<Port = never> {
           sessionDir: this.sessionDir(sessionId),
           privateDir: this.options.privateDir,
           workspace: launch ? launch.workspace : this.options.workspaceOf?.(sessionId),
+          ...(launch?.workspaceIdentity ? { workspaceIdentity: launch.workspaceIdentity } : {}),
           settings: launch?.model ? { ...settings, defaultModel: launch.model } : settings,
           ...(launch ? { subagent: launch.setup } : {}),
           ...(this.sandbox ? { sandbox: this.sandbox } : {}),

@@ -47,6 +47,12 @@ export interface WorkerInitOptions {
   privateDir?: string;
   /** The chat's workspace folder (absolute, checked by main), if it has one: file and shell tools work there. */
   workspace?: string;
+  /**
+   * A subagent's: `workspace` is the real path main checked, and this the identity that folder had then. The worker
+   * works there only while the path is still that folder's real path: one swapped for a symlink (to `/`, say) since
+   * main's check is refused, and the task fails saying so.
+   */
+  workspaceIdentity?: FolderIdentity;
   settings: WorkerSettings;
   /** Attach a state digest to every event batch so mirrors can prove they are in sync (diagnostics, tests). */
   integrityCheck?: boolean;
@@ -59,6 +65,12 @@ export interface WorkerInitOptions {
   subagent?: SubagentSetup;
   /** Whether shell commands can be sandboxed on this machine, when an earlier worker found out (saves the probe). */
   sandbox?: SandboxVerdict;
+}
+
+/** A folder's device and inode numbers (as `stat` reports them, in decimal: they can exceed a JSON number). */
+export interface FolderIdentity {
+  dev: string;
+  ino: string;
 }
 
 /** What a worker found out about the OS sandbox: a property of the machine, so main passes it on to later workers. */

@@ -1,4 +1,5 @@
 import type { AgentTool } from "../../../shared/agent/types";
+import type { FolderIdentity } from "../../../shared/protocol/control-protocol";
 import { join } from "node:path";
 import { BASH_OUTPUT_FOLDER, bashTool } from "./bash-tool";
 import { editTool } from "./edit-tool";
@@ -25,12 +26,17 @@ export interface WorkspaceToolsOptions {
   sessionDir: string;
   /** Where bash commands run: `createShellSandbox()` where `detectSandbox()` allows, else `unsandboxedShell()`. */
   sandbox: ShellSandbox;
+  /** The folder main checked (a subagent's): the tools are made only if `root` still is it (see WorkspacePaths). */
+  identity?: FolderIdentity;
 }
 
-/** pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. */
+/**
+ * pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. Throws a
+ * WorkspaceEscapeError when `identity` is given and `root` is not that folder.
+ */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
   // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
-  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)]);
+  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)], options.identity);
   return [
     readTool(paths),
     bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox }),

@@ -1,6 +1,8 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { constants, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { FolderIdentity } from "../../../shared/protocol/control-protocol";
+import { folderMismatch } from "../../../shared-node/folder-identity";
 
 /** Open flag for files at checked paths: on POSIX, a symlink swapped in after the check is refused. */
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -35,11 +37,16 @@ export class WorkspacePaths {
   /**
    * @param readable folders outside the workspace that may be read, never written (the session's saved command
    *   output, which bash's truncation marker points the model to). Need not exist yet.
+   * @param identity the folder main checked (a subagent's): then `root` must be its own real path, and the real path
+   *   taken here must be `root` and that folder, or this throws a WorkspaceEscapeError. Paths are judged by the real
+   *   root taken here for good, so a root swapped for a link later leads nowhere (its paths resolve outside).
    */
-  constructor(root: string, readable: string[] = []) {
+  constructor(root: string, readable: string[] = [], identity?: FolderIdentity) {
     this.spelledRoot = resolve(root);
     this.root = realpathSync(this.spelledRoot);
     this.readable = readable.map((folder) => resolve(folder));
+    const mismatch = identity && (this.root !== this.spelledRoot ? `${root} now leads to ${this.root}` : folderMismatch(this.root, identity));
+    if (mismatch) throw new WorkspaceEscapeError(`Refused the workspace: ${mismatch}. It is not the folder that was checked.`);
   }
 
   /** As `resolve`, but a path into one of the readable folders is accepted too. Only for reading. */
