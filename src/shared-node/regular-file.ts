@@ -11,7 +11,7 @@
  * Node only (main, the workers); no Electron.
  */
 import { constants, type BigIntStats } from "node:fs";
-import { lstat, open } from "node:fs/promises";
+import { lstat, open, readlink } from "node:fs/promises";
 
 /** Why a file was not read, in words a user reads ("a FIFO", "a symbolic link", "larger than 64 KB (70000 bytes)"). */
 export type RegularFileProblem = { kind: "missing" | "link" | "folder" | "not-a-file" | "too-large" | "unreadable"; reason: string };
@@ -25,6 +25,12 @@ export interface RegularFileOptions {
   maxBytes: number;
   /** A larger file: "refuse" it (kind "too-large"), or "cut" it to its first `maxBytes` bytes. Default "refuse". */
   larger?: "refuse" | "cut";
+  /**
+   * `path` is a real path (absolute, no symlink on the way): then, where the system tells (Linux's /proc), the file
+   * opened must be the one at that path, so a folder on the way swapped for a link in between is caught too (O_NOFOLLOW
+   * guards the last component only).
+   */
+  real?: boolean;
 }
 
 /** Where the system has them: POSIX. Windows has neither (and no FIFOs in its file system). */
@@ -56,7 +62,9 @@ export async function readRegularFile(path: string, options: RegularFileOptions)
     // Checked on the open handle: what is read is what was measured, and what lstat saw.
     const info = await handle.stat({ bigint: true });
     if (!info.isFile()) return { ok: false, kind: "not-a-file", reason: fileKind(info) };
-    if (info.dev !== seen.dev || info.ino !== seen.ino) return { ok: false, kind: "unreadable", reason: "replaced while being opened" };
+    if (info.dev !== seen.dev || info.ino !== seen.ino || (options.real && !(await opened(handle.fd, path)))) {
+      return { ok: false, kind: "unreadable", reason: "replaced while being opened" };
+    }
     const size = Number(info.size);
     if (size > options.maxBytes && (options.larger ?? "refuse") === "refuse") {
       return { ok: false, kind: "too-large", reason: `larger than ${formatBytes(options.maxBytes)} (${size} bytes)` };
@@ -75,6 +83,13 @@ export async function readRegularFile(path: string, options: RegularFileOptions)
   } finally {
     await handle.close().catch(() => undefined);
   }
+}
+
+/** Whether descriptor `fd` is the file at `path`, as far as the system tells (true where it does not). */
+async function opened(fd: number, path: string): Promise<boolean> {
+  if (process.platform !== "linux") return true;
+  const actual = await readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
+  return actual === undefined || actual === path;
 }
 
 /** What a non-regular file is, in words. */

@@ -88,7 +88,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
   });
-  const context = await loadContextFiles(folder, deniedFolders(setup));
+  const context = await loadContextFiles(paths.root, deniedFolders(setup));
   const contextFiles = context.files;
   return {
     folder,

@@ -27,12 +27,14 @@ export interface WorkspaceContext {
 const CANDIDATES = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"];
 /** A context file is instructions, not a data dump: anything longer is cut, and says so. */
 export const MAX_CONTEXT_FILE_CHARS = 64 * 1024;
-/** Bytes enough for that many characters in any UTF-8 text. */
-const MAX_CONTEXT_FILE_BYTES = MAX_CONTEXT_FILE_CHARS * 4;
+/** Bytes enough for that many characters in any UTF-8 text; paths read are real ones. */
+const READ = { maxBytes: MAX_CONTEXT_FILE_CHARS * 4, larger: "cut", real: true } as const;
 
 /**
- * Reads the context files for `folder` (absolute). `denied`: folders nothing may be read from (the credential
- * folders, Paddock's data folder). Never throws: a file that cannot or may not be read is skipped, and said so.
+ * Reads the context files for `folder`, the workspace's real path (as its tools judge by; pi walks up from its real
+ * working directory too). `denied`: folders nothing may be read from (the credential folders, Paddock's data
+ * folder). Never throws: a file that cannot or may not be read is skipped, and said so; so is a folder on the way
+ * that has become a link since `folder` was found real.
  */
 export async function loadContextFiles(folder: string, denied: readonly string[]): Promise<WorkspaceContext> {
   const deniedReal = await Promise.all(denied.map((path) => realpath(path).catch(() => path)));
@@ -52,11 +54,12 @@ export async function loadContextFiles(folder: string, denied: readonly string[]
 async function contextFileIn(dir: string, denied: readonly string[]): Promise<ContextFile | { skipped: string } | undefined> {
   const realDir = await realpath(dir).catch(() => undefined);
   if (realDir === undefined) return undefined;
+  if (realDir !== dir) return { skipped: `${dir}: context not read (the folder now leads to ${realDir})` };
   for (const name of CANDIDATES) {
     const path = join(dir, name);
     const skip = (why: string) => ({ skipped: `${path}: not read (${why})` });
     let real = join(realDir, name);
-    let read = await readRegularFile(real, { maxBytes: MAX_CONTEXT_FILE_BYTES, larger: "cut" });
+    let read = await readRegularFile(real, READ);
     if (!read.ok && read.kind === "missing") continue;
     if (!read.ok && read.kind === "link") {
       const target = await realpath(real).catch(() => undefined);
@@ -65,7 +68,7 @@ async function contextFileIn(dir: string, denied: readonly string[]): Promise<Co
       const closed = denied.find((folder) => within(folder, target));
       if (closed !== undefined) return skip(`a link into ${closed}, which Paddock never reads`);
       real = target;
-      read = await readRegularFile(real, { maxBytes: MAX_CONTEXT_FILE_BYTES, larger: "cut" });
+      read = await readRegularFile(real, READ);
     } else {
       const closed = denied.find((folder) => within(folder, real));
       if (closed !== undefined) return skip(`it is in ${closed}, which Paddock never reads`);

@@ -68,6 +68,16 @@ describe("project context files", () => {
     ]);
   });
 
+  it("a workspace swapped for a link after its tools were made: the context there is not read", async () => {
+    const outside = folders.make({ "AGENTS.md": "OUTSIDE-CONTEXT" });
+    const base = folders.make();
+    const root = join(base, "ws"); // the real path the tools judge by, now a link
+    symlinkSync(outside, root);
+    const { files, skipped } = await contextUnder(base, root);
+    expect(files).toEqual([]);
+    expect(skipped).toEqual([`${root}: context not read (the folder now leads to ${outside})`]);
+  });
+
   it("a FIFO as AGENTS.md is skipped without being opened: four loads at once finish promptly", { timeout: 15_000 }, async () => {
     const root = folders.make({ "CLAUDE.md": "Never read: AGENTS.md comes first." });
     fifos.make(join(root, "AGENTS.md"));
