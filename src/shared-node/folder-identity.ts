@@ -6,11 +6,18 @@
  * Node only (main, the workers); no Electron.
  */
 import { realpathSync, statSync, type BigIntStats } from "node:fs";
+import { stat } from "node:fs/promises";
 import type { FolderIdentity } from "../shared/protocol/control-protocol";
 
 /** The identity of what `stats` (a `stat(path, { bigint: true })`) describes, as JSON-safe text. */
 export function folderIdentity(stats: BigIntStats): FolderIdentity {
   return { dev: stats.dev.toString(), ino: stats.ino.toString() };
+}
+
+/** The identity of the folder at `path` now (links followed), or undefined when there is none to stat. */
+export async function identityOf(path: string): Promise<FolderIdentity | undefined> {
+  const stats = await stat(path, { bigint: true }).catch(() => undefined);
+  return stats?.isDirectory() ? folderIdentity(stats) : undefined;
 }
 
 /**

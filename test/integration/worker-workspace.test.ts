@@ -5,7 +5,7 @@
  * data; a chat whose folder went missing still opens, without tools.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TempFolders } from "../../testkit/temp-folders";
@@ -173,6 +173,27 @@ describe("a chat with a workspace", () => {
     } finally {
       delete process.env.PADDOCK_NO_SANDBOX;
     }
+  });
+
+  it("a chat whose folder was swapped for a link since it was chosen opens without tools there, and says so", async () => {
+    // Another chat, working in the folder above, could do this with one command; the target could be `/`.
+    const outside = workspace({ "AGENTS.md": "OUTSIDE-CONTEXT", "secret.txt": "OUTSIDE-SECRET" });
+    const above = workspace();
+    const root = join(above, "project");
+    mkdirSync(root);
+    h = await startHarness({ workspaceOf: () => root });
+    renameSync(root, join(above, "project-was"));
+    symlinkSync(outside, root);
+    const client = await h.client("swapped");
+    await client.prompt(call("r1", "read", { path: "secret.txt" }));
+    await settled(client, 4);
+    expect(JSON.stringify(h.server.requests.map((r) => r.body))).not.toContain("OUTSIDE-");
+    expect(client.mirror.getView().workspace).toMatchObject({
+      folder: root,
+      problem: `Refused the workspace: ${root} now leads to ${outside}. It is not the folder that was checked.`,
+    });
+    const tools = (h.server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    expect(tools).toEqual(["calculate", "wait"]);
   });
 
   it("a chat whose folder went missing still opens and says so, without file or shell tools", async () => {

@@ -48,9 +48,10 @@ export interface WorkerInitOptions {
   /** The chat's workspace folder (absolute, checked by main), if it has one: file and shell tools work there. */
   workspace?: string;
   /**
-   * A subagent's: `workspace` is the real path main checked, and this the identity that folder had then. The worker
-   * works there only while the path is still that folder's real path: one swapped for a symlink (to `/`, say) since
-   * main's check is refused, and the task fails saying so.
+   * `workspace` is the real path main checked, and this the identity that folder had when main handed it over (a
+   * subagent's: when main checked its cwd). The worker works there only while the path is still that folder's real
+   * path: one swapped for a symlink (to `/`, say) meanwhile is refused (no tools, and a subagent's task fails), and
+   * says so. Absent when main could not stat the folder (then it is gone, and the worker says that).
    */
   workspaceIdentity?: FolderIdentity;
   settings: WorkerSettings;
@@ -212,8 +213,11 @@ export interface WorkerControlApi {
   /** Binds this (possibly pre-warmed) worker to a session; loads its transcript. Called once. */
   init(options: WorkerInitOptions): Promise<WorkerInitResult>;
   updateSettings(settings: WorkerSettings): Promise<void>;
-  /** The chat's workspace changed (checked by main; undefined: none): tools and system prompt follow. */
-  setWorkspace(folder: string | undefined): Promise<void>;
+  /**
+   * The chat's workspace changed (checked by main; undefined: none): tools and system prompt follow. `identity`: as
+   * WorkerInitOptions' `workspaceIdentity`.
+   */
+  setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void>;
   /**
    * Ends the session: aborts any run (journaled as stopped), flushes the transcript and closes connections; the
    * process exits on its own afterwards, and the answer is "stopped". With `ifIdle` (main's idle stop, whose view of
