@@ -4,14 +4,18 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadContextFiles } from "../../../src/agent-worker/host/workspace-context";
 import { Fifos, within } from "../../../testkit/fifos";
 import { TempFolders } from "../../../testkit/temp-folders";
 
 const folders = new TempFolders("paddock-context-");
 const fifos = new Fifos();
+beforeEach(() => {
+  vi.spyOn(console, "warn").mockImplementation(() => undefined); // the worker's log line for each file left out
+});
 afterEach(() => {
+  vi.restoreAllMocks();
   fifos.releaseAll();
   folders.removeAll();
 });
