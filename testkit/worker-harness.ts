@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
-import { endpointUrl, SessionBroker } from "../src/main/broker/session-broker";
+import { endpointUrl, SessionBroker, type SessionBrokerOptions } from "../src/main/broker/session-broker";
 import { resolveModel } from "../src/main/broker/model-resolver";
 import { agentCatalog } from "../src/main/agents/agent-catalog";
 import type { Model } from "@mariozechner/pi-ai";
@@ -84,6 +84,8 @@ export interface BrokerRigOptions {
   getApiKey?(provider: string): string | undefined;
   /** Main's model resolution (default: from the settings' custom endpoints and pi-ai's catalogue). */
   resolveModel?(ref: ModelRef): Model<any>;
+  /** Called as main records a subagent's session: after it checked the child's folder, before the child starts. */
+  onChildSession?: SessionBrokerOptions["onChildSession"];
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
@@ -116,6 +118,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     maxSubagents: () => options.maxSubagents ?? 8,
     onChildSession: (child) => {
       if (child.workspace) childWorkspaces.set(child.sessionId, child.workspace);
+      options.onChildSession?.(child);
     },
   });
   const clients: SessionClient[] = [];
@@ -155,7 +158,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel" | "onChildSession">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

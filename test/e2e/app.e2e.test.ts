@@ -7,7 +7,7 @@
  * and read the requests; the settings tests run their own hosts with `--openai-test-server`, as `npm run dev:web`.
  * Screenshots of the main states go to test-results/screens/.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -556,6 +556,25 @@ describe("workspace tools in the browser host", () => {
     // Unfolding a card grows its row: the rows below move down rather than being drawn over it.
     await poll(() => rowsOverlap(page)).toBe(false);
     await shot(page, "edit-done");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("an AGENTS.md that links out of the folder is not read, and the workspace panel says why", async () => {
+    const linked = realpathSync(tempDir());
+    const outside = realpathSync(tempDir());
+    writeFileSync(join(outside, "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+    symlinkSync(join(outside, "id_ed25519"), join(linked, "AGENTS.md"));
+    const { page, problems } = await openChat(host);
+    await page.getByTestId("workspace-button").click();
+    await page.getByTestId("workspace-path").fill(linked);
+    await page.getByTestId("workspace-path").press("Enter");
+    await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(linked));
+    expect(await page.getByTestId("workspace-context").count()).toBe(0);
+    await page.getByTestId("workspace-button").click();
+    await poll(() => page.getByTestId("context-skipped").textContent()).toBe(
+      `Project context ${join(linked, "AGENTS.md")}: not read (a link to ${join(outside, "id_ed25519")}, outside ${linked})`,
+    );
     expect(problems).toEqual([]);
     await page.close();
   });

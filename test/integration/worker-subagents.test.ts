@@ -5,7 +5,7 @@
  * calls decided in the parent's chat.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TempFolders } from "../../testkit/temp-folders";
 import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
@@ -298,6 +298,42 @@ describe("agent definitions", () => {
     const last = client.mirror.getView().state.messages.filter((m) => m.role === "toolResult").at(-1)!;
     expect(JSON.stringify(last.content)).toContain("Canceled: project-local agents not approved.");
     expect(h.server.requests.length - before).toBe(2); // the parent's two turns, no subagent's
+  });
+});
+
+describe("a subagent's folder", () => {
+  it("is the very folder main checked: one swapped for a link (or another folder) right after the check is refused, and nothing outside is read", async () => {
+    const outside = folder({ "secret.txt": "OUTSIDE-SECRET", "AGENTS.md": "OUTSIDE-CONTEXT" });
+    const root = folder({ "linked/notes.txt": "inside", "replaced/notes.txt": "inside" });
+    h = await startHarness({
+      workspaceOf: () => root,
+      // Right after main's check and before the child's worker opens the folder: what a command running in parallel
+      // (one approval) did in the review, with `/` as the target.
+      onChildSession: ({ workspace }) => {
+        if (workspace === join(root, "linked")) {
+          renameSync(workspace, join(root, "linked-was"));
+          symlinkSync(outside, workspace);
+        } else if (workspace === join(root, "replaced")) {
+          renameSync(workspace, join(root, "replaced-was"));
+          mkdirSync(workspace);
+          symlinkSync(join(outside, "secret.txt"), join(workspace, "secret.txt")); // the tools would refuse this link
+        }
+      },
+    });
+    const client = await h.client("parent");
+    const read = { toolCalls: [{ id: "r1", name: "read", arguments: { path: "secret.txt" } }] };
+    const tasks = ["linked", "replaced"].map((cwd) => ({ agent: "scout", cwd, task: task(`Read in ${cwd}.`, read) }));
+    await client.prompt(subagent({ tasks }));
+    await settled(client, 4);
+    // The children never asked the model anything: no context file from outside, no file read there.
+    expect(JSON.stringify(h.server.requests.map((r) => r.body))).not.toContain("OUTSIDE-");
+    expect(childRequests(h, "Read in")).toHaveLength(0);
+    const result = toolResult(client);
+    expect(result.text).toContain("Parallel: 0/2 succeeded");
+    const [linked, replaced] = result.details.runs;
+    expect(linked).toMatchObject({ status: "failed" });
+    expect(linked.errorMessage).toBe(`Refused the workspace: ${join(root, "linked")} now leads to ${outside}. It is not the folder that was checked.`);
+    expect(replaced.errorMessage).toBe(`Refused the workspace: ${join(root, "replaced")} is no longer the folder it was (it was replaced). It is not the folder that was checked.`);
   });
 });
 

@@ -5,7 +5,7 @@
  * data; a chat whose folder went missing still opens, without tools.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TempFolders } from "../../testkit/temp-folders";
@@ -13,12 +13,15 @@ import { startHarness, waitForView, type Harness } from "../../testkit/worker-ha
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { sandboxForTests } from "../../testkit/sandbox-support";
+import { Fifos } from "../../testkit/fifos";
 
 const sandbox = await sandboxForTests("the sandboxed-command test");
 
 let h: Harness | undefined;
 const folders = new TempFolders();
+const fifos = new Fifos();
 afterEach(async () => {
+  fifos.releaseAll();
   await h?.close();
   h = undefined;
   folders.removeAll();
@@ -59,6 +62,29 @@ describe("a chat with a workspace", () => {
     const tools = (h.server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
     expect(tools).toEqual(["calculate", "wait"]);
     expect(plain.mirror.getView().workspace).toBeUndefined();
+  });
+
+  it("an AGENTS.md that links to a key outside never reaches the model, nor does a FIFO hold the chat up; the panel says why", async () => {
+    const outside = workspace({ "secret-key": "-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAA" });
+    const root = workspace();
+    symlinkSync(join(outside, "secret-key"), join(root, "AGENTS.md")); // as a cloned repository can ship it
+    const sub = join(root, "sub");
+    mkdirSync(sub);
+    fifos.make(join(sub, "AGENTS.md"));
+    h = await startHarness({ workspaceOf: (id) => (id === "link" ? root : sub) });
+    const skipped: Record<string, string[] | undefined> = {};
+    for (const [id, folder] of [["link", root], ["fifo", sub]] as const) {
+      const client = await h.client(id);
+      await client.prompt("hello");
+      await settled(client, 2);
+      expect(JSON.stringify(h.server.requests.at(-1)!.body)).not.toContain("PRIVATE KEY");
+      expect(String(h.server.requests.at(-1)!.body.messages[0].content)).toContain(`Current working directory: ${folder}`);
+      expect(client.mirror.getView().workspace).toMatchObject({ folder, contextFiles: [] });
+      skipped[id] = client.mirror.getView().workspace?.contextSkipped;
+    }
+    const linkOut = `${join(root, "AGENTS.md")}: not read (a link to ${join(outside, "secret-key")}, outside ${root})`;
+    expect(skipped.link).toEqual([linkOut]);
+    expect(skipped.fifo).toEqual([linkOut, `${join(sub, "AGENTS.md")}: not read (a FIFO (named pipe), not a regular file)`]);
   });
 
   it("an edit asks with the diff it would make; once allowed it changes only its range and the result carries the patch", async () => {
@@ -147,6 +173,27 @@ describe("a chat with a workspace", () => {
     } finally {
       delete process.env.PADDOCK_NO_SANDBOX;
     }
+  });
+
+  it("a chat whose folder was swapped for a link since it was chosen opens without tools there, and says so", async () => {
+    // Another chat, working in the folder above, could do this with one command; the target could be `/`.
+    const outside = workspace({ "AGENTS.md": "OUTSIDE-CONTEXT", "secret.txt": "OUTSIDE-SECRET" });
+    const above = workspace();
+    const root = join(above, "project");
+    mkdirSync(root);
+    h = await startHarness({ workspaceOf: () => root });
+    renameSync(root, join(above, "project-was"));
+    symlinkSync(outside, root);
+    const client = await h.client("swapped");
+    await client.prompt(call("r1", "read", { path: "secret.txt" }));
+    await settled(client, 4);
+    expect(JSON.stringify(h.server.requests.map((r) => r.body))).not.toContain("OUTSIDE-");
+    expect(client.mirror.getView().workspace).toMatchObject({
+      folder: root,
+      problem: `Refused the workspace: ${root} now leads to ${outside}. It is not the folder that was checked.`,
+    });
+    const tools = (h.server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    expect(tools).toEqual(["calculate", "wait"]);
   });
 
   it("a chat whose folder went missing still opens and says so, without file or shell tools", async () => {

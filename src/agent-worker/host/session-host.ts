@@ -14,6 +14,7 @@ import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
 import type {
+  FolderIdentity,
   MainControlApi,
   RunOutcome,
   SandboxVerdict,
@@ -84,12 +85,14 @@ function firstSentence(description: string): string {
   return (end === -1 ? line : line.slice(0, end + 1)).slice(0, 160);
 }
 
-function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings): WorkspaceSetup {
+/** How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions). */
+function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings, identity: FolderIdentity | undefined): WorkspaceSetup {
   return {
     sessionDir: options.sessionDir,
     privateDir: options.privateDir,
     allowedDomains: settings.allowedDomains,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(identity ? { identity } : {}),
   };
 }
 
@@ -154,6 +157,8 @@ export class SessionHost {
   private queueJournal: Promise<void> = Promise.resolve();
   private readonly approvals: ApprovalGate;
   private workspace: SessionWorkspace | undefined;
+  /** The identity main handed the current workspace over with (see WorkerInitOptions). */
+  private workspaceIdentity: FolderIdentity | undefined;
   /** Counts setWorkspace calls: only the latest one's folder is taken. */
   private workspaceChanges = 0;
   /** Progress listeners of this chat's running subagent tasks, by request id. */
@@ -185,6 +190,7 @@ export class SessionHost {
   ) {
     this.settings = options.settings;
     this.workspace = workspace;
+    this.workspaceIdentity = options.workspaceIdentity;
     this.mcp = new SessionMcp({
       main,
       chosenServers: () => this.chatOptions.mcpServers,
@@ -319,7 +325,7 @@ export class SessionHost {
     const modelRef = loaded.model ?? defaultRef;
     const [model, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings)) : undefined,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity)) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, model, workspace);
     await host.mcp.load();
@@ -477,7 +483,7 @@ export class SessionHost {
     if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
     if (settings.defaultSystemPrompt !== before.defaultSystemPrompt) this.agent.state.systemPrompt = this.systemPrompt();
     const domains = (s: WorkerSettings) => s.allowedDomains.join("\n");
-    if (this.workspace && domains(settings) !== domains(before)) void this.setWorkspace(this.workspace.folder);
+    if (this.workspace && domains(settings) !== domains(before)) void this.setWorkspace(this.workspace.folder, this.workspaceIdentity);
   }
 
   /**
@@ -501,11 +507,12 @@ export class SessionHost {
    * The chat's workspace changed (main checked the folder; undefined: none). The tools and the instructions follow,
    * from the agent's next step on; the mirrors are told, so the chat shows it.
    */
-  async setWorkspace(folder: string | undefined): Promise<void> {
+  async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
     const change = ++this.workspaceChanges;
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings)) : undefined;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity)) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     this.workspace = workspace;
+    this.workspaceIdentity = identity;
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
     this.forwarder.push({ k: "w", workspace: workspace?.info() });
@@ -620,6 +627,9 @@ export class SessionHost {
   async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
     const start = this.agent.state.messages.length;
     try {
+      // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
+      const problem = this.workspace?.info().problem;
+      if (problem) throw new Error(problem);
       await this.api.prompt(task);
     } catch (error) {
       return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])), messages: [] };

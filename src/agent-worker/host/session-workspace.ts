@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import type { AgentTool } from "../../shared/agent/types";
 import type { WorkspaceInfo } from "../../shared/protocol/session-protocol";
-import type { SandboxVerdict } from "../../shared/protocol/control-protocol";
+import type { FolderIdentity, SandboxVerdict } from "../../shared/protocol/control-protocol";
 import {
   createShellSandbox,
   detectSandbox,
@@ -16,6 +16,7 @@ import {
   privateFolders,
   unsandboxedShell,
   workspaceTools,
+  WorkspaceEscapeError,
   WorkspacePaths,
   type PrivateFolders,
   type ShellSandbox,
@@ -62,55 +63,73 @@ export interface WorkspaceSetup {
   allowedDomains: readonly string[];
   /** What an earlier worker found about the sandbox here, if main knows. */
   sandbox?: SandboxVerdict;
+  /** A subagent's: the identity `folder` had when main checked it (then its real path); see WorkerInitOptions. */
+  identity?: FolderIdentity;
 }
 
 /**
  * Reads what the agent needs to know of `folder` (absolute, checked by main) and builds its tools. Never throws on
- * the folder's content: a folder that is gone leaves the chat without tools and says so in `info().problem`; a
- * sandbox that cannot run is reported in `info().sandboxProblem`.
+ * the folder's content: a folder that is gone, or (a subagent's) is no longer the one main checked, leaves the chat
+ * without tools and says so in `info().problem`; a sandbox that cannot run is reported in `info().sandboxProblem`.
  */
 export async function openWorkspace(folder: string, setup: WorkspaceSetup): Promise<SessionWorkspace> {
   const problem = await folderProblem(folder);
-  if (problem) {
-    return {
-      folder,
-      contextFiles: [],
-      tools: [],
-      shell: Promise.resolve({ sandboxed: false }),
-      preview: async () => undefined,
-      protection: async () => undefined,
-      info: () => ({ folder, contextFiles: [], sandboxed: false, problem }),
-    };
-  }
+  if (problem) return unusable(folder, problem);
   // One list for both: what commands may not read is what the file tools may not read (or write).
   const folders = privateFolders({ dataDir: setup.privateDir, sessionDir: setup.sessionDir });
+  let sandbox: Promise<{ sandbox: ShellSandbox; problem?: string; verdict?: SandboxVerdict }> | undefined;
+  const deferred: ShellSandbox = {
+    kind: "none", // not read by the tools; `shell` says what it really is
+    launch: async (request) => (await sandbox!).sandbox.launch(request),
+  };
+  let tools: AgentTool<any>[];
+  let paths: WorkspacePaths;
+  let protectedFiles: ProtectedChanges;
+  try {
+    // With the identity, both refuse a folder that is no longer the one main checked, checking the very real path
+    // they keep (so a link swapped in between a check and their making cannot slip through).
+    paths = new WorkspacePaths(folder, [], folders, setup.identity);
+    protectedFiles = new ProtectedChanges(paths);
+    tools = workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles, identity: setup.identity });
+  } catch (error) {
+    return unusable(folder, error instanceof WorkspaceEscapeError ? error.message : `${folder} cannot be opened (${String(error)}).`);
+  }
   let chosen: ShellChoice | undefined;
-  const sandbox = shellFor(setup, folders);
+  sandbox = shellFor(setup, folders);
   const shell = sandbox.then(({ sandbox, problem, verdict }) => {
     chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
   });
-  const deferred: ShellSandbox = {
-    kind: "none", // not read by the tools; `shell` says what it really is
-    launch: async (request) => (await sandbox).sandbox.launch(request),
-  };
-  const contextFiles = await loadContextFiles(folder);
-  const paths = new WorkspacePaths(folder, [], folders);
-  const protectedFiles = new ProtectedChanges(paths);
+  const context = await loadContextFiles(paths.root, folders.deny.map((denied) => denied.path));
+  const contextFiles = context.files;
   return {
     folder,
     contextFiles,
-    tools: workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles }),
+    tools,
     shell,
     preview: (toolName, args) => previewChange(paths, toolName, args),
     protection: (toolCallId, toolName, args) => protectedFiles.judge(toolCallId, toolName, args),
     info: () => ({
       folder,
       contextFiles: contextFiles.map((f) => f.path),
+      ...(context.skipped.length > 0 ? { contextSkipped: context.skipped } : {}),
       sandboxed: chosen?.sandboxed ?? false,
       ...(chosen ? {} : { sandboxChecking: true }),
       ...(chosen?.problem ? { sandboxProblem: chosen.problem } : {}),
     }),
+  };
+}
+
+/** A workspace the chat cannot work in: no tools, no context, and why. */
+function unusable(folder: string, problem: string): SessionWorkspace {
+  return {
+    folder,
+    contextFiles: [],
+    tools: [],
+    shell: Promise.resolve({ sandboxed: false }),
+    preview: async () => undefined,
+    protection: async () => undefined,
+    info: () => ({ folder, contextFiles: [], sandboxed: false, problem }),
   };
 }
 

@@ -70,8 +70,8 @@ const api: WorkerControlApi = {
   async updateSettings(settings) {
     host?.updateSettings(settings);
   },
-  async setWorkspace(folder) {
-    await host?.setWorkspace(folder);
+  async setWorkspace(folder, identity) {
+    await host?.setWorkspace(folder, identity);
   },
   async shutdown(options) {
     const activity = host?.activity() ?? "idle";

@@ -7,10 +7,11 @@
  * cannot be used becomes a human-readable problem naming the file, and the rest still load.
  */
 import { createHash } from "node:crypto";
-import { open, readdir, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
+import { readRegularFile } from "../../shared-node/regular-file";
 import { builtinAgents } from "./builtin-agents";
 
 export type AgentSource = "builtin" | "user" | "pi-user" | "project";
@@ -151,30 +152,24 @@ async function loadAgentsDir(dir: string, source: AgentSource, problems: string[
   return agents;
 }
 
-/** The file's bytes, or undefined (with a problem) when it is not a readable regular file within the size limit. */
+/**
+ * The file's bytes, or undefined (with a problem) when it is not a readable regular file within the size limit. A
+ * symlink is followed (agent folders are often a dotfiles manager's links) to a regular file only: never opened is
+ * a FIFO, which would block the read, and with it one of the four threads all of main's file calls share.
+ */
 async function readAgentBytes(filePath: string, problems: string[]): Promise<Buffer | undefined> {
-  let handle;
-  try {
-    handle = await open(filePath, "r");
-  } catch (error) {
-    problems.push(`${filePath}: could not be read (${errorCode(error)})`);
-    return undefined;
-  }
-  try {
-    // Size is checked on the open handle, so the file read is the file measured.
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined; // e.g. a folder named "x.md": not an agent file, not a problem
-    if (info.size > MAX_AGENT_FILE_BYTES) {
-      problems.push(`${filePath}: larger than ${MAX_AGENT_FILE_BYTES / 1024} KB (${info.size} bytes)`);
+  let read = await readRegularFile(filePath, { maxBytes: MAX_AGENT_FILE_BYTES });
+  if (!read.ok && read.kind === "link") {
+    const target = await realpath(filePath).catch(() => undefined);
+    if (target === undefined) {
+      problems.push(`${filePath}: a link to a file that is not there`);
       return undefined;
     }
-    return await handle.readFile();
-  } catch (error) {
-    problems.push(`${filePath}: could not be read (${errorCode(error)})`);
-    return undefined;
-  } finally {
-    await handle.close().catch(() => undefined);
+    read = await readRegularFile(target, { maxBytes: MAX_AGENT_FILE_BYTES });
   }
+  if (read.ok) return read.bytes;
+  if (read.kind !== "folder") problems.push(`${filePath}: ${read.reason}`); // a folder named "x.md": not an agent file, not a problem
+  return undefined;
 }
 
 function parseAgentText(
@@ -265,11 +260,6 @@ async function isDirectory(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 function sha256Hex(data: Uint8Array): string {

@@ -33,6 +33,7 @@ import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 import { SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
+import { identityOf } from "../../shared-node/folder-identity";
 import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
 import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 
@@ -203,7 +204,9 @@ export class SessionBroker<Port = never> {
   async setWorkspace(sessionId: string, folder: string | undefined): Promise<void> {
     this.pool.refill(); // a chat that can start subagents now (or no longer) changes which spares to keep
     const started = await this.sessions.get(sessionId)?.worker.catch(() => undefined);
-    await started?.worker.call((c) => c.setWorkspace(folder));
+    if (!started) return;
+    const identity = folder ? await identityOf(folder) : undefined;
+    await started.worker.call((c) => c.setWorkspace(folder, identity));
   }
 
   /** What the session's agent is doing ("idle" when it has no worker). */
@@ -394,6 +397,9 @@ export class SessionBroker<Port = never> {
     this.sessionOfWorker.set(worker, sessionId);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
     const settings = this.options.getWorkerSettings();
+    const workspace = launch ? launch.workspace : this.options.workspaceOf?.(sessionId);
+    // The folder's identity now: the worker works there only if the path still leads to this very folder.
+    const workspaceIdentity = launch ? launch.workspaceIdentity : workspace ? await identityOf(workspace) : undefined;
     try {
       result = await worker.call((c) =>
         c.init({
@@ -401,7 +407,8 @@ export class SessionBroker<Port = never> {
           transcriptFile: this.transcriptFile(sessionId),
           sessionDir: this.sessionDir(sessionId),
           privateDir: this.options.privateDir,
-          workspace: launch ? launch.workspace : this.options.workspaceOf?.(sessionId),
+          workspace,
+          ...(workspaceIdentity ? { workspaceIdentity } : {}),
           settings: launch?.model ? { ...settings, defaultModel: launch.model } : settings,
           ...(launch ? { subagent: launch.setup } : {}),
           ...(this.sandbox ? { sandbox: this.sandbox } : {}),

@@ -12,6 +12,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import type {
   AgentList,
   AgentScope,
+  FolderIdentity,
   SubagentApprovalQuestion,
   SubagentOutcome,
   SubagentProgress,
@@ -23,6 +24,7 @@ import type {
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { getProviders } from "@mariozechner/pi-ai";
 import type { AgentDefinition } from "../agents/agent-definitions";
+import { folderIdentity } from "../../shared-node/folder-identity";
 import type { WorkerHandle } from "./worker-handle";
 
 /** At most this many of one parent's subagents run at once (pi's example extension: 4). */
@@ -66,7 +68,9 @@ export interface ChildLaunch {
   setup: SubagentSetup;
   /** The parent's `subagent` tool call that runs it. */
   toolCallId: string;
+  /** The real path main checked; `workspaceIdentity` is what it was then (see WorkerInitOptions). */
   workspace?: string;
+  workspaceIdentity?: FolderIdentity;
   model?: ModelRef;
 }
 
@@ -136,7 +140,7 @@ export class SubagentRuns {
     if (definition.source === "project" && !this.catalog.isConfirmed(definition)) {
       throw new Error(`Project agent "${definition.name}" has not been confirmed by the user.`);
     }
-    const folder = await folderInside(workspace, request.cwd);
+    const { folder, identity } = await folderInside(workspace, request.cwd);
     const { model, notice } = await this.chooseModel(definition.model, request.parentModel);
 
     const child: RunningChild = {
@@ -159,6 +163,7 @@ export class SubagentRuns {
         setup: { parentSessionId, agent: definition.name, instructions: definition.systemPrompt, tools: definition.tools },
         toolCallId: request.toolCallId,
         workspace: folder,
+        workspaceIdentity: identity,
         model,
       };
       this.launches.set(child.sessionId, launch);
@@ -296,17 +301,22 @@ function candidateRefs(wanted: string, parentModel: ModelRef | undefined): Model
   return refs;
 }
 
-/** The subagent's workspace: the parent's, or a folder inside it. Throws a readable Error for anything else. */
-async function folderInside(workspace: string, cwd: string | undefined): Promise<string> {
-  if (cwd === undefined || cwd === "" || cwd === ".") return workspace;
-  const root = await realpath(workspace);
-  const wanted = isAbsolute(cwd) ? cwd : resolve(root, cwd);
+/**
+ * The subagent's workspace: the parent's, or a folder inside it, as its real path and the identity it has now (the
+ * child checks both before it works there). Throws a readable Error for anything else.
+ */
+async function folderInside(workspace: string, cwd: string | undefined): Promise<{ folder: string; identity: FolderIdentity }> {
+  const root = await realpath(workspace).catch(() => undefined);
+  if (!root) throw new Error(`The workspace ${workspace} does not exist.`);
+  const whole = cwd === undefined || cwd === "" || cwd === ".";
+  const wanted = whole ? root : isAbsolute(cwd) ? cwd : resolve(root, cwd);
   const real = await realpath(wanted).catch(() => undefined);
   if (!real) throw new Error(`cwd "${cwd}" does not exist in the workspace.`);
   const rel = relative(root, real);
   if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`cwd "${cwd}" is outside the workspace; subagents work inside it.`);
-  if (!(await stat(real)).isDirectory()) throw new Error(`cwd "${cwd}" is not a folder.`);
-  return real;
+  const stats = await stat(real, { bigint: true });
+  if (!stats.isDirectory()) throw new Error(whole ? `The workspace ${workspace} is not a folder.` : `cwd "${cwd}" is not a folder.`);
+  return { folder: real, identity: folderIdentity(stats) };
 }
 
 function checkScope(scope: unknown): AgentScope {

@@ -47,6 +47,13 @@ export interface WorkerInitOptions {
   privateDir?: string;
   /** The chat's workspace folder (absolute, checked by main), if it has one: file and shell tools work there. */
   workspace?: string;
+  /**
+   * `workspace` is the real path main checked, and this the identity that folder had when main handed it over (a
+   * subagent's: when main checked its cwd). The worker works there only while the path is still that folder's real
+   * path: one swapped for a symlink (to `/`, say) meanwhile is refused (no tools, and a subagent's task fails), and
+   * says so. Absent when main could not stat the folder (then it is gone, and the worker says that).
+   */
+  workspaceIdentity?: FolderIdentity;
   settings: WorkerSettings;
   /** Attach a state digest to every event batch so mirrors can prove they are in sync (diagnostics, tests). */
   integrityCheck?: boolean;
@@ -59,6 +66,12 @@ export interface WorkerInitOptions {
   subagent?: SubagentSetup;
   /** Whether shell commands can be sandboxed on this machine, when an earlier worker found out (saves the probe). */
   sandbox?: SandboxVerdict;
+}
+
+/** A folder's device and inode numbers (as `stat` reports them, in decimal: they can exceed a JSON number). */
+export interface FolderIdentity {
+  dev: string;
+  ino: string;
 }
 
 /** What a worker found out about the OS sandbox: a property of the machine, so main passes it on to later workers. */
@@ -202,8 +215,11 @@ export interface WorkerControlApi {
   /** Binds this (possibly pre-warmed) worker to a session; loads its transcript. Called once. */
   init(options: WorkerInitOptions): Promise<WorkerInitResult>;
   updateSettings(settings: WorkerSettings): Promise<void>;
-  /** The chat's workspace changed (checked by main; undefined: none): tools and system prompt follow. */
-  setWorkspace(folder: string | undefined): Promise<void>;
+  /**
+   * The chat's workspace changed (checked by main; undefined: none): tools and system prompt follow. `identity`: as
+   * WorkerInitOptions' `workspaceIdentity`.
+   */
+  setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void>;
   /**
    * Ends the session: aborts any run (journaled as stopped), flushes the transcript and closes connections; the
    * process exits on its own afterwards, and the answer is "stopped". With `ifIdle` (main's idle stop, whose view of

@@ -78,6 +78,8 @@ export interface WorkspaceInfo {
   folder: string;
   /** Paths of the context files (AGENTS.md, CLAUDE.md) found in the folder and its parents, read into the prompt. */
   contextFiles: string[];
+  /** Context files found but not read, one line each naming the file and why (a link out of its folder, a FIFO). */
+  contextSkipped?: string[];
   /** Shell commands run in an OS sandbox; when false, why not (then every command asks first). */
   sandboxed: boolean;
   sandboxProblem?: string;

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import {
   type AgentDefinition,
 } from "../../../src/main/agents/agent-definitions";
 import { builtinAgents } from "../../../src/main/agents/builtin-agents";
+import { Fifos, within } from "../../../testkit/fifos";
 
 /** The shape of pi's examples/extensions/subagent/agents/scout.md. */
 const PI_SCOUT = `---
@@ -41,7 +43,9 @@ beforeEach(() => {
   project = join(root, "project");
   mkdirSync(project, { recursive: true });
 });
+const fifos = new Fifos();
 afterEach(() => {
+  fifos.releaseAll();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -195,6 +199,23 @@ describe("discoverAgents", () => {
     expect(byName(found.agents, "huge")).toBeUndefined();
     expect(byName(found.agents, "fits")).toBeDefined();
     expect(found.problems).toEqual([expect.stringMatching(new RegExp(`^${escape(join(userDir(), "huge.md"))}: larger than 256 KB`))]);
+  });
+
+  it("skips a FIFO (and a link to one) without opening it: four loads at once finish, and main's other file calls too", { timeout: 15_000 }, async () => {
+    // Opening a FIFO nobody writes to blocks a libuv thread; four parallel subagent calls used to park all four.
+    write(projectDir(), "good.md", agentFile("good"));
+    fifos.make(join(projectDir(), "x.md"));
+    symlinkSync(join(projectDir(), "x.md"), join(projectDir(), "y.md"));
+    const loads = Array.from({ length: 4 }, () => discoverAgents({ scope: "project", dataDir, homeDir, workspace: project }));
+    const results = await within(Promise.all(loads), 5_000, "four agent loads with a FIFO in .pi/agents");
+    await within(stat(root), 1_000, "a file call while they ran"); // the thread pool is free
+    for (const found of results) {
+      expect(names(found.agents)).toEqual(["good"]);
+      expect(found.problems).toEqual([
+        `${join(projectDir(), "x.md")}: a FIFO (named pipe), not a regular file`,
+        `${join(projectDir(), "y.md")}: a FIFO (named pipe), not a regular file`,
+      ]);
+    }
   });
 
   it("filters by scope", async () => {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { Type } from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../shared/agent/types";
@@ -21,6 +22,7 @@ export interface BashDetails {
 }
 
 export interface BashToolOptions {
+  /** The workspace's real path (as WorkspacePaths has it). */
   root: string;
   /** Full outputs go to `<sessionDir>/bash-output/`, the commands' TMPDIR is `<sessionDir>/tmp`. */
   sessionDir: string;
@@ -52,6 +54,10 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
     async execute(_id, { command, timeout }, signal, onUpdate) {
       if (signal?.aborted) throw new Error("Command aborted");
       if (!existsSync(options.root)) throw new Error(`Working directory does not exist: ${options.root}\nCannot execute bash commands.`);
+      // The root was a real path when the tools were made. A folder swapped for a link since (to `/`, say) would be
+      // the command's folder, and what the sandbox lets it write: refused.
+      const real = await realpath(options.root);
+      if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
       const launch = await options.sandbox.launch({ command, cwd: options.root, tempDir, signal });
       const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);

@@ -1,4 +1,5 @@
 import type { AgentTool } from "../../../shared/agent/types";
+import type { FolderIdentity } from "../../../shared/protocol/control-protocol";
 import { join } from "node:path";
 import { BASH_OUTPUT_FOLDER, bashTool } from "./bash-tool";
 import { editTool } from "./edit-tool";
@@ -41,12 +42,17 @@ export interface WorkspaceToolsOptions {
    * `privateFolders(…)`). Default: the credential stores in the home folder.
    */
   privateFolders?: PrivateFolders;
+  /** The folder main checked (a subagent's): the tools are made only if `root` still is it (see WorkspacePaths). */
+  identity?: FolderIdentity;
 }
 
-/** pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. */
+/**
+ * pi coding-agent's workspace tools (read, bash, edit, write, grep, find, ls), confined to one workspace. Throws a
+ * WorkspaceEscapeError when `identity` is given and `root` is not that folder.
+ */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
   // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
-  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)], options.privateFolders ?? privateFolders());
+  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)], options.privateFolders ?? privateFolders(), options.identity);
   const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),

@@ -2,6 +2,8 @@ import { lstat, readlink, realpath } from "node:fs/promises";
 import { constants, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { privateFolders, type PrivateFolders } from "./private-folders";
+import type { FolderIdentity } from "../../../shared/protocol/control-protocol";
+import { folderMismatch } from "../../../shared-node/folder-identity";
 
 /** Open flag for files at checked paths: on POSIX, a symlink swapped in after the check is refused. */
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -43,11 +45,16 @@ export class WorkspacePaths {
    * @param readable folders outside the workspace that may be read, never written (the session's saved command
    *   output, which bash's truncation marker points the model to). Need not exist yet.
    * @param folders what no tool reads or writes even inside the workspace (default: the credential stores only).
+   * @param identity the folder main checked (a subagent's): then `root` must be its own real path, and the real path
+   *   taken here must be `root` and that folder, or this throws a WorkspaceEscapeError. Paths are judged by the real
+   *   root taken here for good, so a root swapped for a link later leads nowhere (its paths resolve outside).
    */
-  constructor(root: string, readable: string[] = [], folders: PrivateFolders = privateFolders()) {
+  constructor(root: string, readable: string[] = [], folders: PrivateFolders = privateFolders(), identity?: FolderIdentity) {
     this.spelledRoot = resolve(root);
     this.root = realpathSync(this.spelledRoot);
     this.readable = readable.map((folder) => resolve(folder));
+    const mismatch = identity && (this.root !== this.spelledRoot ? `${root} now leads to ${this.root}` : folderMismatch(this.root, identity));
+    if (mismatch) throw new WorkspaceEscapeError(`Refused the workspace: ${mismatch}. It is not the folder that was checked.`);
     this.deny = folders.deny.map(({ path, what }) => ({ path, what, spellings: spellingsOf(path) }));
     this.allowRead = folders.allowRead.flatMap(spellingsOf);
   }

@@ -77,6 +77,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
             <div className="workspace-current">
               <code>{workspace.folder}</code>
               {workspace.contextFiles.length > 0 ? <div className="muted">Project context: {workspace.contextFiles.join(", ")}</div> : null}
+              {workspace.contextSkipped?.map((line) => <div key={line} className="workspace-warning" data-testid="context-skipped">Project context {line}</div>)}
               {workspace.problem ? <div className="workspace-warning" role="alert">{workspace.problem}</div>
                 : workspace.sandboxChecking ? <div className="muted">Checking for a sandbox…</div>
                 : !workspace.sandboxed ? <div className="workspace-warning" data-testid="no-sandbox">No sandbox here{workspace.sandboxProblem ? ` (${workspace.sandboxProblem})` : ""}: every command asks first.</div>

@@ -1,0 +1,95 @@
+/**
+ * Project context files (AGENTS.md, CLAUDE.md) go into every request's system prompt unasked, and a repository can
+ * ship them: a link to a file elsewhere, or a FIFO, must not send that file to the model or hang the worker.
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadContextFiles } from "../../../src/agent-worker/host/workspace-context";
+import { Fifos, within } from "../../../testkit/fifos";
+import { TempFolders } from "../../../testkit/temp-folders";
+
+const folders = new TempFolders("paddock-context-");
+const fifos = new Fifos();
+beforeEach(() => {
+  vi.spyOn(console, "warn").mockImplementation(() => undefined); // the worker's log line for each file left out
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  fifos.releaseAll();
+  folders.removeAll();
+});
+
+const SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- not-really-a-key";
+
+/** Only what lies under `root`: the machine's own folders above it are not the test's. */
+async function contextUnder(root: string, folder: string, denied: string[] = []) {
+  const { files, skipped } = await loadContextFiles(folder, denied);
+  return { files: files.filter((f) => f.path.startsWith(root)), skipped: skipped.filter((s) => s.startsWith(root)) };
+}
+
+describe("project context files", () => {
+  it("a workspace's AGENTS.md that links to a file outside is not read, and says so", async () => {
+    const outside = folders.make({ "secret-key": SECRET });
+    const root = folders.make();
+    symlinkSync(join(outside, "secret-key"), join(root, "AGENTS.md"));
+    const { files, skipped } = await contextUnder(root, root);
+    expect(JSON.stringify(files)).not.toContain("PRIVATE KEY");
+    expect(files).toEqual([]);
+    expect(skipped).toEqual([`${join(root, "AGENTS.md")}: not read (a link to ${join(outside, "secret-key")}, outside ${root})`]);
+  });
+
+  it("a link that stays inside its folder is read: CLAUDE.md -> AGENTS.md, and a folder above pointing into itself", async () => {
+    const above = folders.make({ "docs/agents.md": "House rules." });
+    symlinkSync(join(above, "docs/agents.md"), join(above, "AGENTS.md"));
+    const root = join(above, "repo");
+    mkdirSync(root);
+    writeFileSync(join(root, "AGENTS.md"), "Repo rules.");
+    symlinkSync("AGENTS.md", join(root, "CLAUDE.md"));
+    const sub = join(root, "pkg");
+    mkdirSync(sub);
+    symlinkSync("../AGENTS.md", join(sub, "CLAUDE.md")); // the workspace's link into the folder above: outside it
+    const { files, skipped } = await contextUnder(above, sub);
+    expect(files).toEqual([
+      { path: join(above, "AGENTS.md"), content: "House rules." },
+      { path: join(root, "AGENTS.md"), content: "Repo rules." },
+    ]);
+    expect(skipped).toEqual([`${join(sub, "CLAUDE.md")}: not read (a link to ${join(root, "AGENTS.md")}, outside ${sub})`]);
+  });
+
+  it("a folder above the workspace may not link out of itself, nor into a credential folder inside it", async () => {
+    const home = folders.make({ ".ssh/id_ed25519": SECRET, "elsewhere/notes.md": "x" });
+    const code = join(home, "code");
+    const root = join(code, "repo");
+    mkdirSync(root, { recursive: true });
+    symlinkSync(join(home, "elsewhere/notes.md"), join(code, "AGENTS.md"));
+    symlinkSync(join(home, ".ssh/id_ed25519"), join(home, "AGENTS.md"));
+    const { files, skipped } = await contextUnder(home, root, [join(home, ".ssh")]);
+    expect(files).toEqual([]);
+    expect(skipped).toEqual([
+      `${join(home, "AGENTS.md")}: not read (a link into ${join(home, ".ssh")}, which Paddock never reads)`,
+      `${join(code, "AGENTS.md")}: not read (a link to ${join(home, "elsewhere/notes.md")}, outside ${code})`,
+    ]);
+  });
+
+  it("a workspace swapped for a link after its tools were made: the context there is not read", async () => {
+    const outside = folders.make({ "AGENTS.md": "OUTSIDE-CONTEXT" });
+    const base = folders.make();
+    const root = join(base, "ws"); // the real path the tools judge by, now a link
+    symlinkSync(outside, root);
+    const { files, skipped } = await contextUnder(base, root);
+    expect(files).toEqual([]);
+    expect(skipped).toEqual([`${root}: context not read (the folder now leads to ${outside})`]);
+  });
+
+  it("a FIFO as AGENTS.md is skipped without being opened: four loads at once finish promptly", { timeout: 15_000 }, async () => {
+    const root = folders.make({ "CLAUDE.md": "Never read: AGENTS.md comes first." });
+    fifos.make(join(root, "AGENTS.md"));
+    const loads = Array.from({ length: 4 }, () => contextUnder(root, root));
+    const results = await within(Promise.all(loads), 5_000, "four context loads with a FIFO as AGENTS.md");
+    for (const { files, skipped } of results) {
+      expect(files).toEqual([]);
+      expect(skipped).toEqual([`${join(root, "AGENTS.md")}: not read (a FIFO (named pipe), not a regular file)`]);
+    }
+  });
+});
