@@ -10,7 +10,7 @@
  *
  * Node only (main, the workers); no Electron.
  */
-import { constants, type BigIntStats } from "node:fs";
+import { constants, type BigIntStats, type Stats } from "node:fs";
 import { lstat, open, readlink } from "node:fs/promises";
 
 /** Why a file was not read, in words a user reads ("a FIFO", "a symbolic link", "larger than 64 KB (70000 bytes)"). */
@@ -94,12 +94,23 @@ async function opened(fd: number, path: string): Promise<boolean> {
 
 /** What a non-regular file is, in words. */
 function fileKind(info: BigIntStats): string {
-  if (info.isFIFO()) return "a FIFO (named pipe), not a regular file";
-  if (info.isSocket()) return "a socket, not a regular file";
-  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device, not a regular file";
   if (info.isDirectory()) return "a folder, not a file";
   if (info.isSymbolicLink()) return "a symbolic link";
-  return "not a regular file";
+  const kind = specialFileKind(info);
+  return kind === NOT_REGULAR ? kind : `${kind}, not a regular file`;
+}
+
+const NOT_REGULAR = "not a regular file";
+
+/**
+ * What a file that is neither regular, a folder nor a link is, in words ("a FIFO (named pipe)"): the one wording for
+ * every reader that refuses such files (here, and the workspace tools' checked-open.ts).
+ */
+export function specialFileKind(info: Stats | BigIntStats): string {
+  if (info.isFIFO()) return "a FIFO (named pipe)";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return NOT_REGULAR;
 }
 
 function failure(error: unknown): { ok: false } & RegularFileProblem {

@@ -2,6 +2,7 @@ import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NO_FOLLOW, WorkspaceEscapeError, type Access, type WorkspacePaths } from "./workspace-paths";
+import { specialFileKind } from "../../../shared-node/regular-file";
 
 /*
  * How the file tools open what the path gate let through, so that what they open is what was checked.
@@ -184,8 +185,7 @@ function refuseUnlessRegular(input: string, info: Stats): void {
 }
 
 function notRegular(input: string, info: Stats): string {
-  const kind = info.isFIFO() ? "a FIFO (named pipe)" : info.isSocket() ? "a socket" : info.isCharacterDevice() || info.isBlockDevice() ? "a device" : "not a regular file";
-  return `${input} is ${kind}: the file tools only read and write regular files.`;
+  return `${input} is ${specialFileKind(info)}: the file tools only read and write regular files.`;
 }
 
 /** An fs call's error, with the folder's `/proc/self/fd/N` spelling replaced by its real path (for the model). */
