@@ -8,7 +8,8 @@
  */
 import * as Comlink from "comlink";
 import { join } from "node:path";
-import { streamSimple, type Message, type Model } from "@mariozechner/pi-ai";
+import { type Message, type Model } from "@earendil-works/pi-ai";
+import { streamSimple } from "../agent/stream-simple";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";

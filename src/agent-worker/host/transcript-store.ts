@@ -6,7 +6,7 @@
  */
 import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
 import { isGrant } from "./approval-gate";
 import { interruptedReply } from "../../shared/agent/unfinished-reply";

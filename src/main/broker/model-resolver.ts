@@ -4,7 +4,8 @@
  * over the control channel): main owns the settings, and a worker then never loads pi-ai's 550 KB catalogue until a
  * provider module needs it.
  */
-import { getModels, getProviders, type KnownProvider, type Model } from "@mariozechner/pi-ai";
+import type { Model } from "@earendil-works/pi-ai";
+import { catalogModels, catalogProviders } from "./model-catalog";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { customModel, customProviderId, type CustomProvider } from "../../shared/providers/custom-provider";
 
@@ -16,8 +17,8 @@ export function resolveModel(ref: ModelRef, customProviders: readonly CustomProv
     if (!provider) throw new Error(`Unknown custom provider "${customId}". Add it in Settings first.`);
     return customModel(provider, ref.id);
   }
-  if (!(getProviders() as string[]).includes(ref.provider)) throw new Error(`Unknown provider "${ref.provider}"`);
-  const model = getModels(ref.provider as KnownProvider).find((m) => m.id === ref.id);
+  if (!catalogProviders().includes(ref.provider)) throw new Error(`Unknown provider "${ref.provider}"`);
+  const model = catalogModels(ref.provider).find((m) => m.id === ref.id);
   if (!model) throw new Error(`Provider "${ref.provider}" has no model "${ref.id}"`);
   return model;
 }

@@ -11,7 +11,7 @@
  */
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
-import { getEnvApiKey } from "@mariozechner/pi-ai";
+import { getEnvApiKey } from "./env-api-keys";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { isMcpSecretKey } from "../../shared/mcp/server-config";
 import { JsonFile, type FileNotice, type Recovered } from "./json-file";

@@ -4,17 +4,19 @@
  * the renderer and tests alike.
  */
 import type {
+  Api,
   AssistantMessage,
   AssistantMessageEvent,
+  AssistantMessageEventStream,
+  Context,
   ImageContent,
   Message,
   Model,
   SimpleStreamOptions,
-  streamSimple,
   TextContent,
   Tool,
   ToolResultMessage,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
 import type { Static, TSchema } from "typebox";
 
 /**
@@ -24,8 +26,10 @@ import type { Static, TSchema } from "typebox";
  * returned stream as protocol events ending in an AssistantMessage whose stopReason is "error" or "aborted".
  */
 export type StreamFn = (
-  ...args: Parameters<typeof streamSimple>
-) => ReturnType<typeof streamSimple> | Promise<ReturnType<typeof streamSimple>>;
+  model: Model<Api>,
+  context: Context,
+  options?: SimpleStreamOptions,
+) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
 
 /**
  * How the tool calls of one assistant message run.

@@ -3,7 +3,7 @@
  * web host crashed; the transcript kept the reply up to its last checkpoint) and *stopped* ones (the user's own
  * Stop, `stopReason: "aborted"`). Both can be retried (asked again) or continued (the model goes on from there).
  */
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "./types";
 
 /** The error text an interrupted reply carries; it begins "Interrupted" so any error display reads right. */

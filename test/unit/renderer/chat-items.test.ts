@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { buildTranscript, formatCost, formatTokens } from "../../../src/renderer/components/messages/chatItems";
 import { sumUsage } from "../../../src/shared/agent/usage";
 

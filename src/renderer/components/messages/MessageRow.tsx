@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
+import type { ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { AssistantMessageView } from "./AssistantMessageView";
 import type { ChatItem } from "./chatItems";
