@@ -176,9 +176,12 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 export type QueueMode = "one-at-a-time" | "all";
 
 /** Every reasoning effort, lowest first: the one list settings, the protocol and the UI offer. */
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
-/** Requested reasoning effort. "xhigh" exists only on some model families (see pi-ai's model metadata). */
+/**
+ * Requested reasoning effort. "xhigh" and "max" (pi-ai 1.6.0) exist only on some model families (see pi-ai's model
+ * metadata, `getSupportedThinkingLevels`); pi-agent-core 0.73.1 knows levels up to "xhigh".
+ */
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 /**
