@@ -5,10 +5,12 @@
  */
 import {
   createAssistantMessageEventStream,
+  mergeClientIdentity,
   normalizeContext,
   type Api,
   type AssistantMessage,
   type AssistantMessageEventStream,
+  type ClientIdentity,
   type Context,
   type Model,
   type ProviderStreams,
@@ -23,6 +25,36 @@ import { mistralConversationsApi } from "@earendil-works/pi-ai/api/mistral-conve
 import { openAICodexResponsesApi } from "@earendil-works/pi-ai/api/openai-codex-responses.lazy";
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import { openAIResponsesApi } from "@earendil-works/pi-ai/api/openai-responses.lazy";
+import { version } from "../../../package.json";
+
+/** Where Paddock lives, for the providers that credit requests to an app (OpenRouter's `HTTP-Referer`). */
+export const PADDOCK_URL = "https://paddock.dev";
+
+/**
+ * How every request names its sender: `User-Agent: Paddock/<version>` (not pi-ai's `pi/<its version> (...)`), and
+ * the attribution headers the providers that read them get from pi-ai (OpenRouter: `HTTP-Referer` and
+ * `X-OpenRouter-Title`; NVIDIA, OpenCode: their own). A request's own `identity` wins field by field.
+ */
+export const PADDOCK_IDENTITY: ClientIdentity = {
+  userAgent: { custom: `Paddock/${version}` },
+  attribution: { name: "Paddock", url: PADDOCK_URL },
+};
+
+/** OpenRouter's older title header, which pi-ai no longer sends but OpenRouter still reads. */
+function attributionHeaders(model: Model<Api>): Record<string, string> | undefined {
+  const openRouter = model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai");
+  return openRouter ? { "X-Title": "Paddock" } : undefined;
+}
+
+/** The request's options with Paddock's identity beneath whatever the caller set. */
+function withPaddockIdentity(model: Model<Api>, options: SimpleStreamOptions | undefined): SimpleStreamOptions {
+  const extra = attributionHeaders(model);
+  return {
+    ...options,
+    identity: mergeClientIdentity(PADDOCK_IDENTITY, options?.identity),
+    ...(extra ? { headers: { ...extra, ...options?.headers } } : {}),
+  };
+}
 
 const API_FACTORIES: Record<string, () => ProviderStreams> = {
   "anthropic-messages": anthropicMessagesApi,
@@ -64,7 +96,7 @@ function apiStreams(api: Api): ProviderStreams | undefined {
 /** Never throws for an unknown API: the stream ends with an error message, as for any other request failure. */
 export function streamSimple<TApi extends Api>(model: Model<TApi>, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream {
   const streams = apiStreams(model.api);
-  if (streams) return streams.streamSimple(model, normalizeContext(context), options);
+  if (streams) return streams.streamSimple(model, normalizeContext(context), withPaddockIdentity(model, options));
   const stream = createAssistantMessageEventStream();
   const error: AssistantMessage = {
     role: "assistant",
