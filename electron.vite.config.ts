@@ -21,8 +21,9 @@ const devContentSecurityPolicy: Plugin = {
  * - renderer: the React app.
  */
 const root = dirname(fileURLToPath(import.meta.url));
-/** pi-ai's model catalogue and the functions over it. */
-const PI_AI_MODELS = /pi-ai[\\/]dist[\\/]models(\.generated)?\.js$/;
+/** pi-ai's model catalogue: each provider's JSON data, the modules that flatten it, and `providers/all` over them. */
+const PI_AI_MODELS =
+  /pi-ai[\\/]dist[\\/](models\.generated\.js|model-catalog\.js|providers[\\/](all\.js|[^\\/]+\.models\.js|data[\\/][^\\/]+\.json))$/;
 
 export default defineConfig({
   main: {
@@ -30,7 +31,7 @@ export default defineConfig({
       outDir: "out/main",
       // Bundled rather than loaded from node_modules: resolving and loading pi-ai's and typebox's hundreds of ES
       // modules dominated worker start-up (measured: importing typebox alone took ~350 ms under Node 20).
-      externalizeDeps: { exclude: ["@mariozechner/pi-ai", "comlink"] },
+      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink"] },
       rollupOptions: {
         // pi-ai's provider SDKs stay external: each loads lazily, only when a model of that provider is used.
         external: [/^(openai|@anthropic-ai|@google|@mistralai|@aws-sdk|@smithy|undici|proxy-agent|chalk|zod-to-json-schema)(\/|$)/],
@@ -45,7 +46,7 @@ export default defineConfig({
         output: {
           // pi-ai's model catalogue (550 KB of literals, ~4 MB of memory) in a chunk of its own: main lists models,
           // a worker loads it only with its first provider (main resolves the worker's models; see model-resolver).
-          codeSplitting: { groups: [{ name: "pi-ai-models", test: PI_AI_MODELS }] },
+          codeSplitting: { groups: [{ name: "pi-ai-models", test: PI_AI_MODELS, includeDependenciesRecursively: false }] },
         },
       },
     },

@@ -2,7 +2,7 @@
  * Session-channel benchmarks: bytes per character, cross-process throughput against an in-process listener, and
  * emit -> mirror latency at 2000 tokens/s. One broker, one real worker, clients over WebSockets in this process.
  */
-import { streamSimple } from "@mariozechner/pi-ai";
+import { streamSimple } from "../src/agent-worker/agent/stream-simple";
 import { Agent } from "../src/agent-worker/agent/agent";
 import { customModel, KEYLESS_API_KEY } from "../src/shared/providers/custom-provider";
 import { assistantTextLength, benchSettings, startBenchBroker, waitForReply } from "./lib/sessions";

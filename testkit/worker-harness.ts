@@ -11,7 +11,7 @@ import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { endpointUrl, SessionBroker, type SessionBrokerOptions } from "../src/main/broker/session-broker";
 import { resolveModel } from "../src/main/broker/model-resolver";
 import { agentCatalog } from "../src/main/agents/agent-catalog";
-import type { Model } from "@mariozechner/pi-ai";
+import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef } from "../src/shared/protocol/app-api";
 import type { CustomProvider } from "../src/shared/providers/custom-provider";
 import { DEFAULT_SETTINGS } from "../src/shared/settings/schema";

@@ -10,6 +10,37 @@ export function errorText(error: unknown): string {
  * place for both sides, so they cannot drift apart.
  */
 
+/**
+ * A provider's error text in the words the SDKs used before pi-ai 1.6.0, which the page's explainFailure and the
+ * user know: pi-ai 1.6.0 puts an error response's JSON body after the status ("429: {"message":"Slow down",...}")
+ * where the text was "429 Slow down", and appends the network error to "Connection error." ("Connection error.:
+ * connect ECONNREFUSED 127.0.0.1:9"), which the worker words itself (withNetworkCause). Any other text is unchanged.
+ */
+export function plainProviderText(text: string): string {
+  const body = /^(\d{3}): (\{[\s\S]*\})\s*$/.exec(text);
+  if (body) {
+    const message = bodyMessage(body[2]);
+    if (message) return `${body[1]} ${message}`;
+  }
+  return text;
+}
+
+/** The message of an error response's JSON body: `message`, or `error.message` (OpenAI's and Anthropic's shape). */
+function bodyMessage(json: string): string | undefined {
+  try {
+    const parsed = JSON.parse(json) as { message?: unknown; error?: { message?: unknown } | string };
+    const message = parsed.message ?? (typeof parsed.error === "object" ? parsed.error?.message : parsed.error);
+    return typeof message === "string" && message.trim() ? message.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "Connection error." and whatever pi-ai 1.6.0 appended to it, for the worker to word the cause itself. */
+export function withoutNetworkDetail(text: string): string {
+  return /^Connection error\.: /.test(text) ? "Connection error." : text;
+}
+
 /** Seconds as the texts show them: whole seconds, or tenths below ten. */
 function formatSeconds(seconds: number): string {
   return String(seconds >= 10 ? Math.round(seconds) : Math.round(seconds * 10) / 10);

@@ -6,7 +6,7 @@
  * provider, handed over by main's `getApiKey` (main keeps its whole environment; the worker has none of it).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { getModels } from "@mariozechner/pi-ai";
+import { catalogModels as getModels } from "../../src/main/broker/model-catalog";
 import { workerApiKey } from "../../src/main/broker/endpoint-keys";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";

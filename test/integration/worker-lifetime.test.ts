@@ -10,7 +10,7 @@ import { startHarness, waitForView, type Harness } from "../../testkit/worker-ha
 import { messageText } from "../../testkit/message-text";
 import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { isAlive, workerChildren } from "../../testkit/processes";
 
 let h: Harness | undefined;

@@ -182,7 +182,7 @@ describe("a session in a real worker process", () => {
     await idle(client);
     expect(h.server.requests.at(-1)!.body.model).toBe("other-model");
     await expect(client.setModel({ provider: "custom:nowhere", id: "x" })).rejects.toThrow(/Unknown custom provider "nowhere"/);
-    await expect(client.setModel({ provider: "openai", id: "no-such-model" })).rejects.toThrow(/has no model "no-such-model"/);
+    await expect(client.setModel({ provider: "openai", id: "no-such-model" })).rejects.toThrow(/OpenAI no longer offers the model "no-such-model"\. The closest current model is /);
     expect(client.mirror.getView().state.model.id).toBe("other-model");
     // A new worker picks the chat's own model back up (journaled), resolved by main again.
     const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && resolve()));

@@ -34,7 +34,7 @@ function toolResult(client: SessionClient) {
   const result = client.mirror.getView().state.messages.find((m) => m.role === "toolResult");
   if (!result || result.role !== "toolResult") throw new Error("no tool result");
   const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  return { text, isError: result.isError, details: result.details as SubagentDetails };
+  return { text, isError: result.isError, details: result.details as unknown as SubagentDetails };
 }
 
 /** The model requests a subagent made: those whose first user message is its task (starting with `words`). */

@@ -2,7 +2,7 @@
  * What the model is sent for a message with attachments, and what a chat's own options make of its requests.
  */
 import { describe, expect, it } from "vitest";
-import type { Message, UserMessage } from "@mariozechner/pi-ai";
+import type { Message, UserMessage } from "@earendil-works/pi-ai";
 import { withAttachments } from "../../src/agent-worker/host/attachment-context";
 import { chatInstructions, requestParameters } from "../../src/agent-worker/host/chat-request";
 import { workspacePrompt } from "../../src/agent-worker/host/system-prompt";

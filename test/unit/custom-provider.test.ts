@@ -1,4 +1,6 @@
-import { streamSimple, Type, type AssistantMessage, type AssistantMessageEvent, type Context } from "@mariozechner/pi-ai";
+import { type AssistantMessage, type AssistantMessageEvent, type Context } from "@earendil-works/pi-ai";
+import { Type } from "typebox";
+import { streamSimple } from "../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   customModel,

@@ -3,7 +3,7 @@
  * Agent on pi-ai's scripted model: after Stop or a failure they are held and never go out by themselves; "Send now"
  * and "Discard" act on one each; after a normal end, a message queued too late still goes on.
  */
-import { fauxAssistantMessage, type Context, type FauxResponseStep } from "@mariozechner/pi-ai";
+import { fauxAssistantMessage, type Context, type FauxResponseStep } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { HeldQueue } from "../../src/agent-worker/host/held-queue";
 import type { Agent } from "../../src/agent-worker/agent/index";

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AssistantMessage, AssistantMessageEvent } from "@mariozechner/pi-ai";
+import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
 import { createAgentStateData, type AgentStateEvent } from "../../src/shared/agent/state";
 import { StateEventEncoder } from "../../src/shared/protocol/wire-events";
 import { CHECKPOINT_INTERVAL_MS, ReplyCheckpoints } from "../../src/agent-worker/host/reply-checkpoints";

@@ -79,10 +79,17 @@ describe("settings schema", () => {
 
   it("migrates an unversioned file as version 1, keeping fields already in today's shape", () => {
     const settings = migrateSettings({ escAbort: true, queueMode: "one-at-a-time", toolExecution: "sequential" });
-    expect(settings.version).toBe(2);
+    expect(settings.version).toBe(3);
     expect(settings.abort.escAction).toBe("abort");
     expect(settings.toolExecution).toBe("sequential");
     expect(settings.steeringMode).toBe("one-at-a-time");
+  });
+
+  it("migrates version 2 to version 3: a default model on azure-openai-responses is on azure, pi-ai 1.6.0's name", () => {
+    const migrated = migrateSettings({ version: 2, defaultModel: { provider: "azure-openai-responses", id: "gpt-5.2" } });
+    expect(migrated.defaultModel).toEqual({ provider: "azure", id: "gpt-5.2" });
+    expect(migrated.version).toBe(3);
+    expect(migrateSettings({ version: 2, defaultModel: { provider: "anthropic", id: "claude-opus-4-7" } }).defaultModel).toEqual({ provider: "anthropic", id: "claude-opus-4-7" });
   });
 
   it("fills fields a current file lacks with defaults", () => {
@@ -94,7 +101,7 @@ describe("settings schema", () => {
   });
 
   it("does not read files from a newer version or of the wrong kind", () => {
-    expect(() => migrateSettings({ version: 3 })).toThrow(/version: must be 2 \(this file says 3\)/);
+    expect(() => migrateSettings({ version: 4 })).toThrow(/version: must be 3 \(this file says 4\)/);
     expect(() => migrateSettings([1, 2])).toThrow(InvalidSettingsError);
     expect(() => migrateSettings(null)).toThrow(InvalidSettingsError);
   });
@@ -152,13 +159,13 @@ describe("SettingsStore", () => {
     ]);
   });
 
-  it("migrates a version 1 file and saves it as version 2", () => {
+  it("migrates a version 1 file and saves it as version 3", () => {
     writeFileSync(file(), JSON.stringify(v1File));
     const store = SettingsStore.open({ cwd: dir });
     expect(store.get().steeringMode).toBe("all");
     expect(store.notices).toEqual([]);
     expect(readFile()).toEqual(store.get());
-    expect(readFile().version).toBe(2);
+    expect(readFile().version).toBe(3);
     expect(backups()).toEqual([]);
   });
 
@@ -166,7 +173,7 @@ describe("SettingsStore", () => {
     writeFileSync(file(), JSON.stringify({ model: "anthropic/claude-opus-4", escAbort: true }));
     const store = SettingsStore.open({ cwd: dir });
     expect(store.get().defaultModel).toEqual({ provider: "anthropic", id: "claude-opus-4" });
-    expect(readFile().version).toBe(2);
+    expect(readFile().version).toBe(3);
   });
 
   it("backs up an unparsable file, restores defaults and says so", () => {

@@ -2,7 +2,7 @@
  * The stateless loop: it owns nothing but a private copy of the context, reports everything as events and returns
  * the messages the run added. AgentMessages are converted to pi-ai messages only at the model-call boundary.
  */
-import { EventStream, type ToolResultMessage } from "@mariozechner/pi-ai";
+import { EventStream, type ToolResultMessage } from "@earendil-works/pi-ai";
 import type {
   AgentContext,
   AgentEvent,

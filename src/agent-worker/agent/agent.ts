@@ -3,11 +3,10 @@ import {
   type ImageContent,
   type Message,
   type SimpleStreamOptions,
-  streamSimple,
   type TextContent,
   type ThinkingBudgets,
   type Transport,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
 import {
   type AgentStateData,
   type AgentStateEvent,
@@ -15,6 +14,7 @@ import {
   reduceAgentState,
   zeroUsage,
 } from "../../shared/agent/state";
+import { streamSimple } from "./stream-simple";
 import type {
   AfterToolCallContext,
   AfterToolCallResult,

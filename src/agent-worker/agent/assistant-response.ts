@@ -1,4 +1,5 @@
-import { type AssistantMessage, type Context, streamSimple } from "@mariozechner/pi-ai";
+import { type AssistantMessage, type Context } from "@earendil-works/pi-ai";
+import { streamSimple } from "./stream-simple";
 import type { AgentContext, AgentEvent, AgentLoopConfig, StreamFn } from "../../shared/agent/types";
 
 /** Where the loop sends its events; awaited, so a slow listener holds the loop back. */

@@ -1,4 +1,5 @@
-import { type AssistantMessage, type ToolResultMessage, validateToolArguments } from "@mariozechner/pi-ai";
+import { type AssistantMessage, type ToolResultMessage } from "@earendil-works/pi-ai";
+import { validateToolArguments } from "./tool-validation";
 import { ToolFailure } from "../../shared/agent/tool-failure";
 import type {
   AgentContext,

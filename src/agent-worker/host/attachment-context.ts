@@ -5,7 +5,7 @@
  * line saying it was left out (a chat can change models after an image was sent). A file that cannot be read is
  * named in a line too: one damaged file never fails a whole request.
  */
-import type { ImageContent, Message, TextContent } from "@mariozechner/pi-ai";
+import type { ImageContent, Message, TextContent } from "@earendil-works/pi-ai";
 import { attachmentKind, attachmentsOf, type AttachmentRef } from "../../shared/protocol/attachments";
 import { errorText } from "../../shared/error-text";
 

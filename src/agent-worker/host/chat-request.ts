@@ -2,7 +2,7 @@
  * What a chat's own options (chat-options.ts) make of its requests: the instructions it runs with and the sampling
  * parameters each model request carries.
  */
-import type { Model } from "@mariozechner/pi-ai";
+import type { Model } from "@earendil-works/pi-ai";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 
 /**

@@ -3,7 +3,7 @@
  * field when read back, so a damaged record is skipped and reported rather than loaded as a marker that would make
  * the model lose messages.
  */
-import type { Usage } from "@mariozechner/pi-ai";
+import type { Usage } from "@earendil-works/pi-ai";
 import type { CompactionMessage, CompactionReason } from "../../shared/agent/compaction";
 
 /** `{t: "compaction", ...the marker but its role}`; replayed as the marker joining the messages. */

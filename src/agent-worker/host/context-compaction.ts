@@ -7,7 +7,7 @@
  * assistant message keeps its results after it). A cut inside a turn (one turn larger than the budget) is a split
  * turn: the summary then also covers the start of that turn.
  */
-import type { Context, Message, UserMessage } from "@mariozechner/pi-ai";
+import type { Context, Message, UserMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
 import { compactedView, type CompactionMessage, type CompactionReason } from "../../shared/agent/compaction";
 import { contextTokens, estimateTokens, type CompactionSettings } from "../../shared/agent/context-tokens";

@@ -19,7 +19,7 @@ import {
   type Message,
   type Model,
   type SimpleStreamOptions,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
 import type { AgentMessage, StreamFn, ThinkingLevel } from "../../shared/agent/types";
 import { compactedView, type CompactionMessage, type CompactionReason } from "../../shared/agent/compaction";
 import {

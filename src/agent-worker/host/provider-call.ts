@@ -11,8 +11,8 @@
  * (bench: ipc.throughputRatio). A fetch with no note armed behaves exactly as before. The wrapper never changes a
  * request or a response, and never throws anything fetch itself would not.
  */
-import type { AssistantMessage } from "@mariozechner/pi-ai";
-import { withNetworkCause, withRetryAfter } from "../../shared/error-text";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
+import { plainProviderText, withNetworkCause, withoutNetworkDetail, withRetryAfter } from "../../shared/error-text";
 
 interface RequestNote {
   /** Seconds the last error response asked to wait (Retry-After or retry-after-ms). */
@@ -65,15 +65,17 @@ export function providerCall(): { run<T>(start: () => T): T; explain(message: As
       return start();
     },
     explain: (message) => {
-      const text = message.errorMessage ?? "";
       if (message.stopReason !== "error") return message;
+      const raw = message.errorMessage ?? "";
+      const text = plainProviderText(raw);
       if (note.retryAfterSeconds !== undefined && !/Retry after \d/.test(text)) {
         return { ...message, errorMessage: withRetryAfter(text, note.retryAfterSeconds) };
       }
-      if (note.unreached && !text.includes(note.unreached.code)) {
-        return { ...message, errorMessage: withNetworkCause(text || "Connection error.", note.unreached.code, note.unreached.origin) };
+      if (note.unreached && !/\(\S+ at \S+\)$/.test(text)) {
+        const base = withoutNetworkDetail(text) || "Connection error.";
+        return { ...message, errorMessage: withNetworkCause(base, note.unreached.code, note.unreached.origin) };
       }
-      return message;
+      return text === raw ? message : { ...message, errorMessage: text };
     },
   };
 }

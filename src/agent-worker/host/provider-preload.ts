@@ -4,11 +4,11 @@
  * then finds. Also warms the process's fetch machinery, which costs a few tens of ms on first use.
  */
 const PROVIDER_MODULES: Record<string, () => Promise<unknown>> = {
-  "openai-completions": () => import("@mariozechner/pi-ai/openai-completions"),
-  "openai-responses": () => import("@mariozechner/pi-ai/openai-responses"),
-  "anthropic-messages": () => import("@mariozechner/pi-ai/anthropic"),
-  "google-generative-ai": () => import("@mariozechner/pi-ai/google"),
-  "mistral-conversations": () => import("@mariozechner/pi-ai/mistral"),
+  "openai-completions": () => import("@earendil-works/pi-ai/api/openai-completions"),
+  "openai-responses": () => import("@earendil-works/pi-ai/api/openai-responses"),
+  "anthropic-messages": () => import("@earendil-works/pi-ai/api/anthropic-messages"),
+  "google-generative-ai": () => import("@earendil-works/pi-ai/api/google-generative-ai"),
+  "mistral-conversations": () => import("@earendil-works/pi-ai/api/mistral-conversations"),
 };
 
 /** Never rejects: an API it does not know, or a load that fails, only means the first request loads it instead. */
@@ -53,7 +53,7 @@ async function warmHttpFetch(throughPiAi: boolean): Promise<void> {
 
 /** A whole streamed completion through pi-ai's OpenAI-compatible client, from a loopback server. */
 async function warmPiAiStream(baseUrl: string): Promise<void> {
-  const { streamSimple } = await import("@mariozechner/pi-ai");
+  const { streamSimple } = await import("../agent/stream-simple");
   const model = {
     id: "warm",
     name: "warm",

@@ -8,7 +8,7 @@
  * as mirrors hold it (`StateEventEncoder.mirroredStreamingMessage`): pi-ai's live partial runs ahead of the events
  * and is mutated in place (see wire-events.ts), while the mirrored copy is stable and never mutated.
  */
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
 import { diffMessage } from "../../shared/protocol/message-patch";
 import type { TranscriptRecord } from "./transcript-store";

@@ -8,7 +8,8 @@
  */
 import * as Comlink from "comlink";
 import { join } from "node:path";
-import { streamSimple, type Message, type Model } from "@mariozechner/pi-ai";
+import { type Message, type Model } from "@earendil-works/pi-ai";
+import { streamSimple } from "../agent/stream-simple";
 import { Agent } from "../agent/agent";
 import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
@@ -152,6 +153,8 @@ export class SessionHost {
   private settings: WorkerSettings;
   private title: string | undefined;
   private modelRef: ModelRef | undefined;
+  /** Why the chat's model could not be resolved when it opened (until another is picked): what a prompt is told. */
+  private modelProblem: string | undefined;
   private closed = false;
   /** The journal write of the latest queue change; steer/followUp return only once it is on disk. */
   private queueJournal: Promise<void> = Promise.resolve();
@@ -316,18 +319,24 @@ export class SessionHost {
 
   /** Loads the session's transcript and starts hosting it. */
   static async open(options: WorkerInitOptions, main: SessionMain): Promise<{ host: SessionHost; result: WorkerInitResult }> {
-    // A model that is gone (an endpoint removed from Settings) leaves the chat without one: the user picks another.
-    const resolve = (ref: ModelRef) => main.resolveModel(ref).catch(() => undefined);
+    // A model that is gone (an endpoint removed from Settings, a model pi-ai's catalogue no longer lists) leaves the
+    // chat without one: it opens all the same, and says why and what to pick (main's text names the closest model).
+    const resolve = (ref: ModelRef) =>
+      main.resolveModel(ref).then((model) => ({ model, problem: undefined }), (error: unknown) => ({ model: undefined, problem: errorText(error) }));
     // The default is asked for while the transcript loads (a new chat uses it), a chat's own model after.
     const defaultRef = options.settings.defaultModel;
-    const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve(undefined);
+    const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve({ model: undefined, problem: undefined });
     const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
     const modelRef = loaded.model ?? defaultRef;
-    const [model, workspace] = await Promise.all([
+    const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
       options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity)) : undefined,
     ]);
-    const host = new SessionHost(options, main, writer, loaded, modelRef, model, workspace);
+    const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
+    if (resolved.problem) {
+      host.modelProblem = resolved.problem;
+      host.forwarder.push({ k: "n", kind: "error", text: resolved.problem }); // said once, when the chat opens
+    }
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
@@ -424,6 +433,7 @@ export class SessionHost {
     setModel: async (ref) => {
       this.agent.state.model = await this.main.resolveModel(ref);
       this.modelRef = ref;
+      this.modelProblem = undefined;
       await this.journal({ t: "meta", model: ref });
       this.reportStatus();
     },
@@ -801,7 +811,7 @@ export class SessionHost {
 
   private requireModel(): void {
     if (!isModelChosen(this.agent.state.model)) {
-      throw new Error("No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
+      throw new Error(this.modelProblem ?? "No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
     }
   }
 

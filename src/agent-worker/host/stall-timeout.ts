@@ -1,5 +1,6 @@
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "@mariozechner/pi-ai";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "@earendil-works/pi-ai";
 import { timeoutText, type TimeoutKind } from "../../shared/error-text";
+import { settledReply } from "../../shared/agent/unfinished-reply";
 
 /**
  * Makes a provider stream fail, instead of hang, when the provider stops sending. The SDKs' own timeout covers only
@@ -47,7 +48,10 @@ export function withStallTimeout(
     callerSignal?.removeEventListener("abort", onCallerAbort);
   };
 
-  const timedOut = (message: AssistantMessage): AssistantMessage => {
+  const timedOut = (ended: AssistantMessage): AssistantMessage => {
+    // pi-ai 1.6.0's "pending" and "deferred" end a reply that did not finish: see settledReply.
+    const message = settledReply(ended);
+    if (message !== ended) return message;
     if (callerSignal?.aborted || (message.stopReason !== "error" && message.stopReason !== "aborted")) return message;
     const seconds = idleMs / 1000;
     if (stalled) return { ...message, stopReason: "error", errorMessage: timeoutText(stalled, seconds) };
@@ -73,6 +77,9 @@ export function withStallTimeout(
       if (next.done) return next;
       const event = next.value;
       if (event.type === "done" || event.type === "error") ended = true;
+      if (event.type === "done" && event.reason === "deferred") {
+        return { done: false, value: { type: "error", reason: "error", error: timedOut(event.message) } };
+      }
       if (event.type !== "error") return next;
       const error = timedOut(event.error);
       return { done: false, value: error === event.error ? event : { type: "error", reason: "error", error } };

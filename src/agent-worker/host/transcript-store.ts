@@ -6,10 +6,10 @@
  */
 import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
 import { isGrant } from "./approval-gate";
-import { interruptedReply } from "../../shared/agent/unfinished-reply";
+import { interruptedReply, settledReply } from "../../shared/agent/unfinished-reply";
 import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat-options";
 import { parseCompactionRecord, type CompactionRecord } from "./compaction-record";
@@ -133,7 +133,8 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
       // The reply's own final message supersedes its checkpoints; any other message means the reply never ended.
       if (record.message.role === "assistant") replay.partial = undefined;
       else endInterruptedReply(replay);
-      state.messages.push(record.message);
+      // A reply stored as "pending" or "deferred" (pi-ai 1.6.0's unfinished stop reasons) loads as a finished one.
+      state.messages.push(settledReply(record.message));
       break;
     case "partial":
       if ("message" in record) {

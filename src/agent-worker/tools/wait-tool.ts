@@ -1,4 +1,4 @@
-import { Type } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
 import type { AgentTool } from "../../shared/agent/types";
 
 const MAX_SECONDS = 300;

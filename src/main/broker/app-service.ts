@@ -5,7 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
-import { getModels, getProviders, getSupportedThinkingLevels, type KnownProvider } from "@mariozechner/pi-ai";
+import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
+import { catalogModels, catalogProviders } from "./model-catalog";
 import type { AgentOverview, AppApi, AppEvent, AppNotice, ChatExport, ChatExportFormat, MessageSearchResult, ModelOption, ProviderStatus, SessionSummary, WorkspaceRefusal } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customModel, customProviderId } from "../../shared/providers/custom-provider";
@@ -283,16 +284,16 @@ export class AppService<Port = never> implements AppApi {
 
   /** pi-ai's providers, then each custom endpoint with the address its key is for. Never a key. */
   async providerStatus(): Promise<ProviderStatus[]> {
-    const builtIn = getProviders().map((provider): ProviderStatus => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
+    const builtIn = catalogProviders().map((provider): ProviderStatus => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
     const endpoints = this.options.settings.get().customProviders.map((e) => endpointKeyStatus(e, this.options.secrets));
     return [...builtIn, ...endpoints];
   }
 
   async listModels(): Promise<ModelOption[]> {
     const options: ModelOption[] = [];
-    for (const provider of getProviders()) {
+    for (const provider of catalogProviders()) {
       if (apiKeySource(provider, this.options.secrets) === "none") continue;
-      for (const model of getModels(provider as KnownProvider)) {
+      for (const model of catalogModels(provider)) {
         options.push({
           provider,
           id: model.id,

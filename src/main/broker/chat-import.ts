@@ -20,18 +20,25 @@ const Text = Type.Object({ type: Type.Literal("text"), text: Type.String() });
 const Image = Type.Object({ type: Type.Literal("image"), data: Type.String(), mimeType: Type.String({ maxLength: 100 }) });
 const Thinking = Type.Object({ type: Type.Literal("thinking"), thinking: Type.String() });
 const ToolCall = Type.Object({ type: Type.Literal("toolCall"), id: Type.String(), name: Type.String(), arguments: KeyedRecord(ANY_KEY, Type.Unknown()) });
+// pi-ai 1.6.0 added `cacheWrite1h` (the part of cacheWrite kept for an hour), `reasoning` (the part of output spent
+// thinking) and `cost.totalFromProvider` (the total is what the provider billed, not the catalogue's estimate).
 const Usage = Type.Object({
   input: Num,
   output: Num,
   cacheRead: Num,
   cacheWrite: Num,
+  cacheWrite1h: Type.Optional(Num),
+  reasoning: Type.Optional(Num),
   totalTokens: Num,
-  cost: Type.Object({ input: Num, output: Num, cacheRead: Num, cacheWrite: Num, total: Num }),
+  cost: Type.Object({ input: Num, output: Num, cacheRead: Num, cacheWrite: Num, total: Num, totalFromProvider: Type.Optional(Type.Boolean()) }),
 });
-const StopReason = Type.Union(["stop", "length", "toolUse", "error", "aborted"].map((r) => Type.Literal(r)));
+// "pending" and "deferred" (pi-ai 1.6.0) load as finished replies (settledReply in shared/agent/unfinished-reply.ts).
+const StopReason = Type.Union(["stop", "length", "toolUse", "error", "aborted", "pending", "deferred"].map((r) => Type.Literal(r)));
 
 /** One schema per role pi-ai knows; other fields (a newer Paddock's) are allowed and kept. */
 const MESSAGE_SCHEMAS: Record<string, TSchema> = {
+  // pi-ai 1.6.0's system messages: instructions at a point of the transcript.
+  system: Type.Object({ role: Type.Literal("system"), content: Type.Union([Type.String(), Type.Array(Text)]), timestamp: Num }),
   user: Type.Object({ role: Type.Literal("user"), content: Type.Union([Type.String(), Type.Array(Type.Union([Text, Image]))]), timestamp: Num }),
   assistant: Type.Object({
     role: Type.Literal("assistant"),

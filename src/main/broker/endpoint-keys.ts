@@ -1,4 +1,4 @@
-import { getProviders } from "@mariozechner/pi-ai";
+import { catalogProviders } from "./model-catalog";
 /**
  * Custom endpoints' keys and the addresses they may go to. A key is bound to the origin (scheme, host, port) of its
  * endpoint's base URL when it is saved (secrets.ts stores the binding); main hands it out only for that origin. So:
@@ -61,7 +61,7 @@ export function workerApiKey(
  * secrets, which neither a page nor a worker may reach through the key calls.
  */
 export function isProviderKeyName(name: string): boolean {
-  return customProviderId(name) !== undefined || (getProviders() as string[]).includes(name);
+  return customProviderId(name) !== undefined || catalogProviders().includes(name);
 }
 
 /** Stored custom-endpoint keys whose endpoint is no longer configured: they go with their endpoint. */

@@ -11,7 +11,8 @@
  */
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
-import { getEnvApiKey } from "@mariozechner/pi-ai";
+import { getEnvApiKey } from "./env-api-keys";
+import { currentProviderId } from "../../shared/providers/renamed-providers";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { isMcpSecretKey } from "../../shared/mcp/server-config";
 import { JsonFile, type FileNotice, type Recovered } from "./json-file";
@@ -181,7 +182,9 @@ function isBound(provider: string): boolean {
 function upgradeSecretsFile(raw: unknown, originOf: (provider: string) => string | undefined): unknown {
   if (!isRecord(raw) || !isRecord(raw.keys) || (raw.version !== 1 && raw.version !== 2)) return raw;
   const keys: Record<string, unknown> = {};
-  for (const [provider, entry] of Object.entries(raw.keys)) {
+  for (const [saved, entry] of Object.entries(raw.keys)) {
+    // A key saved under a provider pi-ai has since renamed is the renamed provider's, unless it has its own already.
+    const provider = currentProviderId(saved) !== saved && !(currentProviderId(saved) in raw.keys) ? currentProviderId(saved) : saved;
     const stored = raw.version === 1 && typeof entry === "string" ? { data: entry } : entry;
     if (isBound(provider) && isRecord(stored) && stored.origin === undefined) {
       const origin = originOf(provider);

@@ -25,7 +25,7 @@ import type {
   WorkerSettings,
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
-import type { Model } from "@mariozechner/pi-ai";
+import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
 import { Listeners } from "../../shared/transport/transport";
 import type { WorkerHandle } from "./worker-handle";

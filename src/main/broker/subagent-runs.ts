@@ -22,7 +22,7 @@ import type {
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import { getProviders } from "@mariozechner/pi-ai";
+import { catalogProviders } from "./model-catalog";
 import type { AgentDefinition } from "../agents/agent-definitions";
 import { folderIdentity } from "../../shared-node/folder-identity";
 import type { WorkerHandle } from "./worker-handle";
@@ -297,7 +297,7 @@ function candidateRefs(wanted: string, parentModel: ModelRef | undefined): Model
   if (slash > 0) return [{ provider: wanted.slice(0, slash), id: wanted.slice(slash + 1) }];
   const refs: ModelRef[] = [];
   if (parentModel) refs.push({ provider: parentModel.provider, id: wanted });
-  for (const provider of getProviders()) if (provider !== parentModel?.provider) refs.push({ provider, id: wanted });
+  for (const provider of catalogProviders()) if (provider !== parentModel?.provider) refs.push({ provider, id: wanted });
   return refs;
 }
 

@@ -1,6 +1,6 @@
 import { titleFrom } from "../../shared/agent/chat-title";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelOption } from "../../shared/protocol/app-api";
 import type { AbortSettings } from "../../shared/settings/schema";

@@ -5,7 +5,7 @@
  * followed by the messages from `firstKeptIndex` on (`compactedView`). The worker makes markers (see
  * agent-worker/host/context-compactor.ts); the page shows them as rows and measures the context with the same view.
  */
-import type { Usage } from "@mariozechner/pi-ai";
+import type { Usage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "./types";
 
 /** Why a compaction was made: the context passed its threshold, the provider said it overflowed, or the user asked. */

@@ -1,4 +1,4 @@
-import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
 
 /**
  * The text of a message's content: a string as it is; text parts joined by `separator`, each image shown as

@@ -4,7 +4,7 @@
  * reported usage counts exactly, whatever came after it is estimated at four characters a token (pi's rule, which
  * over-counts slightly, the safe side).
  */
-import type { Usage } from "@mariozechner/pi-ai";
+import type { Usage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "./types";
 import { summaryForModel, type CompactedView } from "./compaction";
 import { attachmentKind, attachmentsOf } from "../protocol/attachments";

@@ -3,7 +3,7 @@
  * loop event and runtime change; the renderer's mirror runs the same function on forwarded events, which is why
  * the mirror can be trusted to match the worker.
  */
-import type { AssistantMessage, Model, Usage } from "@mariozechner/pi-ai";
+import type { AssistantMessage, Model, Usage } from "@earendil-works/pi-ai";
 import type { AgentEvent, AgentMessage, ThinkingLevel } from "./types";
 import { branchPath, deleteFromPath, prunePath, switchPath, type BranchPoint } from "./branches";
 

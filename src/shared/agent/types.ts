@@ -4,17 +4,19 @@
  * the renderer and tests alike.
  */
 import type {
+  Api,
   AssistantMessage,
   AssistantMessageEvent,
+  AssistantMessageEventStream,
+  Context,
   ImageContent,
   Message,
   Model,
   SimpleStreamOptions,
-  streamSimple,
   TextContent,
   Tool,
   ToolResultMessage,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
 import type { Static, TSchema } from "typebox";
 
 /**
@@ -24,8 +26,10 @@ import type { Static, TSchema } from "typebox";
  * returned stream as protocol events ending in an AssistantMessage whose stopReason is "error" or "aborted".
  */
 export type StreamFn = (
-  ...args: Parameters<typeof streamSimple>
-) => ReturnType<typeof streamSimple> | Promise<ReturnType<typeof streamSimple>>;
+  model: Model<Api>,
+  context: Context,
+  options?: SimpleStreamOptions,
+) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
 
 /**
  * How the tool calls of one assistant message run.
@@ -172,9 +176,12 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 export type QueueMode = "one-at-a-time" | "all";
 
 /** Every reasoning effort, lowest first: the one list settings, the protocol and the UI offer. */
-export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
-/** Requested reasoning effort. "xhigh" exists only on some model families (see pi-ai's model metadata). */
+/**
+ * Requested reasoning effort. "xhigh" and "max" (pi-ai 1.6.0) exist only on some model families (see pi-ai's model
+ * metadata, `getSupportedThinkingLevels`); pi-agent-core 0.73.1 knows levels up to "xhigh".
+ */
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 /**

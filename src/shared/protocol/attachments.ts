@@ -7,7 +7,7 @@
  * The limits and their wording are here, once: the page checks them before uploading (an early, clear error), the
  * worker checks them again (it trusts no page). No typebox here: pages import this module.
  */
-import type { UserMessage } from "@mariozechner/pi-ai";
+import type { UserMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../agent/types";
 
 /** One attached file, as a message records it. */

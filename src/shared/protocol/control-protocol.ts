@@ -4,7 +4,7 @@
  */
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { ToolPolicy } from "../settings/schema";
-import type { Model } from "@mariozechner/pi-ai";
+import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
 import type { McpCallOutcome, McpCallProgress, McpToolDescriptor } from "./mcp-host-protocol";

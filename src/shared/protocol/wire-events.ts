@@ -7,7 +7,7 @@
  * `AgentStateEvent`, which it then feeds to the same reducer. Encoder and decoder keep the same small memory (the
  * streaming message and the transcript), so both must see every event in order; a gap means resync.
  */
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentEvent, AgentMessage } from "../agent/types";
 import type { AgentStateData, AgentStateEvent } from "../agent/state";
 import {

@@ -2,7 +2,7 @@
  * Custom OpenAI-compatible endpoints (Ollama, LM Studio, vLLM, llama.cpp, a corporate gateway, our test server):
  * a base URL plus model ids, turned into pi-ai models. Pure data and functions: no Node, DOM or Electron.
  */
-import type { Model, OpenAICompletionsCompat } from "@mariozechner/pi-ai";
+import type { Model, OpenAICompletionsCompat } from "@earendil-works/pi-ai";
 import type { CustomProvider } from "../settings/schema";
 
 /** One endpoint as settings hold it (the schema in settings/schema.ts is its one definition). Keys live in main's
@@ -24,23 +24,36 @@ export const KEYLESS_API_KEY = "paddock-no-key";
  * `max_tokens`, no `store`, no `strict` on tools, no prompt-cache retention or session headers. Every field is
  * set, so pi-ai's URL-based auto-detection never applies to a user's endpoint.
  */
-function genericCompat(reasoning: boolean): Required<Omit<OpenAICompletionsCompat, "cacheControlFormat">> {
+function genericCompat(
+  reasoning: boolean,
+): Required<Omit<OpenAICompletionsCompat, "cacheControlFormat" | "thinkingTokenBudgetField" | "vllmPriority">> {
   return {
     supportsStore: false,
     supportsDeveloperRole: false,
     supportsReasoningEffort: reasoning,
     supportsUsageInStreaming: true,
+    supportsFinishReason: true,
     maxTokensField: "max_tokens",
     requiresToolResultName: false,
     requiresAssistantAfterToolResult: false,
+    requiresNonNullAssistantContent: false,
+    requiresToolsWithToolHistory: false,
     requiresThinkingAsText: false,
     requiresReasoningContentOnAssistantMessages: false,
     thinkingFormat: "openai",
     openRouterRouting: {},
     vercelGatewayRouting: {},
+    chatTemplateKwargs: {},
+    chatTemplateArgs: {},
     zaiToolStream: false,
+    supportsThinkingTokenBudget: false,
+    supportsOpenAIGrammarTools: false,
+    supportsMidConvoSystemMessages: false,
+    supportsMidConvoToolAdditions: false,
     supportsStrictMode: false,
     sendSessionAffinityHeaders: false,
+    sessionAffinityFormat: "openai",
+    promptCacheKeyMode: "disabled",
     supportsLongCacheRetention: false,
   };
 }

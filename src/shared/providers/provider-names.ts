@@ -11,6 +11,7 @@ import { customProviderId, type CustomProvider } from "./custom-provider";
 const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   "amazon-bedrock": "Amazon Bedrock",
   anthropic: "Anthropic",
+  azure: "Azure OpenAI",
   "azure-openai-responses": "Azure OpenAI",
   cerebras: "Cerebras",
   "cloudflare-ai-gateway": "Cloudflare AI Gateway",

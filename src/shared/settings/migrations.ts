@@ -5,6 +5,7 @@
  */
 
 import { isRecord } from "../is-record";
+import { currentProviderId } from "../providers/renamed-providers";
 
 type Raw = Record<string, unknown>;
 
@@ -29,11 +30,25 @@ export function migrateV1ToV2(v1: Raw): Raw {
 }
 
 /**
+ * Version 2 named providers as pi-ai 0.73 did; version 3 as pi-ai 1.6.0 does (`azure-openai-responses` is `azure`,
+ * renamed-providers.ts). The default model is the one setting that names a provider.
+ */
+export function migrateV2ToV3(v2: Raw): Raw {
+  const v3: Raw = { ...v2, version: 3 };
+  const model = v2.defaultModel;
+  if (isRecord(model) && typeof model.provider === "string" && currentProviderId(model.provider) !== model.provider) {
+    v3.defaultModel = { ...model, provider: currentProviderId(model.provider) };
+  }
+  return v3;
+}
+
+/**
  * The steps, keyed by the version they start from. A file without a version predates versioning: it is read as
  * version 1, whose step also passes through any keys that already have their version-2 shape.
  */
 export const MIGRATIONS: Readonly<Record<number, (raw: Raw) => Raw>> = {
   1: migrateV1ToV2,
+  2: migrateV2ToV3,
 };
 
 /** `"openai/gpt-4o"` -> `{ provider: "openai", id: "gpt-4o" }`; ids may contain further slashes. */

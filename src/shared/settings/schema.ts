@@ -15,7 +15,7 @@ import { mcpServersRuleErrors } from "../mcp/server-fields";
 import { isRecord } from "../is-record";
 import { KeyedRecord } from "../keyed-record";
 
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 /** How many recent workspaces Settings keep. */
 export const RECENT_WORKSPACES = 10;
 

@@ -1,5 +1,5 @@
 /** Our additions to pi's Agent: onStateEvent, onQueueChange, queuedMessages(), data. */
-import { fauxAssistantMessage } from "@mariozechner/pi-ai";
+import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   Agent,

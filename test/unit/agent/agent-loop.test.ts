@@ -4,8 +4,10 @@ import {
   fauxAssistantMessage,
   type FauxResponseStep,
   fauxToolCall,
+  type JsonObject,
   type Message,
-} from "@mariozechner/pi-ai";
+  withoutInitialSystemMessage,
+} from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import {
   Agent,
@@ -19,7 +21,7 @@ import { echoTool, failingTool, userMessage, useScriptedModel } from "./harness"
 
 const faux = useScriptedModel(["model-a", "model-b"]);
 
-function calls(...list: [string, Record<string, unknown>, string][]): AssistantMessage {
+function calls(...list: [string, JsonObject, string][]): AssistantMessage {
   return fauxAssistantMessage(list.map(([name, args, id]) => fauxToolCall(name, args, { id })));
 }
 
@@ -179,7 +181,7 @@ describe("j. loop", () => {
   it("prepareNextTurn replaces model, reasoning and context from the next turn on", async () => {
     const seen: { model: string; reasoning: unknown; count: number }[] = [];
     const step: FauxResponseStep = (context, options, _state, model) => {
-      seen.push({ model: model.id, reasoning: (options as { reasoning?: unknown }).reasoning, count: context.messages.length });
+      seen.push({ model: model.id, reasoning: (options as { reasoning?: unknown }).reasoning, count: withoutInitialSystemMessage(context.messages).length });
       return seen.length === 1 ? calls(["echo", { text: "a" }, "c1"]) : fauxAssistantMessage("done");
     };
     const turns: unknown[] = [];
@@ -201,7 +203,7 @@ describe("j. loop", () => {
     const requests: string[][] = [];
     faux.setResponses([
       (context) => {
-        requests.push(context.messages.map((m) => m.role));
+        requests.push(withoutInitialSystemMessage(context.messages).map((m) => m.role));
         return fauxAssistantMessage("ok");
       },
     ]);

@@ -4,7 +4,8 @@ import {
   fauxAssistantMessage,
   type FauxResponseStep,
   fauxToolCall,
-} from "@mariozechner/pi-ai";
+  withoutInitialSystemMessage,
+} from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { Agent, type QueueChange } from "../../../src/agent-worker/agent/index";
 import { echoTool, scriptedAgent, textOf, userMessage, useScriptedModel } from "./harness";
@@ -14,7 +15,7 @@ const faux = useScriptedModel();
 /** A response step that records the last user-visible text of each request. */
 function answering(requests: string[][], text: string): FauxResponseStep {
   return (context: Context) => {
-    requests.push(context.messages.map((m) => `${m.role}:${textOf(m as never)}`));
+    requests.push(withoutInitialSystemMessage(context.messages).map((m) => `${m.role}:${textOf(m as never)}`));
     return fauxAssistantMessage(text);
   };
 }

@@ -3,7 +3,7 @@ import {
   fauxAssistantMessage,
   type FauxResponseStep,
   fauxToolCall,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
 import { describe, expect, it, vi } from "vitest";
 import { Agent, type AgentEvent, type AgentTool } from "../../../src/agent-worker/agent/index";
 import { delay, echoTool, scriptedAgent, userMessage, useScriptedModel } from "./harness";

@@ -12,11 +12,13 @@ import {
   fauxThinking,
   fauxToolCall,
   type ImageContent,
+  type JsonObject,
   type Message,
   type Model,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import * as Ours from "../../../src/agent-worker/agent/index";
+import { streamSimple } from "../../../src/agent-worker/agent/stream-simple";
 import type { AgentEvent, AgentMessage, AgentTool } from "../../../src/agent-worker/agent/index";
 import { delay, echoTool, failingTool, normalise, userMessage, useScriptedModel } from "./harness";
 
@@ -81,10 +83,13 @@ async function attempt(env: ScenarioEnv, label: string, action: () => Promise<vo
 function recordingStep(env: ScenarioEnv, message: ReturnType<typeof fauxAssistantMessage>): FauxResponseStep {
   return (context, options) => {
     const streamOptions = options as (typeof options & { reasoning?: string }) | undefined;
+    // pi-ai 1.6 carries the system prompt and the tools in a leading system message.
+    const [first, ...rest] = context.messages;
+    const system = first?.role === "system" ? first : undefined;
     env.note({
-      request: context.messages.map((m) => m.role),
-      systemPrompt: context.systemPrompt,
-      tools: context.tools?.map((t) => t.name),
+      request: (system ? rest : context.messages).map((m) => m.role),
+      systemPrompt: system?.content,
+      tools: system?.toolsAdded?.map((t) => t.name),
       reasoning: streamOptions?.reasoning ?? "none",
       apiKey: streamOptions?.apiKey ?? "none",
     });
@@ -93,7 +98,7 @@ function recordingStep(env: ScenarioEnv, message: ReturnType<typeof fauxAssistan
 }
 
 const reply = (text: string) => fauxAssistantMessage(text);
-const callTools = (...calls: [string, Record<string, unknown>, string][]) =>
+const callTools = (...calls: [string, JsonObject, string][]) =>
   fauxAssistantMessage(calls.map(([name, args, id]) => fauxToolCall(name, args, { id })));
 const hasEvent = (log: unknown[], predicate: (entry: any) => boolean) =>
   expect(log.some((entry: any) => entry?.event && predicate(entry.event))).toBe(true);
@@ -536,6 +541,9 @@ async function record(AgentClass: AgentConstructor, scenario: Scenario): Promise
       messages: scenario.initialMessages,
       tools: scenario.tools?.(env),
     },
+    // pi-agent-core's default stream function is its own pi-ai 0.73.1's, which knows nothing of the scripted model:
+    // both Agents get pi-ai 1.6.0's, explicitly.
+    streamFn: streamSimple,
     ...scenario.options?.(env),
   });
   env.agent.subscribe((event, signal) => {
@@ -629,6 +637,25 @@ function assistantMessageFor(): AgentMessage {
   return { ...reply("previous"), timestamp: 1 };
 }
 
+/**
+ * pi-agent-core's loop functions with pi-ai 1.6.0's stream function as their last argument when the caller passes
+ * none (their default is their own pi-ai 0.73.1's, which knows nothing of the scripted model).
+ */
+function withStreamFn(loop: typeof Ours): typeof Ours {
+  const streamFnIndex = { agentLoop: 4, agentLoopContinue: 3, runAgentLoop: 5, runAgentLoopContinue: 4 } as const;
+  const wrapped: Record<string, unknown> = { ...loop };
+  for (const [name, index] of Object.entries(streamFnIndex)) {
+    const original = (loop as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+    wrapped[name] = (...args: unknown[]) => {
+      const padded = [...args];
+      padded.length = Math.max(padded.length, index + 1);
+      padded[index] ??= streamSimple;
+      return original(...padded);
+    };
+  }
+  return wrapped as unknown as typeof Ours;
+}
+
 async function recordLoop(loop: typeof Ours, scenario: LoopScenario): Promise<unknown[]> {
   const log: unknown[] = [];
   const note = (value: unknown) => log.push(normalise(value));
@@ -645,7 +672,7 @@ async function recordLoop(loop: typeof Ours, scenario: LoopScenario): Promise<un
 
 describe("differential: our loop functions against pi-agent-core 0.73.1", () => {
   it.each(loopScenarios.map((scenario) => [scenario.name, scenario] as const))("%s", async (_name, scenario) => {
-    const reference = await recordLoop(Reference as unknown as typeof Ours, scenario);
+    const reference = await recordLoop(withStreamFn(Reference as unknown as typeof Ours), scenario);
     const ours = await recordLoop(Ours, scenario);
     expect(ours.length).toBeGreaterThan(1);
     expect(ours).toStrictEqual(reference);

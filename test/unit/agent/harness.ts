@@ -4,14 +4,16 @@
  */
 import {
   type AssistantMessage,
+  createFauxCore,
   type FauxProviderRegistration,
   type FauxResponseStep,
   type Model,
-  registerFauxProvider,
-  Type,
+  type RegisterFauxProviderOptions,
   type UserMessage,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
+import { Type } from "typebox";
 import { afterAll, beforeAll } from "vitest";
+import { registerApiStreams } from "../../../src/agent-worker/agent/stream-simple";
 import { Agent, type AgentMessage, type AgentTool, type AgentToolResult } from "../../../src/agent-worker/agent/index";
 import { zeroUsage } from "../../../src/shared/agent/state";
 
@@ -20,13 +22,32 @@ import { zeroUsage } from "../../../src/shared/agent/state";
  * of provider, loop and listeners the same on every run, so aborts and steering land at the same event each time.
  */
 export function registerScriptedModel(modelIds: string[] = ["scripted-1"]): FauxProviderRegistration {
-  return registerFauxProvider({
+  return registerFauxModel({
     api: `scripted-${modelIds.join("-")}`,
     provider: "scripted",
     models: modelIds.map((id) => ({ id, reasoning: true })),
     tokenSize: { min: 1, max: 1 },
     tokensPerSecond: 2000,
   });
+}
+
+/**
+ * pi-ai's faux provider, streaming through our `streamSimple` (stream-simple.ts) until unregistered: what pi-ai's
+ * `registerFauxProvider` did in its global API registry, which only its `/compat` entry keeps.
+ */
+export function registerFauxModel(options: RegisterFauxProviderOptions): FauxProviderRegistration {
+  const core = createFauxCore(options);
+  const unregister = registerApiStreams(core.api, { stream: core.stream, streamSimple: core.streamSimple });
+  return {
+    api: core.api,
+    models: core.models,
+    getModel: core.getModel,
+    state: core.state,
+    setResponses: (responses) => core.setResponses(responses),
+    appendResponses: (responses) => core.appendResponses(responses),
+    getPendingResponseCount: () => core.getPendingResponseCount(),
+    unregister,
+  };
 }
 
 /**
@@ -140,6 +161,9 @@ function stripTimestamps(value: unknown): unknown {
   } else if (value && typeof value === "object") {
     for (const [key, inner] of Object.entries(value)) {
       if (key === "timestamp" && typeof inner === "number") (value as Record<string, unknown>)[key] = 0;
+      // pi-ai 1.6.0's streams measure a response's duration onto its final message, when the stream ends: a
+      // measurement, and whether a recorded copy was taken before or after it landed depends on timing.
+      else if (key === "durationMs" && typeof inner === "number") delete (value as Record<string, unknown>)[key];
       else stripTimestamps(inner);
     }
   }

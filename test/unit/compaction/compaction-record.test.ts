@@ -1,7 +1,7 @@
 /** The `compaction` record: journaled with the marker, replayed on load, and a damaged one skipped and reported. */
 import { appendFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { loadTranscript } from "../../../src/agent-worker/host/transcript-store";
 import { useTempTranscript } from "../../../testkit/temp-transcript";
 import { compactionRecord } from "../../../src/agent-worker/host/compaction-record";

@@ -5,13 +5,14 @@
 import { describe, expect, it } from "vitest";
 import {
   createAssistantMessageEventStream,
-  Type,
   type AssistantMessage,
   type Context,
+  type JsonObject,
   type Message,
   type SimpleStreamOptions,
   type Usage,
-} from "@mariozechner/pi-ai";
+} from "@earendil-works/pi-ai";
+import { Type } from "typebox";
 import { Agent } from "../../../src/agent-worker/agent/agent";
 import type { AgentMessage, AgentTool, StreamFn } from "../../../src/shared/agent/types";
 import { ContextCompactor } from "../../../src/agent-worker/host/context-compactor";
@@ -23,7 +24,7 @@ import { model, reply, usage, user, words } from "./fixtures";
 /** What the scripted model does for one request. */
 interface Answer {
   text?: string;
-  toolCall?: { id: string; name: string; arguments: Record<string, unknown> };
+  toolCall?: { id: string; name: string; arguments: JsonObject };
   /** Fails before streaming anything, as an HTTP error does. */
   error?: string;
   usage?: Usage;

@@ -1,5 +1,5 @@
 /** Small transcripts for the compaction tests: messages of known sizes (4 characters a token). */
-import type { AssistantMessage, Model, ToolResultMessage, Usage, UserMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage, JsonObject, Model, ToolResultMessage, Usage, UserMessage } from "@earendil-works/pi-ai";
 import { zeroUsage } from "../../../src/shared/agent/state";
 import type { CompactionMessage } from "../../../src/shared/agent/compaction";
 
@@ -33,7 +33,7 @@ export function reply(text: string, used?: Usage, stopReason: AssistantMessage["
   return { role: "assistant", content: [{ type: "text", text }], api: model.api, provider: model.provider, model: model.id, usage: used ?? zeroUsage(), stopReason, timestamp: 2 };
 }
 
-export function call(id: string, name: string, args: Record<string, unknown>, used?: Usage): AssistantMessage {
+export function call(id: string, name: string, args: JsonObject, used?: Usage): AssistantMessage {
   return {
     role: "assistant",
     content: [{ type: "toolCall", id, name, arguments: args }],

@@ -3,7 +3,8 @@
  * what pi-ai calls a context overflow (so the worker compacts and retries); other errors are not. And the text the
  * worker gives a reply that overflowed again reads as what it is.
  */
-import { isContextOverflow, streamSimple } from "@mariozechner/pi-ai";
+import { isContextOverflow } from "@earendil-works/pi-ai";
+import { streamSimple } from "../../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
 import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../src/web-host/openai-test-server";

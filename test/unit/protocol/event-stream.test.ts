@@ -4,7 +4,7 @@
  * after every batch, so zero mismatches means it equalled the worker after every batch.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider, type FauxProviderRegistration } from "@mariozechner/pi-ai";
+import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, type FauxProviderRegistration } from "@earendil-works/pi-ai";
 import { Agent, type AgentTool } from "../../../src/agent-worker/agent/index";
 import { EventForwarder } from "../../../src/agent-worker/host/event-forwarder";
 import { createAgentStateData, reduceAgentState, zeroUsage, type AgentStateEvent } from "../../../src/shared/agent/state";
@@ -13,8 +13,8 @@ import { stateDigest } from "../../../src/shared/protocol/state-digest";
 import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
 import { fromEventFrame, toEventFrame, type EventBatch } from "../../../src/shared/protocol/session-protocol";
 import { SessionMirror } from "../../../src/renderer/store/session-mirror";
-import { registerScriptedModel, textResult, userMessage } from "../agent/harness";
-import { Type } from "@mariozechner/pi-ai";
+import { registerFauxModel, registerScriptedModel, textResult, userMessage } from "../agent/harness";
+import { Type } from "typebox";
 
 let faux: FauxProviderRegistration | undefined;
 afterEach(() => faux?.unregister());
@@ -105,7 +105,7 @@ describe("the event stream from worker to mirror", () => {
   });
 
   it("costs O(delta): a long reply at 2000 tokens/s travels in under two bytes per character", async () => {
-    faux = registerFauxProvider({ api: "bytes", provider: "bytes", tokenSize: { min: 4, max: 4 }, tokensPerSecond: 2000 });
+    faux = registerFauxModel({ api: "bytes", provider: "bytes", tokenSize: { min: 4, max: 4 }, tokensPerSecond: 2000 });
     const text = "0123456789".repeat(2_000);
     faux.setResponses([fauxAssistantMessage(text)]);
     const w = wire({ initialState: { model: faux.getModel() } }, false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { buildTranscript, formatCost, formatTokens } from "../../../src/renderer/components/messages/chatItems";
 import { sumUsage } from "../../../src/shared/agent/usage";
 
@@ -25,7 +25,15 @@ describe("buildTranscript", () => {
 
   it("sums usage and cost over assistant messages", () => {
     const totals = sumUsage([assistant([], 100, 0.5), { role: "user", content: "x", timestamp: 0 }, assistant([], 50, 0.25)]);
-    expect(totals).toEqual({ input: 75, output: 75, cacheRead: 0, cacheWrite: 0, totalTokens: 150, cost: 0.75, turns: 2 });
+    expect(totals).toEqual({ input: 75, output: 75, cacheRead: 0, cacheWrite: 0, totalTokens: 150, reasoning: 0, cost: 0.75, billedCost: 0, turns: 2 });
+  });
+
+  it("sums pi-ai 1.6.0's reasoning tokens and the cost providers reported as billed", () => {
+    const thinking = assistant([], 100, 0.5);
+    if (thinking.role !== "assistant") throw new Error("not a reply");
+    thinking.usage = { ...thinking.usage, reasoning: 30, cacheWrite1h: 5, cost: { ...thinking.usage.cost, totalFromProvider: true } };
+    const totals = sumUsage([thinking, assistant([], 50, 0.25)]);
+    expect(totals).toMatchObject({ reasoning: 30, cost: 0.75, billedCost: 0.5, turns: 2 });
   });
 
   it("formats tokens and cost readably", () => {

@@ -3,7 +3,7 @@
  * text pi-ai really produces, each failure served by the loopback server (or a closed port) and streamed through
  * pi-ai's OpenAI-compatible provider as the worker calls it (stall guard and request notes included).
  */
-import { streamSimple } from "@mariozechner/pi-ai";
+import { streamSimple } from "../../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
 import { explainFailure } from "../../../src/renderer/components/common/explainFailure";

@@ -4,7 +4,7 @@
  * images as image parts. A result the tool marked `isError` becomes a thrown Error, so the loop makes an error result
  * of it as for any failing tool.
  */
-import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { ImageContent, TextContent } from "@earendil-works/pi-ai";
 import type { AgentToolResult } from "../../../shared/agent/types";
 import type { McpCallOutcome, McpCallProgress, McpContent } from "../../../shared/protocol/mcp-host-protocol";
 import { formatSize, MAX_BYTES } from "../workspace/limits";

@@ -4,7 +4,7 @@
  * which main starts and limits (see main/broker/subagent-runs.ts); this side decides what to run, reports progress
  * and shapes what the parent model sees.
  */
-import { Type } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
 import type { AgentTool, AgentToolResult } from "../../../shared/agent/types";
 import { ToolFailure } from "../../../shared/agent/tool-failure";
 import type {

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@mariozechner/pi-ai";
+import { Type, type Static } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { numberedDiff, unifiedDiff } from "./edit-diff";

@@ -1,5 +1,5 @@
 import { relative, sep } from "node:path";
-import { Type } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, MAX_BYTES } from "./limits";

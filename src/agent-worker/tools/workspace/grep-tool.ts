@@ -1,5 +1,5 @@
 import { basename, relative, sep } from "node:path";
-import { Type } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, GREP_MAX_LINE_CHARS, MAX_BYTES } from "./limits";

@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { Type } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
 import { formatSize, MAX_BYTES } from "./limits";

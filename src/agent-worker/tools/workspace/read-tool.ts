@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { Type } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
 import { readLineWindow, type LineWindow } from "./file-lines";
 import { dimensionNote, prepareImage, sniffImageType } from "./image";

@@ -162,7 +162,7 @@ interface ThinkingPickerProps {
 }
 
 const LEVEL_LABEL: Record<ThinkingLevel, string> = {
-  off: "Thinking off", minimal: "Minimal", low: "Low", medium: "Medium", high: "High", xhigh: "Extra high",
+  off: "Thinking off", minimal: "Minimal", low: "Low", medium: "Medium", high: "High", xhigh: "Extra high", max: "Maximum",
 };
 
 /** Reasoning effort, for reasoning models only (the caller decides whether to show it). */

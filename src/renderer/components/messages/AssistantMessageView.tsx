@@ -1,5 +1,5 @@
 import { memo, type ReactNode } from "react";
-import type { AssistantMessage, ToolResultMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage, ToolResultMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { Markdown } from "../markdown/Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";

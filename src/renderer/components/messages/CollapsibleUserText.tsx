@@ -1,5 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
-import type { UserMessage } from "@mariozechner/pi-ai";
+import type { UserMessage } from "@earendil-works/pi-ai";
 import { REVEAL_EVENT } from "../find/reveal-hidden";
 
 /** Lines a user message shows before it is collapsed behind "Show more" (MessageList's row estimate uses it too). */

@@ -1,7 +1,7 @@
 import { ScrollRoot } from "../common/scroll-root";
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { ToolResultMessage } from "@mariozechner/pi-ai";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { MessageRow } from "./MessageRow";
 import { USER_TEXT_MAX_LINES } from "./CollapsibleUserText";

@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
+import type { ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { AssistantMessageView } from "./AssistantMessageView";
 import type { ChatItem } from "./chatItems";
@@ -47,6 +47,17 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
         </div>
       );
     default:
+      // pi-ai 1.6.0's system message (an imported chat, pi's own transcripts): instructions given at this point. The
+      // chat shows them; the model gets the chat's system prompt, as with pi-agent-core 0.73.1, not these.
+      if (item.message.role === "system") {
+        const { content } = item.message;
+        return (
+          <div className="row row-note" data-testid="message-system">
+            <span className="badge badge-muted">Instructions</span>{" "}
+            {typeof content === "string" ? content : content.map((block) => block.text).join("\n")}
+          </div>
+        );
+      }
       if (item.message.role === "compaction") {
         return (
           <div className="row row-compaction">

@@ -1,5 +1,5 @@
 import { Fragment, memo, useContext, useState } from "react";
-import type { ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
+import type { ToolCall, ToolResultMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { ToolIcon } from "../common/icons";
 import { contentText } from "../../../shared/agent/content-text";

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
+import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../../shared/agent/types";
 
 /** One row of the message list. `key` stays the same when a streaming message joins the transcript. */

@@ -1,0 +1,26 @@
+/**
+ * A chat whose model pi-ai's catalogue no longer lists (saved with an older pi-ai) opens normally, without a model,
+ * and says why and what to pick: main's words, naming the closest current model (issue 22). Real worker processes.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "../../testkit/worker-harness";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("a chat naming a retired model", () => {
+  it("opens, and a prompt is told the model is gone and which current one is closest", async () => {
+    h = await startHarness({ settings: { defaultModel: { provider: "anthropic", id: "claude-opus-4-1" } } });
+    const client = await h.client("retired");
+    expect(client.mirror.getView().state.messages).toEqual([]);
+    await expect(client.prompt("hi")).rejects.toThrow(/Anthropic no longer offers the model "claude-opus-4-1"\. The closest current model is .+: pick it/);
+    await expect(client.prompt("hi")).rejects.not.toThrow(/has no model/);
+    // Picking a model clears it: the chat works from there.
+    await client.setModel({ provider: "custom:loopback", id: "test-model" });
+    h.server.enqueue({ text: "hello" });
+    await client.prompt("hi");
+  });
+});
