@@ -1,11 +1,11 @@
 /**
  * Paddock's identity on the wire (issue 22): requests name Paddock and its version, not pi-ai's default
- * `pi/1.6.0 (...)`, and OpenRouter gets the attribution headers it reads. Asserted on the headers requests arrive
+ * `pi/1.6.0 (...)`, and OpenRouter gets the app's title it reads. Asserted on the headers requests arrive
  * with at the loopback model server.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PADDOCK_URL, streamSimple } from "../../src/agent-worker/agent/stream-simple";
+import { streamSimple } from "../../src/agent-worker/agent/stream-simple";
 import { customModel, KEYLESS_API_KEY } from "../../src/shared/providers/custom-provider";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 
@@ -39,9 +39,10 @@ describe("the identity Paddock's requests carry", () => {
     expect(headers).not.toHaveProperty("x-title");
   });
 
-  it("OpenRouter gets HTTP-Referer and the app's title, in both header names", async () => {
+  it("OpenRouter gets the app's title in both header names, and no web address Paddock does not own", async () => {
     const headers = await ask({ ...local(), provider: "openrouter" });
-    expect(headers).toMatchObject({ "user-agent": `Paddock/${version}`, "http-referer": PADDOCK_URL, "x-title": "Paddock", "x-openrouter-title": "Paddock" });
+    expect(headers).toMatchObject({ "user-agent": `Paddock/${version}`, "x-title": "Paddock", "x-openrouter-title": "Paddock" });
+    expect(headers).not.toHaveProperty("http-referer");
   });
 
   it("a request's own headers still win", async () => {

@@ -27,23 +27,21 @@ import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completio
 import { openAIResponsesApi } from "@earendil-works/pi-ai/api/openai-responses.lazy";
 import { version } from "../../../package.json";
 
-/** Where Paddock lives, for the providers that credit requests to an app (OpenRouter's `HTTP-Referer`). */
-export const PADDOCK_URL = "https://paddock.dev";
-
 /**
- * How every request names its sender: `User-Agent: Paddock/<version>` (not pi-ai's `pi/<its version> (...)`), and
- * the attribution headers the providers that read them get from pi-ai (OpenRouter: `HTTP-Referer` and
- * `X-OpenRouter-Title`; NVIDIA, OpenCode: their own). A request's own `identity` wins field by field.
+ * How every request names its sender: `User-Agent: Paddock/<version>` (not pi-ai's `pi/<its version> (...)`). No
+ * pi-ai attribution: it needs the app's web address (OpenRouter's `HTTP-Referer`), and Paddock has none of its own
+ * to give, so crediting a guessed address would credit someone else. OpenRouter gets the app's title by name below.
+ * A request's own `identity` wins field by field.
  */
 export const PADDOCK_IDENTITY: ClientIdentity = {
   userAgent: { custom: `Paddock/${version}` },
-  attribution: { name: "Paddock", url: PADDOCK_URL },
+  attribution: null,
 };
 
-/** OpenRouter's older title header, which pi-ai no longer sends but OpenRouter still reads. */
+/** OpenRouter's title headers (the current and the older name), which credit requests to an app without an address. */
 function attributionHeaders(model: Model<Api>): Record<string, string> | undefined {
   const openRouter = model.provider === "openrouter" || model.baseUrl.includes("openrouter.ai");
-  return openRouter ? { "X-Title": "Paddock" } : undefined;
+  return openRouter ? { "X-OpenRouter-Title": "Paddock", "X-Title": "Paddock" } : undefined;
 }
 
 /** The request's options with Paddock's identity beneath whatever the caller set. */
