@@ -16,6 +16,10 @@ describe("a chat naming a retired model", () => {
     h = await startHarness({ settings: { defaultModel: { provider: "anthropic", id: "claude-opus-4-1" } } });
     const client = await h.client("retired");
     expect(client.mirror.getView().state.messages).toEqual([]);
+    // The page that connects after the chat opened is told too, once, in main's words.
+    const told = client.mirror.getView().notices.filter((n) => n.text.includes('no longer offers the model "claude-opus-4-1"'));
+    expect(told).toHaveLength(1);
+    expect(told[0].text).toMatch(/The closest current model is .+: pick it/);
     await expect(client.prompt("hi")).rejects.toThrow(/Anthropic no longer offers the model "claude-opus-4-1"\. The closest current model is .+: pick it/);
     await expect(client.prompt("hi")).rejects.not.toThrow(/has no model/);
     // Picking a model clears it: the chat works from there.

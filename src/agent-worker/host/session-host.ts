@@ -748,6 +748,7 @@ export class SessionHost {
       approvals: this.approvals.pending(),
       ...(this.workspace ? { workspace: this.workspace.info() } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
+      ...(this.modelProblem ? { modelProblem: this.modelProblem } : {}),
     };
   }
 

@@ -67,12 +67,22 @@ export class SessionMirror {
   }
 
 
+  /**
+   * Takes a snapshot as the whole state. A model problem it carries shows as a notice, once: the notice the worker
+   * sent as the chat opened reached no page that was not connected yet.
+   */
   loadSnapshot(snapshot: SessionSnapshot): void {
     const { pendingToolCalls, ...rest } = snapshot.state;
     this.seq = snapshot.seq;
     this.decoder = new StateEventDecoder();
+    const problem = snapshot.modelProblem;
+    const notices =
+      problem && !this.view.notices.some((n) => n.text === problem)
+        ? [...this.view.notices, { id: this.nextNoticeId++, kind: "error" as const, text: problem }]
+        : this.view.notices;
     this.commit({
       ...this.view,
+      notices,
       state: { ...rest, pendingToolCalls: new Set(pendingToolCalls) },
       historyStart: snapshot.historyStart ?? 0,
       steering: snapshot.steering,

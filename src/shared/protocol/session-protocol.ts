@@ -43,6 +43,11 @@ export interface SessionSnapshot {
   workspace?: WorkspaceInfo;
   /** The chat's own instructions and parameters (absent or empty: the defaults). */
   chatOptions?: ChatOptions;
+  /**
+   * Why the chat has no model although one was chosen for it (a model the catalogue no longer lists, an endpoint
+   * removed), in main's words naming what to pick; absent once a model is set. A page shows it when it connects.
+   */
+  modelProblem?: string;
 }
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
