@@ -177,7 +177,7 @@ async function runTool(
   try {
     const result = await call.tool.execute(call.toolCall.id, call.args, signal, onUpdate);
     await Promise.all(updates);
-    return { result, isError: false };
+    return { result, isError: result.isError === true };
   } catch (error) {
     await Promise.all(updates);
     return { result: errorResult(errorText(error), error instanceof ToolFailure ? error.details : {}), isError: true };

@@ -225,6 +225,8 @@ export interface AgentToolResult<T> {
   content: (TextContent | ImageContent)[];
   /** Structured data for logs and the UI. */
   details: T;
+  /** A failure returned rather than thrown (pi's bash for a command killed by a signal): the call counts as an error. */
+  isError?: boolean;
   /** Ask to end the run after this batch; honoured only when every result of the batch asks. */
   terminate?: boolean;
 }

@@ -115,6 +115,14 @@ describe("j. loop", () => {
     expect(invalid?.[1]).toBe(true);
   });
 
+  it("counts a result the tool returns with isError as an error (pi's bash for a command killed by a signal)", async () => {
+    const tool = { ...echoTool("echo"), execute: async () => ({ content: [{ type: "text", text: "killed" }], details: {}, isError: true }) } as AgentTool<any>;
+    const { events } = await runLoop([calls(["echo", { text: "x" }, "c1"]), fauxAssistantMessage("ok")], [tool]);
+    expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ isError: true, result: { content: [{ text: "killed" }] } });
+    const result = events.find((e) => e.type === "message_end" && e.message.role === "toolResult");
+    expect(result).toMatchObject({ message: { isError: true, content: [{ text: "killed" }] } });
+  });
+
   it("runs prepareArguments before validation", async () => {
     const tool = { ...echoTool("echo"), prepareArguments: () => ({ text: "fixed" }) } as AgentTool<any>;
     const { events } = await runLoop([calls(["echo", { nonsense: true }, "c1"]), fauxAssistantMessage("ok")], [tool]);

@@ -42,6 +42,18 @@ describe("bash (no sandbox)", () => {
     expect(await ws.failure("bash", { command: "echo partial; exit 3" })).toBe("partial\n\n\nCommand exited with code 3");
   });
 
+  it("says (no output) above the status of a failed command that printed nothing, as pi 1.6.0", async () => {
+    expect(await ws.failure("bash", { command: "exit 4" })).toBe("(no output)\n\nCommand exited with code 4");
+  });
+
+  it("returns a command killed by a signal as an error result saying so, as pi 1.6.0 returns it, instead of throwing", async () => {
+    const result = await ws.result("bash", { command: "echo before; kill -9 $$" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: "before\n\n\nCommand exited with code 137 (killed by SIGKILL)" }]);
+    const silent = await ws.result("bash", { command: "kill -TERM $$" });
+    expect(silent).toMatchObject({ isError: true, content: [{ text: "(no output)\n\nCommand exited with code 143 (killed by SIGTERM)" }] });
+  });
+
   it("times out, killing the command", async () => {
     const started = Date.now();
     expect(await ws.failure("bash", { command: "echo started; sleep 20", timeout: 0.3 })).toBe("started\n\n\nCommand timed out after 0.3 seconds");

@@ -74,6 +74,22 @@ describe("edit", () => {
     expect(get()).toBe("first\r\n2nd\r\nthird line\r\n");
   });
 
+  it("keeps lone CR line endings (classic Mac) without mixing in LF, as pi 1.6.0", async () => {
+    put("first\rsecond\rthird\r");
+    await edit([{ oldText: "second\rthird", newText: "2nd\nline two\nthird" }]);
+    expect(get()).toBe("first\r2nd\rline two\rthird\r");
+  });
+
+  it("gives new text the line ending where it goes, and never merges a kept CR with a new line break", async () => {
+    put("crlf\r\nplain\nend\n");
+    await edit([{ oldText: "crlf", newText: "a\nb" }, { oldText: "plain", newText: "c\nd" }]);
+    expect(get()).toBe("a\r\nb\r\nc\nd\nend\n");
+    put("one\rtwo\rthree");
+    await edit([{ oldText: "two", newText: "\n2" }]);
+    // The kept CR and the new text's first line break stay two line breaks: CR, then CR as the file has them.
+    expect(get()).toBe("one\r\r2\rthree");
+  });
+
   it("keeps a BOM", async () => {
     put("\uFEFFname = 1\n");
     await edit([{ oldText: "name = 1", newText: "name = 2" }]);

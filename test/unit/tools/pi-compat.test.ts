@@ -21,6 +21,14 @@ const DEVIATIONS: Record<string, { why: string; expected: Record<string, unknown
   },
 };
 
+/** Descriptions that say more than pi's, on purpose: what our tool does differently, for the model to know. */
+const DESCRIPTION_DEVIATIONS: Record<string, { why: string; change: (pi: string) => string }> = {
+  grep: {
+    why: "pi's rg searches .git/ (it runs with --hidden); ours skips it (object files and packed refs are noise), and says so",
+    change: (pi) => pi.replace("Respects .gitignore.", "Respects .gitignore, and skips .git folders."),
+  },
+};
+
 /** Saved-output paths differ by design (pi: the system temp folder; here: the session folder). */
 const samePaths = (text: string) => text.replace(/Full output: [^\]]+\]/g, "Full output: <file>]");
 
@@ -29,8 +37,10 @@ describe("pi compatibility", () => {
     ws = createWorkspace();
     for (const definition of recorded.definitions) {
       const ours = ws.tool(definition.name);
+      const deviation = DESCRIPTION_DEVIATIONS[definition.name];
+      const expected = deviation ? { ...definition, description: deviation.change(definition.description) } : definition;
       expect({ name: ours.name, label: ours.label, description: ours.description, parameters: JSON.parse(JSON.stringify(ours.parameters)) }).toEqual(
-        definition,
+        expected,
       );
     }
   });

@@ -117,7 +117,14 @@ describe("the file tools keep out of the private folders", () => {
     expect(await run("grep", { pattern: SECRET })).toBe("No matches found");
     expect(await run("grep", { pattern: "saved output" })).toBe(".paddock-dev/sessions/chat-1/bash-output/bash-1.log:1: saved output");
     const found = (await run("find", { pattern: "*" })).split("\n").sort();
-    expect(found).toEqual([".paddock-dev/sessions/chat-1/bash-output/bash-1.log", "project/readme.md"]);
+    // Folders too, as pi's fd lists them, but none that is private (the data folder holding the chat's own session).
+    expect(found).toEqual([
+      ".paddock-dev/sessions/chat-1/",
+      ".paddock-dev/sessions/chat-1/bash-output/",
+      ".paddock-dev/sessions/chat-1/bash-output/bash-1.log",
+      "project/",
+      "project/readme.md",
+    ]);
     expect(await failure("grep", { pattern: SECRET, path: ".ssh" })).toMatch(/\.ssh holds credentials/);
     expect(await failure("find", { pattern: "*", path: ".paddock-dev/sessions/other-chat" })).toMatch(/Paddock's data folder/);
   });

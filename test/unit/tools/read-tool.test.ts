@@ -85,7 +85,7 @@ describe("read", () => {
 
   it("says how many lines there are at least when it stopped counting (files over 1 GB)", () => {
     expect(LINE_COUNT_CAP_BYTES).toBe(1024 * 1024 * 1024);
-    const window = { totalLines: 5000, totalIsExact: false, lines: ["a", "b"], truncatedBy: "lines" as const };
+    const window = { totalLines: 5000, totalIsExact: false, lines: ["a", "b"], truncatedBy: "lines" as const, outputBytes: 3, startByte: 0 };
     expect(formatWindow(window, "x.log", 0, undefined)).toBe("a\nb\n\n[Showing lines 1-2 of more than 5000. Use offset=3 to continue.]");
     expect(formatWindow({ ...window, truncatedBy: null }, "x.log", 0, 2)).toBe("a\nb\n\n[More lines in file. Use offset=3 to continue.]");
   });
@@ -149,5 +149,54 @@ describe("read", () => {
     file("a.txt", "x");
     expect(await ws.failure("read", { path: "a.txt" }, AbortSignal.abort())).toBe("Operation aborted");
   });
-});
 
+  it("gives pi's truncation details: truncated, totalBytes and outputBytes of the lines from the offset on, lastLinePartial", async () => {
+    const content = lines(2500);
+    file("long.txt", content);
+    const { details } = await ws.result("read", { path: "long.txt", offset: 11 });
+    const from11 = content.split("\n").slice(10);
+    expect(details.truncation).toEqual({
+      truncated: true,
+      truncatedBy: "lines",
+      outputLines: 2000,
+      totalLines: 2500,
+      totalBytes: Buffer.byteLength(from11.join("\n")),
+      outputBytes: Buffer.byteLength(from11.slice(0, 2000).join("\n")),
+      lastLinePartial: false,
+      firstLineExceedsLimit: false,
+      maxLines: 2000,
+      maxBytes: 50 * 1024,
+    });
+  });
+
+  describe("finds a missing file under the name macOS gave it, as pi does", () => {
+    it("a screenshot's narrow no-break space (U+202F) before PM, typed as a plain space", async () => {
+      file("Screenshot 2026-01-02 at 3.04.05\u202FPM.png.txt", "shot");
+      expect(await ws.run("read", { path: "Screenshot 2026-01-02 at 3.04.05 PM.png.txt" })).toBe("shot");
+    });
+
+    it("an NFD name (as macOS stores it) asked for in NFC, and an NFC name asked for in NFD", async () => {
+      file("cafe\u0301.txt", "decomposed");
+      file("r\u00e9sum\u00e9.txt", "composed");
+      expect(await ws.run("read", { path: "caf\u00e9.txt" })).toBe("decomposed");
+      expect(await ws.run("read", { path: "re\u0301sume\u0301.txt" })).toBe("composed");
+    });
+
+    it("a curly apostrophe (U+2019) typed straight, and the reverse, also with an NFD name", async () => {
+      file("Capture d\u2019e\u0301cran.txt", "curly");
+      file("don't.txt", "straight");
+      expect(await ws.run("read", { path: "Capture d'\u00e9cran.txt" })).toBe("curly");
+      expect(await ws.run("read", { path: "don\u2019t.txt" })).toBe("straight");
+    });
+
+    it("still through the path gate: another spelling that leads out through a symlink is refused", async () => {
+      writeFileSync(join(ws.outside, "secret\u2019s.txt"), "outside");
+      symlinkSync(join(ws.outside, "secret\u2019s.txt"), join(ws.root, "link\u2019s.txt"));
+      expect(await ws.failure("read", { path: "link's.txt" })).toMatch(/^Refused "link's.txt"/);
+    });
+
+    it("says the name as asked when no spelling exists", async () => {
+      expect(await ws.failure("read", { path: "nowhere's caf\u00e9 PM.txt" })).toContain("ENOENT");
+    });
+  });
+});

@@ -53,6 +53,17 @@ describe("ls", () => {
 });
 
 describe("find", () => {
+  it("lists folders too, with a trailing slash, as pi's fd does", async () => {
+    mkdirSync(join(ws.root, "src/deep/src"), { recursive: true });
+    writeFileSync(join(ws.root, "src/deep/src/a.ts"), "");
+    writeFileSync(join(ws.root, "src/b.ts"), "");
+    writeFileSync(join(ws.root, "README.md"), "");
+    expect(await ws.run("find", { pattern: "src" })).toBe("src/\nsrc/deep/src/");
+    expect(await ws.run("find", { pattern: "*" })).toBe("README.md\nsrc/\nsrc/b.ts\nsrc/deep/\nsrc/deep/src/\nsrc/deep/src/a.ts");
+    expect(await ws.run("find", { pattern: "src/**" })).toBe("src/b.ts\nsrc/deep/\nsrc/deep/src/\nsrc/deep/src/a.ts");
+    expect(await ws.run("find", { pattern: "*.ts" })).toBe("src/b.ts\nsrc/deep/src/a.ts");
+  });
+
   it("matches names at any depth and paths below the folder, respecting .gitignore without a git repository", async () => {
     ignoreFixture();
     expect(await ws.run("find", { pattern: "*.ts" })).toBe(".hidden.ts\nsrc/app.ts\nsrc/deep/app.spec.ts");
@@ -93,6 +104,10 @@ describe("grep", () => {
   it("finds lines with paths and line numbers, respecting .gitignore (no repository), skipping .git", async () => {
     ignoreFixture();
     expect(await ws.run("grep", { pattern: "needle" })).toBe(".hidden.ts:1: needle hidden\nsrc/app.ts:1: const needle = 1;\nsrc/deep/app.spec.ts:1: test(needle)");
+  });
+
+  it("tells the model it skips .git folders (pi's rg searches them)", () => {
+    expect(ws.tool("grep").description).toContain("Respects .gitignore, and skips .git folders.");
   });
 
   it("respects .gitignore in a git repository", async () => {

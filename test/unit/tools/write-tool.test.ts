@@ -10,7 +10,7 @@ beforeEach(() => {
 afterEach(() => ws.remove());
 
 describe("write", () => {
-  it("creates the file and its parent folders, and reports the bytes written", async () => {
+  it("creates the file and its parent folders, and reports the real UTF-8 bytes written (pi 0.73.1 counted UTF-16 units)", async () => {
     expect(await ws.run("write", { path: "a/b/c.txt", content: "héllo\n" })).toBe("Successfully wrote 7 bytes to a/b/c.txt");
     expect(readFileSync(join(ws.root, "a/b/c.txt"), "utf8")).toBe("héllo\n");
   });

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { realpath } from "node:fs/promises";
+import { constants as osConstants } from "node:os";
 import { join } from "node:path";
 import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
@@ -76,9 +77,15 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       const status = (message: string) => new Error(`${text ? `${text}\n\n` : ""}${message}`);
       if (ending.kind === "aborted") throw status("Command aborted");
       if (ending.kind === "timeout") throw status(`Command timed out after ${timeout} seconds`);
-      if (ending.signal) throw status(`Command was killed by ${ending.signal}`);
-      if (ending.code !== 0) throw status(`Command exited with code ${ending.code}`);
-      return { content: [{ type: "text", text: text || "(no output)" }], details };
+      // As pi 1.6.0: a command that ran to its end and printed nothing says "(no output)", also above its status.
+      const shown = text || "(no output)";
+      if (ending.signal) {
+        // pi returns a shell killed by a signal as an error result with the shell's code (128 + the signal's number).
+        const code = 128 + (osConstants.signals[ending.signal] ?? 0);
+        return { content: [{ type: "text", text: `${shown}\n\nCommand exited with code ${code} (killed by ${ending.signal})` }], details, isError: true };
+      }
+      if (ending.code !== 0) throw new Error(`${shown}\n\nCommand exited with code ${ending.code}`);
+      return { content: [{ type: "text", text: shown }], details };
     },
   };
 }

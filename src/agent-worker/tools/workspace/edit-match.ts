@@ -6,7 +6,7 @@
  *
  * Unlike pi, which writes the whole file back in its normalised form once any edit needed normalising, every match
  * is mapped back to its range in the original text and only those ranges change. Line endings are kept: the file's
- * "\r\n" stays, and new text takes the file's line ending.
+ * "\r\n" (or lone "\r") stays, and new text takes the line ending where it goes, as pi 1.6.0's.
  */
 
 export interface TextEdit {
@@ -18,11 +18,16 @@ export function normalizeToLF(text: string): string {
   return text.replace(/\r\n?/g, "\n");
 }
 
-/** pi's rule: the first line break decides. */
-export function detectLineEnding(text: string): "\r\n" | "\n" {
-  const crlf = text.indexOf("\r\n");
-  const lf = text.indexOf("\n");
-  return crlf !== -1 && lf !== -1 && crlf < lf ? "\r\n" : "\n";
+/**
+ * pi 1.6.0's rule for the line breaks of new text: the ending of the line holding `offset` (its own "\n" or "\r\n",
+ * or the line before's for an unterminated last line). A lone "\r" counts only in a file without any "\n" (classic
+ * Mac endings); elsewhere it is more likely a character inside a line.
+ */
+export function lineEndingAt(content: string, offset: number): "\r\n" | "\n" | "\r" {
+  let lineFeed = content.indexOf("\n", offset);
+  if (lineFeed === -1) lineFeed = content.lastIndexOf("\n", offset);
+  if (lineFeed === -1) return content.includes("\r") ? "\r" : "\n";
+  return content[lineFeed - 1] === "\r" ? "\r\n" : "\n";
 }
 
 /**
@@ -112,7 +117,6 @@ interface Match {
 export function applyEdits(original: string, edits: TextEdit[], path: string): string {
   const view = new LineFeedView(original);
   const many = edits.length > 1;
-  const lineEnding = detectLineEnding(original);
   let normalized: ReturnType<typeof normalizeForMatch> | undefined;
   const matches: Match[] = [];
 
@@ -156,14 +160,26 @@ export function applyEdits(original: string, edits: TextEdit[], path: string): s
     }
   }
 
-  let result = "";
+  const parts: string[] = [];
+  let endsWithCr = false;
+  const push = (part: string) => {
+    if (part.length === 0) return;
+    // As pi: a CR before a seam and an LF after it would merge into one CRLF (a kept lone CR, then new text starting
+    // with a line break): an LF after the CR keeps the line breaks the diff shows.
+    if (endsWithCr && part[0] === "\n") parts.push("\n");
+    parts.push(part);
+    endsWithCr = part[part.length - 1] === "\r";
+  };
   let copied = 0;
   for (const match of matches) {
     const start = view.toOriginal(match.start);
-    result += original.slice(copied, start) + (lineEnding === "\r\n" ? match.newText.replace(/\n/g, "\r\n") : match.newText);
+    push(original.slice(copied, start));
+    const ending = lineEndingAt(original, start);
+    push(ending === "\n" ? match.newText : match.newText.replace(/\n/g, ending));
     copied = view.toOriginal(match.end);
   }
-  result += original.slice(copied);
+  push(original.slice(copied));
+  const result = parts.join("");
   if (result === original) {
     throw new Error(
       many

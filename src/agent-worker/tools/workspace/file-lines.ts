@@ -25,6 +25,10 @@ export interface LineWindow {
   lines: string[];
   /** The requested lines (up to `limit`, or to the end) did not fit the truncation limits. */
   truncatedBy: "lines" | "bytes" | null;
+  /** Bytes of the lines shown, joined by "\n" (pi's `outputBytes`). */
+  outputBytes: number;
+  /** Where the first requested line starts in the file (its size when the file has fewer lines). */
+  startByte: number;
   /** Set when the first requested line alone is over `maxBytes` (then `lines` is empty): its size. */
   firstLineBytes?: number;
 }
@@ -50,6 +54,7 @@ export async function readLineWindow(file: FileHandle, request: LineWindowReques
   let lineBytes = 0;
   let truncatedBy: LineWindow["truncatedBy"] = null;
   let firstLineBytes: number | undefined;
+  let startByte = start === 0 ? 0 : -1;
 
   const endLine = () => {
     const cost = lineBytes + (lines.length > 0 ? 1 : 0);
@@ -67,7 +72,7 @@ export async function readLineWindow(file: FileHandle, request: LineWindowReques
 
   for (;;) {
     if (signal?.aborted) throw new Error("Operation aborted");
-    if (settled && position >= countCapBytes) return { totalLines: line + 1, totalIsExact: false, lines, truncatedBy, firstLineBytes };
+    if (settled && position >= countCapBytes) return { totalLines: line + 1, totalIsExact: false, lines, truncatedBy, firstLineBytes, outputBytes: keptBytes, startByte };
     const { bytesRead } = await file.read(chunk, 0, COUNTER_CHUNK, position);
     if (bytesRead === 0) break;
     position += bytesRead;
@@ -84,6 +89,7 @@ export async function readLineWindow(file: FileHandle, request: LineWindowReques
         at = view.indexOf(10, at) + 1;
         line++;
       }
+      startByte = position - bytesRead + at;
       collecting = true;
     }
     if (settled) {
@@ -106,5 +112,5 @@ export async function readLineWindow(file: FileHandle, request: LineWindowReques
     }
   }
   if (collecting && !settled) endLine();
-  return { totalLines: line + 1, totalIsExact: true, lines, truncatedBy, firstLineBytes };
+  return { totalLines: line + 1, totalIsExact: true, lines, truncatedBy, firstLineBytes, outputBytes: keptBytes, startByte: startByte < 0 ? position : startByte };
 }

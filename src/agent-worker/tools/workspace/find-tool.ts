@@ -1,4 +1,5 @@
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
+import picomatch from "picomatch";
 import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
 import { throwIfAborted } from "./abort";
@@ -28,7 +29,8 @@ export interface FindDetails {
  * pi's find (which runs fd) on ripgrep's file walk: the same ignore rules (.gitignore in a git repository or not,
  * .ignore), dotfiles included. A pattern without "/" matches names at any depth; one with "/" matches paths below
  * the search folder at any depth ("src/*.ts" also finds "lib/src/a.ts"), as pi's fd call does; a leading "/" anchors
- * it at the search folder. Lists files only (fd also lists folders).
+ * it at the search folder. Folders are listed as fd lists them, with a trailing "/" ("src/"): those on the way to a
+ * listed file (rg lists files only, so an empty folder, or one whose files are all ignored, is not found).
  */
 export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, FindDetails | undefined> {
   return {
@@ -43,20 +45,32 @@ export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, Fi
       // As pi's fd call: a path pattern matches anywhere below the search folder.
       const glob = pattern.includes("/") && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**" ? `**/${pattern}` : pattern;
       const filter = globFilter(glob.replace(/^\//, ""));
+      // Folders have to be seen to be matched: rg lists every file, and the glob is matched here on files and folders.
+      const accepts = filter.accepts ?? nameMatcher(glob);
+      // fd's "src/**" lists what is in src, not src itself (picomatch's takes both).
+      const acceptsFolder = filter.accepts && glob.endsWith("/**") ? (globFilter(`${glob}/*`).accepts ?? accepts) : accepts;
+      const rgArgs = filter.accepts || glob.startsWith("!") ? filter.rgArgs : [];
 
       const found: string[] = [];
+      const folders = new Set<string>();
       const target = await openSearchTarget(paths, path || ".", searchPath, false);
       let run: RipgrepRun;
       try {
         run = await runRipgrep(
-          [...COMMON_RG_FLAGS, "--files", ...filter.rgArgs, ...EXCLUDE_GIT_DIR, "--", target.path],
+          [...COMMON_RG_FLAGS, "--files", ...rgArgs, ...EXCLUDE_GIT_DIR, "--", target.path],
           target.cwd,
           (line) => {
             if (!line) return true;
             const real = target.realOf(line);
             if (paths.privateReason(real, "read")) return true; // a credential store or Paddock's data inside the folder
             const path = relative(searchPath, real).split(sep).join("/") || real;
-            if (!filter.accepts || filter.accepts(path)) found.push(path);
+            for (let slash = path.indexOf("/"); slash > 0 && found.length < effectiveLimit; slash = path.indexOf("/", slash + 1)) {
+              const folder = path.slice(0, slash);
+              if (folders.has(folder)) continue;
+              folders.add(folder);
+              if (acceptsFolder(folder) && !paths.privateReason(join(searchPath, folder), "read")) found.push(`${folder}/`);
+            }
+            if (found.length < effectiveLimit && accepts(path)) found.push(path);
             return found.length < effectiveLimit;
           },
           signal,
@@ -85,4 +99,11 @@ export function findTool(paths: WorkspacePaths): AgentTool<typeof parameters, Fi
       return { content: [{ type: "text", text }], details: notices.length > 0 ? details : undefined };
     },
   };
+}
+
+/** A name pattern ("*.ts", "src") as fd matches it: on the last part of a path. Excluding patterns ("!x") are rg's. */
+function nameMatcher(glob: string): (path: string) => boolean {
+  if (glob.startsWith("!")) return () => true;
+  const matches = picomatch(glob.replace(/^(\*\*\/)+/, ""), { dot: true });
+  return (path) => matches(path.slice(path.lastIndexOf("/") + 1));
 }

@@ -44,7 +44,7 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
   return {
     name: "grep",
     label: "grep",
-    description: `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Respects .gitignore. Output is truncated to ${DEFAULT_LIMIT} matches or ${MAX_BYTES / 1024}KB (whichever is hit first). Long lines are truncated to ${GREP_MAX_LINE_CHARS} chars.`,
+    description: `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Respects .gitignore, and skips .git folders. Output is truncated to ${DEFAULT_LIMIT} matches or ${MAX_BYTES / 1024}KB (whichever is hit first). Long lines are truncated to ${GREP_MAX_LINE_CHARS} chars.`,
     parameters,
     async execute(_id, { pattern, path, glob, ignoreCase, literal, context, limit }, signal) {
       throwIfAborted(signal);

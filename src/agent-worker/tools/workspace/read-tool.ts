@@ -6,7 +6,7 @@ import { dimensionNote, prepareImage, sniffImageType } from "./image";
 import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
 import { throwIfAborted } from "./abort";
 import { openFileForReading } from "./checked-open";
-import type { WorkspacePaths } from "./workspace-paths";
+import { UNICODE_SPACES, type WorkspacePaths } from "./workspace-paths";
 
 const parameters = Type.Object({
   path: Type.String({ description: "Path to the file to read (relative or absolute)" }),
@@ -16,10 +16,17 @@ const parameters = Type.Object({
 
 export interface ReadDetails {
   truncation?: {
+    /** Always true: details are only given for truncated output, as pi's. */
+    truncated: true;
     truncatedBy: "lines" | "bytes";
     /** Lines shown, and lines in the file (a floor past 1 GB). */
     outputLines: number;
     totalLines: number;
+    /** Bytes from the first requested line to the end of the file (pi's, but for a `limit`: pi counts to its end), and bytes shown. */
+    totalBytes: number;
+    outputBytes: number;
+    /** Always false: read shows whole lines only. */
+    lastLinePartial: false;
     firstLineExceedsLimit: boolean;
     maxLines: number;
     maxBytes: number;
@@ -34,9 +41,8 @@ export function readTool(paths: WorkspacePaths): AgentTool<typeof parameters, Re
     parameters,
     async execute(_id, { path, offset, limit }, signal) {
       throwIfAborted(signal);
-      const real = await paths.resolveForReading(path);
       // Only a regular file, opened without blocking, and verified to be where the gate said.
-      const { handle: file } = await openFileForReading(paths, path, real);
+      const file = await openForReading(paths, path);
       try {
         const head = Buffer.alloc(12);
         const { bytesRead } = await file.read(head, 0, head.length, 0);
@@ -66,6 +72,40 @@ export function readTool(paths: WorkspacePaths): AgentTool<typeof parameters, Re
   };
 }
 
+/**
+ * Opens `path` as `read` does, through the gate and the checked open. Only when it is missing, pi's other spellings
+ * of its name are tried, each through the same gate and checked open (macOS names models mistype): a screenshot's
+ * narrow no-break space (U+202F) before AM/PM typed as a plain space, an NFC name for an NFD file and the reverse, a
+ * curly apostrophe (U+2019) typed straight and the reverse. The first that exists is read; else the first error.
+ */
+async function openForReading(paths: WorkspacePaths, path: string): Promise<FileHandle> {
+  try {
+    return (await openFileForReading(paths, path, await paths.resolveForReading(path))).handle;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    for (const spelling of otherSpellings(path)) {
+      try {
+        return (await openFileForReading(paths, path, await paths.resolveSpellingForReading(path, spelling))).handle;
+      } catch (other) {
+        if ((other as NodeJS.ErrnoException).code !== "ENOENT") throw other;
+      }
+    }
+    throw error;
+  }
+}
+
+/** The spellings `openForReading` tries for a missing `path`, in pi's order (its own, then the reverses), each once. */
+export function otherSpellings(path: string): string[] {
+  const plain = path.replace(UNICODE_SPACES, " ").replace(/^@/, "");
+  const amPm = plain.replace(/ (AM|PM)\./gi, "\u202F$1.");
+  const nfd = plain.normalize("NFD");
+  const nfc = plain.normalize("NFC");
+  const curly = (name: string) => name.replace(/'/g, "\u2019");
+  const straight = (name: string) => name.replace(/\u2019/g, "'");
+  const spellings = [amPm, nfd, curly(plain), curly(nfd), nfc, straight(plain), straight(nfc), curly(amPm)];
+  return [...new Set(spellings)].filter((spelling) => spelling !== plain);
+}
+
 async function readText(file: FileHandle, path: string, offset: number | undefined, limit: number | undefined, signal: AbortSignal | undefined) {
   const start = offset ? Math.max(0, Math.floor(offset) - 1) : 0;
   const wanted = limit === undefined ? undefined : Math.max(0, Math.floor(limit));
@@ -73,7 +113,8 @@ async function readText(file: FileHandle, path: string, offset: number | undefin
   if (window.totalIsExact && start >= window.totalLines) {
     throw new Error(`Offset ${offset} is beyond end of file (${window.totalLines} lines total)`);
   }
-  return { content: [{ type: "text" as const, text: formatWindow(window, path, start, wanted) }], details: detailsOf(window) };
+  const size = window.truncatedBy ? (await file.stat()).size : 0;
+  return { content: [{ type: "text" as const, text: formatWindow(window, path, start, wanted) }], details: detailsOf(window, size) };
 }
 
 /** pi's text for a window of lines: the lines, then what is left and where to continue. */
@@ -96,13 +137,17 @@ export function formatWindow(window: LineWindow, path: string, start: number, wa
   return text;
 }
 
-function detailsOf(window: LineWindow): ReadDetails | undefined {
+function detailsOf(window: LineWindow, size: number): ReadDetails | undefined {
   if (!window.truncatedBy) return undefined;
   return {
     truncation: {
+      truncated: true,
       truncatedBy: window.truncatedBy,
       outputLines: window.lines.length,
       totalLines: window.totalLines,
+      totalBytes: Math.max(0, size - window.startByte),
+      outputBytes: window.outputBytes,
+      lastLinePartial: false,
       firstLineExceedsLimit: window.firstLineBytes !== undefined,
       maxLines: MAX_LINES,
       maxBytes: MAX_BYTES,

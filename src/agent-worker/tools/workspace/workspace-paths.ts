@@ -17,7 +17,7 @@ export class WorkspaceEscapeError extends Error {
 export type Access = "read" | "write";
 
 /** The spaces pi turns into plain ones in paths (models copy them from screenshots' names). */
-const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+export const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /**
  * The one gate between a tool's `path` argument and the file system. A path is judged by where it really leads:
@@ -64,13 +64,21 @@ export class WorkspacePaths {
     return this.gate(input, "read");
   }
 
+  /**
+   * As `resolveForReading`, for `spelling`: another spelling of `input` (read's fallbacks for a missing file) taken
+   * as written, its Unicode spaces kept (a macOS screenshot's U+202F). The same checks; messages name `input`.
+   */
+  resolveSpellingForReading(input: string, spelling: string): Promise<string> {
+    return this.gate(input, "read", spelling);
+  }
+
   /** The real absolute path `input` leads to, or a WorkspaceEscapeError. The target need not exist. For writing. */
   resolve(input: string): Promise<string> {
     return this.gate(input, "write");
   }
 
-  private async gate(input: string, access: Access): Promise<string> {
-    const path = input.replace(UNICODE_SPACES, " ").replace(/^@/, "");
+  private async gate(input: string, access: Access, spelling?: string): Promise<string> {
+    const path = spelling ?? input.replace(UNICODE_SPACES, " ").replace(/^@/, "");
     if (path === "~" || path.startsWith("~/") || path.startsWith("~\\")) {
       throw new WorkspaceEscapeError(
         `Refused "${input}": "~" is the home folder, outside the workspace ${this.root}. Use a path inside the workspace (relative to it, or absolute).`,
