@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createWorkspace, type WorkspaceFixture } from "./workspace-fixture";
@@ -124,6 +124,20 @@ describe("a folder swapped for a symlink while a tool works in it", () => {
       () => ["edit", { path: "d/notes.txt", edits: [{ oldText: "notes", newText: "notes!" }] }] as const,
     ];
     return neverChangesOutside(() => calls[n++ % calls.length]());
+  });
+
+  it("write never lands in a protected file inside the workspace through a folder swapped for a link to it", async () => {
+    // The path the gate judged (d/pre-commit) is not protected; the file opened a moment later would be git's hook,
+    // which runs outside the sandbox. What was opened must be what was judged.
+    const hooks = join(ws.root, ".git", "hooks");
+    mkdirSync(hooks, { recursive: true });
+    rmSync(join(ws.root, "d.link"));
+    symlinkSync(hooks, join(ws.root, "d.link"));
+    await startSwapping();
+    const successes = await hammer(() => ["write", { path: "d/pre-commit", content: "#!/bin/sh\ntouch PWNED\n" }] as const, () => {}, WRITE_TRIES, WRITE_TIME_BOX_MS);
+    swapper?.kill("SIGKILL");
+    expect(readdirSync(hooks)).toEqual([]);
+    expect(successes).toBeGreaterThan(0);
   });
 
   it("still works on a folder that is left alone", async () => {

@@ -160,7 +160,14 @@ async function checked(paths: WorkspacePaths, input: string, real: string, handl
 async function verify(paths: WorkspacePaths, input: string, real: string, handle: FileHandle, access: Access): Promise<Stats> {
   const info = await handle.stat();
   if (await procFdWorks()) {
-    await paths.checkOpened(input, await readlink(`/proc/self/fd/${handle.fd}`), access);
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`);
+    await paths.checkOpened(input, opened, access);
+    // A write, and each folder it opens or creates on the way, must be the very path that was judged: a folder swapped
+    // for a link to another place inside the workspace (git's hooks, which the approval protects) stays inside, so
+    // the gate alone would let it through.
+    if (access === "write" && opened !== real) {
+      throw new WorkspaceEscapeError(`Refused "${input}": it changed while it was being opened (was a folder on the way swapped?). Try again.`);
+    }
     return info;
   }
   // No way to ask where a descriptor is: the path, resolved again now, must be allowed and be this very file.
