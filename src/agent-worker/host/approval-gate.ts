@@ -199,11 +199,11 @@ function duration(ms: number): string {
  */
 export function grantFor(toolName: string, args: unknown): string | undefined {
   if (toolName !== "bash") return `tool:${toolName}`;
-  // Judged before trim(), which would drop a U+FEFF, U+2028 or no-break space at either end; a final newline is harmless.
   const given: unknown = (args as { command?: unknown })?.command;
-  if (typeof given === "string" && hasHiddenCharacters(given.replace(/^[ \t\n]+|[ \t\n]+$/g, ""))) return undefined;
-  const command = typeof (args as { command?: unknown })?.command === "string" ? (args as { command: string }).command.trim() : "";
-  return commandGrant(command);
+  const command = typeof given === "string" ? given : "";
+  // Judged before trim(), which would drop a U+FEFF, U+2028 or no-break space at either end; a final newline is harmless.
+  if (hasHiddenCharacters(command.replace(/^[ \t\n]+|[ \t\n]+$/g, ""))) return undefined;
+  return commandGrant(command.trim());
 }
 
 /** The grant as the user reads it on the button: "edit", "ls …" (any arguments), or the exact command. */

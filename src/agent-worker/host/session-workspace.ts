@@ -100,7 +100,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
   });
-  const context = await loadContextFiles(paths.root, folders.deny.map((denied) => denied.path));
+  const context = await loadContextFiles(paths.root, (real) => paths.privateFolderOf(real, "read")?.path);
   const contextFiles = context.files;
   return {
     folder,

@@ -10,8 +10,9 @@
  * out is reported with the reason (the chat's workspace panel shows it), never read.
  */
 import { realpath } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname, join } from "node:path";
 import { readRegularFile } from "../../shared-node/regular-file";
+import { within } from "../tools/workspace/workspace-paths";
 
 export interface ContextFile {
   path: string;
@@ -19,6 +20,12 @@ export interface ContextFile {
 }
 
 /** The context files read, and those found but left out (one line each, naming the file and why). */
+/**
+ * The private folder (as given) holding a real path, or undefined: the tools' and the sandbox's one deny list
+ * (`WorkspacePaths.privateFolderOf`), so context files are kept out of exactly what commands and tools are.
+ */
+export type DeniedFolderOf = (real: string) => string | undefined;
+
 export interface WorkspaceContext {
   files: ContextFile[];
   skipped: string[];
@@ -32,16 +39,15 @@ const READ = { maxBytes: MAX_CONTEXT_FILE_CHARS * 4, larger: "cut", real: true }
 
 /**
  * Reads the context files for `folder`, the workspace's real path (as its tools judge by; pi walks up from its real
- * working directory too). `denied`: folders nothing may be read from (the credential folders, Paddock's data
+ * working directory too). `deniedFolderOf`: the folder nothing may be read from (the credential folders, Paddock's data
  * folder). Never throws: a file that cannot or may not be read is skipped, and said so; so is a folder on the way
  * that has become a link since `folder` was found real.
  */
-export async function loadContextFiles(folder: string, denied: readonly string[]): Promise<WorkspaceContext> {
-  const deniedReal = await Promise.all(denied.map((path) => realpath(path).catch(() => path)));
+export async function loadContextFiles(folder: string, deniedFolderOf: DeniedFolderOf): Promise<WorkspaceContext> {
   const files: ContextFile[] = [];
   const skipped: string[] = [];
   for (let dir = folder; ; dir = dirname(dir)) {
-    const found = await contextFileIn(dir, deniedReal);
+    const found = await contextFileIn(dir, deniedFolderOf);
     if (found && "content" in found) files.unshift(found);
     else if (found) skipped.unshift(found.skipped);
     if (dirname(dir) === dir) break;
@@ -51,7 +57,7 @@ export async function loadContextFiles(folder: string, denied: readonly string[]
 }
 
 /** The folder's context file: read, or the reason it was not; undefined when it has none. */
-async function contextFileIn(dir: string, denied: readonly string[]): Promise<ContextFile | { skipped: string } | undefined> {
+async function contextFileIn(dir: string, deniedFolderOf: DeniedFolderOf): Promise<ContextFile | { skipped: string } | undefined> {
   const realDir = await realpath(dir).catch(() => undefined);
   if (realDir === undefined) return undefined;
   if (realDir !== dir) return { skipped: `${dir}: context not read (the folder now leads to ${realDir})` };
@@ -65,12 +71,12 @@ async function contextFileIn(dir: string, denied: readonly string[]): Promise<Co
       const target = await realpath(real).catch(() => undefined);
       if (target === undefined) continue; // a link to nothing: as good as no file
       if (!within(realDir, target)) return skip(`a link to ${target}, outside ${realDir}`);
-      const closed = denied.find((folder) => within(folder, target));
+      const closed = deniedFolderOf(target);
       if (closed !== undefined) return skip(`a link into ${closed}, which Paddock never reads`);
       real = target;
       read = await readRegularFile(real, READ);
     } else {
-      const closed = denied.find((folder) => within(folder, real));
+      const closed = deniedFolderOf(real);
       if (closed !== undefined) return skip(`it is in ${closed}, which Paddock never reads`);
     }
     // A file that is the name but not a readable file (a FIFO, a folder, a link swapped in meanwhile) is this
@@ -84,7 +90,3 @@ async function contextFileIn(dir: string, denied: readonly string[]): Promise<Co
   return undefined;
 }
 
-function within(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}

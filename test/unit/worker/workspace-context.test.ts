@@ -5,6 +5,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { WorkspacePaths } from "../../../src/agent-worker/tools/workspace/workspace-paths";
 import { loadContextFiles } from "../../../src/agent-worker/host/workspace-context";
 import { Fifos, within } from "../../../testkit/fifos";
 import { TempFolders } from "../../../testkit/temp-folders";
@@ -24,7 +25,9 @@ const SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- not-really-a-key";
 
 /** Only what lies under `root`: the machine's own folders above it are not the test's. */
 async function contextUnder(root: string, folder: string, denied: string[] = []) {
-  const { files, skipped } = await loadContextFiles(folder, denied);
+  // The session's own wiring: the deny list asked through the workspace's path gate.
+  const paths = new WorkspacePaths(folder, [], { deny: denied.map((path) => ({ path, what: "is private" })), allowRead: [] });
+  const { files, skipped } = await loadContextFiles(folder, (real) => paths.privateFolderOf(real, "read")?.path);
   return { files: files.filter((f) => f.path.startsWith(root)), skipped: skipped.filter((s) => s.startsWith(root)) };
 }
 

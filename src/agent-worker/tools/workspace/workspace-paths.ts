@@ -119,10 +119,16 @@ export class WorkspacePaths {
    * paths found below a checked folder (grep, find), which leave such paths out.
    */
   privateReason(real: string, access: Access): string | undefined {
+    const denied = this.privateFolderOf(real, access);
+    return denied && `${denied.path} ${denied.what}; Paddock's tools never read or change it`;
+  }
+
+  /** The private folder (as given) that holds the real path `real`, barring `access` there; undefined when none does. */
+  privateFolderOf(real: string, access: Access): { path: string; what: string } | undefined {
     const denied = this.deny.find(({ spellings }) => spellings.some((folder) => within(folder, real)));
     if (!denied) return undefined;
     if (access === "read" && this.allowRead.some((folder) => within(folder, real))) return undefined;
-    return `${denied.path} ${denied.what}; Paddock's tools never read or change it`;
+    return denied;
   }
 
   private refusePrivate(input: string, real: string, access: Access): void {
@@ -143,7 +149,8 @@ export class WorkspacePaths {
   }
 }
 
-function within(root: string, path: string): boolean {
+/** Whether the absolute `path` is `root` or lies below it (both real or both as spelled). */
+export function within(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
