@@ -12,6 +12,7 @@
  */
 import { constants, type BigIntStats, type Stats } from "node:fs";
 import { lstat, open, readlink } from "node:fs/promises";
+import { descriptorPathsKnown } from "./descriptor-paths";
 
 /** Why a file was not read, in words a user reads ("a FIFO", "a symbolic link", "larger than 64 KB (70000 bytes)"). */
 export type RegularFileProblem = { kind: "missing" | "link" | "folder" | "not-a-file" | "too-large" | "unreadable"; reason: string };
@@ -87,7 +88,7 @@ export async function readRegularFile(path: string, options: RegularFileOptions)
 
 /** Whether descriptor `fd` is the file at `path`, as far as the system tells (true where it does not). */
 async function opened(fd: number, path: string): Promise<boolean> {
-  if (process.platform !== "linux") return true;
+  if (!(await descriptorPathsKnown())) return true;
   const actual = await readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
   return actual === undefined || actual === path;
 }

@@ -2,6 +2,7 @@ import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { NO_FOLLOW, WorkspaceEscapeError, type Access, type WorkspacePaths } from "./workspace-paths";
+import { descriptorPathsKnown } from "../../../shared-node/descriptor-paths";
 import { specialFileKind } from "../../../shared-node/regular-file";
 
 /*
@@ -133,7 +134,7 @@ export async function openFolder(paths: WorkspacePaths, input: string, real: str
     await handle.close();
     throw new Error(`Not a directory: ${real}`);
   }
-  const pinned = await procFdWorks();
+  const pinned = await descriptorPathsKnown();
   return {
     path: pinned ? `/proc/self/fd/${handle.fd}` : real,
     handle,
@@ -159,7 +160,7 @@ async function checked(paths: WorkspacePaths, input: string, real: string, handl
 /** Throws unless `handle` is somewhere `access` may reach (see the top of this file); its fstat. */
 async function verify(paths: WorkspacePaths, input: string, real: string, handle: FileHandle, access: Access): Promise<Stats> {
   const info = await handle.stat();
-  if (await procFdWorks()) {
+  if (await descriptorPathsKnown()) {
     const opened = await readlink(`/proc/self/fd/${handle.fd}`);
     await paths.checkOpened(input, opened, access);
     // A write, and each folder it opens or creates on the way, must be the very path that was judged: a folder swapped
@@ -217,10 +218,3 @@ function asMissingFile(real: string): (error: unknown) => never {
   };
 }
 
-let procFd: Promise<boolean> | undefined;
-
-/** Whether `/proc/self/fd/N` tells where a descriptor is (Linux, with /proc mounted). Asked once. */
-function procFdWorks(): Promise<boolean> {
-  procFd ??= process.platform === "linux" ? readlink("/proc/self").then(() => true, () => false) : Promise.resolve(false);
-  return procFd;
-}
