@@ -26,6 +26,7 @@ import { openAICodexResponsesApi } from "@earendil-works/pi-ai/api/openai-codex-
 import { openAICompletionsApi } from "@earendil-works/pi-ai/api/openai-completions.lazy";
 import { openAIResponsesApi } from "@earendil-works/pi-ai/api/openai-responses.lazy";
 import { version } from "../../../package.json";
+import { zeroUsage } from "../../shared/agent/state";
 
 /**
  * How every request names its sender: `User-Agent: Paddock/<version>` (not pi-ai's `pi/<its version> (...)`). No
@@ -102,7 +103,7 @@ export function streamSimple<TApi extends Api>(model: Model<TApi>, context: Cont
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    usage: zeroUsage(),
     stopReason: "error",
     errorMessage: `No API provider registered for api: ${model.api}`,
     timestamp: Date.now(),
