@@ -46,7 +46,7 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
   const rig = startBroker(benchSettings(server.baseUrl), { integrityCheck: false, keepSpare: true, workspaceOf: () => workspace });
   const arrivals = new Map<string, number>();
   server.setFallback((body) => {
-    const first = firstUserText(body);
+    const first = firstUserText(body).replace(/^Task: /, ""); // a subagent is sent pi's "Task: <task>"
     if (first.startsWith("probe ") || first.startsWith("task ")) {
       arrivals.set(first.split(" ").slice(0, 2).join(" "), performance.now());
       return first.startsWith("probe ") ? { text: "ok" } : { text: plainReply(TASK_CHARS), chunkChars: 8, tokensPerSecond: TASK_TPS };
@@ -80,7 +80,7 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
       await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 4, 60_000);
       const result = client.mirror.getView().state.messages[2];
       const details = (result as { details?: SubagentDetails }).details;
-      if (details?.runs.filter((r) => r.status === "done").length !== count) throw new Error(`bench: ${count} subagent task(s) did not all finish`);
+      if (details?.runs.filter((r) => r.status === "completed").length !== count) throw new Error(`bench: ${count} subagent task(s) did not all finish`);
       const key = prompt.slice(0, 40);
       (round_ === 0 ? walls.firstEight : count === 1 ? walls.one : walls.eight).push(arrivals.get(`back ${key}`)! - arrivals.get(`parent ${key}`)!);
       if (count === 8 && round_ > 0) starts.push(tasks.map((t) => round(arrivals.get(t.task)! - arrivals.get(`parent ${key}`)!, 0)));

@@ -195,12 +195,12 @@ describe("a chat with an MCP server", () => {
 });
 
 describe("subagents and MCP tools", () => {
-  /** A subagent's model requests: those whose first user message is its task (starting with `words`). */
+  /** A subagent's model requests: those whose first user message is its task (pi's `Task: <task>`, the task starting with `words`). */
   const childRequests = (words: string) =>
     server.requests.filter((r) => {
       const first = (r.body.messages as { role: string; content: unknown }[]).find((m) => m.role === "user");
       const text = typeof first?.content === "string" ? first.content : JSON.stringify(first?.content ?? "");
-      return text.replace(/^\[\{"type":"text","text":"/, "").startsWith(words);
+      return text.replace(/^\[\{"type":"text","text":"/, "").startsWith(`Task: ${words}`);
     });
   /** The tools a subagent's first model request offered. */
   const childTools = (words: string) => ((childRequests(words)[0]?.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);

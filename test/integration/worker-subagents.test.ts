@@ -37,12 +37,12 @@ function toolResult(client: SessionClient) {
   return { text, isError: result.isError, details: result.details as unknown as SubagentDetails };
 }
 
-/** The model requests a subagent made: those whose first user message is its task (starting with `words`). */
+/** The model requests a subagent made: those whose first user message is its task (pi's `Task: <task>`, the task starting with `words`). */
 function childRequests(harness: Harness, words: string) {
   return harness.server.requests.filter((r) => {
     const first = (r.body.messages as { role: string; content: unknown }[]).find((m) => m.role === "user");
     const text = typeof first?.content === "string" ? first.content : JSON.stringify(first?.content ?? "");
-    return text.replace(/^\[\{"type":"text","text":"/, "").startsWith(words);
+    return text.replace(/^\[\{"type":"text","text":"/, "").startsWith(`Task: ${words}`);
   });
 }
 
@@ -89,7 +89,7 @@ describe("the subagent tool", () => {
     expect(result.isError).toBe(false);
     expect(result.text).toBe("Found three files.");
     const [run] = result.details.runs;
-    expect(run).toMatchObject({ agent: "scout", status: "done", output: "Found three files." });
+    expect(run).toMatchObject({ agent: "scout", status: "completed", output: "Found three files." });
     expect(run.usage.turns).toBe(1);
     expect(run.messages?.length).toBe(2);
     // Its own transcript, and scout's instructions and tools (read-only recon with bash).
@@ -135,7 +135,10 @@ describe("the subagent tool", () => {
     for (let i = 0; i < 6; i++) expect(result.text).toContain(`answer ${i}`);
     expect(most).toBeLessThanOrEqual(4);
     expect(most).toBeGreaterThan(1);
-    expect(result.details.runs.map((r) => r.status)).toEqual(Array(6).fill("done"));
+    expect(result.details.runs.map((r) => r.status)).toEqual(Array(6).fill("completed"));
+    // The built-in worker has pi 1.6.0's worker's tools: pi's four defaults.
+    const workerTools = (childRequests(h, "Task 0")[0].body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
+    expect(workerTools).toEqual(["bash", "edit", "read", "write"]);
   });
 
   it("refuses more than 8 parallel tasks, running none", async () => {
@@ -163,7 +166,8 @@ describe("the subagent tool", () => {
     await settled(client, 4);
     const result = toolResult(client);
     expect(result.isError).toBe(false);
-    expect(result.text).toBe("Plan from: costs $& and $1 today");
+    // The loopback model echoes what the step was sent: pi's "Task: " and the task, {previous} filled in.
+    expect(result.text).toBe("Task: Plan from: costs $& and $1 today");
     expect(result.details.runs.map((r) => r.agent)).toEqual(["scout", "planner"]);
   });
 
@@ -181,7 +185,7 @@ describe("the subagent tool", () => {
     const result = toolResult(client);
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Chain stopped at step 2 \(worker\): .*the model broke/);
-    expect(result.details.runs.map((r) => [r.agent, r.status])).toEqual([["scout", "done"], ["worker", "failed"]]);
+    expect(result.details.runs.map((r) => [r.agent, r.status])).toEqual([["scout", "completed"], ["worker", "failed"]]);
     expect(childRequests(h, "Never runs")).toHaveLength(0);
   });
 
@@ -197,10 +201,11 @@ describe("the subagent tool", () => {
     await settled(client, 4);
     const result = toolResult(client);
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/^Agent error \(worker\): The subagent's process ended \(SIGKILL\)/);
+    expect(result.text).toMatch(/^Agent error: Error: The subagent's process ended \(SIGKILL\)/);
+    expect(result.details.runs[0].status).toBe("failed");
   });
 
-  it("stopping the parent stops its subagents and leaves no worker process behind", async () => {
+  it("stopping the parent stops its subagents, aborted, and leaves no worker process behind", async () => {
     const root = folder();
     h = await startHarness({ workspaceOf: () => root });
     const client = await h.client("parent");
@@ -216,8 +221,9 @@ describe("the subagent tool", () => {
     await waitForView(client, (v) => !v.state.isStreaming, 15_000);
     await until(() => pids.every((pid) => !alive(pid)), 5_000);
     const result = toolResult(client);
-    expect(result.isError).toBe(false);
+    expect(result.isError).toBe(true); // pi: any task that did not complete makes the call an error
     expect(result.text).toContain("Parallel: 0/3 succeeded");
+    expect(result.details.runs.map((r) => r.status)).toEqual(["aborted", "aborted", "aborted"]);
   });
 });
 
@@ -251,18 +257,23 @@ describe("agent definitions", () => {
     expect((childRequest.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort()).toEqual(["ls", "read"]);
   });
 
-  it("an unknown agent or no mode at all lists the agents there are", async () => {
+  it("an unknown agent or no mode at all lists the agents there are, in pi's words", async () => {
     const root = folder();
     h = await startHarness({ workspaceOf: () => root });
     const client = await h.client("parent");
     await client.prompt(subagent({ agent: "nobody", task: "x" }));
     await settled(client, 4);
-    expect(toolResult(client).text).toMatch(/^Agent error \(nobody\): Unknown agent: "nobody". Available agents: planner \(builtin\), reviewer \(builtin\), scout \(builtin\), worker \(builtin\)\./);
+    expect(toolResult(client)).toMatchObject({
+      isError: true,
+      text: 'Agent failed: Error: Unknown agent: "nobody". Available agents: "planner", "reviewer", "scout", "worker".',
+    });
     await client.prompt(subagent({}));
     await settled(client, 8);
     const last = client.mirror.getView().state.messages.filter((m) => m.role === "toolResult").at(-1)!;
-    expect(JSON.stringify(last.content)).toContain("Invalid parameters. Provide exactly one mode.");
-    expect(JSON.stringify(last.content)).toContain("- scout (builtin): ");
+    expect(last.isError).toBe(true);
+    expect(last.content).toEqual([
+      { type: "text", text: "Invalid parameters. Provide exactly one mode.\nAvailable agents: planner (builtin), reviewer (builtin), scout (builtin), worker (builtin)" },
+    ]);
   });
 
   it("a project agent runs only once the user agrees, and a changed file is asked about again", async () => {

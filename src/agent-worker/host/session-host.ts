@@ -585,8 +585,9 @@ export class SessionHost {
       },
       stop: (requestId) => this.main.stopSubagent(requestId),
       parentModel: () => this.modelRef,
+      parentThinkingLevel: () => this.agent.state.thinkingLevel,
       newRequestId: () => `${this.options.sessionId}-${++this.nextRequest}-${Date.now().toString(36)}`,
-    });
+    }, { piAgents: this.options.agentFolders?.pi, paddockAgents: this.options.agentFolders?.paddock });
   }
 
   /** Main passes on a subagent's progress to the tool call that runs it. */

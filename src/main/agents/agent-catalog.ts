@@ -13,10 +13,10 @@ export interface AgentConfirmations {
   add(hashes: string[]): void;
 }
 
-export function agentCatalog(options: { dataDir: string; confirmations: AgentConfirmations; homeDir?: string }): AgentCatalog {
+export function agentCatalog(options: { dataDir: string; confirmations: AgentConfirmations; homeDir?: string; env?: NodeJS.ProcessEnv }): AgentCatalog {
   const key = (agent: AgentDefinition) => createHash("sha256").update(`${agent.filePath ?? agent.name}\0${agent.contentHash}`).digest("hex");
   return {
-    discover: (scope, workspace) => discoverAgents({ scope, dataDir: options.dataDir, homeDir: options.homeDir, workspace }),
+    discover: (scope, workspace) => discoverAgents({ scope, dataDir: options.dataDir, homeDir: options.homeDir, env: options.env, workspace }),
     folders: () => agentFolders(options),
     isConfirmed: (agent) => agent.source !== "project" || options.confirmations.list().includes(key(agent)),
     confirm: async (agents) => {

@@ -8,11 +8,11 @@
  */
 import { createHash } from "node:crypto";
 import { readdir, realpath, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
+import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 import { readRegularFile } from "../../shared-node/regular-file";
-import { builtinAgents } from "./builtin-agents";
+import { builtinAgents, DEFAULT_AGENT_TOOLS } from "./builtin-agents";
 
 export type AgentSource = "builtin" | "user" | "pi-user" | "project";
 
@@ -45,8 +45,7 @@ export interface AgentDiscovery {
   problems: string[];
 }
 
-/** pi's default when an agent lists no tools. */
-export const DEFAULT_AGENT_TOOLS: readonly string[] = ["read", "bash", "edit", "write"];
+export { DEFAULT_AGENT_TOOLS };
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -67,13 +66,16 @@ export function parseAgentFile(
   return parseAgentText(text, source, filePath, sha256Hex(Buffer.from(text, "utf8")));
 }
 
-/** The user-level agents folders: Paddock's own (`<dataDir>/agents`) and pi's (`<homeDir>/.pi/agent/agents`). */
-export function agentFolders(options: { dataDir: string; homeDir?: string }): { paddock: string; pi: string } {
-  return { paddock: join(options.dataDir, "agents"), pi: join(options.homeDir ?? homedir(), ".pi", "agent", "agents") };
+/**
+ * The user-level agents folders: Paddock's own (`<dataDir>/agents`) and pi's (`agents` in pi's user folder:
+ * `<homeDir>/.pi/agent`, or wherever `PI_CODING_AGENT_DIR` in `env` moves it, as pi's `getAgentDir()`).
+ */
+export function agentFolders(options: { dataDir: string; homeDir?: string; env?: NodeJS.ProcessEnv }): { paddock: string; pi: string } {
+  return { paddock: join(options.dataDir, "agents"), pi: join(piAgentFolder({ homeDir: options.homeDir, env: options.env }), "agents") };
 }
 
 /**
- * Finds the agents visible in `scope`. "user" covers builtin, pi-user (`<homeDir>/.pi/agent/agents`) and user
+ * Finds the agents visible in `scope`. "user" covers builtin, pi-user (see agentFolders) and user
  * (`<dataDir>/agents`); "project" covers only the nearest `.pi/agents` above `workspace`; "both" covers all four.
  * When names collide, project beats user beats pi-user beats builtin. Only `*.md` files directly inside each folder
  * are read, in name order. Missing or unreadable folders are simply absent. Never rejects.
@@ -82,6 +84,7 @@ export async function discoverAgents(options: {
   scope: AgentScope;
   dataDir: string;
   homeDir?: string;
+  env?: NodeJS.ProcessEnv;
   workspace?: string;
 }): Promise<AgentDiscovery> {
   const { scope } = options;

@@ -1,10 +1,14 @@
 /**
- * Paddock's built-in subagents: the same four roles, with the same tool sets, as pi's subagent examples (scout,
- * planner, reviewer, worker), with prompts of our own. They carry no model: the caller decides which model runs
- * them. A user or project file with the same name overrides one (see discoverAgents).
+ * Paddock's built-in subagents: the same four roles, with the same tool sets, as pi 1.6.0's subagent examples
+ * (scout, planner, reviewer, worker), with prompts of our own in the same shape. They carry no model (pi's name
+ * Anthropic models): each runs on the chat's model and thinking level. A user or project file with the same name
+ * overrides one (see discoverAgents).
  */
 import { createHash } from "node:crypto";
 import type { AgentDefinition } from "./agent-definitions";
+
+/** pi's default tools, which an agent that lists none gets (pi's DEFAULT_TOOL_NAMES; pi's `worker` lists none). */
+export const DEFAULT_AGENT_TOOLS: readonly string[] = ["read", "bash", "edit", "write"];
 
 interface BuiltinSpec {
   name: string;
@@ -93,9 +97,9 @@ Cite exact file:line locations for every point, leave empty sections out, and do
   },
   {
     name: "worker",
-    description: "General-purpose agent with all tools; completes a delegated task in its own context and reports what it changed",
-    tools: ["read", "write", "edit", "bash", "grep", "find", "ls"],
-    systemPrompt: `You are a worker. You have been handed a task by another agent, and you have your own context and the full set of tools to finish it: read and search the code, edit and write files, and run commands.
+    description: "General-purpose agent with full capabilities; completes a delegated task in its own context and reports what it changed",
+    tools: [...DEFAULT_AGENT_TOOLS],
+    systemPrompt: `You are a worker. You have been handed a task by another agent, and you have your own context and the tools to finish it: read files, edit and write them, and run commands (searching the code included).
 
 Work on your own until the task is done. Understand the relevant code before changing it, keep changes focused on what was asked, follow the conventions you find in the codebase, and check your work (build, tests, or a quick run) where that is possible. If something blocks you, or the task turns out to need a decision you should not make, stop and say so rather than guessing.
 

@@ -64,10 +64,12 @@ export interface CoreOptions<Port> {
   /** What persists the settings file: electron-store in the app; Conf (which it extends) otherwise. */
   storeFactory?: SettingsBackendFactory;
   /**
-   * The user's home folder: where pi's user agents are looked for (`<home>/.pi/agent/agents`), and a workspace
-   * refused unless the user insists; default `os.homedir()`.
+   * The user's home folder: where pi's user folder is looked for (`<home>/.pi/agent`, see piAgentFolder), and a
+   * workspace refused unless the user insists; default `os.homedir()`.
    */
   homeDir?: string;
+  /** The environment pi's settings are read from (`PI_CODING_AGENT_DIR` moves pi's user folder); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
   /** Workers attach a state digest to every batch (diagnostics, tests). */
   integrityCheck?: boolean;
   keepSpare?: boolean;
@@ -121,6 +123,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const agents = agentCatalog({
     dataDir: options.dataDir,
     homeDir: options.homeDir,
+    env: options.env,
     confirmations: { list: () => settings.get().confirmedProjectAgents, add: (hashes) => void settings.confirmProjectAgents(hashes) },
   });
   // The servers are read when the supervisor configures the host (after mcpConfig exists, below).

@@ -32,7 +32,7 @@ import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
-import { SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
+import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
 import { identityOf } from "../../shared-node/folder-identity";
 import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
 import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
@@ -409,8 +409,9 @@ export class SessionBroker<Port = never> {
           privateDir: this.options.privateDir,
           workspace,
           ...(workspaceIdentity ? { workspaceIdentity } : {}),
-          settings: launch?.model ? { ...settings, defaultModel: launch.model } : settings,
+          settings: launch ? childWorkerSettings(settings, launch) : settings,
           ...(launch ? { subagent: launch.setup } : {}),
+          ...(this.subagents && !launch ? { agentFolders: this.subagents.agentFolders() } : {}),
           ...(this.sandbox ? { sandbox: this.sandbox } : {}),
           integrityCheck: this.options.integrityCheck,
           sessionTransport: this.options.sessionTransport,

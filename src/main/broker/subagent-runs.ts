@@ -19,8 +19,10 @@ import type {
   SubagentRequest,
   SubagentSetup,
   SubagentUsage,
+  WorkerSettings,
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { catalogProviders } from "./model-catalog";
 import type { AgentDefinition } from "../agents/agent-definitions";
@@ -72,6 +74,20 @@ export interface ChildLaunch {
   workspace?: string;
   workspaceIdentity?: FolderIdentity;
   model?: ModelRef;
+  /** Set when it runs on the parent's model: the parent's thinking level goes with it (pi's dispatch defaults). */
+  thinkingLevel?: ThinkingLevel;
+}
+
+/**
+ * A child worker's settings: Settings' own, but for the model its launch chose and, with the parent's model, the
+ * parent's thinking level (else Settings' default level, as a pi child process starts with pi's).
+ */
+export function childWorkerSettings(settings: WorkerSettings, launch: ChildLaunch): WorkerSettings {
+  return {
+    ...settings,
+    ...(launch.model ? { defaultModel: launch.model } : {}),
+    ...(launch.thinkingLevel ? { thinkingLevel: launch.thinkingLevel } : {}),
+  };
 }
 
 interface RunningChild {
@@ -105,6 +121,11 @@ export class SubagentRuns {
     return this.launches.has(sessionId);
   }
 
+  /** The user-level folders agents are read from, for the `subagent` tool's description. */
+  agentFolders(): { pi: string; paddock: string } {
+    return this.catalog.folders();
+  }
+
   async listAgents(parentSessionId: string, scope: AgentScope): Promise<AgentList> {
     const found = await this.catalog.discover(checkScope(scope), this.host.workspaceOf(parentSessionId));
     return {
@@ -134,14 +155,14 @@ export class SubagentRuns {
     const found = await this.catalog.discover(request.scope, workspace);
     const definition = found.agents.find((a) => a.name === request.agent);
     if (!definition) {
-      const available = found.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
+      const available = found.agents.map((a) => `"${a.name}"`).join(", ") || "none";
       throw new Error(`Unknown agent: "${request.agent}". Available agents: ${available}.`);
     }
     if (definition.source === "project" && !this.catalog.isConfirmed(definition)) {
       throw new Error(`Project agent "${definition.name}" has not been confirmed by the user.`);
     }
     const { folder, identity } = await folderInside(workspace, request.cwd);
-    const { model, notice } = await this.chooseModel(definition.model, request.parentModel);
+    const { model, notice, inherited } = await this.chooseModel(definition.model, request.parentModel);
 
     const child: RunningChild = {
       requestId: request.requestId,
@@ -165,6 +186,7 @@ export class SubagentRuns {
         workspace: folder,
         workspaceIdentity: identity,
         model,
+        ...(inherited && request.parentThinkingLevel ? { thinkingLevel: request.parentThinkingLevel } : {}),
       };
       this.launches.set(child.sessionId, launch);
       this.bySession.set(child.sessionId, child);
@@ -177,7 +199,8 @@ export class SubagentRuns {
       if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
       const died = worker.process.exited.then((exit) => exit);
       const result = await Promise.race([
-        worker.call((c) => c.runTask(request.task)).then((r) => ({ kind: "ran" as const, r })),
+        // pi's subagent sends its child `Task: <task>`, not the bare task.
+        worker.call((c) => c.runTask(`Task: ${request.task}`)).then((r) => ({ kind: "ran" as const, r })),
         died.then((exit) => ({ kind: "died" as const, exit })),
       ]).catch((error: unknown) => ({ kind: "failed" as const, error }));
       if (result.kind === "ran") {
@@ -272,20 +295,21 @@ export class SubagentRuns {
 
   /**
    * The definition's model when it can be used here (known to pi-ai or a custom endpoint, with a key where one is
-   * needed), else the parent's, with a notice saying why.
+   * needed), else the parent's, with a notice saying why. `inherited`: the parent's model is used (so, with it, the
+   * parent's thinking level): pi's rule for a definition without a model, and ours for one whose model is unusable.
    */
-  private async chooseModel(wanted: string | undefined, parentModel: ModelRef | undefined): Promise<{ model?: ModelRef; notice?: string }> {
-    if (!wanted) return { model: parentModel };
+  private async chooseModel(wanted: string | undefined, parentModel: ModelRef | undefined): Promise<{ model?: ModelRef; notice?: string; inherited: boolean }> {
+    if (!wanted) return { model: parentModel, inherited: true };
     for (const ref of candidateRefs(wanted, parentModel)) {
       try {
         this.host.resolveModel(ref);
       } catch {
         continue;
       }
-      if (ref.provider.startsWith("custom:") || (await this.host.hasApiKey(ref.provider))) return { model: ref };
-      return { model: parentModel, notice: `Model "${wanted}" needs an API key for ${ref.provider}; used the chat's model instead.` };
+      if (ref.provider.startsWith("custom:") || (await this.host.hasApiKey(ref.provider))) return { model: ref, inherited: false };
+      return { model: parentModel, inherited: true, notice: `Model "${wanted}" needs an API key for ${ref.provider}; used the chat's model instead.` };
     }
-    return { model: parentModel, notice: `Model "${wanted}" is not available here; used the chat's model instead.` };
+    return { model: parentModel, inherited: true, notice: `Model "${wanted}" is not available here; used the chat's model instead.` };
   }
 }
 
@@ -332,7 +356,8 @@ function checkRequest(request: SubagentRequest): void {
     !text(request.requestId, 100) || !text(request.toolCallId, 200) || !text(request.agent, 64) ||
     typeof request.task !== "string" || request.task.length > 1_000_000 ||
     (request.cwd !== undefined && typeof request.cwd !== "string") ||
-    (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string"))
+    (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string")) ||
+    (request.parentThinkingLevel !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(request.parentThinkingLevel))
   ) {
     throw new Error("runSubagent: invalid request");
   }

@@ -66,6 +66,8 @@ export interface WorkerInitOptions {
   subagent?: SubagentSetup;
   /** Whether shell commands can be sandboxed on this machine, when an earlier worker found out (saves the probe). */
   sandbox?: SandboxVerdict;
+  /** Where user-scope agent definitions are read from (pi's folder, Paddock's): the `subagent` tool's description names them. */
+  agentFolders?: { pi: string; paddock: string };
 }
 
 /** A folder's device and inode numbers (as `stat` reports them, in decimal: they can exceed a JSON number). */
@@ -103,6 +105,8 @@ export interface SubagentRequest {
   parentModel?: ModelRef;
   /** Tasks of the same call still to come after this one: main warms workers for them meanwhile. */
   upcoming?: number;
+  /** The parent's thinking level: the subagent's along with the parent's model (pi's dispatch defaults). */
+  parentThinkingLevel?: ThinkingLevel;
 }
 
 export type AgentScope = "user" | "project" | "both";

@@ -5,13 +5,19 @@
 import type { ModelRef } from "./app-api";
 import type { AgentScope, SubagentUsage } from "./control-protocol";
 
-/** One task: waiting for a slot, running (with progress), or ended (with its outcome). */
+/**
+ * A task's status, as pi 1.6.0's subagent tool names it: pending (waiting for its turn or its worker), running,
+ * completed, failed (an error, a process that died, an unknown agent) or aborted (stopped by the user).
+ */
+export type SubagentStatus = "pending" | "running" | "completed" | "failed" | "aborted";
+
+/** One task: pending, running (with progress), or ended (with its outcome). */
 export interface SubagentRun {
   agent: string;
   task: string;
   /** Set once main has started its worker: the subagent's own session, which the card can open. */
   sessionId?: string;
-  status: "waiting" | "running" | "done" | "failed";
+  status: SubagentStatus;
   model?: ModelRef;
   usage: SubagentUsage;
   /** What it did last, in a line. */
@@ -34,8 +40,28 @@ export interface SubagentDetails {
   usage: SubagentUsage;
 }
 
-/** The details of a `subagent` result or progress update, if `value` (an AgentToolResult) carries them. */
+/** Whether the task has ended badly (pi's `isFailedResult`). */
+export function isFailedRun(run: Pick<SubagentRun, "status">): boolean {
+  return run.status === "failed" || run.status === "aborted";
+}
+
+/**
+ * The details of a `subagent` result or progress update, if `value` (an AgentToolResult) carries them. Chats saved
+ * before pi 1.6.0's statuses say "waiting" and "done"; they read as "pending" and "completed", and a stop recorded as
+ * a failure with stopReason "aborted" reads as "aborted".
+ */
 export function subagentDetails(value: unknown): SubagentDetails | undefined {
   const details = (value as { details?: unknown } | undefined)?.details as SubagentDetails | undefined;
-  return details && Array.isArray(details.runs) ? details : undefined;
+  if (!details || !Array.isArray(details.runs)) return undefined;
+  if (!details.runs.some((run) => run && !STATUSES.has(run.status))) return details;
+  return { ...details, runs: details.runs.map((run) => (run && !STATUSES.has(run.status) ? { ...run, status: legacyStatus(run) } : run)) };
+}
+
+const STATUSES: ReadonlySet<string> = new Set<SubagentStatus>(["pending", "running", "completed", "failed", "aborted"]);
+
+function legacyStatus(run: SubagentRun): SubagentStatus {
+  const status = run.status as string;
+  if (status === "waiting") return "pending";
+  if (status === "done") return "completed";
+  return run.stopReason === "aborted" ? "aborted" : "failed";
 }

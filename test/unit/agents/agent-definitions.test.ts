@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  agentFolders,
   DEFAULT_AGENT_TOOLS,
   discoverAgents,
   findProjectAgentsDir,
@@ -165,6 +166,20 @@ describe("discoverAgents", () => {
     expect(byName(found.agents, "helper")).toMatchObject({ source: "pi-user", filePath: join(piUserDir(), "helper.md") });
   });
 
+  it("follows PI_CODING_AGENT_DIR to pi's user folder, as pi's getAgentDir() does, and no longer reads <home>/.pi/agent", async () => {
+    const moved = join(root, "elsewhere", "pi");
+    write(join(moved, "agents"), "moved.md", agentFile("moved"));
+    write(piUserDir(), "stale.md", agentFile("stale"));
+    const env = { PI_CODING_AGENT_DIR: moved };
+    expect(agentFolders({ dataDir, homeDir, env })).toEqual({ paddock: join(dataDir, "agents"), pi: join(moved, "agents") });
+    expect(agentFolders({ dataDir, homeDir, env: { PI_CODING_AGENT_DIR: "~/pi-home" } }).pi).toBe(join(homeDir, "pi-home", "agents"));
+    const found = await discoverAgents({ scope: "user", dataDir, homeDir, env });
+    expect(byName(found.agents, "moved")).toMatchObject({ source: "pi-user", filePath: join(moved, "agents", "moved.md") });
+    expect(byName(found.agents, "stale")).toBeUndefined();
+    // Without it, <home>/.pi/agent as before.
+    expect(byName((await discoverAgents({ scope: "user", dataDir, homeDir, env: {} })).agents, "stale")).toBeDefined();
+  });
+
   it("finds the nearest .pi/agents walking up from a nested workspace folder", async () => {
     write(projectDir(), "local.md", agentFile("local"));
     const nested = join(project, "src", "deep", "er");
@@ -283,14 +298,14 @@ describe("discoverAgents", () => {
 });
 
 describe("builtin agents", () => {
-  it("are scout, planner, reviewer and worker with pi's tool sets and no model", () => {
+  it("are scout, planner, reviewer and worker with pi 1.6.0's tool sets (its worker lists none: pi's four defaults) and no model", () => {
     const builtins = builtinAgents();
     const tools = Object.fromEntries(builtins.map((a) => [a.name, a.tools]));
     expect(tools).toEqual({
       scout: ["read", "grep", "find", "ls", "bash"],
       planner: ["read", "grep", "find", "ls"],
       reviewer: ["read", "grep", "find", "ls", "bash"],
-      worker: ["read", "write", "edit", "bash", "grep", "find", "ls"],
+      worker: ["read", "bash", "edit", "write"],
     });
     for (const agent of builtins) {
       expect(agent.source).toBe("builtin");

@@ -1,11 +1,12 @@
 /**
- * The `subagent` tool: pi's subagent example extension's interface (single, parallel, chain; agent scopes; project
- * agents confirmed first), so prompts written for it work. Each task runs in a subagent worker process of its own,
- * which main starts and limits (see main/broker/subagent-runs.ts); this side decides what to run, reports progress
- * and shapes what the parent model sees.
+ * The `subagent` tool: pi 1.6.0's subagent example extension's interface and texts (single, parallel, chain; agent
+ * scopes; project agents confirmed first; per-task statuses; its output caps), so prompts written for it work. Each
+ * task runs in a subagent worker process of its own, which main starts and limits (see
+ * main/broker/subagent-runs.ts); this side decides what to run, reports progress and shapes what the parent model sees.
  */
-import { Type } from "typebox";
-import type { AgentTool, AgentToolResult } from "../../../shared/agent/types";
+import { Type, type TSchema } from "typebox";
+import { StringEnum } from "@earendil-works/pi-ai";
+import type { AgentTool, AgentToolResult, ThinkingLevel } from "../../../shared/agent/types";
 import { ToolFailure } from "../../../shared/agent/tool-failure";
 import type {
   AgentList,
@@ -16,14 +17,18 @@ import type {
   SubagentUsage,
 } from "../../../shared/protocol/control-protocol";
 import type { ModelRef } from "../../../shared/protocol/app-api";
-import type { SubagentDetails, SubagentRun } from "../../../shared/protocol/subagent-details";
+import { isFailedRun, type SubagentDetails, type SubagentRun } from "../../../shared/protocol/subagent-details";
+import { truncateHead } from "../workspace/truncate";
+import { MAX_BYTES, MAX_LINES } from "../workspace/limits";
 
 export type { SubagentDetails, SubagentRun };
 
 export const MAX_PARALLEL_TASKS = 8;
 export const MAX_CONCURRENCY = 4;
-/** What the parent model gets, at most (pi's output limit). */
-export const MAX_OUTPUT_BYTES = 50 * 1024;
+/** What one parallel task's output may add to the parent model's text, at most (pi's PER_TASK_OUTPUT_CAP). */
+export const PER_TASK_OUTPUT_CAP = 50 * 1024;
+/** Room kept for the truncation notice when a single or chain result is cut (pi's TRUNCATION_NOTICE_RESERVE). */
+const TRUNCATION_NOTICE_RESERVE = 256;
 
 const TaskItem = Type.Object({
   agent: Type.String({ description: "Name of the agent to invoke" }),
@@ -37,16 +42,21 @@ const ChainItem = Type.Object({
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process" })),
 });
 
+// pi-ai's StringEnum, `{ type: "string", enum: [...] }`, as pi's tool has it: Google's API refuses a union of consts.
+// (Unsafe only tells TypeBox's types what it holds; the schema sent and validated is StringEnum's as it is.)
+const AgentScopeSchema = Type.Unsafe<AgentScope>(
+  StringEnum(["user", "project", "both"] as const, {
+    description: 'Which agent directories to use. Default: "user". Use "both" to include project-local agents.',
+    default: "user",
+  }) as TSchema,
+);
+
 const parameters = Type.Object({
   agent: Type.Optional(Type.String({ description: "Name of the agent to invoke (for single mode)" })),
   task: Type.Optional(Type.String({ description: "Task to delegate (for single mode)" })),
   tasks: Type.Optional(Type.Array(TaskItem, { description: "Array of {agent, task} for parallel execution" })),
   chain: Type.Optional(Type.Array(ChainItem, { description: "Array of {agent, task} for sequential execution" })),
-  agentScope: Type.Optional(
-    Type.Union([Type.Literal("user"), Type.Literal("project"), Type.Literal("both")], {
-      description: 'Which agent directories to use. Default: "user". Use "both" to include project-local agents.',
-    }),
-  ),
+  agentScope: Type.Optional(AgentScopeSchema),
   confirmProjectAgents: Type.Optional(Type.Boolean({ description: "Prompt before running project-local agents. Default: true.", default: true })),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process (single mode)" })),
 });
@@ -62,7 +72,17 @@ export interface SubagentRunner {
   stop(requestId: string): Promise<void>;
   /** The chat's model now: a subagent's when its definition names none. */
   parentModel(): ModelRef | undefined;
+  /** The chat's thinking level now: goes with its model to a subagent whose definition names none. */
+  parentThinkingLevel(): ThinkingLevel;
   newRequestId(): string;
+}
+
+/** Where the user-scope agents come from, for the tool's description (pi names its agents folder there). */
+export interface SubagentToolOptions {
+  /** pi's user agents folder (`<pi agent folder>/agents`, moved by PI_CODING_AGENT_DIR). */
+  piAgents?: string;
+  /** Paddock's own (`<data folder>/agents`). */
+  paddockAgents?: string;
 }
 
 type Params = {
@@ -75,16 +95,25 @@ type Params = {
   cwd?: string;
 };
 
-export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameters, SubagentDetails> {
+/**
+ * pi 1.6.0's description, word for word but for where "user" agents come from: pi names its one folder, Paddock's
+ * user scope also has its own folder and the built-in agents.
+ */
+export function subagentDescription(options: SubagentToolOptions = {}): string {
+  const folders = [options.piAgents ?? "~/.pi/agent/agents", ...(options.paddockAgents ? [options.paddockAgents] : [])];
+  return [
+    "Delegate tasks to specialized subagents with isolated context.",
+    "Modes: single (agent + task), parallel (tasks array), chain (sequential with {previous} placeholder).",
+    `Default agent scope is "user" (from ${folders.join(" and ")}, and the built-in agents).`,
+    'To enable project-local agents in .pi/agents, set agentScope: "both" (or "project").',
+  ].join(" ");
+}
+
+export function subagentTool(runner: SubagentRunner, options: SubagentToolOptions = {}): AgentTool<typeof parameters, SubagentDetails> {
   return {
     name: "subagent",
     label: "Subagent",
-    description: [
-      "Delegate tasks to specialized subagents with isolated context.",
-      "Modes: single (agent + task), parallel (tasks array), chain (sequential with {previous} placeholder).",
-      'Default agent scope is "user" (Paddock\'s agents and ~/.pi/agent/agents).',
-      'To enable project-local agents in .pi/agents, set agentScope: "both" (or "project").',
-    ].join(" "),
+    description: subagentDescription(options),
     parameters,
     async execute(toolCallId, params: Params, signal, onUpdate) {
       const scope: AgentScope = params.agentScope ?? "user";
@@ -95,7 +124,6 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
       // The list is needed to say what there is, and to confirm project agents; main checks every name anyway, so a
       // plain call skips the round trip (it is on the way to the subagent's first request).
       const list: AgentList = !oneMode || scope !== "user" ? await runner.listAgents(scope) : { agents: [], problems: [] };
-      const available = list.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
       const mode: SubagentDetails["mode"] = hasChain ? "chain" : hasTasks ? "parallel" : "single";
       const details = (runs: SubagentRun[]): SubagentDetails => ({
         mode,
@@ -105,8 +133,8 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
         usage: sumRunUsage(runs),
       });
       if (!oneMode) {
-        const described = list.agents.map((a) => `- ${a.name} (${a.source}): ${a.description}`).join("\n") || "(none)";
-        return text(`Invalid parameters. Provide exactly one mode.\nAvailable agents: ${available}\n\n${described}`, details([]));
+        const available = list.agents.map((a) => `${a.name} (${a.source})`).join(", ") || "none";
+        throw new ToolFailure(`Invalid parameters. Provide exactly one mode.\nAvailable agents: ${available}`, details([]));
       }
       if (hasTasks && params.tasks!.length > MAX_PARALLEL_TASKS) {
         throw new ToolFailure(`Too many parallel tasks (${params.tasks!.length}). Max is ${MAX_PARALLEL_TASKS}.`, details([]));
@@ -129,7 +157,8 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
         await runner.confirmProjectAgents(unconfirmed);
       }
 
-      const runs: SubagentRun[] = [];
+      // Parallel tasks are all listed, pending, from the start (pi's placeholders); a chain's steps appear as they start.
+      const runs: SubagentRun[] = (params.tasks ?? []).map((t) => pendingRun(t));
       const live = new Set<string>();
       const onAbort = () => {
         for (const id of live) void runner.stop(id).catch(() => undefined);
@@ -140,12 +169,14 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
       /** Runs one task as runs[index], publishing its progress. */
       const total = params.tasks?.length ?? params.chain?.length ?? 1;
       const runOne = async (index: number, item: { agent: string; task: string; cwd?: string }, progressLine: () => string): Promise<SubagentRun> => {
-        const requestId = runner.newRequestId();
-        const run: SubagentRun = { agent: item.agent, task: item.task, status: "waiting", usage: { ...ZERO } };
+        const run = runs[index] ?? pendingRun(item);
         runs[index] = run;
-        if (signal?.aborted) return Object.assign(run, { status: "failed", stopReason: "aborted", errorMessage: "Stopped." });
+        if (signal?.aborted) return Object.assign(run, { status: "aborted", errorMessage: "Subagent was aborted before starting" });
+        const requestId = runner.newRequestId();
         live.add(requestId);
+        publish(progressLine());
         try {
+          const parentModel = runner.parentModel();
           const outcome = await runner.run(
             {
               requestId,
@@ -155,16 +186,18 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
               ...(item.cwd !== undefined ? { cwd: item.cwd } : {}),
               scope,
               upcoming: total - index - 1,
-              ...(runner.parentModel() ? { parentModel: runner.parentModel() } : {}),
+              ...(parentModel ? { parentModel } : {}),
+              parentThinkingLevel: runner.parentThinkingLevel(),
             },
             (p) => {
-              Object.assign(run, { sessionId: p.sessionId, status: p.running || run.status === "waiting" ? "running" : run.status, usage: p.usage, ...(p.model ? { model: p.model } : {}), ...(p.latest ? { latest: p.latest } : {}) });
+              Object.assign(run, { sessionId: p.sessionId, status: "running", usage: p.usage, ...(p.model ? { model: p.model } : {}), ...(p.latest ? { latest: p.latest } : {}) });
               publish(progressLine());
             },
           );
+          const status: SubagentRun["status"] = outcome.ok ? "completed" : outcome.stopReason === "aborted" || signal?.aborted ? "aborted" : "failed";
           Object.assign(run, {
             sessionId: outcome.sessionId,
-            status: outcome.ok ? "done" : "failed",
+            status,
             usage: outcome.usage,
             output: outcome.output,
             messages: outcome.messages,
@@ -174,7 +207,8 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
             ...(outcome.notice ? { notice: outcome.notice } : {}),
           });
         } catch (error) {
-          Object.assign(run, { status: "failed", stopReason: "error", errorMessage: error instanceof Error ? error.message : String(error) });
+          // It never started (an unknown agent, a cwd outside the workspace, ...): pi's unstarted result, no stop reason.
+          Object.assign(run, { status: signal?.aborted ? "aborted" : "failed", errorMessage: error instanceof Error ? error.message : String(error) });
         } finally {
           live.delete(requestId);
         }
@@ -185,21 +219,28 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
       try {
         if (hasSingle) {
           const run = await runOne(0, { agent: params.agent!, task: params.task!, cwd: params.cwd }, () => `${params.agent}: ${runs[0]?.latest ?? "working…"}`);
-          if (run.status === "failed") throw new ToolFailure(capped(`Agent ${run.stopReason || "failed"} (${run.agent}): ${failureText(run)}`), details(runs));
-          return text(capped(withNotice(run, run.output || "(no output)")), details(runs));
+          if (isFailedRun(run)) throw new ToolFailure(truncateModelOutput(`Agent ${run.stopReason || run.status}: ${failureEvidence(run)}`), details(runs));
+          return text(truncateModelOutput(withNotice(run, run.output || "(no output)")), details(runs));
         }
 
         if (hasTasks) {
           const tasks = params.tasks!;
           const line = () => {
-            const done = runs.filter((r) => r && (r.status === "done" || r.status === "failed")).length;
-            const running = runs.filter((r) => r?.status === "running").length;
-            return `Parallel: ${done}/${tasks.length} done, ${running} running`;
+            const running = runs.filter((r) => r.status === "running").length;
+            const pending = runs.filter((r) => r.status === "pending").length;
+            return `Parallel: ${runs.length - running - pending}/${runs.length} done, ${running} running, ${pending} pending...`;
           };
           await mapLimited(tasks, MAX_CONCURRENCY, (t, i) => runOne(i, t, line));
-          const ok = runs.filter((r) => r.status === "done").length;
-          const parts = runs.map((r) => `[${r.agent}] ${r.status === "done" ? "completed" : "failed"}:\n${r.status === "done" ? withNotice(r, r.output || "(no output)") : failureText(r)}`);
-          return text(capped(`Parallel: ${ok}/${runs.length} succeeded\n\n${parts.join("\n\n")}`), details(runs));
+          const ok = runs.filter((r) => !isFailedRun(r)).length;
+          const summaries = runs.map((r) => {
+            const output = truncateParallelOutput(isFailedRun(r) ? failureEvidence(r) : withNotice(r, r.output || "(no output)"));
+            const status = isFailedRun(r) && r.stopReason && r.stopReason !== "end" ? `${r.status} (${r.stopReason})` : r.status;
+            return `### [${r.agent}] ${status}\n\n${output}`;
+          });
+          const summary = `Parallel: ${ok}/${runs.length} succeeded\n\n${summaries.join("\n\n---\n\n")}`;
+          // pi marks the call an error when any task failed (its details' isError).
+          if (ok < runs.length) throw new ToolFailure(summary, details(runs));
+          return text(summary, details(runs));
         }
 
         const steps = params.chain!;
@@ -209,13 +250,13 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
           // A function replacement: "$&" or "$1" in the previous output stay as they are.
           const task = step.task.replace(/\{previous\}/g, () => previous);
           const run = await runOne(i, { ...step, task }, () => `Chain: step ${i + 1}/${steps.length} (${step.agent}): ${runs[i]?.latest ?? "working…"}`);
-          if (run.status === "failed") {
-            throw new ToolFailure(capped(`Chain stopped at step ${i + 1} (${step.agent}): ${failureText(run)}`), details(runs));
+          if (isFailedRun(run)) {
+            throw new ToolFailure(truncateModelOutput(`Chain stopped at step ${i + 1} (${step.agent}): ${failureEvidence(run)}`), details(runs));
           }
           previous = run.output ?? "";
         }
         const last = runs[runs.length - 1];
-        return text(capped(withNotice(last, last.output || "(no output)")), details(runs));
+        return text(truncateModelOutput(withNotice(last, last.output || "(no output)")), details(runs));
       } finally {
         signal?.removeEventListener("abort", onAbort);
       }
@@ -225,12 +266,27 @@ export function subagentTool(runner: SubagentRunner): AgentTool<typeof parameter
 
 const ZERO: SubagentUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0 };
 
+function pendingRun(item: { agent: string; task: string }): SubagentRun {
+  return { agent: item.agent, task: item.task, status: "pending", usage: { ...ZERO } };
+}
+
 function text(value: string, details: SubagentDetails): AgentToolResult<SubagentDetails> {
   return { content: [{ type: "text", text: value }], details };
 }
 
-function failureText(run: SubagentRun): string {
-  return run.errorMessage || run.output || "(no output)";
+/** pi's getFailureEvidence: what went wrong and what the subagent last said, each once. */
+function failureEvidence(run: SubagentRun): string {
+  const evidence: string[] = [];
+  const seen = new Set<string>();
+  const add = (label: string, value: string | undefined) => {
+    const line = value?.trim();
+    if (!line || seen.has(line)) return;
+    seen.add(line);
+    evidence.push(`${label}: ${line}`);
+  };
+  add("Error", run.errorMessage);
+  add("Assistant output", run.output);
+  return evidence.join("\n\n") || "(no output)";
 }
 
 function withNotice(run: SubagentRun, body: string): string {
@@ -252,15 +308,27 @@ export function sumRunUsage(runs: readonly (SubagentRun | undefined)[]): Subagen
 }
 
 /**
- * At most MAX_OUTPUT_BYTES of `value` (UTF-8), cut at a character boundary, with a marker saying how much was left
- * out; the full messages are in the details.
+ * pi's truncateParallelOutput: one parallel task's output cut to PER_TASK_OUTPUT_CAP bytes of UTF-8 (whole
+ * characters), with pi's notice of how many bytes were left out. The full output stays in the details.
  */
-export function capped(value: string): string {
-  const bytes = Buffer.byteLength(value, "utf8");
-  if (bytes <= MAX_OUTPUT_BYTES) return value;
-  const kept = Buffer.from(value, "utf8").subarray(0, MAX_OUTPUT_BYTES).toString("utf8").replace(/\uFFFD$/, "");
-  const left = bytes - Buffer.byteLength(kept, "utf8");
-  return `${kept}\n\n[Output truncated: ${left} of ${bytes} bytes left out. The full messages are in the tool result's details.]`;
+export function truncateParallelOutput(output: string): string {
+  const byteLength = Buffer.byteLength(output, "utf8");
+  if (byteLength <= PER_TASK_OUTPUT_CAP) return output;
+  let truncated = output.slice(0, PER_TASK_OUTPUT_CAP);
+  while (Buffer.byteLength(truncated, "utf8") > PER_TASK_OUTPUT_CAP) truncated = truncated.slice(0, -1);
+  return `${truncated}\n\n[Output truncated: ${byteLength - Buffer.byteLength(truncated, "utf8")} bytes omitted. Full output preserved in tool details.]`;
+}
+
+/**
+ * pi's truncateModelOutput, for a single or chain result: pi's output limits (2,000 lines, 50 KB), whole lines from
+ * the start, with room kept for the notice of how many bytes were left out.
+ */
+export function truncateModelOutput(output: string): string {
+  const initial = truncateHead(output);
+  if (!initial.truncated) return output;
+  const body = truncateHead(output, { maxLines: MAX_LINES - 2, maxBytes: MAX_BYTES - TRUNCATION_NOTICE_RESERVE });
+  const notice = `[Output truncated: ${initial.totalBytes - body.outputBytes} bytes omitted. Full output preserved in tool details.]`;
+  return body.content ? `${body.content}\n\n${notice}` : notice;
 }
 
 /** Runs `fn` over `items`, at most `limit` at once, in order of start; resolves with every result in item order. */

@@ -1,6 +1,6 @@
 import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
-import type { SubagentDetails, SubagentRun } from "../../../shared/protocol/subagent-details";
+import { isFailedRun, type SubagentDetails, type SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import { useServices } from "../../app/ServicesContext";
 import { useSessionHandle } from "../../app/useSessionHandle";
@@ -37,7 +37,16 @@ export const SubagentRuns = memo(function SubagentRuns({ details, questions }: S
   );
 });
 
-const STATUS_LABEL: Record<SubagentRun["status"], string> = { waiting: "waiting", running: "running", done: "done", failed: "failed" };
+/** pi 1.6.0's statuses, as words. */
+const STATUS_LABEL: Record<SubagentRun["status"], string> = { pending: "pending", running: "running", completed: "completed", failed: "failed", aborted: "aborted" };
+
+/** What the folded line says: the question waiting, what went wrong, what it is doing, or its task. */
+function headline(run: SubagentRun, asking: boolean): string {
+  if (asking) return "waiting for you";
+  if (isFailedRun(run)) return run.errorMessage ?? STATUS_LABEL[run.status];
+  if (run.status === "pending") return `waiting its turn: ${firstLine(run.task)}`;
+  return run.latest ?? firstLine(run.task);
+}
 
 function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; asking: boolean }) {
   const services = useServices();
@@ -51,12 +60,12 @@ function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; 
         <span className="subagent-name">{run.agent}</span>
         <span className="subagent-step muted">#{index + 1}</span>
         <span className="subagent-latest" title={run.latest ?? run.task}>
-          {asking ? "waiting for you" : run.status === "failed" ? run.errorMessage ?? "failed" : run.latest ?? firstLine(run.task)}
+          {headline(run, asking)}
         </span>
         <span className="subagent-meta muted">
           {run.model ? <span>{run.model.id}</span> : null}
           {tokens > 0 ? <span> · {formatTokens(tokens)} tok · {formatCost(run.usage.cost)}</span> : null}
-          <span className="subagent-status"> · {STATUS_LABEL[run.status]}</span>
+          <span className="subagent-status" data-testid="subagent-status"> · {STATUS_LABEL[run.status]}</span>
         </span>
         {run.sessionId ? (
           <span className="subagent-actions">
