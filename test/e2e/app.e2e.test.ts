@@ -653,10 +653,43 @@ describe("workspace tools in the browser host", () => {
     expect(readFileSync(join(folder, "NOTES.md"), "utf8")).toBe("# Notes\n");
     await card.getByRole("button").first().click(); // a done card starts folded
     expect(await card.getByTestId("tool-output").textContent()).toContain("Parallel: 2/2 succeeded");
-    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["done", "done"]);
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["completed", "completed"]);
     await shot(page, "subagents-done");
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("each subagent shows pi's status: pending until its turn, running, failed (an unknown agent), aborted when the chat is stopped", async () => {
+    await host.call("updateSettings", { tools: { maxSubagents: 1 } }); // one at a time: the second waits its turn
+    try {
+      const { page, sessionId, problems } = await openChat(host);
+      await host.call("setWorkspace", sessionId, folder);
+      const tasks = [
+        { agent: "scout", task: `Read slowly ${turn({ text: "Still reading. ".repeat(400), tokensPerSecond: 20 })}` },
+        { agent: "worker", task: "Wait for the scout" },
+        { agent: "ghost", task: "Haunt the code" },
+      ];
+      await send(page, `Three at once ${turn({ toolCalls: [{ name: "subagent", arguments: { tasks } }] })}`);
+      const card = page.getByTestId("tool-card");
+      const rows = card.getByTestId("subagent");
+      const statuses = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")));
+      await poll(statuses).toEqual(["running", "pending", "failed"]);
+      expect(await rows.nth(1).getByTestId("subagent-status").textContent()).toBe(" · pending");
+      expect(await rows.nth(2).textContent()).toContain('Unknown agent: "ghost". Available agents: "planner", "reviewer", "scout", "worker".');
+      await shot(page, "subagents-statuses-live");
+
+      await page.getByTestId("stop-button").click();
+      await poll(statuses).toEqual(["aborted", "aborted", "failed"]);
+      await poll(() => card.getAttribute("data-status")).toBe("error");
+      expect(await rows.nth(0).getByTestId("subagent-status").textContent()).toBe(" · aborted");
+      expect(await card.getByTestId("tool-output").textContent()).toContain("Parallel: 0/3 succeeded");
+      await rows.nth(0).scrollIntoViewIfNeeded();
+      await shot(page, "subagents-statuses-stopped");
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await host.call("updateSettings", { tools: { maxSubagents: 8 } });
+    }
   });
 });
 

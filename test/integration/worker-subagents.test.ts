@@ -255,6 +255,9 @@ describe("agent definitions", () => {
     const childRequest = childRequests(h, "Describe the sea.")[0];
     expect(String(childRequest.body.messages[0].content)).toContain("You answer in haiku only.");
     expect((childRequest.body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort()).toEqual(["ls", "read"]);
+    // The parent's tool says where user agents come from, as pi's names its folder.
+    const parentTools = h.server.requests[0].body.tools as { function: { name: string; description: string } }[];
+    expect(parentTools.find((t) => t.function.name === "subagent")!.function.description).toContain(`(from ${join(home, ".pi", "agent", "agents")} and `);
   });
 
   it("an unknown agent or no mode at all lists the agents there are, in pi's words", async () => {

@@ -53,11 +53,16 @@ export function isFailedRun(run: Pick<SubagentRun, "status">): boolean {
 export function subagentDetails(value: unknown): SubagentDetails | undefined {
   const details = (value as { details?: unknown } | undefined)?.details as SubagentDetails | undefined;
   if (!details || !Array.isArray(details.runs)) return undefined;
-  if (!details.runs.some((run) => run && !STATUSES.has(run.status))) return details;
-  return { ...details, runs: details.runs.map((run) => (run && !STATUSES.has(run.status) ? { ...run, status: legacyStatus(run) } : run)) };
+  if (!details.runs.some(isLegacy)) return details;
+  return { ...details, runs: details.runs.map((run) => (isLegacy(run) ? { ...run, status: legacyStatus(run) } : run)) };
 }
 
 const STATUSES: ReadonlySet<string> = new Set<SubagentStatus>(["pending", "running", "completed", "failed", "aborted"]);
+
+/** Today's runs never say "failed" with stopReason "aborted": that is an older chat's stop. */
+function isLegacy(run: SubagentRun | undefined): run is SubagentRun {
+  return Boolean(run) && (!STATUSES.has(run!.status) || (run!.status === "failed" && run!.stopReason === "aborted"));
+}
 
 function legacyStatus(run: SubagentRun): SubagentStatus {
   const status = run.status as string;
