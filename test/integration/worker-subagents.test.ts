@@ -1,8 +1,8 @@
 /**
  * Subagents with real workers: a parent's `subagent` tool asks main, main runs each task in a worker process of its
- * own against the loopback model, and the parent gets pi's answers (single, parallel, chain). Limits, failures,
- * stopping, crashes, agent files from pi's folder and from the project (asked about first), and a subagent's tool
- * calls decided in the parent's chat.
+ * own against the loopback model, and the parent gets pi 1.6.0's answers (single, parallel, chain) and statuses.
+ * Limits, failures, stopping, crashes, which model and thinking level a child runs with, agent files from pi's folder
+ * and from the project (asked about first), and a subagent's tool calls decided in the parent's chat.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
@@ -258,6 +258,30 @@ describe("agent definitions", () => {
     // The parent's tool says where user agents come from, as pi's names its folder.
     const parentTools = h.server.requests[0].body.tools as { function: { name: string; description: string } }[];
     expect(parentTools.find((t) => t.function.name === "subagent")!.function.description).toContain(`(from ${join(home, ".pi", "agent", "agents")} and `);
+  });
+
+  it("an agent without a model runs on the parent's model and thinking level; one with a model of its own, at Settings' level", async () => {
+    const root = folder();
+    const home = folder({
+      ".pi/agent/agents/pinned.md": "---\nname: pinned\ndescription: Has its own model\nmodel: custom:loopback/other-model\n---\nBe brief.\n",
+    });
+    h = await startHarness({ workspaceOf: () => root, homeDir: home });
+    // The loopback models think (reasoning_effort is sent): main reads the endpoints live, so this holds from here on.
+    h.settings.customProviders = [{ ...h.settings.customProviders[0], reasoning: true }];
+    const client = await h.client("parent");
+    await client.setThinkingLevel("high");
+    const tasks = [
+      { agent: "scout", task: task("Inherit.", { text: "ok" }) },
+      { agent: "pinned", task: task("Pinned.", { text: "ok" }) },
+    ];
+    await client.prompt(subagent({ tasks }));
+    await settled(client, 4);
+    expect(toolResult(client).details.runs.map((r) => r.model?.id)).toEqual(["test-model", "other-model"]);
+    const inherited = childRequests(h, "Inherit.")[0].body;
+    const pinned = childRequests(h, "Pinned.")[0].body;
+    expect(inherited).toMatchObject({ model: "test-model", reasoning_effort: "high" });
+    expect(pinned.model).toBe("other-model");
+    expect(pinned.reasoning_effort).toBeUndefined(); // Settings' level here is "off"
   });
 
   it("an unknown agent or no mode at all lists the agents there are, in pi's words", async () => {
