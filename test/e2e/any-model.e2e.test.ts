@@ -8,6 +8,8 @@
  * - "Refresh models" asks Groq for its list and marks the ids the catalogue lacks; one click adds one.
  * - The thinking picker offers "Maximum" only where the model has it.
  * - A chat naming a retired model offers its closest current model with one click.
+ * - pi's models.json adds a provider of its own (its key from an environment variable, sent only there); a malformed
+ *   one is said in Settings and loses nothing else.
  * Screenshots: /work/wt/shots/anymodel/ (or SHOTS_DIR).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,8 +18,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
-import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
+import { openChat, poll, replies, send, shot as pageShot } from "../../testkit/chat-page";
 import { pickModel } from "../../testkit/model-picker";
+import { expectAccessible } from "../../testkit/axe";
 import type { ModelOption } from "../../src/shared/protocol/app-api";
 import type { Settings } from "../../src/shared/settings/schema";
 
@@ -29,7 +32,7 @@ let rig: E2eRig;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  rig = await startE2eRig("any-model", { models: ["llama-3.3-70b-versatile", "llama-5-70b-preview", "qwen4-32b"] }, { PI_CODING_AGENT_DIR: piFolder });
+  rig = await startE2eRig("any-model", { models: ["llama-3.3-70b-versatile", "llama-5-70b-preview", "qwen4-32b"] }, { PI_CODING_AGENT_DIR: piFolder, PADDOCK_E2E_LOCAL_KEY: "sk-local-from-env" });
   // pi's models.json, read again whenever the page asks for the models: Groq lives on the loopback server here.
   writeFileSync(join(piFolder, "models.json"), JSON.stringify({ providers: { groq: { baseUrl: rig.server.baseUrl } } }));
   await rig.host.call("setApiKey", "groq", "sk-groq-test");
@@ -43,6 +46,23 @@ afterAll(async () => {
 });
 
 const settings = () => rig.host.call<Settings>("getSettings");
+
+/**
+ * A screenshot; `openSelect` (a test id) shows that native select's options as a list while it is taken (a native
+ * drop-down is drawn outside the page, where screenshots do not reach).
+ */
+async function shot(page: Page, name: string, dir: string, openSelect?: string) {
+  const select = openSelect ? page.getByTestId(openSelect) : undefined;
+  await select?.evaluate((el: HTMLSelectElement) => {
+    el.size = el.options.length;
+    el.style.cssText = "position: relative; z-index: 10; height: auto; align-self: flex-start";
+  });
+  await pageShot(page, name, dir);
+  await select?.evaluate((el: HTMLSelectElement) => {
+    el.removeAttribute("size");
+    el.style.cssText = "";
+  });
+}
 const typed = (page: Page, provider: string, id: string) => page.locator(`[role=option][data-typed="${JSON.stringify([provider, id]).replace(/"/g, '\\"')}"]`);
 
 async function openModelsSettings(page: Page) {
@@ -63,6 +83,7 @@ describe("a model id the catalogue lacks", () => {
       "+Use claude-opus-5-6 with Anthropic", "+Use claude-opus-5-6 with Groq",
     ]);
     await shot(page, "picker-typed-id", SHOTS);
+    await expectAccessible(page, "the model picker offering a typed id");
 
     // Naming the provider narrows the offer to it; the keys reach it like any option.
     await search.fill("llama-5-70b-preview groq");
@@ -132,6 +153,7 @@ describe("Refresh models", () => {
     // The typed one is added already; the other gets an Add button.
     expect(await groq.locator("[data-id=llama-5-70b-preview]").getByTestId("listed-model-added").count()).toBe(1);
     await shot(page, "settings-refresh-models", SHOTS);
+    await expectAccessible(page, "Settings, a provider's model list refreshed, with added models");
     await groq.locator("[data-id=qwen4-32b]").getByTestId("listed-model-add").click();
     await groq.locator("[data-id=qwen4-32b]").getByTestId("listed-model-added").waitFor();
     expect((await settings()).addedModels?.map((m) => m.id)).toEqual(["llama-5-70b-preview", "qwen4-32b"]);
@@ -155,11 +177,11 @@ describe("thinking levels", () => {
     await pickModel(page, { provider: "anthropic", id: "claude-opus-4-7" });
     await poll(levels).toContain("max");
     expect(await page.getByTestId("thinking-picker").locator("option[value=max]").textContent()).toBe("Maximum");
-    await shot(page, "thinking-max", SHOTS);
+    await shot(page, "thinking-max", SHOTS, "thinking-picker");
     await pickModel(page, { provider: "anthropic", id: "claude-sonnet-4-5" });
     await poll(levels).not.toContain("max");
     expect(await levels()).toEqual(expect.arrayContaining(["off", "high"]));
-    await shot(page, "thinking-without-max", SHOTS);
+    await shot(page, "thinking-without-max", SHOTS, "thinking-picker");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -167,6 +189,7 @@ describe("thinking levels", () => {
 
 describe("a chat naming a retired model", () => {
   it("says so once and switches to the closest current model with one click", async () => {
+    const before = (await settings()).defaultModel ?? null;
     await rig.host.call("updateSettings", { defaultModel: { provider: "anthropic", id: "claude-opus-4-1" } });
     try {
       // Not openChat: this chat has no model, so its composer asks for one.
@@ -182,6 +205,7 @@ describe("a chat naming a retired model", () => {
       const button = notice.getByTestId("notice-use-model");
       expect(await button.textContent()).toBe(`Use ${closest[1]}`);
       await shot(page, "retired-model-notice", SHOTS);
+      await expectAccessible(page, "a chat naming a retired model");
       await button.click();
       await notice.waitFor({ state: "detached" });
       await poll(() => page.getByTestId("model-picker").textContent()).toContain(closest[1]);
@@ -190,7 +214,54 @@ describe("a chat naming a retired model", () => {
       expect(problems).toEqual([]);
       await page.close();
     } finally {
-      await rig.host.call("updateSettings", { defaultModel: null });
+      await rig.host.call("updateSettings", { defaultModel: before });
     }
+  });
+});
+
+describe("pi's models.json", () => {
+  it("adds a provider of its own, whose key (from the environment) goes only to it; a malformed file is said in Settings and loses nothing else", async () => {
+    const file = join(piFolder, "models.json");
+    writeFileSync(file, JSON.stringify({
+      providers: {
+        groq: { baseUrl: rig.server.baseUrl },
+        local: { name: "Local server", baseUrl: rig.server.baseUrl, api: "openai-completions", apiKey: "$PADDOCK_E2E_LOCAL_KEY", models: [{ id: "local-coder", contextWindow: 32768 }] },
+        broken: { api: "openai-completions", models: [{ id: "x" }] },
+      },
+    }));
+    const { page, problems } = await openChat(rig.browser, rig.host);
+    await page.getByTestId("model-picker").click();
+    await page.getByTestId("model-picker-search").fill("local-coder");
+    await shot(page, "picker-pi-models-json", SHOTS);
+    await page.getByTestId("model-picker-search").press("Escape");
+    await pickModel(page, { provider: "pi:local", id: "local-coder" });
+    await send(page, "hello through pi's file");
+    await replies(page, 1);
+    const request = rig.server.requests.at(-1)!;
+    expect(request.body.model).toBe("local-coder");
+    expect(request.headers.authorization).toBe("Bearer sk-local-from-env");
+
+    await openModelsSettings(page);
+    const panel = page.getByTestId("pi-models-file");
+    await panel.scrollIntoViewIfNeeded();
+    await poll(() => panel.getByTestId("pi-models-summary").textContent())
+      .toBe("It adds 1 model, and sends Groq’s requests (with its key) to the address it gives; some parts could not be used (below).");
+    expect(await panel.getByTestId("pi-models-problems").textContent()).toBe('Provider "broken": a new provider needs a "baseUrl" (http or https): skipped.');
+    expect(await panel.textContent()).not.toContain("sk-local-from-env");
+    await shot(page, "settings-pi-models-json", SHOTS);
+
+    writeFileSync(file, '{ "providers": { "groq": ');
+    await panel.getByTestId("pi-models-reread").click();
+    await poll(() => panel.getByTestId("pi-models-summary").textContent()).toBe("It could not be used (below): nothing else is affected.");
+    expect(await panel.getByTestId("pi-models-problems").textContent()).toMatch(/models\.json is not valid JSON \(.+\): none of its models are offered\.$/);
+    await shot(page, "settings-pi-models-json-malformed", SHOTS);
+    await expectAccessible(page, "Settings, pi's models.json malformed");
+    // Nothing else is lost: the catalogue's and the added models are all still there.
+    const models = await rig.host.call<ModelOption[]>("listModels");
+    expect(models.filter((m) => m.origin === "added").map((m) => m.id)).toEqual(["llama-5-70b-preview", "qwen4-32b"]);
+    expect(models.some((m) => m.provider === "pi:local")).toBe(false);
+    expect(models.some((m) => m.provider === "anthropic")).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

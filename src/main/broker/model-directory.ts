@@ -95,7 +95,8 @@ export class ModelDirectory {
   async fileStatus(): Promise<PiModelsFileStatus> {
     const file = (await this.options.piModels?.reload()) ?? this.piModels();
     const models = file.providers.reduce((n, p) => n + (p.builtIn ? (this.hasKey(p.key) ? p.models.length : 0) : p.apiKey !== undefined ? p.models.length : 0), 0);
-    return { path: file.path, state: file.state, problems: file.problems, models };
+    const movedProviders = file.providers.filter((p) => p.builtIn && p.baseUrl !== undefined).map((p) => p.key);
+    return { path: file.path, state: file.state, problems: file.problems, models, movedProviders };
   }
 
   private piModels(): PiModels {

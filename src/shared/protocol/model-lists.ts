@@ -46,6 +46,8 @@ export interface PiModelsFileStatus {
   problems: string[];
   /** How many models it adds (those whose provider has a usable key). */
   models: number;
+  /** The built-in providers whose address it changes (their requests, and keys, go there): pi-ai's ids. */
+  movedProviders: string[];
 }
 
 export const RefreshModelsArgsSchema = Type.Tuple([ProviderIdSchema]);

@@ -148,7 +148,7 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
                         <span className="model-picker-name" dir="auto">{optionLabel(m)}</span>
                         {key === currentKey ? <span className="visually-hidden"> (current)</span> : null}
                         <span className="model-picker-meta">
-                          {m.reasoning ? "reasoning · " : ""}{m.contextWindow > 0 ? `${shortTokens(m.contextWindow)} context` : ""}
+                          {m.origin === "added" ? "added · " : m.origin === "pi" ? "pi’s models.json · " : ""}{m.reasoning ? "reasoning · " : ""}{m.contextWindow > 0 ? `${shortTokens(m.contextWindow)} context` : ""}
                         </span>
                       </div>
                     );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { PiModelsFileStatus } from "../../../shared/protocol/model-lists";
 import { errorText } from "../../../shared/error-text";
+import { providerDisplayName } from "../../../shared/providers/provider-names";
 import { useServices } from "../../app/ServicesContext";
 
 /**
@@ -29,7 +30,7 @@ export function PiModelsFile({ onProvidersChanged }: { onProvidersChanged(): voi
   const summary = !status ? (failure ? `Could not ask for it: ${failure}` : "Reading…")
     : status.state === "none" ? "There is none: a pi user’s models.json there adds its models and providers here."
     : status.state === "unreadable" ? "It could not be used (below): nothing else is affected."
-    : `It adds ${status.models} model${status.models === 1 ? "" : "s"}${status.problems.length > 0 ? "; some parts could not be used (below)" : ""}.`;
+    : `It adds ${status.models === 0 ? "no models" : `${status.models} model${status.models === 1 ? "" : "s"}`}${moved(status.movedProviders)}${status.problems.length > 0 ? "; some parts could not be used (below)" : ""}.`;
   return (
     <div className="field pi-models-file" data-testid="pi-models-file">
       <div className="field-label">
@@ -47,4 +48,12 @@ export function PiModelsFile({ onProvidersChanged }: { onProvidersChanged(): voi
       </div>
     </div>
   );
+}
+
+/** ", and sends Groq's and Anthropic's requests to the addresses it gives": keys go along, so the user is told. */
+function moved(providers: readonly string[]): string {
+  if (providers.length === 0) return "";
+  const names = providers.map((p) => `${providerDisplayName(p)}’s`);
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return `, and sends ${list} requests (with ${providers.length === 1 ? "its key" : "their keys"}) to the address${providers.length === 1 ? "" : "es"} it gives`;
 }
