@@ -177,11 +177,17 @@ describe("thinking levels", () => {
     await pickModel(page, { provider: "anthropic", id: "claude-opus-4-7" });
     await poll(levels).toContain("max");
     expect(await page.getByTestId("thinking-picker").locator("option[value=max]").textContent()).toBe("Maximum");
+    await page.getByTestId("thinking-picker").selectOption("max");
     await shot(page, "thinking-max", SHOTS, "thinking-picker");
+    // A model without it: not offered, and the picker shows what pi-ai asks that model for instead.
     await pickModel(page, { provider: "anthropic", id: "claude-sonnet-4-5" });
     await poll(levels).not.toContain("max");
     expect(await levels()).toEqual(expect.arrayContaining(["off", "high"]));
+    expect(await page.getByTestId("thinking-picker").inputValue()).toBe("high");
     await shot(page, "thinking-without-max", SHOTS, "thinking-picker");
+    // The chat's own level is kept for the next model that has it.
+    await pickModel(page, { provider: "anthropic", id: "claude-opus-4-7" });
+    await poll(() => page.getByTestId("thinking-picker").inputValue()).toBe("max");
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -17,6 +17,7 @@ import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
+import { effectiveThinkingLevel } from "../components/common/model-picker-items";
 import { EmptyChat } from "./EmptyChat";
 import { useChatFind, type MessageTarget } from "../components/find/useChatFind";
 import { ChatMenu } from "../components/common/ChatMenu";
@@ -213,7 +214,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               blocked={disconnected} onCompact={onCompact} />
           ) : null}
           {currentModel?.reasoning ? (
-            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
+            <ThinkingPicker levels={currentModel.thinkingLevels} current={effectiveThinkingLevel(state.thinkingLevel, currentModel.thinkingLevels)}
+              onChange={onThinkingChange} />
           ) : null}
           {/* Last: neither the meter's figures nor the thinking level coming and going with the model move the picker
               (the header's right end holds it). */}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelOption } from "../../../src/shared/protocol/app-api";
-import { flatOptions, groupModels, modelKey, moveActive, optionLabel, typedOffers } from "../../../src/renderer/components/common/model-picker-items";
+import { flatOptions, groupModels, modelKey, moveActive, optionLabel, typedOffers, effectiveThinkingLevel } from "../../../src/renderer/components/common/model-picker-items";
 import { providerDisplayName } from "../../../src/shared/providers/provider-names";
 
 const model = (provider: string, id: string, name = id, extra: Partial<ModelOption> = {}): ModelOption =>
@@ -90,5 +90,15 @@ describe("typing a model id the list lacks", () => {
     expect(offers("  ")).toEqual([]);
     expect(offers("qwen3-9b lm")).toEqual([]);
     expect(offers("x".repeat(201))).toEqual([]);
+  });
+});
+
+describe("the thinking level a model is asked for", () => {
+  it("is the chat's level where the model has it, else pi-ai's clamp: the nearest above, else below", () => {
+    expect(effectiveThinkingLevel("max", ["off", "low", "medium", "high", "xhigh", "max"])).toBe("max");
+    expect(effectiveThinkingLevel("max", ["off", "minimal", "low", "medium", "high"])).toBe("high");
+    expect(effectiveThinkingLevel("minimal", ["off", "low", "medium", "high"])).toBe("low");
+    expect(effectiveThinkingLevel("xhigh", ["off", "high", "max"])).toBe("max");
+    expect(effectiveThinkingLevel("high", ["off"])).toBe("off");
   });
 });

@@ -5,6 +5,7 @@
  * (test/unit/renderer/model-picker-items.test.ts).
  */
 import type { ModelOption, ModelRef } from "../../../shared/protocol/app-api";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../../shared/agent/types";
 
 export interface ModelGroup {
   provider: string;
@@ -100,6 +101,20 @@ function sharedStart(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
+}
+
+/**
+ * The thinking level a model is actually asked for when the chat's level is `level`: pi-ai's `clampThinkingLevel`
+ * rule over the model's `levels` (the level itself if the model has it, else the nearest one above, else below). So
+ * a chat left at "max" shows "High" on a model without "max", which is what pi-ai sends it; the chat's own level is
+ * kept for the next model that has it.
+ */
+export function effectiveThinkingLevel(level: ThinkingLevel, levels: readonly ThinkingLevel[]): ThinkingLevel {
+  if (levels.includes(level)) return level;
+  const at = THINKING_LEVELS.indexOf(level);
+  const above = THINKING_LEVELS.slice(at + 1).find((l) => levels.includes(l));
+  const below = THINKING_LEVELS.slice(0, Math.max(at, 0)).reverse().find((l) => levels.includes(l));
+  return above ?? below ?? levels[0] ?? "off";
 }
 
 /** The groups' models in the order they show: what the arrow keys step through. */
