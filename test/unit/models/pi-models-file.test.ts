@@ -99,6 +99,11 @@ describe("readPiModelsFile", () => {
     expect(read.state).toBe("unreadable");
     expect(read.problems).toEqual([expect.stringMatching(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not valid JSON \\(.+\\): none of its models are offered\\.$`))]);
   });
+  it("a file over 1 MB is not read, and says so", async () => {
+    const path = join(dir, "huge.json");
+    writeFileSync(path, `{"providers":{},"pad":"${"x".repeat(1024 * 1024)}"}`);
+    expect(await readPiModelsFile(path, opts)).toMatchObject({ state: "unreadable", problems: [expect.stringMatching(/is larger than 1024 KB \(\d+ bytes\): none of its models are offered\.$/)] });
+  });
   it("never opens a FIFO, a folder or a link to a FIFO; follows a link to a regular file", async () => {
     const fifo = fifos.make(join(dir, "fifo.json"));
     expect(await readPiModelsFile(fifo, opts)).toMatchObject({ state: "unreadable", problems: [expect.stringContaining("a FIFO (named pipe)")] });
