@@ -35,7 +35,7 @@ export async function startAppServiceRig(prefix = "paddock-app-"): Promise<AppSe
     sessionsDir: join(dir, "sessions"),
     sessionTransport: "websocket",
     getApiKey: (p, sentTo) => workerApiKey(p, sentTo, secrets, settings.get().customProviders),
-    resolveModel: (ref) => resolveModel(ref, settings.get().customProviders),
+    resolveModel: (ref) => resolveModel(ref, { customProviders: settings.get().customProviders, addedModels: settings.get().addedModels }),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     keepSpare: false,
   });

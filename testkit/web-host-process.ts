@@ -50,9 +50,11 @@ export function privateBuildCopy(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function startWebHostProcess(args: string[]): Promise<WebHostProcess> {
+/** `env`: variables added to the host's environment (e.g. `PI_CODING_AGENT_DIR`, where pi's models.json is). */
+export async function startWebHostProcess(args: string[], env: Record<string, string> = {}): Promise<WebHostProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

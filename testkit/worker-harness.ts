@@ -104,7 +104,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
       const { customProviders: _providers, ...worker } = settings;
       return worker;
     },
-    resolveModel: (ref) => options.resolveModel?.(ref) ?? resolveModel(ref, settings.customProviders),
+    resolveModel: (ref) => options.resolveModel?.(ref) ?? resolveModel(ref, { customProviders: settings.customProviders }),
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare ?? false,
     idleGraceMs: () => options.idleGraceMs ?? 0,

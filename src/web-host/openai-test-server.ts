@@ -50,7 +50,7 @@ export interface OpenAITestServer {
   baseUrl: string;
   /** Every chat-completions request, in arrival order. */
   requests: RecordedRequest[];
-  /** Every model-list request (`/v1/models`, `/api/tags`), in arrival order; `body` is the path. */
+  /** Every model-list request (`/v1/models`, `/api/tags`, `/v1beta/models`), in arrival order; `body` is the path. */
   listRequests: RecordedRequest[];
   /** The text chunks of the latest streamed reply, in order; emptied when the next reply starts. */
   writes: ChunkWrite[];
@@ -67,9 +67,18 @@ export interface OpenAIServerOptions {
   host?: string;
   /** Model ids listed by `GET /v1/models` and Ollama's `GET /api/tags` (any id is accepted by chat completions). */
   models?: string[];
-  /** Which model lists it serves (default both); an Ollama that predates the OpenAI-compatible list has only "ollama". */
-  modelLists?: ("openai" | "ollama")[];
-  /** When set, every request must carry `Authorization: Bearer <apiKey>`; others get a 401, as from a gateway. */
+  /**
+   * Which model lists it serves (default all): OpenAI's `GET /v1/models`, Ollama's `GET /api/tags`, Anthropic's
+   * (`GET /v1/models` asked with an `anthropic-version` header) and Google's `GET /v1beta/models`. An Ollama that
+   * predates the OpenAI-compatible list has only "ollama".
+   */
+  modelLists?: ("openai" | "ollama" | "anthropic" | "google")[];
+  /** What a model list answers: the list (default), text that is not JSON, or JSON that is no list. */
+  modelListAnswer?: "list" | "bad-json" | "not-a-list";
+  /**
+   * When set, every request must carry the key (`Authorization: Bearer <apiKey>`; on Anthropic's list `x-api-key`;
+   * on Google's `x-goog-api-key` or `?key=`); others get a 401, as from a gateway.
+   */
   apiKey?: string;
 }
 
@@ -134,6 +143,13 @@ function messageText(message: any): string {
   return "";
 }
 
+/** Whether a request carries `key` the way its API sends one (see OpenAIServerOptions.apiKey). */
+function carriesKey(req: IncomingMessage, list: string | undefined, query: URLSearchParams, key: string): boolean {
+  if (list === "anthropic") return req.headers["x-api-key"] === key;
+  if (list === "google") return req.headers["x-goog-api-key"] === key || query.get("key") === key;
+  return req.headers.authorization === `Bearer ${key}`;
+}
+
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
@@ -162,18 +178,39 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? "").split("?")[0];
-    const lists = options.modelLists ?? ["openai", "ollama"];
-    const isList = req.method === "GET" && ((path === "/v1/models" && lists.includes("openai")) || (path === "/api/tags" && lists.includes("ollama")));
-    if (isList) listRequests.push({ body: path, headers: { ...req.headers } });
-    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+    const [path, search = ""] = (req.url ?? "").split("?");
+    const lists = options.modelLists ?? ["openai", "ollama", "anthropic", "google"];
+    const anthropic = req.headers["anthropic-version"] !== undefined;
+    const list = req.method !== "GET" ? undefined
+      : path === "/v1/models" && anthropic && lists.includes("anthropic") ? "anthropic"
+      : path === "/v1/models" && !anthropic && lists.includes("openai") ? "openai"
+      : path === "/api/tags" && lists.includes("ollama") ? "ollama"
+      : path === "/v1beta/models" && lists.includes("google") ? "google"
+      : undefined;
+    if (list) listRequests.push({ body: path, headers: { ...req.headers } });
+    if (options.apiKey !== undefined && !carriesKey(req, list, new URLSearchParams(search), options.apiKey)) {
       return sendError(res, 401, "Incorrect API key provided");
     }
-    if (isList && path === "/v1/models") {
+    if (list && options.modelListAnswer === "bad-json") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end("<html>not a model list</html>");
+    }
+    if (list && options.modelListAnswer === "not-a-list") return sendJson(res, 200, { object: "list", data: "none", models: 3 });
+    if (list === "openai") {
       const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "paddock-test" }));
       return sendJson(res, 200, { object: "list", data });
     }
-    if (isList) {
+    if (list === "anthropic") {
+      const data = models.map((id) => ({ type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z" }));
+      return sendJson(res, 200, { data, has_more: false, first_id: models[0] ?? null, last_id: models[models.length - 1] ?? null });
+    }
+    if (list === "google") {
+      const chat = models.map((id) => ({ name: `models/${id}`, displayName: id, supportedGenerationMethods: ["generateContent", "countTokens"] }));
+      // Google lists embedding models too; a client offers only those that generate content.
+      const embedding = { name: "models/text-embedding-004", displayName: "Text Embedding 004", supportedGenerationMethods: ["embedContent"] };
+      return sendJson(res, 200, { models: [...chat, embedding] });
+    }
+    if (list === "ollama") {
       // Ollama's own list, for probes of servers that have no OpenAI-compatible one.
       return sendJson(res, 200, { models: models.map((name) => ({ name, model: name, size: 0, details: {} })) });
     }

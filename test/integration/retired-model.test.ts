@@ -20,6 +20,8 @@ describe("a chat naming a retired model", () => {
     const told = client.mirror.getView().notices.filter((n) => n.text.includes('no longer offers the model "claude-opus-4-1"'));
     expect(told).toHaveLength(1);
     expect(told[0].text).toMatch(/The closest current model is .+: pick it/);
+    // It names the model that is gone, so the page can offer the closest one it lists ("Use …").
+    expect(told[0].model).toEqual({ provider: "anthropic", id: "claude-opus-4-1" });
     await expect(client.prompt("hi")).rejects.toThrow(/Anthropic no longer offers the model "claude-opus-4-1"\. The closest current model is .+: pick it/);
     await expect(client.prompt("hi")).rejects.not.toThrow(/has no model/);
     // Picking a model clears it: the chat works from there.

@@ -32,7 +32,7 @@ beforeEach(async () => {
     sessionsDir: join(dir, "sessions"),
     sessionTransport: "websocket",
     getApiKey: () => undefined,
-    resolveModel: (ref) => resolveModel(ref, []),
+    resolveModel: (ref) => resolveModel(ref, { customProviders: [] }),
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     keepSpare: false,
   });

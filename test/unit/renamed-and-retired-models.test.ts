@@ -23,7 +23,7 @@ describe("providers pi-ai renamed", () => {
     expect(currentProviderId("openai")).toBe("openai");
     const [first] = catalogModels("azure");
     expect(first).toBeDefined();
-    expect(resolveModel({ provider: "azure-openai-responses", id: first.id }, [])).toMatchObject({ provider: "azure", id: first.id });
+    expect(resolveModel({ provider: "azure-openai-responses", id: first.id }, { customProviders: [] })).toMatchObject({ provider: "azure", id: first.id });
   });
 
   it("a key stored under the old name is the new provider's", () => {
@@ -41,15 +41,15 @@ describe("providers pi-ai renamed", () => {
 
 describe("models the catalogue no longer lists", () => {
   it("are refused in words that offer the closest current model", () => {
-    const resolve = () => resolveModel({ provider: "anthropic", id: "claude-opus-4-1" }, []);
+    const resolve = () => resolveModel({ provider: "anthropic", id: "claude-opus-4-1" }, { customProviders: [] });
     expect(resolve).toThrow(/^Anthropic no longer offers the model "claude-opus-4-1"\. The closest current model is .+ \(claude-opus-4-\d+\): pick it, or another, in the model picker\.$/);
     expect(resolve).not.toThrow(/has no model/);
   });
 
   it("the closest model shares the longest start with the old id, then the fewest edits, then is the newest", () => {
-    const models = ["claude-opus-4-5", "claude-opus-4-7", "claude-sonnet-4-6", "gpt-x"].map((id) => ({ id, name: id }) as never);
-    expect((closestModel("claude-opus-4-1", models) as { id: string }).id).toBe("claude-opus-4-7");
-    expect((closestModel("claude-sonnet-4-1", models) as { id: string }).id).toBe("claude-sonnet-4-6");
+    const models = ["claude-opus-4-5", "claude-opus-4-7", "claude-sonnet-4-6", "gpt-x"].map((id) => ({ id, name: id }));
+    expect(closestModel("claude-opus-4-1", models)?.id).toBe("claude-opus-4-7");
+    expect(closestModel("claude-sonnet-4-1", models)?.id).toBe("claude-sonnet-4-6");
     expect(closestModel("anything", [])).toBeUndefined();
   });
 });

@@ -335,7 +335,8 @@ export class SessionHost {
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
     if (resolved.problem) {
       host.modelProblem = resolved.problem;
-      host.forwarder.push({ k: "n", kind: "error", text: resolved.problem }); // said once, when the chat opens
+      // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
+      host.forwarder.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
     }
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
@@ -749,7 +750,7 @@ export class SessionHost {
       approvals: this.approvals.pending(),
       ...(this.workspace ? { workspace: this.workspace.info() } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
-      ...(this.modelProblem ? { modelProblem: this.modelProblem } : {}),
+      ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
     };
   }
 

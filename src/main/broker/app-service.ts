@@ -5,13 +5,11 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
-import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
-import { catalogModels, catalogProviders } from "./model-catalog";
+import { catalogProviders } from "./model-catalog";
 import type { AgentOverview, AppApi, AppEvent, AppNotice, ChatExport, ChatExportFormat, MessageSearchResult, ModelOption, ProviderStatus, SessionSummary, WorkspaceRefusal } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
-import { customModel, customProviderId } from "../../shared/providers/custom-provider";
+import { customProviderId } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
-import type { ThinkingLevel } from "../../shared/agent/types";
 import { Listeners } from "../../shared/transport/transport";
 import { endpointKeyStatus, endpointOf, endpointOrigin, isProviderKeyName, orphanedKeys } from "./endpoint-keys";
 import { probeEndpoint as probeServer, probeKey } from "./endpoint-probe";
@@ -32,6 +30,8 @@ import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-
 import type { McpServerConfig } from "../../shared/mcp/server-config";
 import { NEW_CHAT_TITLE } from "../../shared/protocol/empty-chat";
 import { workspaceRefusal, type GuardedPlaces } from "./workspace-guard";
+import { ModelDirectory } from "./model-directory";
+import type { PiModelsFileStatus, ProviderModelList } from "../../shared/protocol/model-lists";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -74,6 +74,8 @@ export interface AppServiceOptions<Port> {
    * unless the user insists (workspace-guard.ts). Absent: no such check (tests of other things).
    */
   guardedPlaces?: GuardedPlaces;
+  /** Every model there is (model-directory.ts); absent: one over these settings and keys, without pi's models.json. */
+  models?: ModelDirectory;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -81,9 +83,11 @@ export class AppService<Port = never> implements AppApi {
   private nextNoticeId = 1;
   private readonly broker: SessionBroker<Port>;
   private readonly events = new Listeners<[AppEvent]>();
+  private readonly models: ModelDirectory;
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
+    this.models = options.models ?? new ModelDirectory({ settings: options.settings, secrets: options.secrets });
     for (const n of [...options.settings.notices, ...options.secrets.notices, ...options.index.notices]) this.notify(n.level, n.text);
     options.index.onNotice((n) => this.notify(n.level, n.text));
     options.broker.onEvent((event) => this.onBrokerEvent(event));
@@ -289,41 +293,23 @@ export class AppService<Port = never> implements AppApi {
     return [...builtIn, ...endpoints];
   }
 
-  async listModels(): Promise<ModelOption[]> {
-    const options: ModelOption[] = [];
-    for (const provider of catalogProviders()) {
-      if (apiKeySource(provider, this.options.secrets) === "none") continue;
-      for (const model of catalogModels(provider)) {
-        options.push({
-          provider,
-          id: model.id,
-          name: model.name,
-          reasoning: model.reasoning,
-          thinkingLevels: thinkingLevels(model),
-          contextWindow: model.contextWindow,
-        });
-      }
-    }
-    for (const provider of this.options.settings.get().customProviders) {
-      for (const id of provider.models) {
-        const model = customModel(provider, id);
-        options.push({
-          provider: model.provider,
-          id,
-          name: `${id} (${provider.name})`,
-          providerName: provider.name,
-          reasoning: model.reasoning,
-          thinkingLevels: thinkingLevels(model),
-          contextWindow: model.contextWindow,
-        });
-      }
-    }
-    return options;
+  /** Built-in providers with a key (catalogue, `models.json`, added), `models.json`'s own, then the endpoints'. */
+  listModels(): Promise<ModelOption[]> {
+    return this.models.list();
   }
 
   /** The endpoint's model list, asked by main (endpoint-probe.ts): a typed key, or the one saved for that address. */
   probeEndpoint(request: EndpointProbeRequest): Promise<EndpointProbeResult> {
     return probeServer(request.baseUrl, probeKey(request, this.options.secrets));
+  }
+
+  /** "Refresh models": the provider's own list, asked by main with the user's key (provider-model-list.ts). */
+  refreshModels(provider: string): Promise<ProviderModelList> {
+    return this.models.refresh(provider);
+  }
+
+  piModelsFile(): Promise<PiModelsFileStatus> {
+    return this.models.fileStatus();
   }
 
   async takeNotices(): Promise<AppNotice[]> {
@@ -394,12 +380,6 @@ export class AppService<Port = never> implements AppApi {
     if (!this.options.mcpConfig) throw new Error("MCP servers are not available here");
     return this.options.mcpConfig;
   }
-}
-
-function thinkingLevels(model: Parameters<typeof getSupportedThinkingLevels>[0]): ThinkingLevel[] {
-  if (!model.reasoning) return ["off"];
-  const levels = getSupportedThinkingLevels(model) as ThinkingLevel[];
-  return levels.includes("off") ? levels : ["off", ...levels];
 }
 
 /**

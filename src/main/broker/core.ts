@@ -11,7 +11,10 @@ import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
 import { keepDataFolderPrivate } from "./data-folder-modes";
 import { keyOrigin, workerApiKey } from "./endpoint-keys";
-import { resolveModel } from "./model-resolver";
+import { ModelDirectory } from "./model-directory";
+import { catalogProviders } from "./model-catalog";
+import { PiModelsSource } from "./pi-models-file";
+import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
@@ -120,6 +123,10 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) ?? keyOrigin(key, undefined, endpoints()),
   });
   const index = await SessionIndex.open(files.sessionIndexFile);
+  const piModels = new PiModelsSource(join(piAgentFolder({ homeDir: options.homeDir }), "models.json"), { isBuiltIn: (id) => catalogProviders().includes(id) });
+  // Read before the first worker asks for a model; every model list reads it again, as pi's picker does.
+  await piModels.reload();
+  const models = new ModelDirectory({ settings, secrets, piModels });
   const agents = agentCatalog({
     dataDir: options.dataDir,
     homeDir: options.homeDir,
@@ -138,8 +145,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     sessionsDir: files.sessionsDir,
     privateDir: options.dataDir,
     sessionTransport: options.sessionTransport,
-    getApiKey: (provider, sentTo) => workerApiKey(provider, sentTo, secrets, endpoints()),
-    resolveModel: (ref) => resolveModel(ref, endpoints()),
+    getApiKey: (provider, sentTo) => workerApiKey(provider, sentTo, secrets, endpoints()) ?? models.fileKey(provider, sentTo),
+    resolveModel: (ref) => models.resolve(ref),
     workspaceOf: (id) => index.get(id)?.workspace,
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
@@ -181,6 +188,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     search,
     mcpConfig,
     guardedPlaces: { home: options.homeDir ?? homedir(), dataDir: options.dataDir },
+    models,
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });

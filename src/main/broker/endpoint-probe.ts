@@ -193,7 +193,8 @@ async function ask(
   return list ? { type: "list", ...list } : { type: "missing", status };
 }
 
-const seconds = (ms: number) => (ms === 1000 ? "1 second" : `${Number((ms / 1000).toFixed(1))} seconds`);
+/** A duration in words ("5 seconds"). */
+export const seconds = (ms: number) => (ms === 1000 ? "1 second" : `${Number((ms / 1000).toFixed(1))} seconds`);
 
 const final = (result: EndpointProbeResult): Attempt => ({ type: "final", result });
 
@@ -202,7 +203,7 @@ function failure(kind: EndpointProbeResult["kind"], message: string): EndpointPr
 }
 
 /** Why fetch failed, as a clause (" (connection refused)"), from Node's error codes; empty when unknown. */
-function unreachableReason(error: unknown, where: string): string {
+export function unreachableReason(error: unknown, where: string): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   const code = typeof cause?.code === "string" ? cause.code : "";
   if (code === "ECONNREFUSED") return ": nothing is listening there (connection refused)";
@@ -214,7 +215,7 @@ function unreachableReason(error: unknown, where: string): string {
 }
 
 /** The body as text, reading at most `max` characters' worth of bytes (the rest is not downloaded). */
-async function readCapped(response: Response, max: number): Promise<string> {
+export async function readCapped(response: Response, max: number): Promise<string> {
   if (!response.body) return "";
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -144,6 +144,17 @@ function AppShell({ services }: { services: AppServices }) {
     return models;
   }, [app]);
 
+  /** "Use <id> with <provider>" in the picker: the id joins settings' added models (once), and the lists reload. */
+  const addModel = useCallback(async (ref: ModelRef) => {
+    const settings = await app.getSettings();
+    const added = settings.addedModels ?? [];
+    if (!added.some((m) => m.provider === ref.provider && m.id === ref.id)) {
+      const next = await app.updateSettings({ addedModels: [...added, { provider: ref.provider, id: ref.id }] });
+      setData((d) => (d ? { ...d, settings: next } : d));
+    }
+    await reloadProviders();
+  }, [app, reloadProviders]);
+
   /** `keepDrawer`: a chat deleted in the drawer opens another; the drawer stays, and the focus in its list. */
   const openSession = (id: string, where: "this-window" | "new-window", keepDrawer = false) => {
     if (!keepDrawer) drawer.hide();
@@ -353,7 +364,7 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} />
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}

@@ -78,7 +78,7 @@ export class SessionMirror {
     const problem = snapshot.modelProblem;
     const notices =
       problem && !this.view.notices.some((n) => n.text === problem)
-        ? [...this.view.notices, { id: this.nextNoticeId++, kind: "error" as const, text: problem }]
+        ? [...this.view.notices, { id: this.nextNoticeId++, kind: "error" as const, text: problem, ...(snapshot.unresolvedModel ? { model: snapshot.unresolvedModel } : {}) }]
         : this.view.notices;
     this.commit({
       ...this.view,
@@ -161,7 +161,7 @@ export class SessionMirror {
       case "q":
         return { ...view, steering: item.steering, followUp: item.followUp, held: item.held ?? [] };
       case "n":
-        return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text }] };
+        return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text, ...(item.model ? { model: item.model } : {}) }] };
       case "ap":
         return { ...view, approvals: item.pending };
       case "w":

@@ -19,6 +19,8 @@ export interface SessionNotice {
   readonly id: number;
   readonly kind: "worker-restarted" | "error";
   readonly text: string;
+  /** A model the chat names that is gone: the page offers the closest one it lists ("Use …"). */
+  readonly model?: ModelRef;
 }
 
 /**

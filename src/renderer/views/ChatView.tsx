@@ -2,7 +2,9 @@ import { titleFrom } from "../../shared/agent/chat-title";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
-import type { ModelOption } from "../../shared/protocol/app-api";
+import type { ModelOption, ModelRef } from "../../shared/protocol/app-api";
+import { closestModel } from "../../shared/providers/closest-model";
+import { currentProviderId } from "../../shared/providers/renamed-providers";
 import type { AbortSettings } from "../../shared/settings/schema";
 import type { SessionNotice } from "../store/session-view";
 import type { SessionHandle } from "../app/services";
@@ -15,6 +17,7 @@ import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
+import { effectiveThinkingLevel } from "../components/common/model-picker-items";
 import { EmptyChat } from "./EmptyChat";
 import { useChatFind, type MessageTarget } from "../components/find/useChatFind";
 import { ChatMenu } from "../components/common/ChatMenu";
@@ -57,10 +60,12 @@ interface ChatViewProps {
   mcpServers?: readonly ChatMcpServer[];
   /** Shows the sidebar on narrow windows, where it is hidden. */
   onToggleSidebar?(): void;
+  /** Adds a model id a built-in provider's catalogue lacks (settings' added models) and lists it; absent: not offered. */
+  onAddModel?(model: ModelRef): Promise<void>;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -150,6 +155,13 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }, [oldestQuestion]);
 
   const onModelChange = useCallback((m: ModelOption) => act(commands.setModel({ provider: m.provider, id: m.id })), [act, commands]);
+  // A typed id: main must know it (settings' added models) before the worker asks main to resolve it.
+  const onUseTyped = useMemo(() => (onAddModel ? (ref: ModelRef) => act(onAddModel(ref).then(() => commands.setModel(ref))) : undefined), [act, commands, onAddModel]);
+  /** The retired-model notice's one-click fix: the listed model of the same provider closest to the one gone. */
+  const replacementFor = useCallback((gone: ModelRef) => {
+    const provider = currentProviderId(gone.provider);
+    return closestModel(gone.id, models.filter((m) => m.provider === provider));
+  }, [models]);
   const onThinkingChange = useCallback((level: ThinkingLevel) => act(commands.setThinkingLevel(level)), [act, commands]);
   const onRemoveQueued = useCallback(
     (queue: "steering" | "followUp", index: number) => act(commands.removeQueued(queue, index)),
@@ -202,17 +214,22 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               blocked={disconnected} onCompact={onCompact} />
           ) : null}
           {currentModel?.reasoning ? (
-            <ThinkingPicker levels={currentModel.thinkingLevels} current={state.thinkingLevel} onChange={onThinkingChange} />
+            <ThinkingPicker levels={currentModel.thinkingLevels} current={effectiveThinkingLevel(state.thinkingLevel, currentModel.thinkingLevels)}
+              onChange={onThinkingChange} />
           ) : null}
           {/* Last: neither the meter's figures nor the thinking level coming and going with the model move the picker
               (the header's right end holds it). */}
-          <ModelPicker models={models} current={state.model} onChange={onModelChange} />
+          <ModelPicker models={models} current={state.model} onChange={onModelChange} onUseTyped={onUseTyped} />
         </div>
       </header>
       {view.notices.length > 0 ? (
         <div className="notices">
           {view.notices.map((n) => (
-            <NoticeBanner key={n.id} level={noticeLevel(n)} text={n.text} onDismiss={() => commands.dismissNotice(n.id)} />
+            <NoticeBanner key={n.id} level={noticeLevel(n)} text={n.text} onDismiss={() => commands.dismissNotice(n.id)}
+              action={noticeAction(n, replacementFor, (m) => {
+                commands.dismissNotice(n.id);
+                onModelChange(m);
+              })} />
           ))}
         </div>
       ) : null}
@@ -310,6 +327,12 @@ function lastFailure(messages: ChatViewState["messages"], errorMessage: string |
     break;
   }
   return errorMessage ?? null;
+}
+
+/** "Use <closest>" for a notice about a model that is gone, when the page lists one of the same provider. */
+function noticeAction(n: SessionNotice, replacementFor: (gone: ModelRef) => ModelOption | undefined, switchTo: (m: ModelOption) => void) {
+  const replacement = n.model ? replacementFor(n.model) : undefined;
+  return replacement ? { label: `Use ${replacement.name}`, onClick: () => switchTo(replacement), testId: "notice-use-model" } : undefined;
 }
 
 function noticeLevel(n: SessionNotice): "warning" | "error" {

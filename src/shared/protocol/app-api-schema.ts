@@ -7,6 +7,7 @@ import { SettingsPatchSchema } from "../settings/schema";
 import type { AppApi } from "./app-api";
 import { SESSION_ID_PATTERN } from "./ids";
 import { EndpointProbeRequestSchema } from "./endpoint-probe";
+import { RefreshModelsArgsSchema } from "./model-lists";
 import { MCP_CONFIG_API_SCHEMAS } from "../mcp/config-api-schema";
 import { MCP_SERVER_ID_PATTERN } from "../mcp/server-config";
 
@@ -43,6 +44,8 @@ export const APP_API_SCHEMAS = {
   mcpStatus: Type.Tuple([]),
   mcpRestart: Type.Tuple([Type.String({ pattern: MCP_SERVER_ID_PATTERN })]),
   ...MCP_CONFIG_API_SCHEMAS,
+  refreshModels: RefreshModelsArgsSchema,
+  piModelsFile: Type.Tuple([]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

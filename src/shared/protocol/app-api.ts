@@ -9,6 +9,7 @@ import type { SessionSummary } from "./session-summary";
 import type { EndpointProbeRequest, EndpointProbeResult } from "./endpoint-probe";
 import type { McpStatusApi, McpStatusEvent } from "./mcp-status";
 import type { McpConfigApi } from "../mcp/config-api";
+import type { PiModelsFileStatus, ProviderModelList } from "./model-lists";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -35,6 +36,15 @@ export interface ModelOption extends ModelRef {
   /** Thinking levels this model accepts ("off" always included). */
   thinkingLevels: ThinkingLevel[];
   contextWindow: number;
+  /**
+   * Where a model beyond pi-ai's catalogue comes from: "added" by the user to a built-in provider (its limits are
+   * editable in Settings), or pi's `models.json` ("pi", read-only). Absent for the catalogue's and custom endpoints'.
+   */
+  origin?: "added" | "pi";
+  /** Whether it reads images. */
+  images?: boolean;
+  /** Its output limit in tokens. */
+  maxTokens?: number;
 }
 
 /** What a session's agent is doing right now: working, waiting for the user (a tool approval), or nothing. */
@@ -141,6 +151,15 @@ export interface AppApi extends McpStatusApi, McpConfigApi {
    * with a readable Error, and nothing changes.
    */
   importSession(text: string): Promise<SessionSummary>;
+  /**
+   * "Refresh models": main asks the built-in provider for the models it serves (OpenAI-compatible and Mistral
+   * `GET <base>/models`, Anthropic's `GET /v1/models`, Google's `GET /v1beta/models`) with the user's key, within
+   * MODEL_LIST_TIMEOUT_MS, and marks those pi-ai's catalogue lacks. Never rejects for the provider's sake (only for
+   * malformed arguments): failures are said in `message`. The key goes only to the provider's own address.
+   */
+  refreshModels(provider: string): Promise<ProviderModelList>;
+  /** pi's `models.json`: read again now, and what came of it (its problems in words, never a key). */
+  piModelsFile(): Promise<PiModelsFileStatus>;
 }
 
 /** A message that matches a search across chats (`searchMessages`). */

@@ -48,6 +48,8 @@ export interface SessionSnapshot {
    * removed), in main's words naming what to pick; absent once a model is set. A page shows it when it connects.
    */
   modelProblem?: string;
+  /** With `modelProblem`: the model the chat names, which a page offers to replace with the closest one it lists. */
+  unresolvedModel?: ModelRef;
 }
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
@@ -106,7 +108,7 @@ export type SessionStreamItem =
   /** The chat's own instructions and parameters changed (all of them). */
   | { k: "o"; options: ChatOptions }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
-  | { k: "n"; kind: "worker-restarted" | "error"; text: string };
+  | { k: "n"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
 
 /**
  * Numbered per connection's worker: 1, 2, 3... A connection always ends with its worker process, and a new

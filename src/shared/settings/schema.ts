@@ -97,6 +97,31 @@ export const CustomProviderSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A model id a built-in provider's catalogue lacks, added by the user (typed in the model picker, or picked from the
+ * provider's own list by "Refresh models"). Main makes it from the provider's closest catalogue model (API, address,
+ * headers, compatibility) with this id; the limits set here replace that model's, as a custom endpoint's do.
+ */
+export const AddedModelSchema = Type.Object(
+  {
+    /** A built-in provider's id (pi-ai's; custom endpoints list their own models). */
+    provider: Type.String({ pattern: "^[a-z0-9][a-z0-9._-]{0,63}$" }),
+    id: Type.String({ minLength: 1, maxLength: 200 }),
+    /** Whether the model thinks. Default: as the closest catalogue model. */
+    reasoning: Type.Optional(Type.Boolean()),
+    /** Whether the model reads images. Default: as the closest catalogue model. */
+    images: Type.Optional(Type.Boolean()),
+    /** Context window in tokens. Default: the closest catalogue model's. */
+    contextWindow: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    /** Most output tokens. Default: the closest catalogue model's. */
+    maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** How many added models settings keep (they go to every worker with the settings' other lists). */
+export const MAX_ADDED_MODELS = 500;
+
 export const WindowBoundsSchema = Type.Object(
   {
     x: Type.Integer(),
@@ -142,6 +167,8 @@ export const SettingsSchema = Type.Object(
     theme: ThemeSchema,
     windows: Type.Array(WindowRecordSchema),
     onboarded: Type.Boolean(),
+    /** Models the user added to built-in providers (AddedModelSchema), one per provider and id. Absent: none. */
+    addedModels: Type.Optional(Type.Array(AddedModelSchema, { maxItems: MAX_ADDED_MODELS })),
   },
   { additionalProperties: false },
 );
@@ -165,6 +192,8 @@ export const SettingsPatchSchema = Type.Object(
     customProviders: Type.Optional(Type.Array(CustomProviderSchema)),
     theme: Type.Optional(ThemeSchema),
     onboarded: Type.Optional(Type.Boolean()),
+    /** Replaces the whole list, as `customProviders` does. */
+    addedModels: Type.Optional(Type.Array(AddedModelSchema, { maxItems: MAX_ADDED_MODELS })),
   },
   { additionalProperties: false },
 );
@@ -176,6 +205,7 @@ export type BackgroundSettings = Settings["background"];
 export type ToolsSettings = Settings["tools"];
 export type ToolPolicy = ToolsSettings["approval"][string];
 export type CustomProvider = Static<typeof CustomProviderSchema>;
+export type AddedModel = Static<typeof AddedModelSchema>;
 export type WindowRecord = Static<typeof WindowRecordSchema>;
 export type WindowBounds = Static<typeof WindowBoundsSchema>;
 export type Theme = Settings["theme"];
@@ -228,7 +258,7 @@ export function validateSettings(value: unknown): SettingsValidation {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: settings };
 }
 
-/** The rules a schema cannot say, for settings that pass the schema: custom provider and MCP server ids are unique, and an MCP server's own rules (server-fields.ts). */
+/** The rules a schema cannot say, for settings that pass the schema: custom provider and MCP server ids are unique, an MCP server's own rules (server-fields.ts), and a model is added to a provider once. */
 export function settingsRuleErrors(settings: Settings): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
@@ -237,6 +267,12 @@ export function settingsRuleErrors(settings: Settings): string[] {
     seen.add(provider.id);
   }
   errors.push(...mcpServersRuleErrors(settings.mcpServers));
+  const added = new Set<string>();
+  for (const model of settings.addedModels ?? []) {
+    const key = JSON.stringify([model.provider, model.id]);
+    if (added.has(key)) errors.push(`addedModels: ${model.provider}'s model "${model.id}" is added twice`);
+    added.add(key);
+  }
   return errors;
 }
 

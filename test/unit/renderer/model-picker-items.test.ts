@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelOption } from "../../../src/shared/protocol/app-api";
-import { flatOptions, groupModels, modelKey, moveActive, optionLabel } from "../../../src/renderer/components/common/model-picker-items";
+import { flatOptions, groupModels, modelKey, moveActive, optionLabel, typedOffers, effectiveThinkingLevel } from "../../../src/renderer/components/common/model-picker-items";
 import { providerDisplayName } from "../../../src/shared/providers/provider-names";
 
 const model = (provider: string, id: string, name = id, extra: Partial<ModelOption> = {}): ModelOption =>
@@ -69,5 +69,36 @@ describe("moving through the model picker with the keyboard", () => {
   it("has nowhere to go in an empty list", () => {
     expect(moveActive(-1, 0, "ArrowDown")).toBe(-1);
     expect(moveActive(3, 0, "PageUp")).toBe(-1);
+  });
+});
+
+describe("typing a model id the list lacks", () => {
+  const offers = (query: string) => typedOffers(query, MODELS, providerDisplayName).map((o) => `${o.label}: ${o.id}`);
+  it("offers it for every built-in provider with a key, the one whose models look most like it first", () => {
+    expect(offers("claude-opus-5-6")).toEqual(["Anthropic: claude-opus-5-6", "OpenAI: claude-opus-5-6", "Xiaomi Token Plan (Amsterdam): claude-opus-5-6"]);
+    expect(offers("gpt-6")).toEqual(["OpenAI: gpt-6", "Anthropic: gpt-6", "Xiaomi Token Plan (Amsterdam): gpt-6"]);
+  });
+  it("offers it only for the provider the text names, by id or by a word of its name, or by a provider/ prefix", () => {
+    expect(offers("claude-opus-5-6 anthropic")).toEqual(["Anthropic: claude-opus-5-6"]);
+    expect(offers("Xiaomi mimo-2")).toEqual(["Xiaomi Token Plan (Amsterdam): mimo-2"]);
+    expect(offers("openai/gpt-6")[0]).toBe("OpenAI: gpt-6");
+    expect(offers("openai/gpt-6")).toContain("Anthropic: openai/gpt-6");
+  });
+  it("offers nothing for a listed id, for words that name no provider, for an empty field, or for a custom endpoint", () => {
+    expect(offers("gpt-5")).toEqual([]);
+    expect(offers("claude opus")).toEqual([]);
+    expect(offers("  ")).toEqual([]);
+    expect(offers("qwen3-9b lm")).toEqual([]);
+    expect(offers("x".repeat(201))).toEqual([]);
+  });
+});
+
+describe("the thinking level a model is asked for", () => {
+  it("is the chat's level where the model has it, else pi-ai's clamp: the nearest above, else below", () => {
+    expect(effectiveThinkingLevel("max", ["off", "low", "medium", "high", "xhigh", "max"])).toBe("max");
+    expect(effectiveThinkingLevel("max", ["off", "minimal", "low", "medium", "high"])).toBe("high");
+    expect(effectiveThinkingLevel("minimal", ["off", "low", "medium", "high"])).toBe("low");
+    expect(effectiveThinkingLevel("xhigh", ["off", "high", "max"])).toBe("max");
+    expect(effectiveThinkingLevel("high", ["off"])).toBe("off");
   });
 });

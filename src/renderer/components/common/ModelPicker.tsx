@@ -3,7 +3,7 @@ import type { ThinkingLevel } from "../../../shared/agent/types";
 import type { ModelOption, ModelRef } from "../../../shared/protocol/app-api";
 import { isModelChosen } from "../../../shared/agent/state";
 import { providerDisplayName } from "../../../shared/providers/provider-names";
-import { flatOptions, groupModels, isPickerKey, modelKey, moveActive, optionLabel } from "./model-picker-items";
+import { flatOptions, groupModels, isPickerKey, modelKey, moveActive, optionLabel, typedOffers, type TypedOffer } from "./model-picker-items";
 import { shortTokens } from "./context-meter-figures";
 import { usePopoverDismiss } from "./use-popover-dismiss";
 
@@ -11,6 +11,11 @@ interface ModelPickerProps {
   models: readonly ModelOption[];
   current: ModelRef | undefined;
   onChange(model: ModelOption): void;
+  /**
+   * A model id the list lacks was chosen for a built-in provider ("Use claude-opus-5-6 with Anthropic"): the caller
+   * adds it (settings' added models) and switches to it. Absent: no such offers.
+   */
+  onUseTyped?(model: ModelRef): void;
   disabled?: boolean;
 }
 
@@ -22,9 +27,10 @@ const POPOVER_REM = 22;
  * beside it change) that opens a search field over the models, grouped by provider under their names for people.
  * The WAI-ARIA combobox pattern: focus stays in the field while ↑/↓ (and PageUp/PageDown) move the active option
  * (aria-activedescendant), typing filters, Enter chooses, Esc closes and gives focus back to the button, as does a
- * choice; Tab or a click elsewhere just closes. Choosing the current model again changes nothing.
+ * choice; Tab or a click elsewhere just closes. Choosing the current model again changes nothing. Typing an id the
+ * list lacks adds options after the list, "Use <id> with <provider>" (typedOffers), reached by the same keys.
  */
-export const ModelPicker = memo(function ModelPicker({ models, current, onChange, disabled }: ModelPickerProps) {
+export const ModelPicker = memo(function ModelPicker({ models, current, onChange, onUseTyped, disabled }: ModelPickerProps) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(-1);
@@ -37,6 +43,8 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
 
   const groups = useMemo(() => (open ? groupModels(models, query, providerDisplayName) : []), [open, models, query]);
   const options = useMemo(() => flatOptions(groups), [groups]);
+  const offers = useMemo(() => (open && onUseTyped ? typedOffers(query, models, providerDisplayName) : []), [open, onUseTyped, query, models]);
+  const count = options.length + offers.length;
   const indexOf = useMemo(() => new Map(options.map((m, i) => [m, i])), [options]);
   const currentKey = current ? modelKey(current) : "";
   const chosen = models.find((m) => modelKey(m) === currentKey);
@@ -63,6 +71,10 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
     close(true);
     if (modelKey(model) !== currentKey) onChange(model);
   };
+  const chooseTyped = (offer: TypedOffer) => {
+    close(true);
+    onUseTyped?.({ provider: offer.provider, id: offer.id });
+  };
 
   useEffect(() => {
     if (open) field.current?.focus();
@@ -77,11 +89,13 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
     const key = e.key;
     if (isPickerKey(key)) {
       e.preventDefault();
-      setActive((a) => moveActive(a, options.length, key));
+      setActive((a) => moveActive(a, count, key));
     } else if (e.key === "Enter") {
       e.preventDefault();
       const model = options[active];
+      const offer = offers[active - options.length];
       if (model) choose(model);
+      else if (offer) chooseTyped(offer);
     } else if (e.key === "Tab") close(false);
   };
   const onButtonKey = (e: KeyboardEvent<HTMLButtonElement>) => {
@@ -92,7 +106,7 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
   };
 
   const listboxId = `${id}-listbox`;
-  const hasOptions = options.length > 0;
+  const hasOptions = count > 0;
   return (
     <div className="model-picker" ref={area}>
       <button type="button" ref={button} className="model-picker-button" data-testid="model-picker" title={shown}
@@ -134,19 +148,37 @@ export const ModelPicker = memo(function ModelPicker({ models, current, onChange
                         <span className="model-picker-name" dir="auto">{optionLabel(m)}</span>
                         {key === currentKey ? <span className="visually-hidden"> (current)</span> : null}
                         <span className="model-picker-meta">
-                          {m.reasoning ? "reasoning · " : ""}{m.contextWindow > 0 ? `${shortTokens(m.contextWindow)} context` : ""}
+                          {m.origin === "added" ? "added · " : m.origin === "pi" ? "pi’s models.json · " : ""}{m.reasoning ? "reasoning · " : ""}{m.contextWindow > 0 ? `${shortTokens(m.contextWindow)} context` : ""}
                         </span>
                       </div>
                     );
                   })}
                 </div>
               ))}
+              {offers.length > 0 ? (
+                <div role="group" aria-labelledby={`${id}-group-typed`} className="model-picker-group model-picker-typed" data-testid="model-picker-typed">
+                  <div id={`${id}-group-typed`} className="model-picker-group-label" role="presentation">Not in the list</div>
+                  {offers.map((offer, o) => {
+                    const i = options.length + o;
+                    return (
+                      <div key={modelKey(offer)} id={optionId(i)} role="option" aria-selected={i === active} data-typed={modelKey(offer)}
+                        className={`model-picker-option${i === active ? " active" : ""}`}
+                        onMouseMove={() => i !== active && setActive(i)}
+                        onMouseDown={(e) => e.preventDefault()}
+                        onClick={() => chooseTyped(offer)}>
+                        <span className="model-picker-check" aria-hidden="true">+</span>
+                        <span className="model-picker-name" dir="auto">Use <strong>{offer.id}</strong> with {offer.label}</span>
+                      </div>
+                    );
+                  })}
+                </div>
+              ) : null}
             </div>
           ) : (
             <div className="model-picker-empty">No model matches “{query}”.</div>
           )}
           <div className="visually-hidden" role="status" aria-live="polite">
-            {query ? `${options.length} ${options.length === 1 ? "model" : "models"}` : ""}
+            {query ? `${options.length} ${options.length === 1 ? "model" : "models"}${offers.length > 0 ? `, or use “${offers[0].id}” as a new model id` : ""}` : ""}
           </div>
         </div>
       ) : null}

@@ -4,11 +4,18 @@ import { providerDisplayName } from "../../../../shared/providers/provider-names
 import type { CustomProvider } from "../../../../shared/settings/schema";
 import { modelKey } from "../../common/model-picker-items";
 import { ApiKeyList } from "../ApiKeyList";
+import { AddedModels } from "../AddedModels";
+import { ProviderModelLists } from "../ProviderModelLists";
+import { PiModelsFile } from "../PiModelsFile";
 import { Field, Group } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 
 
-/** "Models & keys": the default model and thinking level of new chats, the providers' keys, the welcome setup. */
+/**
+ * "Models & keys": the default model and thinking level of new chats, the providers' keys, models beyond pi-ai's
+ * catalogue (the user's added ones with their limits, "Refresh models" per provider, pi's models.json), the welcome
+ * setup.
+ */
 export function ModelsSection({ settings, models, providerStatus, save, onError, onProvidersChanged, onShowSetup }: SettingsSectionProps) {
   const chosen = settings.defaultModel;
   const chosenKey = chosen ? modelKey(chosen) : "";
@@ -42,6 +49,15 @@ export function ModelsSection({ settings, models, providerStatus, save, onError,
 
       <Group title="API keys" description="Keys are stored encrypted by Paddock and never shown again. Keys from environment variables are used when none is set here. Local and other OpenAI-compatible servers are under Endpoints.">
         <ApiKeyList providerStatus={providerStatus} onChanged={onProvidersChanged} onError={onError} />
+      </Group>
+
+      <Group title="Models beyond the catalogue" description="Providers serve models newer than the list Paddock ships with. Ask a provider for its own list, or type a model’s id in a chat’s model picker; each added model starts with the limits of its provider’s closest known model, which you can change here.">
+        <ProviderModelLists settings={settings} providerStatus={providerStatus} models={models} save={save} onProvidersChanged={onProvidersChanged} />
+      </Group>
+
+      <Group title="Added models">
+        <AddedModels settings={settings} models={models} save={save} onProvidersChanged={onProvidersChanged} onError={onError} />
+        <PiModelsFile onProvidersChanged={onProvidersChanged} />
       </Group>
 
       <Group>
