@@ -148,6 +148,40 @@ function restrictImports(folder, crossings = []) {
   ];
 }
 
+/**
+ * `no-restricted-imports` reads static imports and re-exports only. This rule holds `import("...")` with a literal
+ * path to the same options (a load at run time crosses a wall as surely, type-only exemptions aside).
+ */
+const wallsPlugin = {
+  rules: {
+    "dynamic-imports": {
+      meta: { type: "problem", schema: false, messages: { restricted: "'{{source}}' import is restricted. {{message}}" } },
+      create(context) {
+        const { paths = [], patterns = [] } = context.options[0] ?? {};
+        const regexes = patterns.map(({ regex, message }) => ({ regex: new RegExp(regex, "iu"), message }));
+        return {
+          ImportExpression(node) {
+            const { source } = node;
+            const path =
+              source.type === "Literal" && typeof source.value === "string" ? source.value
+              : source.type === "TemplateLiteral" && source.expressions.length === 0 ? source.quasis[0].value.cooked
+              : undefined;
+            if (path === undefined) return;
+            const hit = paths.find(({ name }) => name === path) ?? regexes.find(({ regex }) => regex.test(path));
+            if (hit) context.report({ node: source, messageId: "restricted", data: { source: path, message: hit.message } });
+          },
+        };
+      },
+    },
+  },
+};
+
+/** A file's import rules: the static imports' and, with the same options, the dynamic imports'. */
+function importRules(folder, crossings = []) {
+  const options = restrictImports(folder, crossings);
+  return { "@typescript-eslint/no-restricted-imports": options, "walls/dynamic-imports": options };
+}
+
 /** Files that run in a browser page rather than under Node. */
 const pageFiles = ["src/renderer/**", "test/e2e/fixtures/**/*.{js,jsx}", "testkit/fake-app.js", "bench/renderer-page/**"];
 
@@ -159,16 +193,14 @@ const wallEntries = [
   ...allFolders.map((folder) => ({
     files: [`${folder}/**`],
     ignores: nestedIn(folder).map((nested) => `${nested}/**`),
-    rules: { "@typescript-eslint/no-restricted-imports": restrictImports(folder) },
+    rules: importRules(folder),
   })),
   ...[...new Set(crossings.map((crossing) => crossing.file))].map((file) => ({
     files: [file],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": restrictImports(
-        folderOf(file),
-        crossings.filter((crossing) => crossing.file === file),
-      ),
-    },
+    rules: importRules(
+      folderOf(file),
+      crossings.filter((crossing) => crossing.file === file),
+    ),
   })),
 ];
 
@@ -181,8 +213,9 @@ export default defineConfig(
   {
     languageOptions: { sourceType: "module" },
     linterOptions: { reportUnusedDisableDirectives: "error" },
+    plugins: { walls: wallsPlugin },
     rules: {
-      "@typescript-eslint/no-restricted-imports": restrictImports(undefined),
+      ...importRules(undefined),
       // The Agent keeps pi's public types (`Model<any>`, `AgentTool<any>`: any API, any tool), and tests and the
       // loopback server read untyped JSON; `unknown` is the habit elsewhere, and `npm run typecheck` is strict.
       "@typescript-eslint/no-explicit-any": "off",

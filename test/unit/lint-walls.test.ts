@@ -20,7 +20,7 @@ const eslint = new ESLint({ cwd: process.cwd() });
 async function importErrors(filePath: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath });
   return result.messages
-    .filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports" || m.fatal)
+    .filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports" || m.ruleId === "walls/dynamic-imports" || m.fatal)
     .map((m) => `${m.severity === 2 ? "error" : "warning"}: ${m.message}`);
 }
 
@@ -30,6 +30,8 @@ describe("the walls between folders", () => {
     ["src/main/planted.ts", `import type { Tool } from "../agent-worker/tools/index";\nexport type T = Tool;`, "src/main → src/agent-worker"],
     ["src/main/broker/planted.ts", `export { openWindow } from "../electron/chat-windows";`, "src/main → src/main/electron"],
     ["src/main/broker/planted.ts", `export * from "../../main/electron/ipc";`, "src/main → src/main/electron"],
+    ["src/main/broker/planted.ts", `export const load = () => import("../../agent-worker/host/session-host");`, "src/main → src/agent-worker"],
+    ["src/main/broker/planted.ts", "export const load = () => import(`../../agent-worker/host/session-host`);", "src/main → src/agent-worker"],
     ["src/mcp-host/planted.ts", `import "../main/broker/core";`, "src/mcp-host → src/main"],
     ["src/mcp-host/planted.ts", `import "../agent-worker/host/session-host";`, "src/mcp-host → src/agent-worker"],
     ["src/agent-worker/host/planted.ts", `import "../../main/broker/core";`, "src/agent-worker → src/main"],
@@ -56,6 +58,10 @@ describe("the walls between folders", () => {
       expect.stringContaining("The renderer runs in a sandboxed page; it has no Node: no Node built-ins."),
     ]);
     expect(await importErrors("src/renderer/planted.ts", `import "fs";`)).toHaveLength(1);
+    expect(await importErrors("src/renderer/planted.ts", `export const load = () => import("node:fs");`)).toEqual([
+      expect.stringContaining("The renderer runs in a sandboxed page; it has no Node: no Node built-ins."),
+    ]);
+    expect(await importErrors("src/agent-worker/planted.ts", `export const load = () => import("electron");`)).toHaveLength(1);
     expect(await importErrors("src/shared/planted.ts", `import "node:path";`)).toEqual([
       expect.stringContaining("src/shared runs everywhere, including the page; it has no Node: no Node built-ins."),
     ]);
@@ -75,6 +81,8 @@ describe("the walls between folders", () => {
       ["src/web-host/planted.ts", `import "../main/broker/core";`],
       ["src/agent-worker/host/planted.ts", `import "../../shared/error-text";\nimport "../../shared-node/regular-file";\nimport "../tools/index";`],
       ["src/mcp-host/planted.ts", `import "../shared/error-text";\nimport "./host-main";`],
+      ["src/agent-worker/planted.ts", `export const load = (name: string) => [import("node:http"), import("./host/entry"), import("@earendil-works/pi-ai"), import(name)];`],
+      ["src/main/electron/planted.ts", `export const load = () => import("electron");`],
       ["src/shared-node/planted.ts", `import "../shared/error-text";\nimport "node:fs";`],
       ["src/renderer/planted.ts", `import "./main";\nimport "../shared/error-text";`],
       ["testkit/planted.ts", `import "../src/main/broker/core";\nimport "../src/agent-worker/host/session-host";\nimport "../scripts/electron-binary.mjs";`],
