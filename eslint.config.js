@@ -44,6 +44,7 @@ const walls = {
   // What tests and benchmarks share may load any of the app's code, and is loaded by them, never the other way.
   testkit: { imports: ["src/*", "scripts"], why: "testkit is what tests and benchmarks share: it loads no test or benchmark." },
   bench: { imports: ["src/*", "testkit", "scripts"], why: "A benchmark loads the app and testkit, no test." },
+  // Tests may load anything; Electron only in the suite that drives the real app.
   test: { imports: ["*"], why: "" },
   "test/electron": { imports: ["*"], electron: true, why: "" },
   scripts: { imports: ["src/*", "testkit"], why: "The project's scripts load the app and testkit, no test or benchmark." },
@@ -127,8 +128,9 @@ function wallPatterns(from, crossings = []) {
 const nestedIn = (folder) => allFolders.filter((other) => other.startsWith(`${folder}/`));
 
 /**
- * The options of the one import rule a file gets. Flat config replaces a rule's options rather than merging them,
- * so each folder's entry repeats the Electron boundary and, where it applies, the Node one.
+ * The import rules' options for a file in `folder` (undefined: outside the table). Flat config replaces a rule's
+ * options rather than merging them, so each folder's entry repeats the Electron boundary and, where it applies, the
+ * Node one.
  */
 function restrictImports(folder, crossings = []) {
   const { electron: electronAllowed = false, noNode } = walls[folder] ?? {};
