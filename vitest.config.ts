@@ -6,7 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // The browser tests need a Chromium: found (or got once) before any test runs.
-    globalSetup: ["testkit/browser-setup.ts"],
+    // Tests of the built app refuse a stale build; the browser tests need a Chromium, found (or got once): both
+    // before any test runs.
+    globalSetup: ["testkit/fresh-build-setup.ts", "testkit/browser-setup.ts"],
   },
 });

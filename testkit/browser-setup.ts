@@ -7,10 +7,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { findBrowser } from "./find-browser";
+import { cliFilters } from "./run-filters";
 
 export default function setup(): void {
   // `vitest run test/unit/...`: no browser test in the run, so nothing to find or get.
-  const filters = process.argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && !a.endsWith("vitest") && !a.endsWith(".mjs"));
+  const filters = cliFilters();
   if (filters.length > 0 && !filters.some((f) => f.includes("e2e"))) return;
   let found = findBrowser();
   if (!found.path) {

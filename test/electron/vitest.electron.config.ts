@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     fileParallelism: false,
+    // The suite launches the built app: a stale build stops the run, saying to run `npm run build`.
+    globalSetup: ["testkit/fresh-build-setup.ts"],
   },
 });
