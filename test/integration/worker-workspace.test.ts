@@ -39,7 +39,7 @@ const lastToolResult = (harness: Harness) => {
 };
 
 describe("a chat with a workspace", () => {
-  it("tells the model the folder, the date, the platform and AGENTS.md, and gives it pi's tools; a chat without one gets neither", async () => {
+  it("tells the model the folder and AGENTS.md in pi 1.6.0's sections, and gives it pi's tools; a chat without one gets neither", async () => {
     const root = workspace({ "AGENTS.md": "Always answer in haiku." });
     h = await startHarness({ workspaceOf: (id) => (id === "with" ? root : undefined) });
     const client = await h.client("with");
@@ -47,10 +47,8 @@ describe("a chat with a workspace", () => {
     await settled(client, 2);
     const body = h.server.requests.at(-1)!.body;
     const system = String(body.messages[0].content);
-    expect(system).toContain(`Current working directory: ${root}`);
-    expect(system).toContain("Always answer in haiku.");
-    expect(system).toContain(`Platform: ${process.platform}`);
-    expect(system).toMatch(/Current date: \d{4}-\d\d-\d\d/);
+    expect(system).toContain(`<cwd>\n${root}\n</cwd>`);
+    expect(system).toContain(`<project_instructions path="${join(root, "AGENTS.md")}">\nAlways answer in haiku.\n</project_instructions>`);
     expect(system).toContain("- edit: Make precise file edits");
     const names = (body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
     expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "subagent", "wait", "write"]);
@@ -78,7 +76,7 @@ describe("a chat with a workspace", () => {
       await client.prompt("hello");
       await settled(client, 2);
       expect(JSON.stringify(h.server.requests.at(-1)!.body)).not.toContain("PRIVATE KEY");
-      expect(String(h.server.requests.at(-1)!.body.messages[0].content)).toContain(`Current working directory: ${folder}`);
+      expect(String(h.server.requests.at(-1)!.body.messages[0].content)).toContain(`<cwd>\n${folder}\n</cwd>`);
       expect(client.mirror.getView().workspace).toMatchObject({ folder, contextFiles: [] });
       skipped[id] = client.mirror.getView().workspace?.contextSkipped;
     }

@@ -656,19 +656,17 @@ export class SessionHost {
     const instructions = this.options.subagent?.instructions.trim();
     const own = this.options.subagent ? undefined : chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt);
     if (!workspace) return instructions ?? own ?? "";
-    const prompt = workspacePrompt({
+    return workspacePrompt({
       custom: own,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
         return { name: t.name, snippet: pi?.snippet ?? firstSentence(t.description), guidelines: pi?.guidelines };
       }),
+      // pi gives a subagent its agent's body as an appended prompt (--append-system-prompt): the addendum section.
+      addendum: instructions,
       workspace: workspace.folder,
       contextFiles: workspace.contextFiles,
-      platform: process.platform,
-      now: new Date(),
     });
-    // pi appends an agent's body to the system prompt.
-    return instructions ? `${prompt}\n\n${instructions}` : prompt;
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */

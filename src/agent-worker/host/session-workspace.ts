@@ -22,6 +22,7 @@ import {
   type ShellSandbox,
 } from "../tools/workspace";
 import { loadContextFiles, type ContextFile } from "./workspace-context";
+import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 
 /** Where `bash` runs: in the sandbox, or (with the reason) outside any. */
 export interface ShellChoice {
@@ -100,7 +101,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
   });
-  const context = await loadContextFiles(paths.root, (real) => paths.privateFolderOf(real, "read")?.path);
+  const context = await loadContextFiles(paths.root, (real) => paths.privateFolderOf(real, "read")?.path, piAgentFolder());
   const contextFiles = context.files;
   return {
     folder,
