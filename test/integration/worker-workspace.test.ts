@@ -152,6 +152,25 @@ describe("a chat with a workspace", () => {
     expect(existsSync(outside)).toBe(false);
   });
 
+  it.skipIf(!sandbox.available)("runs Settings' shell command prefix before each command, in the sandbox, and follows a change at once", async () => {
+    const root = workspace();
+    const prefix = "shopt -s expand_aliases\nalias greet='echo hello from the prefix'";
+    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" }, shellCommandPrefix: prefix } });
+    const client = await h.client("prefix");
+    await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
+    const outside = join(tmpdir(), `paddock-prefix-${process.pid}-${Date.now()}`);
+    void client.prompt(call("p1", "bash", { command: `greet; (echo x > ${outside}) 2>/dev/null || echo still-sandboxed` })).catch(() => {});
+    await settled(client, 4);
+    expect(lastToolResult(h)).toBe("hello from the prefix\nstill-sandboxed\n");
+    expect(existsSync(outside)).toBe(false);
+
+    // Settings changed: the live worker's next command has the new prefix.
+    await h.broker.broadcastSettings({ ...h.settings, shellCommandPrefix: "greet() { echo changed; }" });
+    void client.prompt(call("p2", "bash", { command: "greet" })).catch(() => {});
+    await settled(client, 8);
+    expect(lastToolResult(h)).toBe("changed\n");
+  });
+
   it("without a sandbox every command asks, whatever Settings say, and can only be allowed once", async () => {
     const root = workspace();
     process.env.PADDOCK_NO_SANDBOX = "1"; // read by the workers started below

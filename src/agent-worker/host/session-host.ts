@@ -86,12 +86,21 @@ function firstSentence(description: string): string {
   return (end === -1 ? line : line.slice(0, end + 1)).slice(0, 160);
 }
 
-/** How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions). */
-function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings, identity: FolderIdentity | undefined): WorkspaceSetup {
+/**
+ * How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions); `currentSettings`, the
+ * settings when a command runs (bash asks them for the shell command prefix, so a change applies to the next command).
+ */
+function workspaceSetup(
+  options: WorkerInitOptions,
+  settings: WorkerSettings,
+  identity: FolderIdentity | undefined,
+  currentSettings: () => WorkerSettings,
+): WorkspaceSetup {
   return {
     sessionDir: options.sessionDir,
     privateDir: options.privateDir,
     allowedDomains: settings.allowedDomains,
+    shellCommandPrefix: () => currentSettings().shellCommandPrefix,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(identity ? { identity } : {}),
   };
@@ -328,11 +337,14 @@ export class SessionHost {
     const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve({ model: undefined, problem: undefined });
     const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
     const modelRef = loaded.model ?? defaultRef;
+    let created: SessionHost | undefined;
+    const currentSettings = () => created?.settings ?? options.settings;
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity)) : undefined,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings)) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
+    created = host;
     if (resolved.problem) {
       host.modelProblem = resolved.problem;
       host.forwarder.push({ k: "n", kind: "error", text: resolved.problem }); // said once, when the chat opens
@@ -519,7 +531,7 @@ export class SessionHost {
    */
   async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
     const change = ++this.workspaceChanges;
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity)) : undefined;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings)) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     this.workspace = workspace;
     this.workspaceIdentity = identity;

@@ -62,6 +62,8 @@ export interface WorkspaceSetup {
   privateDir?: string;
   /** Hosts commands may reach (Settings → Tools). */
   allowedDomains: readonly string[];
+  /** pi's `shellCommandPrefix` (Settings → Tools), as Settings have it at each command; absent or blank: none. */
+  shellCommandPrefix?: () => string | undefined;
   /** What an earlier worker found about the sandbox here, if main knows. */
   sandbox?: SandboxVerdict;
   /** A subagent's: the identity `folder` had when main checked it (then its real path); see WorkerInitOptions. */
@@ -91,7 +93,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     // they keep (so a link swapped in between a check and their making cannot slip through).
     paths = new WorkspacePaths(folder, [], folders, setup.identity);
     protectedFiles = new ProtectedChanges(paths);
-    tools = workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles, identity: setup.identity });
+    tools = workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles, identity: setup.identity, shellCommandPrefix: setup.shellCommandPrefix });
   } catch (error) {
     return unusable(folder, error instanceof WorkspaceEscapeError ? error.message : `${folder} cannot be opened (${String(error)}).`);
   }

@@ -29,7 +29,7 @@ export function createWorkspace(sandbox: ShellSandbox = unsandboxedShell(), opti
   const sessionDir = join(base, "session");
   const outside = join(base, "outside");
   for (const dir of [root, sessionDir, outside]) mkdirSync(dir);
-  const tools = workspaceTools({ root, sessionDir, sandbox, shellCommandPrefix: options.shellCommandPrefix });
+  const tools = workspaceTools({ root, sessionDir, sandbox, shellCommandPrefix: () => options.shellCommandPrefix });
   const tool = (name: string) => {
     const found = tools.find((t) => t.name === name);
     if (!found) throw new Error(`no tool ${name}`);

@@ -30,9 +30,10 @@ export interface BashToolOptions {
   sandbox: ShellSandbox;
   /**
    * pi's `shellCommandPrefix` setting (Settings → Tools), e.g. `shopt -s expand_aliases`: put on its own line before
-   * every command, as pi does, so it shapes the command's shell. Absent or blank: none.
+   * every command, as pi does, so it shapes the command's shell. Asked at each command, so a change in Settings
+   * applies to the next one. Absent, or blank: none.
    */
-  commandPrefix?: string;
+  commandPrefix?: () => string | undefined;
 }
 
 /** pi's pace for live output. */
@@ -75,7 +76,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       // the command's folder, and what the sandbox lets it write: refused.
       const real = await realpath(options.root);
       if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
-      const prefix = options.commandPrefix?.trim() ? options.commandPrefix : undefined;
+      const prefix = options.commandPrefix?.()?.trim() ? options.commandPrefix() : undefined;
       const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, cwd: options.root, tempDir, signal });
       const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);

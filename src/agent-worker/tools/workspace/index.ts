@@ -44,8 +44,11 @@ export interface WorkspaceToolsOptions {
   privateFolders?: PrivateFolders;
   /** The folder main checked (a subagent's): the tools are made only if `root` still is it (see WorkspacePaths). */
   identity?: FolderIdentity;
-  /** pi's `shellCommandPrefix` (Settings → Tools): a line bash runs before every command. Absent or blank: none. */
-  shellCommandPrefix?: string;
+  /**
+   * pi's `shellCommandPrefix` (Settings → Tools): lines bash runs before every command, asked at each command (so
+   * a change applies to the next). Absent, or blank: none.
+   */
+  shellCommandPrefix?: () => string | undefined;
 }
 
 /**
