@@ -169,6 +169,13 @@ describe("a chat with a workspace", () => {
     void client.prompt(call("p2", "bash", { command: "greet" })).catch(() => {});
     await settled(client, 8);
     expect(lastToolResult(h)).toBe("changed\n");
+
+    // A failing command (an error result since pi 1.6.0, no longer thrown) still reaches the transcript and the model as an error.
+    void client.prompt(call("p3", "bash", { command: "echo partial; exit 3" })).catch(() => {});
+    await settled(client, 12);
+    const failed = client.mirror.getView().state.messages.at(-2) as { role: string; isError: boolean; content: { text: string }[] };
+    expect(failed).toMatchObject({ role: "toolResult", isError: true, content: [{ text: "partial\n\n\nCommand exited with code 3" }] });
+    expect(lastToolResult(h)).toBe("partial\n\n\nCommand exited with code 3");
   });
 
   it("without a sandbox every command asks, whatever Settings say, and can only be allowed once", async () => {
