@@ -76,7 +76,8 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       // the command's folder, and what the sandbox lets it write: refused.
       const real = await realpath(options.root);
       if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
-      const prefix = options.commandPrefix?.()?.trim() ? options.commandPrefix() : undefined;
+      const setting = options.commandPrefix?.();
+      const prefix = setting?.trim() ? setting : undefined;
       const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, cwd: options.root, tempDir, signal });
       const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
