@@ -3,7 +3,8 @@
  * first (`~/.pi/agent/AGENTS.md`, for instructions a pi user gives every project), then the workspace's and each
  * folder's above it, outermost first, so the nearest instructions come last. In each folder the first of
  * AGENTS.override.md, AGENTS.md, CLAUDE.md (either case of the extension) is read: an override stands in for the
- * folder's AGENTS.md (a local file kept out of the repository, say).
+ * folder's AGENTS.md (a local file kept out of the repository, say). In a git worktree made inside its own repository,
+ * the worktree's file stands in for the repository's copy of the same name (worktree-shadow.ts), as in pi.
  *
  * What is read goes into every request's system prompt, with no question asked, and a repository can ship any of
  * these files. So they are read outside the tools' path gate but by its spirit: only regular files (never a FIFO,
@@ -13,9 +14,10 @@
  * out is reported with the reason (the chat's workspace panel shows it), never read.
  */
 import { realpath } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { readRegularFile } from "../../shared-node/regular-file";
 import { within } from "../tools/workspace/workspace-paths";
+import { nestedWorktree } from "./worktree-shadow";
 
 export interface ContextFile {
   path: string;
@@ -53,9 +55,14 @@ const READ = { maxBytes: MAX_CONTEXT_FILE_CHARS * 4, larger: "cut", real: true }
 export async function loadContextFiles(folder: string, deniedFolderOf: DeniedFolderOf, userFolder?: string): Promise<WorkspaceContext> {
   const files: ContextFile[] = [];
   const skipped: string[] = [];
+  const nested = await nestedWorktree(folder);
+  let worktreeFile: string | undefined;
   for (let dir = folder; ; dir = dirname(dir)) {
     const found = await contextFileIn(dir, deniedFolderOf);
-    if (found.file) files.unshift(found.file);
+    if (dir === nested?.worktreeRoot) worktreeFile = found.file && basename(found.file.path);
+    // As pi: in a worktree nested in its repository, the worktree's own file stands in for the repository's copy.
+    const shadowed = dir === nested?.mainRoot && found.file !== undefined && basename(found.file.path) === worktreeFile;
+    if (found.file && !shadowed) files.unshift(found.file);
     skipped.unshift(...found.skipped);
     if (dirname(dir) === dir) break;
   }

@@ -2,8 +2,9 @@
  * Project context files (AGENTS.md, CLAUDE.md) go into every request's system prompt unasked, and a repository can
  * ship them: a link to a file elsewhere, or a FIFO, must not send that file to the model or hang the worker.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WorkspacePaths } from "../../../src/agent-worker/tools/workspace/workspace-paths";
 import { loadContextFiles } from "../../../src/agent-worker/host/workspace-context";
@@ -146,5 +147,43 @@ describe("project context files", () => {
     const { files, skipped } = await contextUnder(home, join(home, "repo"), [join(home, ".ssh")], join(home, "agent"));
     expect(files).toEqual([]);
     expect(skipped).toEqual([`${join(home, "agent/AGENTS.md")}: not read (a link to ${join(home, ".ssh/id")}, outside ${join(home, "agent")})`]);
+  });
+
+  it("in a git worktree nested in its repository, the worktree's AGENTS.md stands in for the repository's, as in pi 1.6.0", async () => {
+    const repo = folders.make({ "AGENTS.md": "Main checkout's rules." });
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@e", "-c", "user.name=t", ...args], { cwd: repo, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "AGENTS.md");
+    git("commit", "-qm", "rules");
+    git("worktree", "add", "-q", ".worktrees/feat");
+    const worktree = join(repo, ".worktrees/feat");
+    writeFileSync(join(worktree, "AGENTS.md"), "Feature branch's rules.");
+    const inWorktree = await contextUnder(repo, join(worktree));
+    expect(inWorktree.files).toEqual([{ path: join(worktree, "AGENTS.md"), content: "Feature branch's rules." }]);
+    // Deeper in the worktree, too; a worktree without a file of its own keeps the repository's.
+    mkdirSync(join(worktree, "pkg"));
+    expect((await contextUnder(repo, join(worktree, "pkg"))).files).toEqual([{ path: join(worktree, "AGENTS.md"), content: "Feature branch's rules." }]);
+    git("worktree", "add", "-q", ".worktrees/bare");
+    rmSync(join(repo, ".worktrees/bare/AGENTS.md"));
+    expect((await contextUnder(repo, join(repo, ".worktrees/bare"))).files).toEqual([{ path: join(repo, "AGENTS.md"), content: "Main checkout's rules." }]);
+    // The repository itself, and a sibling worktree (not below its repository), read as before.
+    expect((await contextUnder(repo, repo)).files).toEqual([{ path: join(repo, "AGENTS.md"), content: "Main checkout's rules." }]);
+    const sibling = join(folders.make(), "sib");
+    git("worktree", "add", "-q", sibling);
+    const parent = dirname(sibling);
+    writeFileSync(join(parent, "AGENTS.md"), "Parent folder's rules.");
+    expect((await contextUnder(parent, sibling)).files).toEqual([
+      { path: join(parent, "AGENTS.md"), content: "Parent folder's rules." },
+      { path: join(sibling, "AGENTS.md"), content: "Main checkout's rules." },
+    ]);
+  });
+
+  it("a .git file that claims a repository it does not belong to shadows nothing", async () => {
+    const home = folders.make({ "AGENTS.md": "Home rules.", "proj/AGENTS.md": "Project rules." });
+    writeFileSync(join(home, "proj/.git"), `gitdir: ${join(home, "nowhere")}\n`);
+    expect((await contextUnder(home, join(home, "proj"))).files).toEqual([
+      { path: join(home, "AGENTS.md"), content: "Home rules." },
+      { path: join(home, "proj/AGENTS.md"), content: "Project rules." },
+    ]);
   });
 });
