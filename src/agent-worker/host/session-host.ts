@@ -79,13 +79,6 @@ type SessionMain = Pick<
   "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel"
 >;
 
-/** A tool's first sentence, for the prompt's list of tools. */
-function firstSentence(description: string): string {
-  const line = description.trim().split(/\n/)[0];
-  const end = line.search(/\.(\s|$)/);
-  return (end === -1 ? line : line.slice(0, end + 1)).slice(0, 160);
-}
-
 /**
  * How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions); `currentSettings`, the
  * settings when a command runs (bash asks them for the shell command prefix, so a change applies to the next command).
@@ -672,7 +665,7 @@ export class SessionHost {
       custom: own,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
-        return { name: t.name, snippet: pi?.snippet ?? firstSentence(t.description), guidelines: pi?.guidelines };
+        return { name: t.name, snippet: pi?.snippet, guidelines: pi?.guidelines };
       }),
       // pi gives a subagent its agent's body as an appended prompt (--append-system-prompt): the addendum section.
       addendum: instructions,

@@ -13,8 +13,12 @@ import type { ContextFile } from "./workspace-context";
 export interface PromptParts {
   /** The chat's own instructions, in place of Paddock's preamble, tool list and rules (pi's custom prompt); absent or empty for the default. */
   custom?: string;
-  /** The tools the agent has, with a one-line description each and the rules for using it (pi's). */
-  tools: { name: string; snippet: string; guidelines?: readonly string[] }[];
+  /**
+   * The tools the agent has, with pi's one-line snippet and rules for using it. As in pi 1.6.0, a tool without a
+   * snippet (Paddock's own, an MCP server's) is not listed: the model has its description with its schema, and the
+   * list ends "Additional tools may be available."
+   */
+  tools: { name: string; snippet?: string; guidelines?: readonly string[] }[];
   /** Text appended to the prompt (pi's `--append-system-prompt`, which its subagents get their agent's body through). */
   addendum?: string;
   workspace: string;
@@ -59,7 +63,8 @@ export function workspacePrompt(parts: PromptParts): string {
 }
 
 function toolList(tools: PromptParts["tools"]): string {
-  const list = tools.length > 0 ? tools.map((t) => `- ${t.name}: ${t.snippet}`).join("\n") : "(none)";
+  const listed = tools.filter((t) => t.snippet);
+  const list = listed.length > 0 ? listed.map((t) => `- ${t.name}: ${t.snippet}`).join("\n") : "(none)";
   return `${list}\n\nAdditional tools may be available.`;
 }
 

@@ -62,6 +62,16 @@ describe("the workspace prompt, as pi 1.6.0's", () => {
     expect(prompt.endsWith("<cwd>\n/work/project\n</cwd>")).toBe(true);
   });
 
+  it("lists only tools with a snippet, as pi 1.6.0 (others are the model's \"additional tools\"), and none as pi does", () => {
+    const tools = [{ name: "read", ...WORKSPACE_TOOL_PROMPTS.read }, { name: "calculate" }, { name: "mcp__files__stat", snippet: "" }];
+    expect(promptSections({ tools, workspace: "/w", contextFiles: [] }).tools).toBe(
+      "<tools>\n- read: Read file contents\n\nAdditional tools may be available.\n</tools>",
+    );
+    expect(promptSections({ tools: [{ name: "calculate" }], workspace: "/w", contextFiles: [] }).tools).toBe(
+      "<tools>\n(none)\n\nAdditional tools may be available.\n</tools>",
+    );
+  });
+
   it("lists no tools as pi does, and writes a Windows folder with forward slashes", () => {
     const sections = promptSections({ tools: [], workspace: "C:\\work\\app", contextFiles: [] });
     expect(sections.tools).toBe("<tools>\n(none)\n\nAdditional tools may be available.\n</tools>");
