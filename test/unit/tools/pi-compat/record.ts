@@ -75,4 +75,4 @@ const systemPrompts = promptScenarios.map((s) => {
   const options = { toolSnippets, toolGuidelines, ...s.options };
   return { name: s.name, sections: prompt.buildSystemPromptSections(options), text: prompt.buildSystemPrompt(options) };
 });
-console.log(JSON.stringify({ recordedFrom: `@earendil-works/pi-coding-agent ${version}`, definitions, results, systemPrompts }, null, 2));
+console.log(JSON.stringify({ recordedFrom: `@earendil-works/pi-coding-agent ${version}`, recordedWith: `Node ${process.version}`, definitions, results, systemPrompts }, null, 2));
