@@ -199,3 +199,44 @@ describe("the welcome setup from Settings", () => {
     await page.close();
   });
 });
+
+describe("the shell command prefix in Settings", () => {
+  it("is pi's shellCommandPrefix: typed under Workspace & tools, saved when the field is left, shown again on return", async () => {
+    const { page, problems } = await openSettings();
+    await index(page).getByRole("link", { name: "Workspace & tools" }).click();
+    const field = page.getByLabel("Shell command prefix");
+    expect(await field.inputValue()).toBe("");
+    expect(await field.getAttribute("placeholder")).toBe("shopt -s expand_aliases");
+    await field.fill("shopt -s expand_aliases\nsource ~/.bash_aliases");
+    await field.blur();
+    const saved = async () => (await rig.host.call<{ tools: { shellCommandPrefix?: string } }>("getSettings")).tools.shellCommandPrefix;
+    await poll(saved).toBe("shopt -s expand_aliases\nsource ~/.bash_aliases");
+    await field.scrollIntoViewIfNeeded();
+    await shot(page, "settings-shell-prefix");
+    await expectAccessible(page, "Workspace & tools with a shell command prefix", { exclude: NOT_MINE });
+
+    expect(problems).toEqual([]);
+    await page.close();
+
+    // In Settings opened anew, the field shows what was saved; emptied (blank counts as empty), the prefix is gone.
+    const again = await openSettings();
+    const shown = again.page.getByLabel("Shell command prefix");
+    expect(await shown.inputValue()).toBe("shopt -s expand_aliases\nsource ~/.bash_aliases");
+    await shown.fill("   ");
+    await shown.blur();
+    await poll(saved).toBe("");
+    expect(again.problems).toEqual([]);
+    await again.page.close();
+  });
+
+  it("looks right in the dark theme", async () => {
+    const { page } = await openSettings({ colorScheme: "dark" });
+    await index(page).getByRole("link", { name: "Workspace & tools" }).click();
+    await page.getByLabel("Shell command prefix").fill("shopt -s expand_aliases");
+    await page.getByLabel("Shell command prefix").scrollIntoViewIfNeeded();
+    await shot(page, "settings-shell-prefix-dark");
+    await page.getByLabel("Shell command prefix").fill("");
+    await page.getByLabel("Shell command prefix").blur();
+    await page.close();
+  });
+});

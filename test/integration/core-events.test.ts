@@ -154,8 +154,7 @@ describe("a chat's workspace", () => {
       await client.prompt("hello");
       const system = JSON.stringify(server.requests.at(-1)!.body.messages[0]);
       expect(system).toContain("Always answer in haiku.");
-      expect(system).toContain(`Current working directory: ${realpathSync(folder)}`);
-      expect(system).toContain(`Platform: ${process.platform}`);
+      expect(system).toContain(`<cwd>\\n${realpathSync(folder)}\\n</cwd>`);
 
       // Without a workspace again, the chat shows none.
       client.close();

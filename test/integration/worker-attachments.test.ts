@@ -197,7 +197,7 @@ describe("a chat's own instructions and parameters", () => {
     expect(h.server.requests.at(-1)!.body.messages[0]).toMatchObject({ role: "system", content: "Now with rules." });
   });
 
-  it("in a workspace the chat's instructions replace Paddock's, and the folder, AGENTS.md and date are still given", async () => {
+  it("in a workspace the chat's instructions replace Paddock's, and the folder and AGENTS.md are still given", async () => {
     const root = folders.make({ "AGENTS.md": "Use tabs." });
     h = await startHarness({ workspaceOf: () => root });
     const client = await h.client("ws");
@@ -206,9 +206,9 @@ describe("a chat's own instructions and parameters", () => {
     await settled(client, 2);
     const system = String(h.server.requests.at(-1)!.body.messages[0].content);
     expect(system.startsWith("Only ever answer in haiku.")).toBe(true);
-    expect(system).not.toContain("expert coding assistant");
+    expect(system).not.toContain("running inside Paddock");
     expect(system).toContain("Use tabs.");
-    expect(system).toContain(`Current working directory: ${root}`);
+    expect(system).toContain(`<cwd>\n${root}\n</cwd>`);
     expect(existsSync(join(root, "attachments"))).toBe(false);
   });
 });

@@ -39,7 +39,7 @@ const lastToolResult = (harness: Harness) => {
 };
 
 describe("a chat with a workspace", () => {
-  it("tells the model the folder, the date, the platform and AGENTS.md, and gives it pi's tools; a chat without one gets neither", async () => {
+  it("tells the model the folder and AGENTS.md in pi 1.6.0's sections, and gives it pi's tools; a chat without one gets neither", async () => {
     const root = workspace({ "AGENTS.md": "Always answer in haiku." });
     h = await startHarness({ workspaceOf: (id) => (id === "with" ? root : undefined) });
     const client = await h.client("with");
@@ -47,10 +47,8 @@ describe("a chat with a workspace", () => {
     await settled(client, 2);
     const body = h.server.requests.at(-1)!.body;
     const system = String(body.messages[0].content);
-    expect(system).toContain(`Current working directory: ${root}`);
-    expect(system).toContain("Always answer in haiku.");
-    expect(system).toContain(`Platform: ${process.platform}`);
-    expect(system).toMatch(/Current date: \d{4}-\d\d-\d\d/);
+    expect(system).toContain(`<cwd>\n${root}\n</cwd>`);
+    expect(system).toContain(`<project_instructions path="${join(root, "AGENTS.md")}">\nAlways answer in haiku.\n</project_instructions>`);
     expect(system).toContain("- edit: Make precise file edits");
     const names = (body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
     expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "subagent", "wait", "write"]);
@@ -78,7 +76,7 @@ describe("a chat with a workspace", () => {
       await client.prompt("hello");
       await settled(client, 2);
       expect(JSON.stringify(h.server.requests.at(-1)!.body)).not.toContain("PRIVATE KEY");
-      expect(String(h.server.requests.at(-1)!.body.messages[0].content)).toContain(`Current working directory: ${folder}`);
+      expect(String(h.server.requests.at(-1)!.body.messages[0].content)).toContain(`<cwd>\n${folder}\n</cwd>`);
       expect(client.mirror.getView().workspace).toMatchObject({ folder, contextFiles: [] });
       skipped[id] = client.mirror.getView().workspace?.contextSkipped;
     }
@@ -152,6 +150,32 @@ describe("a chat with a workspace", () => {
     expect(output).not.toContain("top secret");
     expect(readFileSync(join(root, "inside.txt"), "utf8")).toBe("made\n");
     expect(existsSync(outside)).toBe(false);
+  });
+
+  it.skipIf(!sandbox.available)("runs Settings' shell command prefix before each command, in the sandbox, and follows a change at once", async () => {
+    const root = workspace();
+    const prefix = "shopt -s expand_aliases\nalias greet='echo hello from the prefix'";
+    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" }, shellCommandPrefix: prefix } });
+    const client = await h.client("prefix");
+    await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
+    const outside = join(tmpdir(), `paddock-prefix-${process.pid}-${Date.now()}`);
+    void client.prompt(call("p1", "bash", { command: `greet; (echo x > ${outside}) 2>/dev/null || echo still-sandboxed` })).catch(() => {});
+    await settled(client, 4);
+    expect(lastToolResult(h)).toBe("hello from the prefix\nstill-sandboxed\n");
+    expect(existsSync(outside)).toBe(false);
+
+    // Settings changed: the live worker's next command has the new prefix.
+    await h.broker.broadcastSettings({ ...h.settings, shellCommandPrefix: "greet() { echo changed; }" });
+    void client.prompt(call("p2", "bash", { command: "greet" })).catch(() => {});
+    await settled(client, 8);
+    expect(lastToolResult(h)).toBe("changed\n");
+
+    // A failing command (an error result since pi 1.6.0, no longer thrown) still reaches the transcript and the model as an error.
+    void client.prompt(call("p3", "bash", { command: "echo partial; exit 3" })).catch(() => {});
+    await settled(client, 12);
+    const failed = client.mirror.getView().state.messages.at(-2) as { role: string; isError: boolean; content: { text: string }[] };
+    expect(failed).toMatchObject({ role: "toolResult", isError: true, content: [{ text: "partial\n\n\nCommand exited with code 3" }] });
+    expect(lastToolResult(h)).toBe("partial\n\n\nCommand exited with code 3");
   });
 
   it("without a sandbox every command asks, whatever Settings say, and can only be allowed once", async () => {

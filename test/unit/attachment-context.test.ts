@@ -97,13 +97,13 @@ describe("a chat's own instructions and parameters", () => {
     expect(chatInstructions({}, undefined)).toBeUndefined();
   });
 
-  it("in a workspace the chat's instructions replace Paddock's default, and the folder and date are still given", () => {
-    const parts = { tools: [{ name: "read", snippet: "Read a file" }], workspace: "/w", contextFiles: [], platform: "linux", now: new Date(2025, 0, 2) };
+  it("in a workspace the chat's instructions replace Paddock's default, and the folder is still given", () => {
+    const parts = { tools: [{ name: "read", snippet: "Read a file" }], workspace: "/w", contextFiles: [] };
     const own = workspacePrompt({ ...parts, custom: chatInstructions({ systemPrompt: "Answer in French." }, "") });
     expect(own.startsWith("Answer in French.")).toBe(true);
-    expect(own).not.toContain("expert coding assistant");
-    expect(own).toContain("Current working directory: /w");
-    expect(workspacePrompt({ ...parts, custom: chatInstructions({}, "") })).toContain("expert coding assistant");
+    expect(own).not.toContain("running inside Paddock");
+    expect(own).toContain("<cwd>\n/w\n</cwd>");
+    expect(workspacePrompt({ ...parts, custom: chatInstructions({}, "") })).toContain("running inside Paddock");
   });
 
   it("request parameters: temperature as set, max output tokens capped at the model's maximum, defaults left out", () => {

@@ -7,6 +7,7 @@ import {
   applySettingsPatch,
   DEFAULT_SETTINGS,
   InvalidSettingsError,
+  MAX_SHELL_PREFIX_CHARS,
   migrateSettings,
   salvageSettings,
   validateSettings,
@@ -90,6 +91,18 @@ describe("settings schema", () => {
     expect(migrated.defaultModel).toEqual({ provider: "azure", id: "gpt-5.2" });
     expect(migrated.version).toBe(3);
     expect(migrateSettings({ version: 2, defaultModel: { provider: "anthropic", id: "claude-opus-4-7" } }).defaultModel).toEqual({ provider: "anthropic", id: "claude-opus-4-7" });
+  });
+
+  it("keeps pi's shell command prefix: none by default, a tools field a patch sets, bounded, and absent in older files", () => {
+    expect(DEFAULT_SETTINGS.tools.shellCommandPrefix).toBe("");
+    const prefix = "shopt -s expand_aliases\nsource ~/.bash_aliases";
+    const next = applySettingsPatch(DEFAULT_SETTINGS, { tools: { shellCommandPrefix: prefix } });
+    expect(next.tools).toEqual({ ...DEFAULT_SETTINGS.tools, shellCommandPrefix: prefix });
+    expect(() => applySettingsPatch(DEFAULT_SETTINGS, { tools: { shellCommandPrefix: "x".repeat(MAX_SHELL_PREFIX_CHARS + 1) } })).toThrow(
+      `tools.shellCommandPrefix: must not have more than ${MAX_SHELL_PREFIX_CHARS} characters`,
+    );
+    const { shellCommandPrefix: _none, ...olderTools } = DEFAULT_SETTINGS.tools;
+    expect(migrateSettings({ version: 3, tools: olderTools }).tools.shellCommandPrefix).toBe("");
   });
 
   it("fills fields a current file lacks with defaults", () => {

@@ -79,19 +79,21 @@ type SessionMain = Pick<
   "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel"
 >;
 
-/** A tool's first sentence, for the prompt's list of tools. */
-function firstSentence(description: string): string {
-  const line = description.trim().split(/\n/)[0];
-  const end = line.search(/\.(\s|$)/);
-  return (end === -1 ? line : line.slice(0, end + 1)).slice(0, 160);
-}
-
-/** How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions). */
-function workspaceSetup(options: WorkerInitOptions, settings: WorkerSettings, identity: FolderIdentity | undefined): WorkspaceSetup {
+/**
+ * How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions); `currentSettings`, the
+ * settings when a command runs (bash asks them for the shell command prefix, so a change applies to the next command).
+ */
+function workspaceSetup(
+  options: WorkerInitOptions,
+  settings: WorkerSettings,
+  identity: FolderIdentity | undefined,
+  currentSettings: () => WorkerSettings,
+): WorkspaceSetup {
   return {
     sessionDir: options.sessionDir,
     privateDir: options.privateDir,
     allowedDomains: settings.allowedDomains,
+    shellCommandPrefix: () => currentSettings().shellCommandPrefix,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(identity ? { identity } : {}),
   };
@@ -328,11 +330,14 @@ export class SessionHost {
     const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve({ model: undefined, problem: undefined });
     const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
     const modelRef = loaded.model ?? defaultRef;
+    let created: SessionHost | undefined;
+    const currentSettings = () => created?.settings ?? options.settings;
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity)) : undefined,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings)) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
+    created = host;
     if (resolved.problem) {
       host.modelProblem = resolved.problem;
       // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
@@ -520,7 +525,7 @@ export class SessionHost {
    */
   async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
     const change = ++this.workspaceChanges;
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity)) : undefined;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings)) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     this.workspace = workspace;
     this.workspaceIdentity = identity;
@@ -658,19 +663,17 @@ export class SessionHost {
     const instructions = this.options.subagent?.instructions.trim();
     const own = this.options.subagent ? undefined : chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt);
     if (!workspace) return instructions ?? own ?? "";
-    const prompt = workspacePrompt({
+    return workspacePrompt({
       custom: own,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
-        return { name: t.name, snippet: pi?.snippet ?? firstSentence(t.description), guidelines: pi?.guidelines };
+        return { name: t.name, snippet: pi?.snippet, guidelines: pi?.guidelines };
       }),
+      // pi gives a subagent its agent's body as an appended prompt (--append-system-prompt): the addendum section.
+      addendum: instructions,
       workspace: workspace.folder,
       contextFiles: workspace.contextFiles,
-      platform: process.platform,
-      now: new Date(),
     });
-    // pi appends an agent's body to the system prompt.
-    return instructions ? `${prompt}\n\n${instructions}` : prompt;
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */

@@ -22,6 +22,7 @@ import {
   type ShellSandbox,
 } from "../tools/workspace";
 import { loadContextFiles, type ContextFile } from "./workspace-context";
+import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 
 /** Where `bash` runs: in the sandbox, or (with the reason) outside any. */
 export interface ShellChoice {
@@ -61,6 +62,8 @@ export interface WorkspaceSetup {
   privateDir?: string;
   /** Hosts commands may reach (Settings → Tools). */
   allowedDomains: readonly string[];
+  /** pi's `shellCommandPrefix` (Settings → Tools), as Settings have it at each command; absent or blank: none. */
+  shellCommandPrefix?: () => string | undefined;
   /** What an earlier worker found about the sandbox here, if main knows. */
   sandbox?: SandboxVerdict;
   /** A subagent's: the identity `folder` had when main checked it (then its real path); see WorkerInitOptions. */
@@ -90,7 +93,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     // they keep (so a link swapped in between a check and their making cannot slip through).
     paths = new WorkspacePaths(folder, [], folders, setup.identity);
     protectedFiles = new ProtectedChanges(paths);
-    tools = workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles, identity: setup.identity });
+    tools = workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles, identity: setup.identity, shellCommandPrefix: setup.shellCommandPrefix });
   } catch (error) {
     return unusable(folder, error instanceof WorkspaceEscapeError ? error.message : `${folder} cannot be opened (${String(error)}).`);
   }
@@ -100,7 +103,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     chosen = { sandboxed: sandbox.kind !== "none", ...(problem ? { problem } : {}), ...(verdict ? { verdict } : {}) };
     return chosen;
   });
-  const context = await loadContextFiles(paths.root, (real) => paths.privateFolderOf(real, "read")?.path);
+  const context = await loadContextFiles(paths.root, (real) => paths.privateFolderOf(real, "read")?.path, piAgentFolder());
   const contextFiles = context.files;
   return {
     folder,

@@ -49,6 +49,7 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     approvalTimeoutMs: settings.tools.approvalTimeoutMinutes * 60_000,
     allowedDomains: settings.tools.allowedDomains,
     defaultSystemPrompt: settings.defaultSystemPrompt,
+    shellCommandPrefix: settings.tools.shellCommandPrefix,
   };
 }
 

@@ -225,7 +225,7 @@ export interface AgentToolResult<T> {
   content: (TextContent | ImageContent)[];
   /** Structured data for logs and the UI. */
   details: T;
-  /** A failure returned rather than thrown (pi's bash for a command killed by a signal): the call counts as an error. */
+  /** A failure returned rather than thrown (pi 1.6.0's bash for a command that exits with another code than 0): the call counts as an error. */
   isError?: boolean;
   /** Ask to end the run after this batch; honoured only when every result of the batch asks. */
   terminate?: boolean;

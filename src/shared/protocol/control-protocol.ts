@@ -35,6 +35,8 @@ export interface WorkerSettings {
   allowedDomains: string[];
   /** Instructions for chats that have none of their own (Settings); absent or blank: none. */
   defaultSystemPrompt?: string;
+  /** pi's `shellCommandPrefix` (Settings → Tools): run by bash before every command; absent or blank: none. */
+  shellCommandPrefix?: string;
 }
 
 export interface WorkerInitOptions {

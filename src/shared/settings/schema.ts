@@ -16,6 +16,8 @@ import { isRecord } from "../is-record";
 import { KeyedRecord } from "../keyed-record";
 
 export const SETTINGS_VERSION = 3;
+/** The shell command prefix is a line or two of shell, not a script: settings go to every worker. */
+export const MAX_SHELL_PREFIX_CHARS = 4096;
 /** How many recent workspaces Settings keep. */
 export const RECENT_WORKSPACES = 10;
 
@@ -69,6 +71,11 @@ export const ToolsSettingsSchema = Type.Object(
     allowedDomains: Type.Array(DomainSchema, { maxItems: 200 }),
     /** Subagent workers running at once across all chats (each parent has at most 4 of them). */
     maxSubagents: Type.Integer({ minimum: 1, maximum: 32 }),
+    /**
+     * pi's `shellCommandPrefix`: shell lines bash runs before every command, e.g. `shopt -s expand_aliases` (inside
+     * the sandbox, as the command). Absent or blank: none.
+     */
+    shellCommandPrefix: Type.Optional(Type.String({ maxLength: MAX_SHELL_PREFIX_CHARS })),
   },
   { additionalProperties: false },
 );
@@ -234,6 +241,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     approvalTimeoutMinutes: 10,
     allowedDomains: [],
     maxSubagents: 8,
+    shellCommandPrefix: "",
   },
   recentWorkspaces: [],
   confirmedProjectAgents: [],

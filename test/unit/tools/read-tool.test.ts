@@ -115,6 +115,48 @@ describe("read", () => {
     shown.free();
   });
 
+  it("sends a BMP as PNG, as pi 1.6.0, with its pixels; a file only starting with BM is text", async () => {
+    const photon = createRequire(import.meta.url)("@silvia-odwyer/photon-node") as typeof import("@silvia-odwyer/photon-node");
+    // 1x1, 24-bit, BITMAPINFOHEADER: one red pixel (BGR) padded to 4 bytes.
+    const header = Buffer.alloc(54);
+    header.write("BM", 0, "latin1");
+    header.writeUInt32LE(58, 2);
+    header.writeUInt32LE(54, 10);
+    header.writeUInt32LE(40, 14);
+    header.writeInt32LE(1, 18);
+    header.writeInt32LE(1, 22);
+    header.writeUInt16LE(1, 26);
+    header.writeUInt16LE(24, 28);
+    file("red.bmp", Buffer.concat([header, Buffer.from([0x00, 0x00, 0xff, 0x00])]));
+    const result = await ws.result("read", { path: "red.bmp" });
+    expect(result.content[0]).toEqual({ type: "text", text: "Read image file [image/png]\n[Image converted from image/bmp to image/png.]" });
+    const png = Buffer.from((result.content[1] as { data: string; mimeType: string }).data, "base64");
+    expect(result.content[1]).toMatchObject({ type: "image", mimeType: "image/png" });
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    const decoded = photon.PhotonImage.new_from_byteslice(new Uint8Array(png));
+    expect([...decoded.get_raw_pixels().subarray(0, 3)]).toEqual([255, 0, 0]);
+    decoded.free();
+
+    file("notes.txt", "BM is a band's name, not a bitmap header\n");
+    expect(await ws.run("read", { path: "notes.txt" })).toBe("BM is a band's name, not a bitmap header\n");
+    // A bitmap header that photon cannot decode: said so, as pi says it.
+    file("broken.bmp", Buffer.concat([header, Buffer.from([0x00])]).subarray(0, 40));
+    expect(await ws.run("read", { path: "broken.bmp" })).toBe("Read image file [image/bmp]\n[Image omitted: could not be converted to a supported inline image format.]");
+  });
+
+  it("takes an animated PNG for text, as pi 1.6.0 does (models take still images)", async () => {
+    const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const chunk = (type: string, data: Buffer) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      return Buffer.concat([length, Buffer.from(type, "latin1"), data, Buffer.alloc(4)]);
+    };
+    const ihdr = chunk("IHDR", Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]));
+    file("anim.png", Buffer.concat([signature, ihdr, chunk("acTL", Buffer.alloc(8)), chunk("IDAT", Buffer.alloc(2))]));
+    const result = await ws.result("read", { path: "anim.png" });
+    expect(result.content.every((c) => c.type === "text")).toBe(true);
+  });
+
   it("turns a photo by its EXIF orientation before scaling it", async () => {
     const photon = createRequire(import.meta.url)("@silvia-odwyer/photon-node") as typeof import("@silvia-odwyer/photon-node");
     const image = new photon.PhotonImage(new Uint8Array(3000 * 1000 * 4).fill(128), 3000, 1000);

@@ -64,16 +64,40 @@ describe("find", () => {
     expect(await ws.run("find", { pattern: "*.ts" })).toBe("src/b.ts\nsrc/deep/src/a.ts");
   });
 
-  it("matches names at any depth and paths below the folder, respecting .gitignore without a git repository", async () => {
+  it("matches names at any depth and paths anchored at the search folder, respecting .gitignore without a git repository", async () => {
     ignoreFixture();
     expect(await ws.run("find", { pattern: "*.ts" })).toBe(".hidden.ts\nsrc/app.ts\nsrc/deep/app.spec.ts");
     expect(await ws.run("find", { pattern: "**/*.ts" })).toBe(".hidden.ts\nsrc/app.ts\nsrc/deep/app.spec.ts");
-    expect(await ws.run("find", { pattern: "deep/*.ts" })).toBe("src/deep/app.spec.ts");
+    // As pi 1.6.0 (its #12066): a relative path pattern starts at the search folder, as grep's glob does.
+    expect(await ws.run("find", { pattern: "deep/*.ts" })).toBe("No files found matching pattern");
+    expect(await ws.run("find", { pattern: "**/deep/*.ts" })).toBe("src/deep/app.spec.ts");
+    expect(await ws.run("find", { pattern: "src/*.ts" })).toBe("src/app.ts");
+    expect(await ws.run("find", { pattern: "./src/*.ts" })).toBe("src/app.ts");
+    expect(await ws.run("find", { pattern: "deep/*.ts", path: "src" })).toBe("deep/app.spec.ts");
     expect(await ws.run("find", { pattern: "*.ts", path: "src" })).toBe("app.ts\ndeep/app.spec.ts");
     expect(await ws.run("find", { pattern: "*.log" })).toBe("No files found matching pattern");
     expect(await ws.run("find", { pattern: "build/*.ts" })).toBe("No files found matching pattern");
     expect(await ws.run("find", { pattern: "*.{log,gitignore}" })).toBe(".gitignore");
-    expect(await ws.run("find", { pattern: "/src/*.ts" })).toBe("src/app.ts");
+    // An absolute pattern is matched against absolute paths.
+    expect(await ws.run("find", { pattern: `${ws.root}/src/*.ts` })).toBe("src/app.ts");
+    expect(await ws.run("find", { pattern: "/src/*.ts" })).toBe("No files found matching pattern");
+  });
+
+  it("matches an all-lowercase pattern regardless of case, as fd's smart case; one with capitals exactly", async () => {
+    put("Docs/README.MD");
+    put("docs/notes.md");
+    expect(await ws.run("find", { pattern: "*.md" })).toBe("Docs/README.MD\ndocs/notes.md");
+    expect(await ws.run("find", { pattern: "*.MD" })).toBe("Docs/README.MD");
+    expect(await ws.run("find", { pattern: "docs/*" })).toBe("Docs/README.MD\ndocs/notes.md");
+    expect(await ws.run("find", { pattern: "Docs/*" })).toBe("Docs/README.MD");
+  });
+
+  it("takes a limit below 1 as 1, and says the limit was reached only when more were found", async () => {
+    put("a.md");
+    put("b.md");
+    expect(await ws.run("find", { pattern: "*.md", limit: 0 })).toBe("a.md\n\n[1 results limit reached. Use limit=2 for more, or refine pattern]");
+    expect(await ws.run("find", { pattern: "*.md", limit: -2 })).toBe("a.md\n\n[1 results limit reached. Use limit=2 for more, or refine pattern]");
+    expect(await ws.run("find", { pattern: "*.md", limit: 2 })).toBe("a.md\nb.md");
   });
 
   it("respects .gitignore inside a git repository too", async () => {

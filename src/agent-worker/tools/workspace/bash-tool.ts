@@ -13,7 +13,7 @@ import type { ShellSandbox } from "./sandbox";
 import type { Truncation } from "./truncate";
 
 const parameters = Type.Object({
-  command: Type.String({ description: "Bash command to execute" }),
+  command: Type.String({ description: "Shell command to execute" }),
   timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
 });
 
@@ -28,6 +28,12 @@ export interface BashToolOptions {
   /** Full outputs go to `<sessionDir>/bash-output/`, the commands' TMPDIR is `<sessionDir>/tmp`. */
   sessionDir: string;
   sandbox: ShellSandbox;
+  /**
+   * pi's `shellCommandPrefix` setting (Settings → Tools), e.g. `shopt -s expand_aliases`: put on its own line before
+   * every command, as pi does, so it shapes the command's shell. Asked at each command, so a change in Settings
+   * applies to the next one. Absent, or blank: none.
+   */
+  commandPrefix?: () => string | undefined;
 }
 
 /** pi's pace for live output. */
@@ -38,12 +44,22 @@ const EXIT_GRACE_MS = 100;
 /** Where full command outputs are saved, inside the session's folder; `read` may read them. */
 export const BASH_OUTPUT_FOLDER = "bash-output";
 
-type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null } | { kind: "aborted" } | { kind: "timeout" };
+/** setTimeout's longest delay: pi refuses a timeout past it. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+interface ShellExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+/** How a command ended; a timeout that came after the shell itself exited keeps that exit (pi says both). */
+type Ending = ({ kind: "exit" } & ShellExit) | { kind: "aborted" } | { kind: "timeout"; shellExit?: ShellExit & { afterSeconds: number } };
 
 /**
  * pi's bash tool: runs in the workspace, streams output through onUpdate, returns the last 2,000 lines / 50 KB with
- * pi's markers, the full output saved to a file. Each command leads its own process group: abort, timeout and the end
- * of the command kill the whole tree, so nothing it started outlives it.
+ * pi's markers, the full output saved to a file. As pi 1.6.0: a command that exits with another code than 0 (or is
+ * killed by a signal: 128 + its number) is an error result carrying that code, not a thrown error; abort and timeout
+ * throw. Each command leads its own process group: abort, timeout and the end of the command kill the whole tree, so
+ * nothing it started outlives it.
  */
 export function bashTool(options: BashToolOptions): AgentTool<typeof parameters, BashDetails | undefined> {
   const tempDir = join(options.sessionDir, "tmp");
@@ -53,13 +69,16 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
     description: `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
     parameters,
     async execute(_id, { command, timeout }, signal, onUpdate) {
+      checkTimeout(timeout);
       if (signal?.aborted) throw new Error("Command aborted");
       if (!existsSync(options.root)) throw new Error(`Working directory does not exist: ${options.root}\nCannot execute bash commands.`);
       // The root was a real path when the tools were made. A folder swapped for a link since (to `/`, say) would be
       // the command's folder, and what the sandbox lets it write: refused.
       const real = await realpath(options.root);
       if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
-      const launch = await options.sandbox.launch({ command, cwd: options.root, tempDir, signal });
+      const setting = options.commandPrefix?.();
+      const prefix = setting?.trim() ? setting : undefined;
+      const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, cwd: options.root, tempDir, signal });
       const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
       let ending: Ending;
@@ -76,18 +95,34 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       const { text, details } = formatOutput(snapshot, output.lastLineBytes);
       const status = (message: string) => new Error(`${text ? `${text}\n\n` : ""}${message}`);
       if (ending.kind === "aborted") throw status("Command aborted");
-      if (ending.kind === "timeout") throw status(`Command timed out after ${timeout} seconds`);
-      // As pi 1.6.0: a command that ran to its end and printed nothing says "(no output)", also above its status.
-      const shown = text || "(no output)";
-      if (ending.signal) {
-        // pi returns a shell killed by a signal as an error result with the shell's code (128 + the signal's number).
-        const code = 128 + (osConstants.signals[ending.signal] ?? 0);
-        return { content: [{ type: "text", text: `${shown}\n\nCommand exited with code ${code} (killed by ${ending.signal})` }], details, isError: true };
+      if (ending.kind === "timeout") {
+        const exited = ending.shellExit;
+        // Both facts matter (pi's words): the command's own result, and that what it left running kept writing.
+        const after = exited
+          ? `. The shell exited with code ${exitCode(exited)} after ${exited.afterSeconds} seconds, but background processes it started kept writing output until the timeout.`
+          : "";
+        throw status(`Command timed out after ${timeout} seconds${after}`);
       }
-      if (ending.code !== 0) throw new Error(`${shown}\n\nCommand exited with code ${ending.code}`);
+      // A command that ran to its end and printed nothing says "(no output)", also above its status.
+      const shown = text || "(no output)";
+      const code = exitCode(ending);
+      if (code !== 0) return { content: [{ type: "text", text: `${shown}\n\nCommand exited with code ${code}` }], details, isError: true };
       return { content: [{ type: "text", text: shown }], details };
     },
   };
+}
+
+/** pi's check: a timeout is a finite, positive number of seconds that setTimeout can wait. */
+function checkTimeout(timeout: number | undefined): void {
+  if (timeout === undefined) return;
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new Error("Invalid timeout: must be a finite number of seconds");
+  if (timeout * 1000 > MAX_TIMEOUT_MS) throw new Error(`Invalid timeout: maximum is ${MAX_TIMEOUT_MS / 1000} seconds`);
+}
+
+/** The shell's exit code; one killed by a signal has none, and counts as 128 + the signal's number, as shells say. */
+function exitCode(exit: ShellExit): number {
+  if (exit.code !== null) return exit.code;
+  return exit.signal ? 128 + (osConstants.signals[exit.signal] ?? 0) : 1;
 }
 
 function run(
@@ -116,11 +151,16 @@ function run(
     const stop = (reason: "aborted" | "timeout") => {
       stoppedBy ??= reason;
       if (child.pid) killProcessTree(child.pid);
+      // The shell is gone, and what still holds its pipes left its group (setsid): the kill cannot reach it, so the
+      // call lets go of the pipes now rather than when that process stops writing.
+      if (exit) settle();
     };
     const onAbort = () => stop("aborted");
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
-    const timer = timeout !== undefined && timeout > 0 ? setTimeout(() => stop("timeout"), timeout * 1000) : undefined;
+    const startedAt = Date.now();
+    let exitedAfterMs: number | undefined;
+    const timer = timeout !== undefined ? setTimeout(() => stop("timeout"), timeout * 1000) : undefined;
 
     let settled = false;
     const settle = () => {
@@ -130,7 +170,9 @@ function run(
       clearInterval(graceTimer);
       signal?.removeEventListener("abort", onAbort);
       for (const stream of streams) stream.destroy();
-      resolve(stoppedBy ? { kind: stoppedBy } : { kind: "exit", code: exit?.code ?? null, signal: exit?.signal ?? null });
+      const shellExit = exit && exitedAfterMs !== undefined ? { ...exit, afterSeconds: Math.round(exitedAfterMs / 100) / 10 } : undefined;
+      if (stoppedBy === "timeout") resolve({ kind: "timeout", ...(shellExit ? { shellExit } : {}) });
+      else resolve(stoppedBy ? { kind: stoppedBy } : { kind: "exit", code: exit?.code ?? null, signal: exit?.signal ?? null });
     };
     const onData = (chunk: Buffer) => {
       lastOutputAt = Date.now();
@@ -156,6 +198,7 @@ function run(
     });
     child.once("exit", (code, exitSignal) => {
       exit = { code, signal: exitSignal };
+      if (!stoppedBy) exitedAfterMs = Date.now() - startedAt;
       // Whatever the command left running in its group ends with it; once the pipes are drained (or a process that
       // left the group still holds them, idle), the command is over.
       if (child.pid && process.platform !== "win32") killProcessTree(child.pid);

@@ -16,7 +16,7 @@ const replaceEdit = Type.Object(
     }),
     newText: Type.String({ description: "Replacement text for this targeted edit." }),
   },
-  { additionalProperties: false },
+  {},
 );
 
 const parameters = Type.Object(
@@ -27,7 +27,7 @@ const parameters = Type.Object(
         "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead.",
     }),
   },
-  { additionalProperties: false },
+  {},
 );
 
 export interface EditDetails {
@@ -39,8 +39,9 @@ export interface EditDetails {
 }
 
 /**
- * Models still send pi's older single-edit form `{path, oldText, newText}`, and some send `edits` as a JSON string:
- * both become the current shape before validation, as in pi.
+ * Models still send pi's older single-edit form `{path, oldText, newText}` (beside `edits[]` or not), some send `edits`
+ * as a JSON string, and some one edit object in place of the array: all become `edits[]` before validation, as in
+ * pi 1.6.0.
  */
 export function prepareEditArguments(input: unknown): Static<typeof parameters> {
   if (!input || typeof input !== "object") return input as Static<typeof parameters>;
@@ -49,9 +50,12 @@ export function prepareEditArguments(input: unknown): Static<typeof parameters> 
     try {
       const parsed: unknown = JSON.parse(args.edits);
       if (Array.isArray(parsed)) args.edits = parsed;
+      else if (isSingleEdit(parsed)) args.edits = [parsed];
     } catch {
       // left as is: validation reports it
     }
+  } else if (isSingleEdit(args.edits)) {
+    args.edits = [args.edits];
   }
   if (typeof args.oldText === "string" && typeof args.newText === "string") {
     const edits = Array.isArray(args.edits) ? [...args.edits] : [];
@@ -61,6 +65,12 @@ export function prepareEditArguments(input: unknown): Static<typeof parameters> 
     args.edits = edits;
   }
   return args as Static<typeof parameters>;
+}
+
+function isSingleEdit(value: unknown): value is { oldText: string; newText: string } {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const edit = value as Record<string, unknown>;
+  return typeof edit.oldText === "string" && typeof edit.newText === "string";
 }
 
 const BOM = "\uFEFF";

@@ -14,7 +14,7 @@ const DEFAULT_LIMIT = 100;
 const parameters = Type.Object({
   pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
   path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
-  glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
+  glob: Type.Optional(Type.String({ description: "Filter files by glob pattern relative to path, e.g. 'src/**/*.ts'. Without '/', e.g. '*.ts', it matches file names at any depth" })),
   ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
   literal: Type.Optional(Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" })),
   context: Type.Optional(Type.Number({ description: "Number of lines to show before and after each match (default: 0)" })),
@@ -50,7 +50,7 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       throwIfAborted(signal);
       const searchPath = await paths.resolveForReading(path || ".");
       const contextLines = context && context > 0 ? Math.floor(context) : 0;
-      const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
+      const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
       const formatPath = (file: string) => {
         const inside = target.isDirectory ? relative(searchPath, file) : "";
         return inside && !inside.startsWith("..") ? inside.split(sep).join("/") : basename(file);
@@ -61,7 +61,8 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       if (literal) args.push("--fixed-strings");
       if (contextLines > 0) args.push("--context", String(contextLines));
       // Relative to the search folder, as rg's own --glob would take it (see glob-filter.ts for why it is not used).
-      const filter = glob ? globFilter(glob) : undefined;
+      // rg never matches a leading "./" (pi 1.6.0 drops it too); "!" still excludes.
+      const filter = glob ? globFilter(glob.replace(/^(!?)(?:\.\/)+/, "$1")) : undefined;
       if (filter) args.push(...filter.rgArgs);
       args.push(...EXCLUDE_GIT_DIR, "--", pattern);
 
@@ -70,6 +71,7 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       let matches = 0;
       let linesTruncated = false;
       let last: { path: string; line: number } | undefined; // the match that reached the limit
+      let more = false;
       const target = await openSearchTarget(paths, path || ".", searchPath, true);
       let run: RipgrepRun;
       try {
@@ -77,25 +79,24 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
           [...args, target.path],
           target.cwd,
           (line) => {
-            if (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) {
-              return last === undefined; // after the last match, any other event ends its context
-            }
+            if (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) return true;
             const event = JSON.parse(line) as RgLineEvent;
             const file = target.realOf(textOf(event.data.path));
             if (paths.privateReason(file, "read")) return true; // a credential store or Paddock's data inside the folder
             if (filter?.accepts && !filter.accepts(relative(searchPath, file).split(sep).join("/"))) return true;
             const lineNumber = event.data.line_number;
-            if (last && (event.type === "match" || file !== last.path || lineNumber > last.line + contextLines)) return false;
+            if (last && event.type === "match") {
+              more = true; // one match past the limit: proof that the limit hid some (pi 1.6.0 waits for it too)
+              return false;
+            }
+            if (last && (file !== last.path || lineNumber > last.line + contextLines)) return true; // not the last match's context
             const text = textOf(event.data.lines).replace(/\r?\n$/, "").replace(/\r/g, "");
             const cut = truncateLine(text);
             linesTruncated ||= cut.wasTruncated;
             const separator = event.type === "match" ? ":" : "-";
             if (blocks.at(-1)?.file !== file) blocks.push({ file, lines: [] });
             blocks.at(-1)!.lines.push(`${formatPath(file)}${separator}${lineNumber}${separator} ${cut.text}`);
-            if (event.type === "match" && ++matches >= effectiveLimit) {
-              last = { path: file, line: lineNumber };
-              return contextLines > 0;
-            }
+            if (event.type === "match" && ++matches >= effectiveLimit) last = { path: file, line: lineNumber };
             return true;
           },
           signal,
@@ -113,7 +114,7 @@ export function grepTool(paths: WorkspacePaths): AgentTool<typeof parameters, Gr
       const truncation = truncateHead(output.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
       const details: GrepDetails = {};
       const notices: string[] = [];
-      if (last) {
+      if (more) {
         notices.push(`${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`);
         details.matchLimitReached = effectiveLimit;
       }

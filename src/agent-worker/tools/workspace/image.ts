@@ -1,15 +1,82 @@
 import { createRequire } from "node:module";
 
 export type ImageMimeType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+/** What `read` recognises: the formats sent as they are, and BMP, which is sent converted to PNG (as pi 1.6.0). */
+export type ReadableImageType = ImageMimeType | "image/bmp";
 
-/** The image formats `read` returns as images (pi's list), told by their first bytes, not their names. */
-export function sniffImageType(head: Uint8Array): ImageMimeType | undefined {
-  const starts = (bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (starts([0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61) return "image/gif";
-  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+/** Bytes pi looks at to tell an image (an animated PNG's acTL comes before its first IDAT, within them in practice). */
+export const IMAGE_SNIFF_BYTES = 4100;
+
+/**
+ * The image formats `read` returns as images (pi 1.6.0's list and checks), told by their first bytes, not their names:
+ * a JPEG-LS file, an animated PNG and a "BM" file whose header is not a bitmap's are not images here, as in pi.
+ */
+export function sniffImageType(head: Uint8Array): ReadableImageType | undefined {
+  const starts = (bytes: number[], at = 0) => head.length >= at + bytes.length && bytes.every((b, i) => head[at + i] === b);
+  const ascii = (at: number, text: string) => starts([...text].map((c) => c.charCodeAt(0)), at);
+  if (starts([0xff, 0xd8, 0xff])) return head[3] === 0xf7 ? undefined : "image/jpeg";
+  if (starts(PNG_SIGNATURE)) return isPng(head) && !isAnimatedPng(head) ? "image/png" : undefined;
+  if (ascii(0, "GIF87a") || ascii(0, "GIF89a")) return "image/gif";
+  if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image/webp";
+  if (ascii(0, "BM") && isBmp(head)) return "image/bmp";
   return undefined;
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const u16le = (b: Uint8Array, at: number) => (b[at] ?? 0) + ((b[at + 1] ?? 0) << 8);
+const u32le = (b: Uint8Array, at: number) => u16le(b, at) + u16le(b, at + 2) * 0x10000;
+const u32be = (b: Uint8Array, at: number) => (b[at] ?? 0) * 0x1000000 + ((b[at + 1] ?? 0) << 16) + ((b[at + 2] ?? 0) << 8) + (b[at + 3] ?? 0);
+const chunkIs = (b: Uint8Array, at: number, type: string) => [...type].every((c, i) => b[at + i] === c.charCodeAt(0));
+
+function isPng(head: Uint8Array): boolean {
+  return head.length >= 16 && u32be(head, 8) === 13 && chunkIs(head, 12, "IHDR");
+}
+
+/** An APNG says so (acTL) before its first frame's data (IDAT). */
+function isAnimatedPng(head: Uint8Array): boolean {
+  for (let at = 8; at + 8 <= head.length; ) {
+    if (chunkIs(head, at + 4, "acTL")) return true;
+    if (chunkIs(head, at + 4, "IDAT")) return false;
+    const next = at + 8 + u32be(head, at) + 4;
+    if (next <= at || next > head.length) return false;
+    at = next;
+  }
+  return false;
+}
+
+/** A bitmap's header holds together: sizes, one colour plane, a bit depth BMP has. */
+function isBmp(head: Uint8Array): boolean {
+  if (head.length < 26) return false;
+  const fileSize = u32le(head, 2);
+  const pixelsAt = u32le(head, 10);
+  const dibSize = u32le(head, 14);
+  if (fileSize !== 0 && fileSize < 26) return false;
+  if (pixelsAt < 14 + dibSize) return false;
+  if (fileSize !== 0 && pixelsAt >= fileSize) return false;
+  let planes: number;
+  let bits: number;
+  if (dibSize === 12) [planes, bits] = [u16le(head, 22), u16le(head, 24)];
+  else if (dibSize >= 40 && dibSize <= 124 && head.length >= 30) [planes, bits] = [u16le(head, 26), u16le(head, 28)];
+  else return false;
+  return planes === 1 && [1, 4, 8, 16, 24, 32].includes(bits);
+}
+
+/**
+ * A BMP as PNG (models take no BMP), as pi 1.6.0 converts it; undefined when photon cannot decode it. The PNG then
+ * goes through `prepareImage` like any other.
+ */
+export function bmpToPng(bytes: Uint8Array): Uint8Array | undefined {
+  const lib = loadPhoton();
+  try {
+    const image = lib.PhotonImage.new_from_byteslice(bytes);
+    try {
+      return new Uint8Array(image.get_bytes());
+    } finally {
+      image.free();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /** pi's limits for an image sent to a model: at most 2,000 px a side and 4.5 MB of base64. */

@@ -44,6 +44,11 @@ export interface WorkspaceToolsOptions {
   privateFolders?: PrivateFolders;
   /** The folder main checked (a subagent's): the tools are made only if `root` still is it (see WorkspacePaths). */
   identity?: FolderIdentity;
+  /**
+   * pi's `shellCommandPrefix` (Settings → Tools): lines bash runs before every command, asked at each command (so
+   * a change applies to the next). Absent, or blank: none.
+   */
+  shellCommandPrefix?: () => string | undefined;
 }
 
 /**
@@ -56,7 +61,7 @@ export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[]
   const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),
-    bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox }),
+    bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox, commandPrefix: options.shellCommandPrefix }),
     editTool(paths, protectedFiles),
     writeTool(paths, protectedFiles),
     grepTool(paths),

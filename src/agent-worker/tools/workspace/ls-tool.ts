@@ -29,7 +29,8 @@ export function lsTool(paths: WorkspacePaths): AgentTool<typeof parameters, LsDe
     async execute(_id, { path, limit }, signal) {
       throwIfAborted(signal);
       const dir = await paths.resolveForReading(path || ".");
-      const effectiveLimit = limit ?? DEFAULT_LIMIT;
+      // As pi 1.6.0: a limit below 1 would list nothing (or, for fd, everything), so it means 1; a fraction rounds down.
+      const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
       let folder: CheckedFolder;
       try {
         folder = await openFolder(paths, path || ".", dir, "read");

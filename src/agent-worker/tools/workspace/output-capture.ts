@@ -34,8 +34,9 @@ export class OutputCapture {
   private fileError: Error | undefined;
   private readonly counter = newlineCounter();
   totalBytes = 0;
-  /** Lines as pi counts them: newlines + 1. */
-  totalLines = 1;
+  /** Lines as pi 1.6.0 counts them: the newlines, and one more for a last line that has no newline yet. */
+  totalLines = 0;
+  private newlines = 0;
   /** Bytes since the last newline. */
   lastLineBytes = 0;
 
@@ -43,9 +44,10 @@ export class OutputCapture {
 
   append(chunk: Buffer): boolean {
     this.totalBytes += chunk.length;
-    this.totalLines += countNewlinesIn(this.counter, chunk);
+    this.newlines += countNewlinesIn(this.counter, chunk);
     const lastNewline = chunk.lastIndexOf(10);
     this.lastLineBytes = lastNewline === -1 ? this.lastLineBytes + chunk.length : chunk.length - lastNewline - 1;
+    this.totalLines = this.newlines + (this.lastLineBytes > 0 ? 1 : 0);
 
     this.tail.push(chunk);
     this.tailBytes += chunk.length;

@@ -1,8 +1,8 @@
 import type { FileHandle } from "node:fs/promises";
 import { Type } from "typebox";
-import type { AgentTool } from "../../../shared/agent/types";
+import type { AgentTool, AgentToolResult } from "../../../shared/agent/types";
 import { readLineWindow, type LineWindow } from "./file-lines";
-import { dimensionNote, prepareImage, sniffImageType } from "./image";
+import { bmpToPng, dimensionNote, IMAGE_SNIFF_BYTES, prepareImage, sniffImageType, type ReadableImageType } from "./image";
 import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
 import { throwIfAborted } from "./abort";
 import { openFileForReading } from "./checked-open";
@@ -37,38 +37,50 @@ export function readTool(paths: WorkspacePaths): AgentTool<typeof parameters, Re
   return {
     name: "read",
     label: "read",
-    description: `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
+    description: `Read the contents of a file. Supports text files and images (jpg, png, gif, webp, bmp). Images are sent as attachments. For text files, output is truncated to ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
     parameters,
     async execute(_id, { path, offset, limit }, signal) {
       throwIfAborted(signal);
       // Only a regular file, opened without blocking, and verified to be where the gate said.
       const file = await openForReading(paths, path);
       try {
-        const head = Buffer.alloc(12);
+        const head = Buffer.alloc(IMAGE_SNIFF_BYTES);
         const { bytesRead } = await file.read(head, 0, head.length, 0);
         const mimeType = sniffImageType(head.subarray(0, bytesRead));
         if (mimeType) {
           const bytes = await file.readFile();
           throwIfAborted(signal);
-          const image = prepareImage(bytes, mimeType);
-          if (!image) {
-            const text = `Read image file [${mimeType}]\n[Image omitted: could not be resized below the inline image size limit.]`;
-            return { content: [{ type: "text", text }], details: undefined };
-          }
-          const note = dimensionNote(image);
-          return {
-            content: [
-              { type: "text", text: `Read image file [${image.mimeType}]${note ? `\n${note}` : ""}` },
-              { type: "image", data: image.data, mimeType: image.mimeType },
-            ],
-            details: undefined,
-          };
+          return imageResult(bytes, mimeType);
         }
         return await readText(file, path, offset, limit, signal);
       } finally {
         await file.close();
       }
     },
+  };
+}
+
+/** pi 1.6.0's answer for an image: a note (a BMP says it was converted, a scaled image how) and the image itself. */
+function imageResult(bytes: Uint8Array, mimeType: ReadableImageType): AgentToolResult<undefined> {
+  const omitted = (why: string) => ({ content: [{ type: "text" as const, text: `Read image file [${mimeType}]\n[Image omitted: ${why}.]` }], details: undefined });
+  let sent = bytes;
+  const hints: string[] = [];
+  if (mimeType === "image/bmp") {
+    const png = bmpToPng(bytes);
+    if (!png) return omitted("could not be converted to a supported inline image format");
+    sent = png;
+  }
+  const image = prepareImage(sent, mimeType === "image/bmp" ? "image/png" : mimeType);
+  if (!image) return omitted("could not be resized below the inline image size limit");
+  if (mimeType === "image/bmp") hints.push(`[Image converted from image/bmp to ${image.mimeType}.]`);
+  const note = dimensionNote(image);
+  if (note) hints.push(note);
+  return {
+    content: [
+      { type: "text", text: [`Read image file [${image.mimeType}]`, ...hints].join("\n") },
+      { type: "image", data: image.data, mimeType: image.mimeType },
+    ],
+    details: undefined,
   };
 }
 

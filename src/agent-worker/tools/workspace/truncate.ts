@@ -24,6 +24,17 @@ export interface TruncationLimits {
 
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
+/**
+ * Lines as pi 1.6.0 counts them: a final newline ends the last line rather than starting an empty one, and empty
+ * text has none. So "a\nb\n" is two lines, and a command printing 3,000 lines shows lines 1001-3000.
+ */
+function linesOf(content: string): string[] {
+  if (content.length === 0) return [];
+  const lines = content.split("\n");
+  if (content.endsWith("\n")) lines.pop();
+  return lines;
+}
+
 function untruncated(content: string, lines: number, bytes: number, maxLines: number, maxBytes: number): Truncation {
   return {
     content,
@@ -45,7 +56,7 @@ export function truncateHead(content: string, limits: TruncationLimits = {}): Tr
   const maxLines = limits.maxLines ?? MAX_LINES;
   const maxBytes = limits.maxBytes ?? MAX_BYTES;
   const totalBytes = byteLength(content);
-  const lines = content.split("\n");
+  const lines = linesOf(content);
   if (lines.length <= maxLines && totalBytes <= maxBytes) return untruncated(content, lines.length, totalBytes, maxLines, maxBytes);
 
   const base = { truncated: true, totalLines: lines.length, totalBytes, lastLinePartial: false, maxLines, maxBytes };
@@ -74,7 +85,7 @@ export function truncateTail(content: string, limits: TruncationLimits = {}): Tr
   const maxLines = limits.maxLines ?? MAX_LINES;
   const maxBytes = limits.maxBytes ?? MAX_BYTES;
   const totalBytes = byteLength(content);
-  const lines = content.split("\n");
+  const lines = linesOf(content);
   if (lines.length <= maxLines && totalBytes <= maxBytes) return untruncated(content, lines.length, totalBytes, maxLines, maxBytes);
 
   const kept: string[] = [];

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Settings, ToolPolicy } from "../../../../shared/settings/schema";
+import { MAX_SHELL_PREFIX_CHARS, type Settings, type ToolPolicy } from "../../../../shared/settings/schema";
 import { Field, Group, NumberField } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 
@@ -14,9 +14,10 @@ const WORKSPACE_TOOLS: [string, string][] = [
   ["bash", "Runs a shell command (in a sandbox where the system has one; elsewhere it always asks)."],
 ];
 
-/** "Workspace & tools": what the workspace tools may do without asking, the shell's network, how calls run. */
+/** "Workspace & tools": what the workspace tools may do without asking, the shell's network and prefix, how calls run. */
 export function ToolsSection({ settings, save, onError }: SettingsSectionProps) {
   const [domainsDraft, setDomainsDraft] = useState<string | null>(null);
+  const [prefixDraft, setPrefixDraft] = useState<string | null>(null);
   return (
     <>
       <Group title="Approval" description="What an agent may do in its chat's workspace folder without asking you first. Anything else waits for your answer in the chat.">
@@ -46,6 +47,16 @@ export function ToolsSection({ settings, save, onError }: SettingsSectionProps) 
               if (domainsDraft === null) return;
               const domains = domainsDraft.split(/\s+/).map((d) => d.trim()).filter(Boolean);
               void save({ tools: { allowedDomains: domains } }).then((ok) => ok && setDomainsDraft(null));
+            }} />
+        </Field>
+        <Field label="Shell command prefix" htmlFor="set-shell-prefix"
+          hint="Shell lines run before every command, as pi's shellCommandPrefix: shopt -s expand_aliases lets commands use your aliases. They run in the sandbox, like the command.">
+          <textarea id="set-shell-prefix" rows={2} value={prefixDraft ?? settings.tools.shellCommandPrefix ?? ""}
+            placeholder="shopt -s expand_aliases" spellCheck={false} maxLength={MAX_SHELL_PREFIX_CHARS} data-testid="shell-command-prefix"
+            onChange={(e) => setPrefixDraft(e.target.value)}
+            onBlur={() => {
+              if (prefixDraft === null) return;
+              void save({ tools: { shellCommandPrefix: prefixDraft.trim() ? prefixDraft : "" } }).then((ok) => ok && setPrefixDraft(null));
             }} />
         </Field>
         <Field label="Tool execution" htmlFor="set-tools" hint="Whether the tool calls of one model reply run together or one after another.">
