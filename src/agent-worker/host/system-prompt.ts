@@ -4,6 +4,7 @@
  * without a workspace keeps exactly the prompt it was given.
  */
 import type { ContextFile } from "./workspace-context";
+import { skillsSection, type ListedSkill } from "./skills-prompt";
 
 export interface PromptParts {
   /** The chat's own instructions, in place of Paddock's default; absent or empty for the default. */
@@ -12,6 +13,8 @@ export interface PromptParts {
   tools: { name: string; snippet: string; guidelines?: readonly string[] }[];
   workspace: string;
   contextFiles: ContextFile[];
+  /** The skills main listed (skills-prompt.ts); absent or empty: no skills section. */
+  skills?: readonly ListedSkill[];
   platform: string;
   now: Date;
 }
@@ -23,6 +26,7 @@ export function workspacePrompt(parts: PromptParts): string {
     prompt += "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n";
     for (const { path, content } of parts.contextFiles) prompt += `## ${path}\n\n${content}\n\n`;
   }
+  prompt += skillsSection(parts.skills ?? [], names);
   prompt += `\nCurrent date: ${isoDate(parts.now)}`;
   prompt += `\nCurrent working directory: ${parts.workspace.replace(/\\/g, "/")}`;
   prompt += `\nPlatform: ${parts.platform}`;

@@ -43,6 +43,8 @@ export const APP_API_SCHEMAS = {
   mcpStatus: Type.Tuple([]),
   mcpRestart: Type.Tuple([Type.String({ pattern: MCP_SERVER_ID_PATTERN })]),
   ...MCP_CONFIG_API_SCHEMAS,
+  listSkills: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
+  confirmProjectSkills: Type.Tuple([SessionId]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

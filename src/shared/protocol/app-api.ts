@@ -9,6 +9,7 @@ import type { SessionSummary } from "./session-summary";
 import type { EndpointProbeRequest, EndpointProbeResult } from "./endpoint-probe";
 import type { McpStatusApi, McpStatusEvent } from "./mcp-status";
 import type { McpConfigApi } from "../mcp/config-api";
+import type { SkillsOverview } from "./skills";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -141,6 +142,16 @@ export interface AppApi extends McpStatusApi, McpConfigApi {
    * with a readable Error, and nothing changes.
    */
   importSession(text: string): Promise<SessionSummary>;
+  /**
+   * The skills and prompt templates on offer (main/skills/), where each comes from, and the files skipped and why.
+   * With a chat, its workspace's too: those the user agreed to, and how many wait for the user's agreement.
+   */
+  listSkills(sessionId: string | null): Promise<SkillsOverview>;
+  /**
+   * The user agrees to the chat's workspace's skills and prompt templates as they are now (a changed file asks
+   * again); the chat's agent is told of the skills from its next step. Resolves how many files were agreed to.
+   */
+  confirmProjectSkills(sessionId: string): Promise<number>;
 }
 
 /** A message that matches a search across chats (`searchMessages`). */
