@@ -21,7 +21,7 @@ export interface E2eRig {
 }
 
 /** Starts the rig; `name` goes into the data folder's name. If a part fails to start, what started is removed. */
-export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions): Promise<E2eRig> {
+export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions, hostEnv?: NodeJS.ProcessEnv): Promise<E2eRig> {
   mkdirSync(SCREENS, { recursive: true });
   const build = privateBuildCopy();
   let browser: Browser | undefined;
@@ -38,7 +38,7 @@ export async function startE2eRig(name: string, serverOptions?: OpenAIServerOpti
   try {
     browser = await launchChromium();
     server = await startOpenAIServer(serverOptions);
-    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl], hostEnv);
     return { browser, server, host, dataDir, close };
   } catch (error) {
     await close();

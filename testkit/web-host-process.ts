@@ -50,9 +50,11 @@ export function privateBuildCopy(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function startWebHostProcess(args: string[]): Promise<WebHostProcess> {
+/** `env`: variables to set for the host (e.g. HOME, where it looks for pi's and Claude Code's skills). */
+export async function startWebHostProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<WebHostProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
