@@ -12,6 +12,7 @@ import type { Page } from "playwright-core";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, shot } from "../../testkit/chat-page";
 import { TempFolders } from "../../testkit/temp-folders";
+import { expectAccessible } from "../../testkit/axe";
 
 let rig: E2eRig;
 let home: string;
@@ -33,6 +34,8 @@ afterAll(async () => {
   folders.removeAll();
 });
 
+/** Other engineers' parts of the page are checked by their tests. */
+const NOT_MINE = [".sidebar", "#settings-section-endpoints .settings-card", "#settings-section-mcp .settings-card"];
 const composer = (page: Page) => page.getByTestId("composer");
 const menuNames = (page: Page) => page.getByTestId("slash-item").locator(".slash-name").allTextContents();
 const lastUserMessage = async () => {
@@ -48,7 +51,10 @@ describe("prompt templates in the composer", () => {
     await composer(page).pressSequentially("/");
     await page.getByTestId("slash-menu").waitFor();
     expect(await menuNames(page)).toEqual(["/explain", "/review", "/summarize"]);
-    expect(await composer(page).getAttribute("aria-expanded")).toBe("true");
+    const menuId = await page.getByTestId("slash-menu").getAttribute("id");
+    expect(await composer(page).getAttribute("aria-controls")).toBe(menuId);
+    expect(await composer(page).getAttribute("aria-activedescendant")).toBe(`${menuId}-0`);
+    await expectAccessible(page, "the composer's / menu, open", { exclude: NOT_MINE, wholeHeight: false });
     await shot(page, "skills-slash-menu");
     await page.screenshot({ path: "/work/wt/shots/skills/slash-menu.png" });
 
@@ -131,6 +137,7 @@ describe("Settings' Skills & prompts", () => {
     expect(await list.getByTestId("skill-problems").textContent()).toContain(`${join(home, ".claude", "skills", "draft", "SKILL.md")}: description is required: skipped`);
     await page.locator("#settings-section-skills").scrollIntoViewIfNeeded();
     await page.locator("#settings-section-skills h2").evaluate((h) => h.scrollIntoView({ block: "start" }));
+    await expectAccessible(page, "Settings' Skills & prompts", { exclude: NOT_MINE });
     await shot(page, "skills-settings");
     await page.screenshot({ path: "/work/wt/shots/skills/settings-skills.png" });
     expect(problems).toEqual([]);

@@ -216,9 +216,9 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           aria-describedby="composer-hint"
-          role="combobox"
+          // A textbox that controls the `/` menu (a textarea may not be a combobox): the highlighted row is its active
+          // descendant, so screen readers follow the arrows while the focus stays here.
           aria-autocomplete="list"
-          aria-expanded={menuOpen}
           aria-controls={menuOpen ? menuId : undefined}
           aria-activedescendant={menuOpen && menuRows > 0 ? `${menuId}-${menuActive}` : undefined}
         />
