@@ -146,6 +146,13 @@ describe("skill discovery, hostile files", () => {
     expect(problems[0].reason).toBe("frontmatter in another language (---js) is refused: only YAML between --- lines is read: skipped");
   });
 
+  it("refuses a YAML alias bomb instead of expanding it", async () => {
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ..."bcdefghi".split("").map((c, i) => `${c}: &${c} [${Array(10).fill(`*${"abcdefghi"[i]}`).join(", ")}]`), "description: boom"].join("\n");
+    const { skills, problems } = await discover({ "bomb/SKILL.md": skill(bomb) });
+    expect(skills).toEqual([]);
+    expect(problems[0].reason).toMatch(/^frontmatter is not valid YAML \(.*\): skipped$/);
+  });
+
   it("never opens a FIFO named SKILL.md, and the thread pool stays free", async () => {
     const root = folders.make({ "ok/SKILL.md": skill("description: Fine.") });
     mkdirSync(join(root, "pipe"));
