@@ -135,11 +135,13 @@ describe("Settings' Skills & prompts", () => {
     expect(templates.map((t) => t.split("from")[0].trim())).toEqual(["/explain<file>", "/review[focus]", "/summarize"]);
     expect(templates[1]).toContain("from pi");
     expect(await list.getByTestId("skill-problems").textContent()).toContain(`${join(home, ".claude", "skills", "draft", "SKILL.md")}: description is required: skipped`);
-    await page.locator("#settings-section-skills").scrollIntoViewIfNeeded();
-    await page.locator("#settings-section-skills h2").evaluate((h) => h.scrollIntoView({ block: "start" }));
     await expectAccessible(page, "Settings' Skills & prompts", { exclude: NOT_MINE });
+    // (The check makes the window as tall as the page and back, scrolling it: the section is brought back for the shot.)
+    await page.locator("#settings-section-skills h2").evaluate((h) => h.scrollIntoView({ block: "start" }));
     await shot(page, "skills-settings");
     await page.screenshot({ path: "/work/wt/shots/skills/settings-skills.png" });
+    await list.getByTestId("skill-problems").evaluate((p) => p.scrollIntoView({ block: "center" }));
+    await page.screenshot({ path: "/work/wt/shots/skills/settings-skills-skipped.png" });
     expect(problems).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ export function SkillsList() {
   if (problem) return <div className="notice notice-error" role="alert">{problem}</div>;
   if (!overview) return <div className="muted">Looking for skills and prompt templates…</div>;
   return (
-    <div className="agents-list" data-testid="skills-list">
+    <div className="agents-list skills-list" data-testid="skills-list">
       <h3 className="skills-heading">Skills</h3>
       {overview.skills.length === 0 ? <p className="muted">No skills yet. Put a folder with a SKILL.md in one of the folders below.</p> : null}
       <ul className="agents">
