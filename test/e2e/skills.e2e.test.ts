@@ -38,6 +38,11 @@ afterAll(async () => {
 const NOT_MINE = [".sidebar", "#settings-section-endpoints .settings-card", "#settings-section-mcp .settings-card"];
 const composer = (page: Page) => page.getByTestId("composer");
 const menuNames = (page: Page) => page.getByTestId("slash-item").locator(".slash-name").allTextContents();
+/** The system prompt of the model request that carried the user's message `text` last. */
+const systemPromptFor = async (text: string) => {
+  const request = rig.server.requests.findLast((r) => JSON.stringify((r.body.messages as { role: string }[]).filter((m) => m.role === "user").at(-1) ?? "").includes(text));
+  return String((request?.body.messages as { content: unknown }[] | undefined)?.[0]?.content ?? "");
+};
 const lastUserMessage = async () => {
   const messages = (rig.server.requests.at(-1)?.body.messages ?? []) as { role: string; content: unknown }[];
   const content = messages.filter((m) => m.role === "user").at(-1)?.content;
@@ -115,6 +120,30 @@ describe("prompt templates in the composer", () => {
     await composer(page).fill("/ship 2.0");
     await composer(page).press("Enter");
     await poll(() => page.getByTestId("message-user").allTextContents()).toEqual(["Cut release 2.0 and write its notes."]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("a project's own skills", () => {
+  it("are mentioned above the composer, and listed to the agent once the user says to use them", async () => {
+    const workspace = folders.make({ ".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys this project.\n---\nSteps.\n" });
+    const { id } = await rig.host.call<{ id: string }>("createSession");
+    await rig.host.call("setWorkspace", id, workspace);
+    const { page, problems } = await openChat(rig.browser, rig.host, id);
+    const note = page.getByTestId("project-skills-note");
+    await note.waitFor();
+    expect(await note.textContent()).toContain("This project has 1 skill of its own for the agent: only for a project you trust.");
+    await page.screenshot({ path: "/work/wt/shots/skills/project-skills-note.png" });
+    await composer(page).fill("hi");
+    await composer(page).press("Enter");
+    await poll(async () => systemPromptFor("hi")).toContain("Current working directory");
+    expect(await systemPromptFor("hi")).not.toContain("<name>deploy</name>");
+
+    await note.getByRole("button", { name: "Use it" }).click();
+    await poll(() => note.count()).toBe(0);
+    await composer(page).fill("again");
+    await composer(page).press("Enter");
+    await poll(async () => systemPromptFor("again")).toContain("<name>deploy</name>");
     expect(problems).toEqual([]);
   });
 });

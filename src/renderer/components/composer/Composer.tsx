@@ -61,6 +61,9 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     wasOpen.current = menuOpen;
   }, [menuOpen, prompts]);
   useEffect(() => setMenuActive(0), [query]);
+  /** The workspace whose waiting skills the user said "not now" to: not mentioned again for it in this window. */
+  const [skillsNoteClosedFor, setSkillsNoteClosedFor] = useState<string | undefined>();
+  const pendingSkills = prompts.pending && prompts.pending.skills > 0 && skillsNoteClosedFor !== prompts.pending.workspace ? prompts.pending : undefined;
 
   useEffect(() => {
     // Not while the chat list holds the focus (a chat deleted from the keyboard opened this one).
@@ -185,6 +188,20 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       ) : null}
       {hasImages && imagesRefusal && failure !== imagesRefusal ? (
         <div className="composer-note" role="status" data-testid="images-refused">{imagesRefusal}</div>
+      ) : null}
+      {pendingSkills ? (
+        // Skills are listed to the model, not typed: without this a project's would wait unseen behind the `/` menu.
+        <div className="composer-note" role="status" data-testid="project-skills-note">
+          <span>
+            This project has {pendingSkills.skills} skill{pendingSkills.skills === 1 ? "" : "s"} of its own for the agent
+            {pendingSkills.templates > 0 ? ` and ${pendingSkills.templates} prompt template${pendingSkills.templates === 1 ? "" : "s"}` : ""}:
+            only for a project you trust.
+          </span>{" "}
+          <button type="button" className="link-button" onClick={agree}>
+            Use {pendingSkills.skills + pendingSkills.templates === 1 ? "it" : "them"}
+          </button>{" "}
+          <button type="button" className="link-button" onClick={() => setSkillsNoteClosedFor(pendingSkills.workspace)}>Not now</button>
+        </div>
       ) : null}
       <div className={`composer${running ? " composer-running" : ""}`}>
         <ComposerAttachments items={attachments.items} onRemove={attachments.remove} />
