@@ -32,6 +32,7 @@ const BARE_MAIN: MainControlApi = {
   mcpTools: none,
   mcpCall: none,
   mcpCancel: none,
+  listSkills: none,
 };
 
 export async function benchWorker(): Promise<Record<string, Metric>> {

@@ -21,10 +21,10 @@ export interface E2eRig {
 }
 
 /**
- * Starts the rig; `name` goes into the data folder's name, `env` into the web host's environment. If a part fails to
- * start, what started is removed.
+ * Starts the rig; `name` goes into the data folder's name, `env` into the web host's environment (e.g. HOME or
+ * `PI_CODING_AGENT_DIR`). If a part fails to start, what started is removed.
  */
-export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions, env?: Record<string, string>): Promise<E2eRig> {
+export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions, env?: NodeJS.ProcessEnv): Promise<E2eRig> {
   mkdirSync(SCREENS, { recursive: true });
   const build = privateBuildCopy();
   let browser: Browser | undefined;

@@ -8,9 +8,10 @@ import { plaintextDevCipher } from "../src/main/broker/secrets";
 import type { OpenAITestServer } from "../src/web-host/openai-test-server";
 import { MCP_HOST_FILE, WORKER_FILE } from "./worker-harness";
 
-export function createLoopbackCore(dataDir: string, server: Pick<OpenAITestServer, "baseUrl">): Promise<Core<never>> {
+export function createLoopbackCore(dataDir: string, server: Pick<OpenAITestServer, "baseUrl">, options: { homeDir?: string } = {}): Promise<Core<never>> {
   return createCore({
     dataDir,
+    ...(options.homeDir ? { homeDir: options.homeDir } : {}),
     launcher: new NodeWorkerLauncher(WORKER_FILE),
     mcpLauncher: new NodeWorkerLauncher(MCP_HOST_FILE),
     sessionTransport: "websocket",

@@ -50,8 +50,9 @@ export function privateBuildCopy(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** `env`: variables added to the host's environment (e.g. `PI_CODING_AGENT_DIR`, where pi's models.json is). */
-export async function startWebHostProcess(args: string[], env: Record<string, string> = {}): Promise<WebHostProcess> {
+/** `env`: variables added to the host's environment (e.g. HOME, where it looks for pi's and Claude Code's skills, or
+ * `PI_CODING_AGENT_DIR`, where pi's models.json is). */
+export async function startWebHostProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<WebHostProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },

@@ -54,6 +54,7 @@ import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "./session-mcp";
 import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
 import { workspacePrompt } from "./system-prompt";
+import { NO_SKILLS } from "../../shared/protocol/skills";
 import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
@@ -76,7 +77,7 @@ import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOpti
 /** What a session needs of main. */
 type SessionMain = Pick<
   MainControlApi,
-  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel"
+  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
 >;
 
 /**
@@ -134,9 +135,10 @@ function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMess
  * `openWorkspace`, loaded on first use: the tools and their libraries (jsdiff, picomatch...) cost a worker ~40 ms
  * of start-up and some memory, which a chat without a workspace, and every warm spare, should not pay.
  */
-async function openWorkspace(folder: string, setup: WorkspaceSetup): Promise<SessionWorkspace> {
-  const { openWorkspace: open } = await import("./session-workspace");
-  return open(folder, setup);
+async function openWorkspace(folder: string, setup: WorkspaceSetup, main: Pick<SessionMain, "listSkills">): Promise<SessionWorkspace> {
+  // The skills as main finds them now (a chat without them still opens: a failed ask lists none).
+  const [{ openWorkspace: open }, skills] = await Promise.all([import("./session-workspace"), main.listSkills().catch(() => NO_SKILLS)]);
+  return open(folder, { ...setup, skills });
 }
 
 export class SessionHost {
@@ -334,7 +336,7 @@ export class SessionHost {
     const currentSettings = () => created?.settings ?? options.settings;
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings)) : undefined,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings), main) : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
     created = host;
@@ -525,7 +527,7 @@ export class SessionHost {
    */
   async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
     const change = ++this.workspaceChanges;
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings)) : undefined;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings), this.main) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     this.workspace = workspace;
     this.workspaceIdentity = identity;
@@ -673,6 +675,7 @@ export class SessionHost {
       addendum: instructions,
       workspace: workspace.folder,
       contextFiles: workspace.contextFiles,
+      skills: workspace.skills,
     });
   }
 

@@ -23,6 +23,7 @@ import {
 } from "../tools/workspace";
 import { loadContextFiles, type ContextFile } from "./workspace-context";
 import { piAgentFolder } from "../../shared-node/pi-agent-folder";
+import { NO_SKILLS, type SkillListing } from "../../shared/protocol/skills";
 
 /** Where `bash` runs: in the sandbox, or (with the reason) outside any. */
 export interface ShellChoice {
@@ -53,6 +54,8 @@ export interface SessionWorkspace {
   protection(toolCallId: string, toolName: string, args: unknown): Promise<string | undefined>;
   /** What mirrors are told now (the chat shows it). */
   info(): WorkspaceInfo;
+  /** The skills the model is told of (main's listing when the workspace opened); their folders are readable. */
+  skills: SkillListing["skills"];
 }
 
 export interface WorkspaceSetup {
@@ -68,6 +71,8 @@ export interface WorkspaceSetup {
   sandbox?: SandboxVerdict;
   /** A subagent's: the identity `folder` had when main checked it (then its real path); see WorkerInitOptions. */
   identity?: FolderIdentity;
+  /** The skills main lists for this chat: their folders may be read by the file tools (and commands), never written. */
+  skills?: SkillListing;
 }
 
 /**
@@ -79,7 +84,8 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
   const problem = await folderProblem(folder);
   if (problem) return unusable(folder, problem);
   // One list for both: what commands may not read is what the file tools may not read (or write).
-  const folders = privateFolders({ dataDir: setup.privateDir, sessionDir: setup.sessionDir });
+  const skills = setup.skills ?? NO_SKILLS;
+  const folders = privateFolders({ dataDir: setup.privateDir, sessionDir: setup.sessionDir, skillFolders: skills.folders });
   let sandbox: Promise<{ sandbox: ShellSandbox; problem?: string; verdict?: SandboxVerdict }> | undefined;
   const deferred: ShellSandbox = {
     kind: "none", // not read by the tools; `shell` says what it really is
@@ -93,7 +99,16 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     // they keep (so a link swapped in between a check and their making cannot slip through).
     paths = new WorkspacePaths(folder, [], folders, setup.identity);
     protectedFiles = new ProtectedChanges(paths);
-    tools = workspaceTools({ root: folder, sessionDir: setup.sessionDir, sandbox: deferred, privateFolders: folders, protectedFiles, identity: setup.identity, shellCommandPrefix: setup.shellCommandPrefix });
+    tools = workspaceTools({
+      root: folder,
+      sessionDir: setup.sessionDir,
+      sandbox: deferred,
+      privateFolders: folders,
+      protectedFiles,
+      identity: setup.identity,
+      readable: skills.folders,
+      shellCommandPrefix: setup.shellCommandPrefix,
+    });
   } catch (error) {
     return unusable(folder, error instanceof WorkspaceEscapeError ? error.message : `${folder} cannot be opened (${String(error)}).`);
   }
@@ -112,6 +127,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     shell,
     preview: (toolName, args) => previewChange(paths, toolName, args),
     protection: (toolCallId, toolName, args) => protectedFiles.judge(toolCallId, toolName, args),
+    skills: skills.skills,
     info: () => ({
       folder,
       contextFiles: contextFiles.map((f) => f.path),
@@ -132,6 +148,7 @@ function unusable(folder: string, problem: string): SessionWorkspace {
     shell: Promise.resolve({ sandboxed: false }),
     preview: async () => undefined,
     protection: async () => undefined,
+    skills: [],
     info: () => ({ folder, contextFiles: [], sandboxed: false, problem }),
   };
 }

@@ -9,6 +9,7 @@
  * Paddock's (confinement to the workspace, and approvals), after the tools' rules, where pi puts its extra rules.
  */
 import type { ContextFile } from "./workspace-context";
+import { skillsSection, type ListedSkill } from "./skills-prompt";
 
 export interface PromptParts {
   /** The chat's own instructions, in place of Paddock's preamble, tool list and rules (pi's custom prompt); absent or empty for the default. */
@@ -23,6 +24,8 @@ export interface PromptParts {
   addendum?: string;
   workspace: string;
   contextFiles: ContextFile[];
+  /** The skills main listed (skills-prompt.ts); absent or empty: no skills section. */
+  skills?: readonly ListedSkill[];
 }
 
 /** Paddock's preamble, in place of pi's "You are a coding assistant running inside pi, a coding agent harness." */
@@ -44,6 +47,7 @@ const SECTIONS: readonly Section[] = [
   ["rules", (parts) => (parts.custom?.trim() ? undefined : rules(parts.tools))],
   ["addendum", (parts) => parts.addendum?.trim() || undefined],
   ["project_context", (parts) => projectContext(parts.contextFiles)],
+  ["skills", (parts) => skillsSection(parts.skills ?? [], new Set(parts.tools.map((t) => t.name))).trim() || undefined],
   ["cwd", (parts) => parts.workspace.replace(/\\/g, "/")],
 ];
 

@@ -32,6 +32,8 @@ import { NEW_CHAT_TITLE } from "../../shared/protocol/empty-chat";
 import { workspaceRefusal, type GuardedPlaces } from "./workspace-guard";
 import { ModelDirectory } from "./model-directory";
 import type { PiModelsFileStatus, ProviderModelList } from "../../shared/protocol/model-lists";
+import type { SkillCatalog } from "../skills/skill-catalog";
+import type { SkillsOverview } from "../../shared/protocol/skills";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -62,6 +64,8 @@ export interface AppServiceOptions<Port> {
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
   /** Where agent definitions are found: the broker's catalog (see main/agents). */
   agents?: AgentCatalog;
+  /** Where skills and prompt templates are found, and which project ones the user agreed to (main/skills). */
+  skills?: SkillCatalog;
   /** Opens a folder in the system's file manager (the desktop app); absent where the host cannot. */
   openFolder?(path: string): Promise<void>;
   /** The search across chats (search-service.ts); absent: searches find nothing. */
@@ -199,6 +203,30 @@ export class AppService<Port = never> implements AppApi {
     if (!this.options.openFolder) throw new Error(`Open this folder yourself: ${folder}`);
     await mkdir(folder, { recursive: true });
     await this.options.openFolder(folder);
+  }
+
+  async listSkills(sessionId: string | null): Promise<SkillsOverview> {
+    const catalog = this.requireSkills();
+    return catalog.overview(sessionId === null ? undefined : this.liveWorkspace(sessionId));
+  }
+
+  async confirmProjectSkills(sessionId: string): Promise<number> {
+    const workspace = this.liveWorkspace(sessionId);
+    if (workspace === undefined) throw new Error("This chat has no workspace, so it has no project skills.");
+    const agreed = await this.requireSkills().confirmProject(workspace);
+    // The chat's agent opens its workspace again: its tools may now read the skills, its prompt lists them.
+    if (agreed > 0) await this.broker.setWorkspace(sessionId, workspace);
+    return agreed;
+  }
+
+  private liveWorkspace(sessionId: string): string | undefined {
+    if (!this.options.index.isLive(sessionId)) throw new Error("No such chat");
+    return this.options.index.get(sessionId)?.workspace;
+  }
+
+  private requireSkills(): SkillCatalog {
+    if (!this.options.skills) throw new Error("Skills are not available here");
+    return this.options.skills;
   }
 
   private requireAgents(): AgentCatalog {

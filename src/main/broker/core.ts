@@ -7,6 +7,7 @@ import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { skillCatalog } from "../skills/skill-catalog";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
 import { keepDataFolderPrivate } from "./data-folder-modes";
@@ -133,6 +134,11 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     env: options.env,
     confirmations: { list: () => settings.get().confirmedProjectAgents, add: (hashes) => void settings.confirmProjectAgents(hashes) },
   });
+  const skills = skillCatalog({
+    dataDir: options.dataDir,
+    homeDir: options.homeDir,
+    confirmations: { list: () => settings.get().confirmedProjectSkills ?? [], add: (hashes) => void settings.confirmProjectSkills(hashes) },
+  });
   // The servers are read when the supervisor configures the host (after mcpConfig exists, below).
   const mcp = options.mcpLauncher
     ? new McpSupervisor({
@@ -153,6 +159,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare,
     agents,
+    skills,
     maxSubagents: () => settings.get().tools.maxSubagents,
     ...(mcp ? { mcp } : {}),
     onChildSession: (child) => {
@@ -185,6 +192,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     broker,
     openSession: options.openSession,
     agents,
+    skills,
     search,
     mcpConfig,
     guardedPlaces: { home: options.homeDir ?? homedir(), dataDir: options.dataDir },

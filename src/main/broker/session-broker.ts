@@ -36,6 +36,8 @@ import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildLaunch 
 import { identityOf } from "../../shared-node/folder-identity";
 import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
 import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
+import { NO_SKILLS } from "../../shared/protocol/skills";
+import type { SkillCatalog } from "../skills/skill-catalog";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
@@ -82,6 +84,8 @@ export interface SessionBrokerOptions<Port = never> {
   maxSubagents?(): number;
   /** A subagent's session was created: main records it (hidden from the sidebar, linked to its parent). */
   onChildSession?(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
+  /** Where the skills a worker lists to its model come from (main/skills); absent: none. */
+  skills?: Pick<SkillCatalog, "listing">;
   /** The MCP runtime (main/mcp): workers' MCP calls go there, and its tool changes reach every live worker. */
   mcp?: McpGateway & { onToolsChanged(listener: (tools: McpToolDescriptor[]) => void): () => void };
 }
@@ -499,7 +503,19 @@ export class SessionBroker<Port = never> {
       },
       mcpCall: async (call) => mcp().call(call),
       mcpCancel: async (callId) => mcp().cancel(callId),
+      // Asked as the workspace opens, during `init` too (as mcpTools): any bound worker, for its own session's folder.
+      listSkills: async () => {
+        const sessionId = this.sessionOfWorker.get(worker());
+        if (!sessionId) throw new Error("This worker hosts no session");
+        return this.options.skills?.listing(this.workspaceFor(sessionId)) ?? NO_SKILLS;
+      },
     };
+  }
+
+  /** The session's workspace: a subagent's own (its cwd), a chat's from the index. */
+  private workspaceFor(sessionId: string): string | undefined {
+    const launch = this.subagents?.launchOf(sessionId);
+    return launch ? launch.workspace : this.options.workspaceOf?.(sessionId);
   }
 
   /** The session a worker serves now; a worker that serves none (a spare, a stale one) may not ask for anything. */

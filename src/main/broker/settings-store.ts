@@ -111,6 +111,14 @@ export class SettingsStore {
     return this.#commit(result.value);
   }
 
+  /** Remembers that the user agreed to use these project skills and prompt templates (hashes of path and content; newest kept). */
+  confirmProjectSkills(hashes: readonly string[]): Settings {
+    const known = (this.#settings.confirmedProjectSkills ?? []).filter((h) => !hashes.includes(h));
+    const result = validateSettings({ ...this.#settings, confirmedProjectSkills: [...known, ...hashes].slice(-2000) });
+    if (!result.ok) throw new Error(`Invalid skill confirmation: ${result.errors.join("; ")}`);
+    return this.#commit(result.value);
+  }
+
   /**
    * The MCP servers (main's McpConfig changes them, together with their secrets; pages cannot patch them). Validated
    * like any update: an invalid list throws a readable Error and changes nothing.

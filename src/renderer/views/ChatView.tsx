@@ -257,6 +257,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
+          sessionId={view.sessionId} workspace={view.workspace?.folder}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">

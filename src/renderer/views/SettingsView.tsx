@@ -12,6 +12,7 @@ import { ChatsSection } from "../components/settings/sections/ChatsSection";
 import { ToolsSection } from "../components/settings/sections/ToolsSection";
 import { AgentsSection } from "../components/settings/sections/AgentsSection";
 import { AppearanceSection } from "../components/settings/sections/AppearanceSection";
+import { SkillsSection } from "../components/settings/sections/SkillsSection";
 import { McpServersSection } from "../components/settings/mcp/McpServersSection";
 
 interface SettingsViewProps {
@@ -44,6 +45,7 @@ const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "tools", title: "Workspace & tools", render: (p) => <ToolsSection {...p} /> },
   { id: "mcp", title: "MCP servers", render: (p) => <McpServersSection {...p} /> },
   { id: "agents", title: "Agents & subagents", render: (p) => <AgentsSection {...p} /> },
+  { id: "skills", title: "Skills & prompts", render: (p) => <SkillsSection {...p} /> },
   { id: "appearance", title: "Appearance", render: (p) => <AppearanceSection {...p} /> },
 ];
 

@@ -46,6 +46,8 @@ export const APP_API_SCHEMAS = {
   ...MCP_CONFIG_API_SCHEMAS,
   refreshModels: RefreshModelsArgsSchema,
   piModelsFile: Type.Tuple([]),
+  listSkills: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
+  confirmProjectSkills: Type.Tuple([SessionId]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

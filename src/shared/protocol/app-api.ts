@@ -10,6 +10,7 @@ import type { EndpointProbeRequest, EndpointProbeResult } from "./endpoint-probe
 import type { McpStatusApi, McpStatusEvent } from "./mcp-status";
 import type { McpConfigApi } from "../mcp/config-api";
 import type { PiModelsFileStatus, ProviderModelList } from "./model-lists";
+import type { SkillsOverview } from "./skills";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -160,6 +161,16 @@ export interface AppApi extends McpStatusApi, McpConfigApi {
   refreshModels(provider: string): Promise<ProviderModelList>;
   /** pi's `models.json`: read again now, and what came of it (its problems in words, never a key). */
   piModelsFile(): Promise<PiModelsFileStatus>;
+  /**
+   * The skills and prompt templates on offer (main/skills/), where each comes from, and the files skipped and why.
+   * With a chat, its workspace's too: those the user agreed to, and how many wait for the user's agreement.
+   */
+  listSkills(sessionId: string | null): Promise<SkillsOverview>;
+  /**
+   * The user agrees to the chat's workspace's skills and prompt templates as they are now (a changed file asks
+   * again); the chat's agent is told of the skills from its next step. Resolves how many files were agreed to.
+   */
+  confirmProjectSkills(sessionId: string): Promise<number>;
 }
 
 /** A message that matches a search across chats (`searchMessages`). */

@@ -8,6 +8,7 @@ import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
 import type { McpCallOutcome, McpCallProgress, McpToolDescriptor } from "./mcp-host-protocol";
+import type { SkillListing } from "./skills";
 
 /**
  * Electron only: frames that carry a MessagePort to a utility-process worker (the port travels beside the frame).
@@ -297,4 +298,9 @@ export interface MainControlApi {
   mcpCall(call: WorkerMcpCall): Promise<McpCallOutcome>;
   /** Cancels one of this worker's MCP calls in flight (the user's Stop): the server is told, the call rejects. */
   mcpCancel(callId: string): Promise<void>;
+  /**
+   * The skills the session's model is told of (pi's, Paddock's, Claude Code's; the workspace's once the user agreed),
+   * and their folders, which its file tools may read (never write). Asked whenever the workspace is opened.
+   */
+  listSkills(): Promise<SkillListing>;
 }

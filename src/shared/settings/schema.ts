@@ -176,6 +176,12 @@ export const SettingsSchema = Type.Object(
     onboarded: Type.Boolean(),
     /** Models the user added to built-in providers (AddedModelSchema), one per provider and id. Absent: none. */
     addedModels: Type.Optional(Type.Array(AddedModelSchema, { maxItems: MAX_ADDED_MODELS })),
+    /**
+     * Project skills and prompt templates (a workspace's `.pi/skills`, `.claude/skills`, `.agents/skills`,
+     * `.pi/prompts`) the user agreed to use, by a hash of path and content: a changed file asks again. Main keeps
+     * them; pages cannot patch them. Absent in older files: none agreed.
+     */
+    confirmedProjectSkills: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9a-f]{64}$" }), { maxItems: 2000 })),
   },
   { additionalProperties: false },
 );

@@ -49,6 +49,11 @@ export interface WorkspaceToolsOptions {
    * a change applies to the next). Absent, or blank: none.
    */
   shellCommandPrefix?: () => string | undefined;
+  /**
+   * Folders outside the workspace the file tools may read by absolute path, never write: the listed skills' folders
+   * (main's SkillListing), so the model can read a SKILL.md and what it refers to.
+   */
+  readable?: readonly string[];
 }
 
 /**
@@ -57,7 +62,7 @@ export interface WorkspaceToolsOptions {
  */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
   // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
-  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER)], options.privateFolders ?? privateFolders(), options.identity);
+  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER), ...(options.readable ?? [])], options.privateFolders ?? privateFolders(), options.identity);
   const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),

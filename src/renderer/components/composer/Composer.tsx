@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { memo, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
 import { focusIsHeld } from "../../app/focus-hold";
 import { PaperclipIcon, SendIcon } from "../common/icons";
@@ -7,6 +7,10 @@ import { useComposerAttachments } from "../attachments/useComposerAttachments";
 import { ComposerAttachments } from "../attachments/AttachmentViews";
 import type { PendingAttachment } from "../attachments/attachment-files";
 import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, formatBytes } from "../../../shared/protocol/attachments";
+import { expandPromptTemplate } from "../../../shared/prompts/template-expansion";
+import { usePromptTemplates } from "./usePromptTemplates";
+import { matchTemplates, slashQuery } from "./slash-menu";
+import { SlashMenu } from "./SlashMenu";
 
 interface ComposerProps {
   running: boolean;
@@ -23,6 +27,9 @@ interface ComposerProps {
   onStop(): void;
   /** Changes when the composer should take focus (a session was opened). */
   focusKey?: unknown;
+  /** The chat, and its workspace: the `/` menu offers their prompt templates. */
+  sessionId?: string;
+  workspace?: string;
 }
 
 /**
@@ -31,13 +38,32 @@ interface ComposerProps {
  * paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal } = props;
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace } = props;
   const [draft, setDraft] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const attachments = useComposerAttachments();
+  const prompts = usePromptTemplates(sessionId, workspace);
+  const menuId = useId();
+  const [menuActive, setMenuActive] = useState(0);
+  /** The draft for which the user closed the menu (Esc): it stays closed until the user types. */
+  const [menuClosedFor, setMenuClosedFor] = useState<string | null>(null);
+  const query = slashQuery(draft);
+  const matches = query === undefined ? [] : matchTemplates(prompts.templates, query);
+  const menuOpen = query !== undefined && menuClosedFor !== draft && (matches.length > 0 || prompts.pending !== undefined || query === "");
+  const menuRows = matches.length + (prompts.pending ? 1 : 0);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    // Opening: ask main again, so a template added or edited since is offered as it is now.
+    if (menuOpen && !wasOpen.current) prompts.refresh();
+    wasOpen.current = menuOpen;
+  }, [menuOpen, prompts]);
+  useEffect(() => setMenuActive(0), [query]);
+  /** The workspace whose waiting skills the user said "not now" to: not mentioned again for it in this window. */
+  const [skillsNoteClosedFor, setSkillsNoteClosedFor] = useState<string | undefined>();
+  const pendingSkills = prompts.pending && prompts.pending.skills > 0 && skillsNoteClosedFor !== prompts.pending.workspace ? prompts.pending : undefined;
 
   useEffect(() => {
     // Not while the chat list holds the focus (a chat deleted from the keyboard opened this one).
@@ -59,7 +85,8 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     setFailure(null);
     const files = attachments.take();
     const call = kind === "send" ? onSend : kind === "steer" ? onSteer : onFollowUp;
-    call(text, files).catch((error: unknown) => {
+    // `/name args` calling a prompt template goes as the template's text (pi's expansion); anything else as typed.
+    call(expandPromptTemplate(text, prompts.templates), files).catch((error: unknown) => {
       // Put the text back in front of anything typed since, so neither is lost; the same for the files.
       setDraft((current) => (current ? `${text}\n${current}` : text));
       attachments.restore(files);
@@ -89,7 +116,51 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   };
   const hasImages = attachments.items.some((a) => a.kind === "image");
 
+  const pick = (name: string) => {
+    setDraft(`/${name} `);
+    textarea.current?.focus();
+  };
+  const agree = () => {
+    prompts.agree().catch((error: unknown) => setFailure(errorText(error)));
+  };
+
+  /** The `/` menu's keys: arrows move, Enter or Tab take the highlighted row, Esc closes it. True when handled. */
+  const menuKey = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    if (!menuOpen || menuRows === 0 || e.nativeEvent.isComposing) {
+      if (menuOpen && e.key === "Escape") {
+        setMenuClosedFor(draft);
+        return true;
+      }
+      return false;
+    }
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      setMenuActive((i) => (i + (e.key === "ArrowDown" ? 1 : menuRows - 1)) % menuRows);
+      return true;
+    }
+    if (e.key === "Escape") {
+      setMenuClosedFor(draft);
+      return true;
+    }
+    if ((e.key === "Enter" && !e.shiftKey && !e.altKey) || e.key === "Tab") {
+      const chosen = matches[menuActive];
+      if (!chosen) {
+        agree();
+        return true;
+      }
+      // A template typed out in full is sent at once with Enter (it takes no arguments, or none are wanted).
+      if (e.key === "Enter" && chosen.name === query) return false;
+      pick(chosen.name);
+      return true;
+    }
+    return false;
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (menuKey(e)) {
+      e.preventDefault();
+      e.stopPropagation(); // Esc closes the menu here; it does not stop the run too
+      return;
+    }
     const intent = composerIntent({ ...e, isComposing: e.nativeEvent.isComposing }, running);
     // Esc is left to bubble: the chat view handles it wherever the focus is.
     if (intent === "none" || intent === "newline" || intent === "escape") return;
@@ -118,6 +189,20 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       {hasImages && imagesRefusal && failure !== imagesRefusal ? (
         <div className="composer-note" role="status" data-testid="images-refused">{imagesRefusal}</div>
       ) : null}
+      {pendingSkills ? (
+        // Skills are listed to the model, not typed: without this a project's would wait unseen behind the `/` menu.
+        <div className="composer-note" role="status" data-testid="project-skills-note">
+          <span>
+            This project has {pendingSkills.skills} skill{pendingSkills.skills === 1 ? "" : "s"} of its own for the agent
+            {pendingSkills.templates > 0 ? ` and ${pendingSkills.templates} prompt template${pendingSkills.templates === 1 ? "" : "s"}` : ""}:
+            only for a project you trust.
+          </span>{" "}
+          <button type="button" className="link-button" onClick={agree}>
+            Use {pendingSkills.skills + pendingSkills.templates === 1 ? "it" : "them"}
+          </button>{" "}
+          <button type="button" className="link-button" onClick={() => setSkillsNoteClosedFor(pendingSkills.workspace)}>Not now</button>
+        </div>
+      ) : null}
       <div className={`composer${running ? " composer-running" : ""}`}>
         <ComposerAttachments items={attachments.items} onRemove={attachments.remove} />
         <button type="button" className="icon-button attach-button" onClick={() => picker.current?.click()} data-testid="attach-button"
@@ -128,6 +213,10 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           void attachments.add([...(e.target.files ?? [])]);
           e.target.value = ""; // the same file can be picked again
         }} />
+        {menuOpen ? (
+          <SlashMenu id={menuId} matches={matches} active={menuActive} pending={prompts.pending}
+            onPick={(t) => pick(t.name)} onAgree={agree} onHover={setMenuActive} />
+        ) : null}
         <label htmlFor="composer-input" className="visually-hidden">Message</label>
         <textarea
           id="composer-input"
@@ -137,10 +226,18 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           rows={1}
           value={draft}
           placeholder={blockedReason ?? (running ? "Steer the agent (Enter) or queue a follow-up (Alt+Enter)…" : "Message Paddock…")}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            setMenuClosedFor(null); // typing on opens the `/` menu again
+          }}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           aria-describedby="composer-hint"
+          // A textbox that controls the `/` menu (a textarea may not be a combobox): the highlighted row is its active
+          // descendant, so screen readers follow the arrows while the focus stays here.
+          aria-autocomplete="list"
+          aria-controls={menuOpen ? menuId : undefined}
+          aria-activedescendant={menuOpen && menuRows > 0 ? `${menuId}-${menuActive}` : undefined}
         />
         <div className="composer-actions">
           {running ? (
@@ -165,7 +262,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       <div id="composer-hint" className="composer-hint">
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : "Enter to send · Shift+Enter for a new line · paste or drop images and files"}
+          : "Enter to send · Shift+Enter for a new line · / for prompt templates · paste or drop images and files"}
       </div>
     </div>
   );
