@@ -32,6 +32,9 @@ import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-
 import type { McpServerConfig } from "../../shared/mcp/server-config";
 import { NEW_CHAT_TITLE } from "../../shared/protocol/empty-chat";
 import { workspaceRefusal, type GuardedPlaces } from "./workspace-guard";
+import type { Accounts } from "../accounts/accounts";
+import type { SignInState } from "../../shared/protocol/accounts";
+import type { CloudProviderChange } from "../../shared/providers/cloud-settings";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -74,6 +77,8 @@ export interface AppServiceOptions<Port> {
    * unless the user insists (workspace-guard.ts). Absent: no such check (tests of other things).
    */
   guardedPlaces?: GuardedPlaces;
+  /** Accounts (sign-ins) and cloud providers' fields (main/accounts); absent: those calls are refused. */
+  accounts?: Accounts;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -274,7 +279,11 @@ export class AppService<Port = never> implements AppApi {
   async setApiKey(provider: string, key: string | null): Promise<void> {
     if (!isProviderKeyName(provider)) throw new Error(`Unknown provider "${provider.slice(0, 60)}"${key === null ? "" : ": add it as a custom endpoint first"}.`);
     if (key === null) return this.options.secrets.set(provider, null);
-    if (customProviderId(provider) === undefined) return this.options.secrets.set(provider, key);
+    if (customProviderId(provider) === undefined) {
+      this.options.secrets.set(provider, key);
+      this.options.accounts?.keySaved(provider);
+      return;
+    }
     const endpoint = endpointOf(provider, this.options.settings.get().customProviders);
     if (!endpoint) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
     const origin = endpointOrigin(endpoint.baseUrl);
@@ -284,7 +293,11 @@ export class AppService<Port = never> implements AppApi {
 
   /** pi-ai's providers, then each custom endpoint with the address its key is for. Never a key. */
   async providerStatus(): Promise<ProviderStatus[]> {
-    const builtIn = catalogProviders().map((provider): ProviderStatus => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
+    const builtIn = catalogProviders().map((provider): ProviderStatus => ({
+      provider,
+      keySource: this.builtInKeySource(provider),
+      ...this.options.accounts?.status(provider),
+    }));
     const endpoints = this.options.settings.get().customProviders.map((e) => endpointKeyStatus(e, this.options.secrets));
     return [...builtIn, ...endpoints];
   }
@@ -292,7 +305,7 @@ export class AppService<Port = never> implements AppApi {
   async listModels(): Promise<ModelOption[]> {
     const options: ModelOption[] = [];
     for (const provider of catalogProviders()) {
-      if (apiKeySource(provider, this.options.secrets) === "none") continue;
+      if (this.builtInKeySource(provider) === "none") continue;
       for (const model of catalogModels(provider)) {
         options.push({
           provider,
@@ -324,6 +337,46 @@ export class AppService<Port = never> implements AppApi {
   /** The endpoint's model list, asked by main (endpoint-probe.ts): a typed key, or the one saved for that address. */
   probeEndpoint(request: EndpointProbeRequest): Promise<EndpointProbeResult> {
     return probeServer(request.baseUrl, probeKey(request, this.options.secrets));
+  }
+
+  /**
+   * Where a built-in provider's credential comes from, in the order main uses them (accounts.ts): a saved key, a
+   * signed-in account or the cloud fields ("settings"), else the environment.
+   */
+  private builtInKeySource(provider: string): ProviderStatus["keySource"] {
+    const source = apiKeySource(provider, this.options.secrets);
+    if (source === "settings" || this.options.accounts?.configured(provider)) return "settings";
+    return source;
+  }
+
+  async setCloudProvider(provider: string, change: CloudProviderChange): Promise<void> {
+    return this.requireAccounts().saveCloud(provider, change);
+  }
+
+  async startSignIn(provider: string): Promise<SignInState> {
+    return this.requireAccounts().signIns.start(provider);
+  }
+
+  async answerSignIn(id: string, answer: string): Promise<void> {
+    return this.requireAccounts().signIns.answer(id, answer);
+  }
+
+  async cancelSignIn(id: string): Promise<void> {
+    this.requireAccounts().signIns.cancel(id);
+  }
+
+  async signOut(provider: string): Promise<void> {
+    this.requireAccounts().signOut(provider);
+  }
+
+  /** Tells every page how a sign-in stands (main's accounts call this). */
+  publishSignIn(state: SignInState): void {
+    this.events.emit({ type: "sign-in", state });
+  }
+
+  private requireAccounts(): Accounts {
+    if (!this.options.accounts) throw new Error("Accounts are not available here.");
+    return this.options.accounts;
   }
 
   async takeNotices(): Promise<AppNotice[]> {

@@ -17,6 +17,7 @@
 import { join } from "node:path";
 import type {
   MainControlApi,
+  ProviderRequestConfig,
   RunOutcome,
   SandboxVerdict,
   ShutdownAnswer,
@@ -65,6 +66,8 @@ export interface SessionBrokerOptions<Port = never> {
    * worker, when it has one): a custom endpoint's key must only go to the origin it was saved for (endpoint-keys.ts).
    */
   getApiKey(provider: string, sentTo?: string): Promise<string | undefined> | string | undefined;
+  /** What a worker's request to `modelId` of `provider` carries besides its key (see MainControlApi). Absent: nothing. */
+  getProviderConfig?(provider: string, modelId: string): ProviderRequestConfig | undefined;
   /** The Model a worker's reference names; throws a readable Error when unknown (see model-resolver.ts). */
   resolveModel(ref: ModelRef): Model<any>;
   getWorkerSettings(): WorkerSettings;
@@ -498,6 +501,7 @@ export class SessionBroker<Port = never> {
       },
       mcpCall: async (call) => mcp().call(call),
       mcpCancel: async (callId) => mcp().cancel(callId),
+      getProviderConfig: async (provider: string, modelId: string) => this.options.getProviderConfig?.(provider, modelId),
     };
   }
 

@@ -291,4 +291,16 @@ export interface MainControlApi {
   mcpCall(call: WorkerMcpCall): Promise<McpCallOutcome>;
   /** Cancels one of this worker's MCP calls in flight (the user's Stop): the server is told, the call rejects. */
   mcpCancel(callId: string): Promise<void>;
+  /**
+   * What a request to `modelId` of `provider` carries besides its key: pi-ai's provider-scoped environment values
+   * (`options.env`), for the cloud providers configured in Settings (Bedrock's region and credentials, Vertex's
+   * project, location and credentials file, Azure's address, deployment and API version). Secrets included: the
+   * worker keeps them for the request, never in its environment. Undefined: none.
+   */
+  getProviderConfig(provider: string, modelId: string): Promise<ProviderRequestConfig | undefined>;
+}
+
+/** See `MainControlApi.getProviderConfig`. */
+export interface ProviderRequestConfig {
+  env: Record<string, string>;
 }
