@@ -32,12 +32,13 @@ export async function startOAuthTestServer(options: { tokenSeconds?: number } = 
   const refreshes: string[] = [];
   const issued: string[] = [];
   let counter = 0;
+  let tokenCounter = 0;
   const sockets = new Set<Socket>();
   const tokens = () => {
-    counter += 1;
-    const access = `test-access-${counter}`;
+    tokenCounter += 1;
+    const access = `test-access-${tokenCounter}`;
     issued.push(access);
-    return { access_token: access, refresh_token: `test-refresh-${counter}`, expires_in: tokenSeconds, token_type: "bearer" };
+    return { access_token: access, refresh_token: `test-refresh-${tokenCounter}`, expires_in: tokenSeconds, token_type: "bearer" };
   };
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => json(res, 500, { error: "server_error" }));

@@ -1,8 +1,8 @@
 /**
  * The providers Paddock offers "Sign in" for: pi-ai 1.6.0's providers with an OAuth login (its `auth.oauth`: an
  * `OAuthAuth` whose `login` drives the flow, `refresh` renews a token, `toAuth` turns a credential into request auth),
- * each flow's code loaded on first use. Left out: Kimi Code, whose requests authenticate by a header rather than a
- * key (Paddock's workers get a key per request, nothing else), and providers with no catalogue (Radius).
+ * each flow's code loaded on first use, for the providers of the catalogue Paddock lists. Left out: Kimi Code, whose
+ * requests authenticate by a header rather than a key (Paddock's workers get a key per request, nothing else).
  * Electron-free.
  */
 import type { OAuthAuth } from "@earendil-works/pi-ai";
