@@ -20,8 +20,11 @@ export interface E2eRig {
   close(): Promise<void>;
 }
 
-/** Starts the rig; `name` goes into the data folder's name. If a part fails to start, what started is removed. */
-export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions): Promise<E2eRig> {
+/**
+ * Starts the rig; `name` goes into the data folder's name, `hostArgs` to the web host's command line (after the
+ * rig's own). If a part fails to start, what started is removed.
+ */
+export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions, hostArgs: string[] = []): Promise<E2eRig> {
   mkdirSync(SCREENS, { recursive: true });
   const build = privateBuildCopy();
   let browser: Browser | undefined;
@@ -38,7 +41,7 @@ export async function startE2eRig(name: string, serverOptions?: OpenAIServerOpti
   try {
     browser = await launchChromium();
     server = await startOpenAIServer(serverOptions);
-    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl]);
+    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl, ...hostArgs]);
     return { browser, server, host, dataDir, close };
   } catch (error) {
     await close();

@@ -14,10 +14,11 @@ const NO_KEY_SIGN_IN = new Set(["kimi-coding"]);
 
 /**
  * What pi-coding-agent 1.6.0 tells a user signed in to Anthropic with a subscription (its interactive mode's
- * ANTHROPIC_SUBSCRIPTION_AUTH_WARNING), without its last sentence about pi's own /settings.
+ * ANTHROPIC_SUBSCRIPTION_AUTH_WARNING, "Anthropic subscription auth is active. " and this), without its last
+ * sentence about pi's own /settings. Settings shows it before signing in, and with pi's first sentence once signed in.
  */
 export const ANTHROPIC_EXTRA_USAGE =
-  "Anthropic subscription auth is active. Third-party harness usage draws from extra usage and is billed per token, not your Claude plan limits. Manage extra usage at https://claude.ai/settings/usage.";
+  "Third-party harness usage draws from extra usage and is billed per token, not your Claude plan limits. Manage extra usage at https://claude.ai/settings/usage.";
 
 /** What to show before signing in, where pi shows something. */
 export const SIGN_IN_TERMS: Readonly<Record<string, string>> = { anthropic: ANTHROPIC_EXTRA_USAGE };

@@ -293,11 +293,12 @@ export class AppService<Port = never> implements AppApi {
 
   /** pi-ai's providers, then each custom endpoint with the address its key is for. Never a key. */
   async providerStatus(): Promise<ProviderStatus[]> {
-    const builtIn = catalogProviders().map((provider): ProviderStatus => ({
-      provider,
-      keySource: this.builtInKeySource(provider),
-      ...this.options.accounts?.status(provider),
-    }));
+    const builtIn = catalogProviders().map((provider): ProviderStatus => {
+      const keySource = this.builtInKeySource(provider);
+      const saved = apiKeySource(provider, this.options.secrets) === "settings";
+      const setUpBy = keySource === "settings" && !saved ? (this.options.accounts?.tokens.signedIn(provider) ? "account" : "cloud") : undefined;
+      return { provider, keySource, ...(setUpBy ? { setUpBy } : {}), ...this.options.accounts?.status(provider) };
+    });
     const endpoints = this.options.settings.get().customProviders.map((e) => endpointKeyStatus(e, this.options.secrets));
     return [...builtIn, ...endpoints];
   }

@@ -76,6 +76,8 @@ export interface ProviderStatus {
   account?: AccountInfo;
   /** Amazon Bedrock, Google Vertex AI, Azure OpenAI: their fields beyond a key (cloud-settings.ts). */
   cloud?: CloudStatus;
+  /** `keySource` is "settings" for a signed-in account or the cloud fields, not a saved key (so there is none to remove). */
+  setUpBy?: "account" | "cloud";
 }
 
 export interface AppNotice {

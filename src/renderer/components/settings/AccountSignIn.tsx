@@ -72,7 +72,13 @@ export function AccountSignIn({ provider, name, account, onChanged, onError }: A
           )}
         </span>
       </div>
-      {account.terms ? <p className="account-terms" data-testid="account-terms">{account.terms}</p> : null}
+      {account.terms ? (
+        <p className="account-terms" data-testid="account-terms">
+          {/* pi's words once signed in: "<name> subscription auth is active." */}
+          {account.signedIn && account.subscription ? `${name} subscription auth is active. ` : null}
+          {account.terms}
+        </p>
+      ) : null}
       {account.expired && !running ? <p className="account-problem" role="alert">{account.expired}</p> : null}
       {flow ? <SignInProgress flow={flow} /> : null}
     </div>

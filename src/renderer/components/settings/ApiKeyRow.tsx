@@ -34,9 +34,9 @@ export function KeyStatus({ status }: { status: ProviderStatus }) {
   }
   const label = status.keySource === "settings" && status.origin
     ? `Key saved for ${status.origin}`
-    : status.keySource === "settings" && status.account?.signedIn
+    : status.setUpBy === "account"
       ? "Signed in"
-      : status.keySource === "settings" && status.cloud
+      : status.setUpBy === "cloud"
         ? "Set up"
         : SOURCE_LABEL[status.keySource];
   return <span className={`key-status key-${status.keySource}`} data-testid="key-status">{label}</span>;
@@ -89,10 +89,10 @@ export function ApiKeyRow({ status, name, onChanged, onError }: ApiKeyRowProps) 
         </div>
         <div className="field-control key-control">
           <input id={id} type="password" autoComplete="off" spellCheck={false} value={draft}
-            placeholder={status.keySource === "none" ? "Paste API key" : "Replace key"}
+            placeholder={status.keySource === "none" || status.setUpBy !== undefined ? "Paste API key" : "Replace key"}
             onChange={(e) => setDraft(e.target.value)} />
           <button type="submit" className="btn btn-secondary" disabled={busy || !draft.trim()}>Save</button>
-          {status.keySource === "settings" && !status.account?.signedIn ? (
+          {status.keySource === "settings" && status.setUpBy === undefined ? (
             <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void store(null)}>Remove</button>
           ) : null}
         </div>

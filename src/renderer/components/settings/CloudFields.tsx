@@ -84,7 +84,7 @@ export function CloudFields({ provider, name, status, onChanged }: CloudFieldsPr
                 </span>
                 <span className="cloud-secret">
                   <input id={id} type="password" autoComplete="off" spellCheck={false} value={secrets[field.name] ?? ""}
-                    placeholder={isSet ? "Saved: type to replace" : field.placeholder ?? "Not set"}
+                    placeholder={isSet ? "Type to replace" : field.placeholder ?? "Not set"}
                     onChange={(e) => setSecrets((s) => ({ ...s, [field.name]: e.target.value }))} />
                   {isSet ? (
                     <button type="button" className="btn btn-ghost" onClick={() => setRemoved((r) => new Set(r).add(field.name))}>Remove</button>
