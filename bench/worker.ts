@@ -32,6 +32,7 @@ const BARE_MAIN: MainControlApi = {
   mcpTools: none,
   mcpCall: none,
   mcpCancel: none,
+  getProviderConfig: async () => undefined,
 };
 
 export async function benchWorker(): Promise<Record<string, Metric>> {
