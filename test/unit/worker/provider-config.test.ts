@@ -59,6 +59,10 @@ describe("a request's provider config", () => {
     expect(() => streamSimple(bedrock, context, c.options(bedrock, { apiKey: "bearer-1", env: { AWS_REGION: "us-west-2" } }))).toThrow("captured");
     expect(seen[1]).toMatchObject({ apiKey: "bearer-1", env: { AWS_REGION: "us-west-2", AWS_PROFILE: "work" } });
 
+    // Never in the worker's environment, where a command could print them.
+    expect(process.env.AWS_PROFILE).not.toBe("work");
+    expect(JSON.stringify(process.env)).not.toContain("eu-west-3");
+
     // Main says nothing any more (the fields were cleared): nothing is added.
     const cleared = new ProviderConfigs(async () => undefined);
     await cleared.refresh("amazon-bedrock", bedrock.id);
