@@ -117,7 +117,8 @@ export function oauthTestFlow(url: string, name = "GitHub Copilot"): OAuthAuth {
     name,
     isSubscription: true,
     async login(interaction) {
-      await interaction.prompt({ type: "text", message: "GitHub Enterprise URL/domain (blank for github.com)", placeholder: "company.ghe.com" });
+      const domain = await interaction.prompt({ type: "text", message: "GitHub Enterprise URL/domain (blank for github.com)", placeholder: "company.ghe.com" });
+      if (domain.trim() !== "") throw new Error(`This test server is not ${domain.trim().slice(0, 60)}: leave the domain blank`);
       const device = await post("/device/code", { client_id: "paddock-test" }, interaction.signal);
       interaction.notify({
         type: "device_code",

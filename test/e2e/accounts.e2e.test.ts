@@ -158,13 +158,22 @@ describe("signing in to an account", () => {
     await page.close();
   });
 
-  it("Cancel stops a sign-in; Anthropic's sign-in shows pi's note on extra usage", async () => {
+  it("a failed sign-in says why and can start again; Cancel stops one; Anthropic's sign-in shows pi's note on extra usage", async () => {
     const { page } = await openChat(rig.browser, rig.host);
     let { extras } = await providerRow(page, "copilot", "github-copilot");
+    await extras.getByTestId("sign-in").click();
+    await extras.getByTestId("sign-in-question").locator("input").fill("ghe.example.com");
+    await extras.getByRole("button", { name: "Continue" }).click();
+    await poll(() => extras.getByTestId("sign-in-state").textContent()).toBe("Sign-in failed: This test server is not ghe.example.com: leave the domain blank");
+    await extras.scrollIntoViewIfNeeded();
+    await shot(page, "accounts-sign-in-failed");
+    await expectAccessible(page, "Settings, a failed sign-in");
+
     await extras.getByTestId("sign-in").click();
     await extras.getByTestId("sign-in-question").waitFor();
     await extras.getByRole("button", { name: "Cancel" }).click();
     await poll(() => extras.getByTestId("sign-in-state").textContent()).toBe("Sign-in cancelled.");
+    await shot(page, "accounts-sign-in-cancelled");
 
     ({ extras } = await providerRow(page, "anthropic", "anthropic"));
     const terms = extras.getByTestId("account-terms");

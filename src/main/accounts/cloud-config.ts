@@ -44,7 +44,8 @@ export class CloudConfig {
   /**
    * Applies a page's change to `provider`'s fields: every problem in words (bad values, a credentials file that is
    * missing, a link to something else than a regular file, a FIFO, not a JSON key file) rejects the whole change and
-   * nothing is saved. Secrets are stored (or, with null or "", removed) only after the settings were written.
+   * nothing is saved. Secrets are stored (or, with null or "", removed) first: where the system offers no secure
+   * storage that fails, saying so, before any setting changed.
    */
   async save(provider: string, change: CloudProviderChange): Promise<void> {
     if (!isCloudProvider(provider)) throw new Error(`${provider.slice(0, 60)} has no settings beyond its key.`);
@@ -63,11 +64,11 @@ export class CloudConfig {
     const next: CloudProvidersSettings = { ...current };
     if (Object.keys(merged).length > 0) (next as Record<string, unknown>)[provider] = merged;
     else delete next[provider];
-    this.options.settings.setCloudProviders(next);
     for (const [name, value] of Object.entries(change.secrets)) {
       const trimmed = value?.trim();
       this.options.secrets.set(cloudSecretName(provider, name), trimmed ? trimmed : null);
     }
+    this.options.settings.setCloudProviders(next);
   }
 
   /** Settings' view: the non-secret values ("" for unset) and which secrets are set. */

@@ -122,6 +122,13 @@ describe("cloud providers' fields", () => {
     expect(settings.get().cloudProviders).toBeUndefined();
   });
 
+  it("where the system offers no secure storage, a secret is refused in words and no setting changes either", async () => {
+    const locked = SecretStore.open(join(dir, "locked.json"), { ...plaintextDevCipher, isAvailable: () => false });
+    const noStore = new CloudConfig({ settings, secrets: locked });
+    await expect(noStore.save("amazon-bedrock", { fields: { region: "eu-west-3" }, secrets: { secretAccessKey: "s" } })).rejects.toThrow(/no secure storage/);
+    expect(settings.get().cloudProviders).toBeUndefined();
+  });
+
   it("the page's change is checked field by field, pure", () => {
     expect(cloudChangeProblems("google-vertex", { fields: { project: "Bad_Project", location: "us-central1" }, secrets: {} })).toEqual([
       'Project: "Bad_Project" is not a project ID (lower-case letters, digits and -)',
