@@ -201,4 +201,29 @@ describe("the welcome setup", () => {
     await shot(page, "accounts-welcome-names");
     await page.close();
   });
+
+  it("offers signing in with an account, by display name; once signed in, the setup ends with that provider's model", async () => {
+    const { page, problems } = await openChat(rig.browser, rig.host);
+    await page.getByTestId("open-settings").click();
+    await page.getByTestId("show-setup").click();
+    const card = page.getByTestId("setup-account");
+    await card.waitFor();
+    const names = await card.getByTestId("setup-account-provider").locator("option").allTextContents();
+    expect(names).toEqual(expect.arrayContaining(["Anthropic", "GitHub Copilot", "OpenAI Codex"]));
+    expect(await card.getByTestId("setup-account-provider").inputValue()).toBe("github-copilot");
+    await card.scrollIntoViewIfNeeded();
+    await shot(page, "accounts-welcome-account");
+    await expectAccessible(page, "the welcome setup's account card");
+
+    await card.getByTestId("sign-in").click();
+    await card.getByTestId("sign-in-question").getByRole("button", { name: "Continue" }).click();
+    const code = (await card.getByTestId("device-code").textContent())!;
+    await shot(page, "accounts-welcome-device-code");
+    const approved = await fetch(`${oauth.url}/device`, { method: "POST", body: new URLSearchParams({ user_code: code }) });
+    expect(approved.status).toBe(200);
+    await page.getByTestId("setup-view").waitFor({ state: "detached", timeout: 15_000 });
+    expect((await rig.host.call<Settings>("getSettings")).defaultModel?.provider).toBe("github-copilot");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

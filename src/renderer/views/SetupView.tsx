@@ -5,6 +5,7 @@ import { useServices } from "../app/ServicesContext";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { providerDisplayName } from "../../shared/providers/provider-names";
 import { LocalModelCard } from "./LocalModelCard";
+import { AccountCard } from "./AccountCard";
 import { errorText } from "../../shared/error-text";
 
 interface SetupViewProps {
@@ -25,7 +26,7 @@ const ENV_VARS: [string, string][] = [
   ["openrouter", "OPENROUTER_API_KEY"],
 ];
 
-/** First launch with no usable model: three ways to get chatting, each one step. */
+/** First launch with no usable model: four ways to get chatting, each one step. */
 export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip }: SetupViewProps) {
   const { app } = useServices();
   // By display name, as Settings lists them (one source: shared/providers/provider-names.ts).
@@ -83,6 +84,8 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
             </label>
             <button type="submit" className="btn btn-primary" disabled={busy || !key.trim() || !provider}>Save key and start</button>
           </form>
+
+          <AccountCard providerStatus={providerStatus} busy={busy} run={run} onReady={onReady} onRecheck={onRecheck} onError={setError} />
 
           <LocalModelCard settings={settings} busy={busy} run={run} onReady={onReady} />
 

@@ -10,7 +10,10 @@ interface AccountSignInProps {
   /** The provider's display name (provider-names.ts). */
   name: string;
   account: AccountInfo;
+  /** The provider's status changed (signed in, signed out). */
   onChanged(): void;
+  /** A sign-in finished (after `onChanged`). */
+  onSignedIn?(): void;
   onError(message: string): void;
 }
 
@@ -20,7 +23,7 @@ interface AccountSignInProps {
  * come up), a device code to enter there, a question to answer, progress, why it failed. What the user should know
  * first (pi's note on Anthropic's extra usage) shows before they sign in and while signed in.
  */
-export function AccountSignIn({ provider, name, account, onChanged, onError }: AccountSignInProps) {
+export function AccountSignIn({ provider, name, account, onChanged, onSignedIn, onError }: AccountSignInProps) {
   const { app } = useServices();
   const { state: latest, started } = useSignIn();
   const [busy, setBusy] = useState(false);
@@ -38,11 +41,13 @@ export function AccountSignIn({ provider, name, account, onChanged, onError }: A
     }
   };
   // A finished sign-in changes the provider's status (and models): Settings asks main again, once per flow.
-  const changed = useRef(onChanged);
-  changed.current = onChanged;
+  const changed = useRef({ onChanged, onSignedIn });
+  changed.current = { onChanged, onSignedIn };
   const signedInFlow = flow?.phase === "signed-in" ? flow.id : undefined;
   useEffect(() => {
-    if (signedInFlow) changed.current();
+    if (!signedInFlow) return;
+    changed.current.onChanged();
+    changed.current.onSignedIn?.();
   }, [signedInFlow]);
 
   return (
