@@ -23,7 +23,8 @@ export interface OAuthTestServer {
   close(): Promise<void>;
 }
 
-export const TEST_USER_CODE_PREFIX = "PADD-";
+/** How the server's user codes begin (`PADD-1001`). */
+const USER_CODE_PREFIX = "PADD-";
 
 export async function startOAuthTestServer(options: { tokenSeconds?: number } = {}): Promise<OAuthTestServer> {
   const tokenSeconds = options.tokenSeconds ?? 3600;
@@ -49,7 +50,7 @@ export async function startOAuthTestServer(options: { tokenSeconds?: number } = 
     if (req.method === "POST" && url.pathname === "/device/code") {
       counter += 1;
       const deviceCode = `device-${counter}`;
-      const userCode = `${TEST_USER_CODE_PREFIX}${String(1000 + counter)}`;
+      const userCode = `${USER_CODE_PREFIX}${String(1000 + counter)}`;
       approvals.set(deviceCode, false);
       userCodes.set(userCode, deviceCode);
       return json(res, 200, { device_code: deviceCode, user_code: userCode, verification_uri: `${address()}/device`, interval: 1, expires_in: 300 });

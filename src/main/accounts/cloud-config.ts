@@ -115,13 +115,6 @@ export class CloudConfig {
   ambientKey(provider: string): string | undefined {
     return this.configured(provider) ? AMBIENT_CREDENTIALS : undefined;
   }
-
-  /** Removes every secret of the cloud providers' fields (tests, a reset). */
-  forgetSecrets(): void {
-    const names = Object.entries(CLOUD_FIELDS).flatMap(([provider, fields]) =>
-      fields.filter((f) => f.secret).map((f) => cloudSecretName(provider as CloudProviderId, f.name)));
-    this.options.secrets.forget(names);
-  }
 }
 
 /**
