@@ -87,6 +87,10 @@ describe("account sign-in through main", () => {
     expect(refreshed).toBe(server.issued[1]);
     expect(JSON.parse(core.secrets.get(accountSecretName("github-copilot"))!).access).toBe(refreshed);
 
+    // The stand-in's tokens name no address of their own: workers' models keep the catalogue's.
+    const model = { provider: "github-copilot", id: "gpt-5", baseUrl: "https://api.individual.githubcopilot.com" };
+    expect(core.accounts.requestModel(model)).toBe(model);
+
     await core.service.signOut("github-copilot");
     expect(await copilot()).toMatchObject({ keySource: "none", account: { signedIn: false } });
     expect(await key()).toBeUndefined();

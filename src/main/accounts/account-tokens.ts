@@ -29,6 +29,8 @@ export class AccountTokens {
   readonly #refreshing = new Map<string, Promise<OAuthCredential | undefined>>();
   /** Providers whose last refresh failed, and why (cleared by signing in or out). */
   readonly #expired = new Map<string, string>();
+  /** Where an account's requests go, when its flow says (`toAuth`'s baseUrl: GitHub Copilot's plan or enterprise). */
+  readonly #baseUrls = new Map<string, string>();
 
   constructor(private readonly options: AccountTokensOptions) {}
 
@@ -45,11 +47,39 @@ export class AccountTokens {
   store(provider: string, credential: OAuthCredential): void {
     this.options.secrets.set(accountSecretName(provider), JSON.stringify(credential));
     this.#expired.delete(provider);
+    void this.learnAddress(provider);
   }
 
   signOut(provider: string): void {
     this.options.secrets.set(accountSecretName(provider), null);
     this.#expired.delete(provider);
+    this.#baseUrls.delete(provider);
+  }
+
+  /**
+   * The address a signed-in account's requests go to when it is not the catalogue's (GitHub Copilot Business or
+   * Enterprise: its token names its own API host); undefined otherwise, or before it is known. Learnt from the stored
+   * credential (`learnAddress`, at start and sign-in) and with every key handed out.
+   */
+  baseUrl(provider: string): string | undefined {
+    return this.#baseUrls.get(provider);
+  }
+
+  /** Learns `provider`'s address from its stored credential, as its flow's `toAuth` derives it (no network). */
+  async learnAddress(provider: string): Promise<void> {
+    const flow = this.options.flows().get(provider);
+    const credential = this.#read(provider);
+    if (!flow || !credential) return;
+    try {
+      this.#remember(provider, await flow.toAuth(credential));
+    } catch {
+      // The flow could not say: requests go to the catalogue's address.
+    }
+  }
+
+  #remember(provider: string, auth: { baseUrl?: string }): void {
+    if (auth.baseUrl) this.#baseUrls.set(provider, auth.baseUrl);
+    else this.#baseUrls.delete(provider);
   }
 
   /**
@@ -63,7 +93,9 @@ export class AccountTokens {
     const credential = await this.#current(provider, flow);
     if (!credential) return undefined;
     try {
-      return (await flow.toAuth(credential)).apiKey;
+      const auth = await flow.toAuth(credential);
+      this.#remember(provider, auth);
+      return auth.apiKey;
     } catch {
       return undefined;
     }

@@ -66,6 +66,20 @@ export class Accounts {
     });
   }
 
+  /** Learns the signed-in accounts' addresses (see `requestModel`); at start. */
+  async warmUp(): Promise<void> {
+    await Promise.all([...this.#flows().keys()].filter((p) => this.tokens.signedIn(p)).map((p) => this.tokens.learnAddress(p)));
+  }
+
+  /**
+   * `model` as a worker's requests should see it: for a signed-in account whose flow names its own API address
+   * (GitHub Copilot Business or Enterprise), that address; otherwise `model` itself.
+   */
+  requestModel<M extends { provider: string; baseUrl: string }>(model: M): M {
+    const url = this.tokens.baseUrl(model.provider);
+    return url && url !== model.baseUrl ? { ...model, baseUrl: url } : model;
+  }
+
   /** Whether `provider` offers an account sign-in. */
   hasSignIn(provider: string): boolean {
     return this.#flows().has(provider);

@@ -138,6 +138,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...(options.oauthFlows ? { flows: options.oauthFlows } : {}),
   });
+  void accounts.warmUp();
   const agents = agentCatalog({
     dataDir: options.dataDir,
     homeDir: options.homeDir,
@@ -157,7 +158,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     sessionTransport: options.sessionTransport,
     getApiKey: (provider, sentTo) => accounts.workerKey(provider, () => workerApiKey(provider, sentTo, secrets, endpoints())),
     getProviderConfig: (provider, modelId) => accounts.requestConfig(provider, modelId),
-    resolveModel: (ref) => resolveModel(ref, endpoints()),
+    resolveModel: (ref) => accounts.requestModel(resolveModel(ref, endpoints())),
     workspaceOf: (id) => index.get(id)?.workspace,
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,

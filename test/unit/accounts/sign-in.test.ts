@@ -239,6 +239,22 @@ describe("an account's token", () => {
     expect(store.signedIn("github-copilot")).toBe(false);
   });
 
+  it("a Copilot Business account's requests go to its own address, as pi-ai's toAuth names it; an individual's to the catalogue's", async () => {
+    fakeGitHub();
+    const business = "tid=b;exp=9999999999;proxy-ep=proxy.business.githubcopilot.com;";
+    secrets.set(accountSecretName("github-copilot"), JSON.stringify({ type: "oauth", refresh: "gho_user-token", access: business, expires: Date.now() + 600_000 }));
+    const store = tokens();
+    expect(store.baseUrl("github-copilot")).toBeUndefined();
+    await store.learnAddress("github-copilot");
+    expect(store.baseUrl("github-copilot")).toBe("https://api.business.githubcopilot.com");
+    // With the key handed out after a refresh to an individual plan's token, the address follows.
+    secrets.set(accountSecretName("github-copilot"), JSON.stringify({ type: "oauth", refresh: "gho_user-token", access: business, expires: Date.now() - 1 }));
+    await store.apiKey("github-copilot");
+    expect(store.baseUrl("github-copilot")).toBe("https://api.individual.githubcopilot.com");
+    store.signOut("github-copilot");
+    expect(store.baseUrl("github-copilot")).toBeUndefined();
+  });
+
   it("a damaged stored account reads as none", async () => {
     secrets.set(accountSecretName("github-copilot"), "{not json");
     expect(await tokens().apiKey("github-copilot")).toBeUndefined();
