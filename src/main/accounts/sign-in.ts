@@ -77,6 +77,11 @@ export class SignIns {
     this.#update(running, { phase: "cancelled", prompt: undefined });
   }
 
+  /** Cancels the sign-in in progress, if any (quitting: a flow's callback server closes with it). */
+  dispose(): void {
+    if (this.#running) this.cancel(this.#running.state.id);
+  }
+
   async #run(running: Running, flow: OAuthAuth): Promise<void> {
     const signal = running.controller.signal;
     try {

@@ -220,6 +220,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     shutdown: () =>
       (shuttingDown ??= (async () => {
         // Workers report their last status as they stop: the index is written after that.
+        accounts.signIns.dispose();
         await Promise.all([broker.dispose(), mcp?.dispose()]);
         await index.flush().catch(() => undefined);
         await search.dispose();

@@ -139,6 +139,11 @@ describe("signing in with pi-ai's GitHub Copilot flow", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(states.at(-1)?.phase).toBe("cancelled");
     expect(secrets.has(accountSecretName("github-copilot"))).toBe(false);
+    // Quitting cancels a flow in progress the same way.
+    const again = await flows.start("github-copilot");
+    await stateWhere((s) => s.id === again.id && s.prompt !== undefined);
+    flows.dispose();
+    expect(flows.current()).toMatchObject({ id: again.id, phase: "cancelled" });
   });
 
   it("a server that fails says so in words", async () => {
