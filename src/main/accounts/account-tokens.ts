@@ -10,6 +10,7 @@
  */
 import type { OAuthAuth, OAuthCredential } from "@earendil-works/pi-ai";
 import type { SecretStore } from "../broker/secrets";
+import { providerDisplayName } from "../../shared/providers/provider-names";
 import type { OAuthFlows } from "./oauth-providers";
 
 /** The secret store's name for a provider's signed-in account. */
@@ -117,7 +118,7 @@ export class AccountTokens {
           this.store(provider, { ...fresh, type: "oauth" });
           return fresh;
         } catch (error) {
-          const reason = `signing in to ${provider} has expired; sign in again (${error instanceof Error ? error.message.slice(0, 200) : "refresh failed"})`;
+          const reason = `Signing in to ${providerDisplayName(provider)} has expired; sign in again (${error instanceof Error ? error.message.slice(0, 200) : "the refresh failed"})`;
           this.#expired.set(provider, reason);
           this.options.onRefreshFailed?.(provider, reason);
           return undefined;

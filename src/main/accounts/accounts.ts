@@ -53,7 +53,7 @@ export class Accounts {
       secrets: options.secrets,
       flows: this.#flows,
       ...(options.now ? { now: options.now } : {}),
-      onRefreshFailed: (_provider, reason) => options.notify?.(`${reason[0]?.toUpperCase() ?? ""}${reason.slice(1)}.`),
+      onRefreshFailed: (_provider, reason) => options.notify?.(`${reason}.`),
     });
     this.signIns = new SignIns({
       flows: this.#flows,

@@ -237,7 +237,7 @@ describe("an account's token", () => {
     const failures: string[] = [];
     const store = new AccountTokens({ secrets, flows: piOAuthFlows, onRefreshFailed: (_p, reason) => failures.push(reason) });
     expect(await store.apiKey("github-copilot")).toBeUndefined();
-    expect(store.expired("github-copilot")).toMatch(/sign in again.*401/);
+    expect(store.expired("github-copilot")).toMatch(/^Signing in to GitHub Copilot has expired; sign in again \(.*401/);
     expect(failures).toHaveLength(1);
     store.signOut("github-copilot");
     expect(store.expired("github-copilot")).toBeUndefined();
