@@ -20,6 +20,10 @@ export interface OAuthTestServer {
   refreshes: string[];
   /** Access tokens issued, in order. */
   issued: string[];
+  /** How long the next tokens live (changeable: a test makes them expire at once). */
+  tokenSeconds: number;
+  /** Refuse refresh grants (`invalid_grant`), as a provider does for a revoked account. */
+  refuseRefresh: boolean;
   close(): Promise<void>;
 }
 
@@ -27,7 +31,6 @@ export interface OAuthTestServer {
 const USER_CODE_PREFIX = "PADD-";
 
 export async function startOAuthTestServer(options: { tokenSeconds?: number } = {}): Promise<OAuthTestServer> {
-  const tokenSeconds = options.tokenSeconds ?? 3600;
   const approvals = new Map<string, boolean>();
   const userCodes = new Map<string, string>();
   const refreshes: string[] = [];
@@ -39,9 +42,9 @@ export async function startOAuthTestServer(options: { tokenSeconds?: number } = 
     tokenCounter += 1;
     const access = `test-access-${tokenCounter}`;
     issued.push(access);
-    return { access_token: access, refresh_token: `test-refresh-${tokenCounter}`, expires_in: tokenSeconds, token_type: "bearer" };
+    return { access_token: access, refresh_token: `test-refresh-${tokenCounter}`, expires_in: server.tokenSeconds, token_type: "bearer" };
   };
-  const server = createServer((req, res) => {
+  const http = createServer((req, res) => {
     void handle(req, res).catch(() => json(res, 500, { error: "server_error" }));
   });
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -69,7 +72,7 @@ export async function startOAuthTestServer(options: { tokenSeconds?: number } = 
       if (form.get("grant_type") === "refresh_token") {
         const refresh = form.get("refresh_token") ?? "";
         refreshes.push(refresh);
-        if (!refresh.startsWith("test-refresh-")) return json(res, 400, { error: "invalid_grant" });
+        if (server.refuseRefresh || !refresh.startsWith("test-refresh-")) return json(res, 400, { error: "invalid_grant" });
         return json(res, 200, tokens());
       }
       const approved = approvals.get(form.get("device_code") ?? "");
@@ -80,23 +83,26 @@ export async function startOAuthTestServer(options: { tokenSeconds?: number } = 
     }
     return json(res, 404, { error: "not_found" });
   };
-  server.on("connection", (socket) => {
+  http.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const address = () => `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const server: OAuthTestServer = {
     url: address(),
     approvals,
     refreshes,
     issued,
+    tokenSeconds: options.tokenSeconds ?? 3600,
+    refuseRefresh: false,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
+        http.close(() => resolve());
       }),
   };
+  return server;
 }
 
 /**

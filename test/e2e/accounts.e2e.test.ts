@@ -13,7 +13,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { expectAccessible } from "../../testkit/axe";
-import { openChat, poll, shot } from "../../testkit/chat-page";
+import { openChat, poll, send, shot } from "../../testkit/chat-page";
 import { startOAuthTestServer, type OAuthTestServer } from "../../src/web-host/oauth-test-server";
 import type { ProviderStatus } from "../../src/shared/protocol/app-api";
 import { ANTHROPIC_EXTRA_USAGE } from "../../src/main/accounts/oauth-providers";
@@ -182,6 +182,48 @@ describe("signing in to an account", () => {
     await extras.scrollIntoViewIfNeeded();
     await shot(page, "accounts-anthropic-terms");
     await page.close();
+  });
+});
+
+describe("an account that must sign in again", () => {
+  it("says so in Settings once main's refresh before a request is refused", async () => {
+    const before = (await rig.host.call<Settings>("getSettings")).defaultModel;
+    oauth.tokenSeconds = 1;
+    oauth.refuseRefresh = true;
+    try {
+      const { page } = await openChat(rig.browser, rig.host);
+      const { extras } = await providerRow(page, "copilot", "github-copilot");
+      await extras.getByTestId("sign-in").click();
+      await extras.getByTestId("sign-in-question").getByRole("button", { name: "Continue" }).click();
+      const code = (await extras.getByTestId("device-code").textContent())!;
+      await fetch(`${oauth.url}/device`, { method: "POST", body: new URLSearchParams({ user_code: code }) });
+      await poll(async () => (await status("github-copilot")).account?.signedIn).toBe(true);
+      await page.close();
+
+      // A chat with a Copilot model, once the token has expired: its request asks main for the key.
+      await new Promise((r) => setTimeout(r, 1100));
+      await rig.host.call("updateSettings", { defaultModel: { provider: "github-copilot", id: "claude-haiku-4.5" } });
+      const chat = await openChat(rig.browser, rig.host);
+      await send(chat.page, "hello");
+      await poll(async () => oauth.refreshes.length).toBe(1);
+      await poll(async () => (await status("github-copilot")).account?.expired).toMatch(/^Signing in to GitHub Copilot has expired; sign in again/);
+
+      await chat.page.close();
+      // Settings, opened afterwards, say so (an open page learns it with its next status, and from main's notice).
+      const later = await openChat(rig.browser, rig.host);
+      const row = (await providerRow(later.page, "copilot", "github-copilot")).extras.getByTestId("account-github-copilot");
+      await poll(() => row.getByTestId("account-status").textContent()).toBe("Sign-in expired");
+      expect(await row.getByRole("alert").textContent()).toMatch(/sign in again \(Token refresh failed: invalid_grant\)/);
+      await row.scrollIntoViewIfNeeded();
+      await shot(later.page, "accounts-sign-in-expired");
+      await expectAccessible(later.page, "Settings, an account that must sign in again");
+      await later.page.close();
+    } finally {
+      oauth.tokenSeconds = 3600;
+      oauth.refuseRefresh = false;
+      await rig.host.call("signOut", "github-copilot");
+      await rig.host.call("updateSettings", { defaultModel: before ?? null });
+    }
   });
 });
 
