@@ -213,6 +213,7 @@ describe("an account that must sign in again", () => {
       const later = await openChat(rig.browser, rig.host);
       const row = (await providerRow(later.page, "copilot", "github-copilot")).extras.getByTestId("account-github-copilot");
       await poll(() => row.getByTestId("account-status").textContent()).toBe("Sign-in expired");
+      expect(await later.page.getByTestId("api-key-github-copilot").getByTestId("key-status").textContent()).toBe("Sign-in expired");
       expect(await row.getByRole("alert").textContent()).toMatch(/sign in again \(Token refresh failed: invalid_grant\)/);
       await row.scrollIntoViewIfNeeded();
       await shot(later.page, "accounts-sign-in-expired");

@@ -57,7 +57,7 @@ export function AccountSignIn({ provider, name, account, onChanged, onSignedIn, 
           {account.name}
           {account.subscription ? <span className="account-kind"> · subscription</span> : null}
         </span>
-        <span className={`key-status ${account.signedIn ? "key-settings" : ""}`} data-testid="account-status">
+        <span className={`key-status ${account.expired ? "key-moved" : account.signedIn ? "key-settings" : ""}`} data-testid="account-status">
           {account.expired ? "Sign-in expired" : account.signedIn ? "Signed in" : "Not signed in"}
         </span>
         <span className="account-actions">

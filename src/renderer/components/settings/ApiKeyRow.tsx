@@ -35,11 +35,12 @@ export function KeyStatus({ status }: { status: ProviderStatus }) {
   const label = status.keySource === "settings" && status.origin
     ? `Key saved for ${status.origin}`
     : status.setUpBy === "account"
-      ? "Signed in"
+      ? (status.account?.expired ? "Sign-in expired" : "Signed in")
       : status.setUpBy === "cloud"
         ? "Set up"
         : SOURCE_LABEL[status.keySource];
-  return <span className={`key-status key-${status.keySource}`} data-testid="key-status">{label}</span>;
+  const expired = status.setUpBy === "account" && status.account?.expired !== undefined;
+  return <span className={`key-status ${expired ? "key-moved" : `key-${status.keySource}`}`} data-testid="key-status">{label}</span>;
 }
 
 /**
