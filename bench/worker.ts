@@ -33,6 +33,7 @@ const BARE_MAIN: MainControlApi = {
   mcpCall: none,
   mcpCancel: none,
   listSkills: none,
+  getProviderConfig: async () => undefined,
 };
 
 export async function benchWorker(): Promise<Record<string, Metric>> {

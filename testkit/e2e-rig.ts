@@ -22,9 +22,15 @@ export interface E2eRig {
 
 /**
  * Starts the rig; `name` goes into the data folder's name, `env` into the web host's environment (e.g. HOME or
- * `PI_CODING_AGENT_DIR`). If a part fails to start, what started is removed.
+ * `PI_CODING_AGENT_DIR`), `hostArgs` to the web host's command line (after the rig's own). If a part fails to start,
+ * what started is removed.
  */
-export async function startE2eRig(name: string, serverOptions?: OpenAIServerOptions, env?: NodeJS.ProcessEnv): Promise<E2eRig> {
+export async function startE2eRig(
+  name: string,
+  serverOptions?: OpenAIServerOptions,
+  env?: NodeJS.ProcessEnv,
+  hostArgs: string[] = [],
+): Promise<E2eRig> {
   mkdirSync(SCREENS, { recursive: true });
   const build = privateBuildCopy();
   let browser: Browser | undefined;
@@ -41,7 +47,7 @@ export async function startE2eRig(name: string, serverOptions?: OpenAIServerOpti
   try {
     browser = await launchChromium();
     server = await startOpenAIServer(serverOptions);
-    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl], env);
+    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl, ...hostArgs], env);
     return { browser, server, host, dataDir, close };
   } catch (error) {
     await close();

@@ -11,10 +11,14 @@ export interface WebHostArgs {
   /** An OpenAI-compatible server already running on loopback, registered as "Loopback" (tests script it). */
   loopbackUrl?: string;
   integrityCheck: boolean;
+  /** A loopback stand-in OAuth server (oauth-test-server.ts) whose flow replaces GitHub Copilot's sign-in (tests). */
+  oauthTestUrl?: string;
 }
 
+const LOOPBACK_URL = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(\/\S*)?$/;
+
 export const USAGE =
-  "usage: tsx src/web-host/main.ts [--data-dir DIR] [--build-dir DIR] [--port N] [--openai-test-server | --loopback-url URL] [--integrity-check]";
+  "usage: tsx src/web-host/main.ts [--data-dir DIR] [--build-dir DIR] [--port N] [--openai-test-server | --loopback-url URL] [--oauth-test-url URL] [--integrity-check]";
 
 export function parseArgs(argv: readonly string[]): WebHostArgs {
   const args: WebHostArgs = { dataDir: "./.paddock-dev", port: 0, openaiTestServer: false, integrityCheck: false };
@@ -44,10 +48,16 @@ export function parseArgs(argv: readonly string[]): WebHostArgs {
         break;
       case "--loopback-url": {
         const url = value();
-        if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+(\/\S*)?$/.test(url)) {
+        if (!LOOPBACK_URL.test(url)) {
           throw new Error(`--loopback-url must be an http URL on a loopback address, got ${url}`);
         }
         args.loopbackUrl = url;
+        break;
+      }
+      case "--oauth-test-url": {
+        const url = value();
+        if (!LOOPBACK_URL.test(url)) throw new Error(`--oauth-test-url must be an http URL on a loopback address, got ${url}`);
+        args.oauthTestUrl = url;
         break;
       }
       case "--integrity-check":

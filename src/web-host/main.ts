@@ -10,6 +10,8 @@
  *                           (models test-model, other-model), so the app works with no key
  *   --loopback-url URL      instead, register an OpenAI-compatible server already running on loopback as
  *                           "Loopback" (the e2e tests own their test server, to queue turns and read requests)
+ *   --oauth-test-url URL    a loopback stand-in OAuth server (oauth-test-server.ts): GitHub Copilot's "Sign in"
+ *                           runs its device-code flow instead of github.com's (the e2e tests own the server)
  *   --integrity-check       workers verify every state batch (slower; the e2e tests use it)
  *
  * Prints `PADDOCK_WEB_URL <url>` once serving, and `worker <pid> session <id>` whenever a worker takes a session.
@@ -39,6 +41,7 @@ const host = await startWebHost({
   buildDir: resolve(args.buildDir ?? resolve(repoRoot, "out")),
   integrityCheck: args.integrityCheck,
   loopbackBaseUrl: openai?.baseUrl ?? args.loopbackUrl,
+  ...(args.oauthTestUrl ? { oauthTestUrl: args.oauthTestUrl } : {}),
   onWorker: (pid, sessionId) => process.stdout.write(`worker ${pid ?? "?"} session ${sessionId}\n`),
 });
 process.stdout.write(`PADDOCK_WEB_URL ${host.url}\n`);

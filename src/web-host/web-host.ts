@@ -17,6 +17,8 @@ import type { SettingsStore } from "../main/broker/settings-store";
 import { BadRequest, startHttpServer } from "./http-server";
 import { PageViewers } from "./page-viewers";
 import { customProviderName } from "../shared/providers/custom-provider";
+import { piOAuthFlows, type OAuthFlows } from "../main/accounts/oauth-providers";
+import { oauthTestFlow } from "./oauth-test-server";
 
 export interface WebHostOptions {
   dataDir: string;
@@ -26,6 +28,8 @@ export interface WebHostOptions {
   integrityCheck: boolean;
   /** Registered as the custom provider "Loopback" and made the default model when none is set. */
   loopbackBaseUrl?: string;
+  /** A stand-in OAuth server's address: its flow (oauth-test-server.ts) replaces GitHub Copilot's sign-in. */
+  oauthTestUrl?: string;
   /** Told once per worker that starts serving a session (the e2e tests find worker pids this way). */
   onWorker?(pid: number | undefined, sessionId: string): void;
 }
@@ -60,6 +64,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     openSession: async (id) => {
       if (!core.index.isLive(id)) throw new Error("No such chat");
     },
+    ...(options.oauthTestUrl ? { oauthFlows: testFlows(options.oauthTestUrl) } : {}),
   });
   const { broker, index, service } = core;
 
@@ -171,4 +176,10 @@ function registerLoopback(settings: SettingsStore, baseUrl: string): void {
     customProviders: [...others, loopback],
     ...(current.defaultModel ? {} : { defaultModel: { provider: customProviderName(LOOPBACK_PROVIDER_ID), id: "test-model" } }),
   });
+}
+
+/** pi-ai's sign-in flows with GitHub Copilot's replaced by the stand-in server's (tests, `--oauth-test-url`). */
+function testFlows(url: string): () => OAuthFlows {
+  let flows: OAuthFlows | undefined;
+  return () => (flows ??= new Map([...piOAuthFlows(), ["github-copilot", oauthTestFlow(url)]]));
 }

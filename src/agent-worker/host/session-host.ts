@@ -69,6 +69,7 @@ import { errorText } from "../../shared/error-text";
 import { describeToolCall } from "./call-summary";
 import { AttachmentStore } from "./attachment-store";
 import { MessageActions } from "./message-actions";
+import { ProviderConfigs } from "./provider-config";
 import { withAttachments } from "./attachment-context";
 import { chatInstructions, requestParameters } from "./chat-request";
 import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../shared/protocol/attachments";
@@ -78,7 +79,7 @@ import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOpti
 type SessionMain = Pick<
   MainControlApi,
   "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
->;
+> & Partial<Pick<MainControlApi, "getProviderConfig">>;
 
 /**
  * How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions); `currentSettings`, the
@@ -148,6 +149,8 @@ export class SessionHost {
   private readonly checkpoints: ReplyCheckpoints;
   /** Keeps the context inside the model's window (transformContext, overflow retry, "Compact now"). */
   private readonly compactor: ContextCompactor;
+  /** The cloud providers' settings for each request, asked of main with the key (provider-config.ts). */
+  private readonly providerConfigs = new ProviderConfigs(async (provider, modelId) => this.main.getProviderConfig?.(provider, modelId));
   private readonly sinks = new Set<Transport>();
   private toolRuns: ToolRuns = NO_TOOL_RUNS;
   /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
@@ -242,7 +245,7 @@ export class SessionHost {
       // The call's notes (Retry-After, why an address was not reached) complete the SDK's error text.
       const call = providerCall();
       return withStallTimeout(
-        (signal) => call.run(() => streamSimple(model, context, { ...streamOptions, ...chosen, signal, timeoutMs, maxRetries: 0 })),
+        (signal) => call.run(() => streamSimple(model, context, this.providerConfigs.options(model, { ...streamOptions, ...chosen, signal, timeoutMs, maxRetries: 0 }))),
         streamOptions?.signal,
         timeoutMs,
         call.explain,
@@ -284,7 +287,11 @@ export class SessionHost {
       // A subagent's calls are decided in its parent's chat, by the parent's policy and grants.
       beforeToolCall: options.subagent ? (context) => this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.approvals.beforeToolCall,
       getApiKey: async (provider) => {
-        const key = await this.main.getApiKey(provider).catch(() => undefined);
+        const model = this.agent.state.model;
+        const [key] = await Promise.all([
+          this.main.getApiKey(provider).catch(() => undefined),
+          this.providerConfigs.refresh(provider, model?.provider === provider ? model.id : ""),
+        ]);
         return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
       },
       onStateEvent: (event, state) => this.onStateEvent(event, state),

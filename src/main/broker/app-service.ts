@@ -34,6 +34,9 @@ import { ModelDirectory } from "./model-directory";
 import type { PiModelsFileStatus, ProviderModelList } from "../../shared/protocol/model-lists";
 import type { SkillCatalog } from "../skills/skill-catalog";
 import type { SkillsOverview } from "../../shared/protocol/skills";
+import type { Accounts } from "../accounts/accounts";
+import type { SignInState } from "../../shared/protocol/accounts";
+import type { CloudProviderChange } from "../../shared/providers/cloud-settings";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -81,6 +84,8 @@ export interface AppServiceOptions<Port> {
   guardedPlaces?: GuardedPlaces;
   /** Every model there is (model-directory.ts); absent: one over these settings and keys, without pi's models.json. */
   models?: ModelDirectory;
+  /** Accounts (sign-ins) and cloud providers' fields (main/accounts); absent: those calls are refused. */
+  accounts?: Accounts;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -92,7 +97,9 @@ export class AppService<Port = never> implements AppApi {
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
-    this.models = options.models ?? new ModelDirectory({ settings: options.settings, secrets: options.secrets });
+    this.models =
+      options.models ??
+      new ModelDirectory({ settings: options.settings, secrets: options.secrets, configured: (provider) => options.accounts?.configured(provider) === true });
     for (const n of [...options.settings.notices, ...options.secrets.notices, ...options.index.notices]) this.notify(n.level, n.text);
     options.index.onNotice((n) => this.notify(n.level, n.text));
     options.broker.onEvent((event) => this.onBrokerEvent(event));
@@ -307,7 +314,11 @@ export class AppService<Port = never> implements AppApi {
   async setApiKey(provider: string, key: string | null): Promise<void> {
     if (!isProviderKeyName(provider)) throw new Error(`Unknown provider "${provider.slice(0, 60)}"${key === null ? "" : ": add it as a custom endpoint first"}.`);
     if (key === null) return this.options.secrets.set(provider, null);
-    if (customProviderId(provider) === undefined) return this.options.secrets.set(provider, key);
+    if (customProviderId(provider) === undefined) {
+      this.options.secrets.set(provider, key);
+      this.options.accounts?.keySaved(provider);
+      return;
+    }
     const endpoint = endpointOf(provider, this.options.settings.get().customProviders);
     if (!endpoint) throw new Error(`Unknown provider "${provider.slice(0, 60)}": add it as a custom endpoint first.`);
     const origin = endpointOrigin(endpoint.baseUrl);
@@ -317,7 +328,12 @@ export class AppService<Port = never> implements AppApi {
 
   /** pi-ai's providers, then each custom endpoint with the address its key is for. Never a key. */
   async providerStatus(): Promise<ProviderStatus[]> {
-    const builtIn = catalogProviders().map((provider): ProviderStatus => ({ provider, keySource: apiKeySource(provider, this.options.secrets) }));
+    const builtIn = catalogProviders().map((provider): ProviderStatus => {
+      const keySource = this.builtInKeySource(provider);
+      const saved = apiKeySource(provider, this.options.secrets) === "settings";
+      const setUpBy = keySource === "settings" && !saved ? (this.options.accounts?.tokens.signedIn(provider) ? "account" : "cloud") : undefined;
+      return { provider, keySource, ...(setUpBy ? { setUpBy } : {}), ...this.options.accounts?.status(provider) };
+    });
     const endpoints = this.options.settings.get().customProviders.map((e) => endpointKeyStatus(e, this.options.secrets));
     return [...builtIn, ...endpoints];
   }
@@ -339,6 +355,46 @@ export class AppService<Port = never> implements AppApi {
 
   piModelsFile(): Promise<PiModelsFileStatus> {
     return this.models.fileStatus();
+  }
+
+  /**
+   * Where a built-in provider's credential comes from, in the order main uses them (accounts.ts): a saved key, a
+   * signed-in account or the cloud fields ("settings"), else the environment.
+   */
+  private builtInKeySource(provider: string): ProviderStatus["keySource"] {
+    const source = apiKeySource(provider, this.options.secrets);
+    if (source === "settings" || this.options.accounts?.configured(provider)) return "settings";
+    return source;
+  }
+
+  async setCloudProvider(provider: string, change: CloudProviderChange): Promise<void> {
+    return this.requireAccounts().saveCloud(provider, change);
+  }
+
+  async startSignIn(provider: string): Promise<SignInState> {
+    return this.requireAccounts().signIns.start(provider);
+  }
+
+  async answerSignIn(id: string, answer: string): Promise<void> {
+    return this.requireAccounts().signIns.answer(id, answer);
+  }
+
+  async cancelSignIn(id: string): Promise<void> {
+    this.requireAccounts().signIns.cancel(id);
+  }
+
+  async signOut(provider: string): Promise<void> {
+    this.requireAccounts().signOut(provider);
+  }
+
+  /** Tells every page how a sign-in stands (main's accounts call this). */
+  publishSignIn(state: SignInState): void {
+    this.events.emit({ type: "sign-in", state });
+  }
+
+  private requireAccounts(): Accounts {
+    if (!this.options.accounts) throw new Error("Accounts are not available here.");
+    return this.options.accounts;
   }
 
   async takeNotices(): Promise<AppNotice[]> {

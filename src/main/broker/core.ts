@@ -24,6 +24,8 @@ import { legacyMcpSecretBinding, McpConfig } from "./mcp-config";
 import { McpSupervisor } from "../mcp/mcp-supervisor";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
+import { Accounts } from "../accounts/accounts";
+import type { OAuthFlows } from "../accounts/oauth-providers";
 
 /** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
 export interface DataFiles {
@@ -83,6 +85,13 @@ export interface CoreOptions<Port> {
   openFolder?(path: string): Promise<void>;
   /** The host's answer to a page's `openSession` (open a window, or just check the chat exists). */
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
+  /**
+   * Opens a web address in the system browser (the desktop app: Electron's shell, through the external-link rule);
+   * absent where the host cannot (the browser host: the page shows the address as a link).
+   */
+  openExternal?(url: string): void;
+  /** The account sign-in flows; default pi-ai's. Tests and the e2e host give stand-ins that follow pi-ai's contract. */
+  oauthFlows?: () => OAuthFlows;
 }
 
 export interface Core<Port> {
@@ -93,6 +102,8 @@ export interface Core<Port> {
   broker: SessionBroker<Port>;
   service: AppService<Port>;
   search: MessageSearch;
+  /** Signed-in accounts and cloud providers' fields (main/accounts). */
+  accounts: Accounts;
   /** MCP server configs; `resolveServerConfig(id)` gives the MCP runtime a server with its secrets. */
   mcpConfig: McpConfig;
   /** The MCP runtime: the host process, the servers' status, chats' calls (absent without `mcpLauncher`). */
@@ -124,10 +135,23 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) ?? keyOrigin(key, undefined, endpoints()),
   });
   const index = await SessionIndex.open(files.sessionIndexFile);
-  const piModels = new PiModelsSource(join(piAgentFolder({ homeDir: options.homeDir }), "models.json"), { isBuiltIn: (id) => catalogProviders().includes(id) });
+  const piModels = new PiModelsSource(join(piAgentFolder({ homeDir: options.homeDir, env: options.env }), "models.json"), {
+    isBuiltIn: (id) => catalogProviders().includes(id),
+  });
   // Read before the first worker asks for a model; every model list reads it again, as pi's picker does.
   await piModels.reload();
-  const models = new ModelDirectory({ settings, secrets, piModels });
+  // The service is built below; sign-in states and notices reach it once it is there (no flow starts before).
+  const accounts: Accounts = new Accounts({
+    settings,
+    secrets,
+    onSignInState: (state) => service.publishSignIn(state),
+    notify: (text) => service.notify("warning", text),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.oauthFlows ? { flows: options.oauthFlows } : {}),
+  });
+  void accounts.warmUp();
+  // A signed-in account or a cloud provider's fields make a built-in provider usable as a key does.
+  const models = new ModelDirectory({ settings, secrets, piModels, configured: (provider) => accounts.configured(provider) });
   const agents = agentCatalog({
     dataDir: options.dataDir,
     homeDir: options.homeDir,
@@ -151,8 +175,10 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     sessionsDir: files.sessionsDir,
     privateDir: options.dataDir,
     sessionTransport: options.sessionTransport,
-    getApiKey: (provider, sentTo) => workerApiKey(provider, sentTo, secrets, endpoints()) ?? models.fileKey(provider, sentTo),
-    resolveModel: (ref) => models.resolve(ref),
+    getApiKey: (provider, sentTo) =>
+      accounts.workerKey(provider, () => workerApiKey(provider, sentTo, secrets, endpoints()) ?? models.fileKey(provider, sentTo)),
+    getProviderConfig: (provider, modelId) => accounts.requestConfig(provider, modelId),
+    resolveModel: (ref) => accounts.requestModel(models.resolve(ref)),
     workspaceOf: (id) => index.get(id)?.workspace,
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
@@ -197,6 +223,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     mcpConfig,
     guardedPlaces: { home: options.homeDir ?? homedir(), dataDir: options.dataDir },
     models,
+    accounts,
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
@@ -209,12 +236,14 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     broker,
     service,
     search,
+    accounts,
     mcpConfig,
     ...(mcp ? { mcp } : {}),
     agentsToConfirm: () => (settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
     shutdown: () =>
       (shuttingDown ??= (async () => {
         // Workers report their last status as they stop: the index is written after that.
+        accounts.signIns.dispose();
         await Promise.all([broker.dispose(), mcp?.dispose()]);
         await index.flush().catch(() => undefined);
         await search.dispose();

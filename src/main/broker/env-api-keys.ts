@@ -7,9 +7,10 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { AMBIENT_CREDENTIALS } from "../../shared/providers/cloud-settings";
 
 /** What pi-ai's providers take, in place of a key, for cloud credentials that are not keys (Vertex, Bedrock). */
-export const AMBIENT_CREDENTIALS = "<authenticated>";
+export { AMBIENT_CREDENTIALS };
 
 const ENV_VARS: Record<string, string | string[]> = {
   "github-copilot": "COPILOT_GITHUB_TOKEN",

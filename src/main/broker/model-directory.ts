@@ -20,6 +20,8 @@ import { apiKeySource, resolveApiKey, type SecretStore } from "./secrets";
 export interface ModelDirectoryOptions {
   settings: { get(): Settings };
   secrets: Pick<SecretStore, "get">;
+  /** Whether a built-in provider is usable without a key: a signed-in account or a cloud provider's fields (main/accounts). */
+  configured?: (provider: string) => boolean;
   /** pi's `models.json`; absent: none is read (tests of other things). */
   piModels?: PiModelsSource;
   /** For "Refresh models" (tests pass their own fetch and timeout). */
@@ -105,7 +107,11 @@ export class ModelDirectory {
 
   /** Whether a built-in provider has a key: in Settings, the environment, or `models.json`. */
   private hasKey(provider: string): boolean {
-    return apiKeySource(provider, this.options.secrets) !== "none" || this.fileKey(provider, undefined) !== undefined;
+    return (
+      apiKeySource(provider, this.options.secrets) !== "none" ||
+      this.options.configured?.(provider) === true ||
+      this.fileKey(provider, undefined) !== undefined
+    );
   }
 }
 

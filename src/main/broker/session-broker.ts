@@ -17,6 +17,7 @@
 import { join } from "node:path";
 import type {
   MainControlApi,
+  ProviderRequestConfig,
   RunOutcome,
   SandboxVerdict,
   ShutdownAnswer,
@@ -67,6 +68,8 @@ export interface SessionBrokerOptions<Port = never> {
    * worker, when it has one): a custom endpoint's key must only go to the origin it was saved for (endpoint-keys.ts).
    */
   getApiKey(provider: string, sentTo?: string): Promise<string | undefined> | string | undefined;
+  /** What a worker's request to `modelId` of `provider` carries besides its key (see MainControlApi). Absent: nothing. */
+  getProviderConfig?(provider: string, modelId: string): ProviderRequestConfig | undefined;
   /** The Model a worker's reference names; throws a readable Error when unknown (see model-resolver.ts). */
   resolveModel(ref: ModelRef): Model<any>;
   getWorkerSettings(): WorkerSettings;
@@ -509,6 +512,7 @@ export class SessionBroker<Port = never> {
         if (!sessionId) throw new Error("This worker hosts no session");
         return this.options.skills?.listing(this.workspaceFor(sessionId)) ?? NO_SKILLS;
       },
+      getProviderConfig: async (provider: string, modelId: string) => this.options.getProviderConfig?.(provider, modelId),
     };
   }
 

@@ -130,6 +130,16 @@ export class SettingsStore {
   }
 
   /**
+   * The cloud providers' non-secret fields (main's accounts/cloud-config.ts sets them, with their secrets and a check of
+   * a credentials file; pages cannot patch them). Validated like any update.
+   */
+  setCloudProviders(cloud: NonNullable<Settings["cloudProviders"]>): Settings {
+    const result = validateSettings({ ...this.#settings, cloudProviders: structuredClone(cloud) });
+    if (!result.ok) throw new Error(`Invalid cloud provider settings: ${result.errors.join("; ")}`);
+    return this.#commit(result.value);
+  }
+
+  /**
    * Calls `fn` after every change that was persisted, with the new settings. `fn` must not throw (a throw propagates
    * out of `update`, after the change was saved). Returns the unsubscribe function.
    */

@@ -19,7 +19,7 @@ import { desktopNotifications } from "./desktop-notifications";
 import { appApiWith, registerIpc } from "./ipc";
 import { installApplicationMenu } from "./menu";
 import { safeStorageCipher } from "./safe-storage-cipher";
-import { hardenSession } from "./security";
+import { hardenSession, openExternalLink } from "./security";
 import { claimSingleInstance } from "./single-instance";
 import { applyUserDataOverride } from "./user-data";
 import { UtilityWorkerLauncher } from "./utility-worker-launcher";
@@ -65,6 +65,8 @@ async function start(): Promise<ChatWindows> {
       const failure = await shell.openPath(path);
       if (failure) throw new Error(`Could not open ${path}: ${failure}`);
     },
+    // An account sign-in's page, in the system browser, by the rule a page's links follow.
+    openExternal: openExternalLink,
   });
   const { settings, index, broker, service } = core;
   const sessionExists = (id: string) => index.isLive(id);

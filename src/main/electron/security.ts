@@ -63,6 +63,14 @@ export function hardenSession(ses: Session, options: SessionSecurityOptions): vo
   });
 }
 
+/**
+ * Opens `url` in the system browser by the same rule as a page's link (the navigation lock's verdict: http(s) and
+ * mailto only): main's own links, such as an account sign-in's page (main/accounts/sign-in.ts).
+ */
+export function openExternalLink(url: string): void {
+  openExternally(navigationVerdict("window-open", url));
+}
+
 /** Hands the verdict's address, if it has one, to the system (browser or mail client). */
 function openExternally(verdict: NavigationVerdict): void {
   const url = verdict.openExternally;

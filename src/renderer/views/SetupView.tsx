@@ -3,7 +3,9 @@ import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
 import { useServices } from "../app/ServicesContext";
 import { customProviderId } from "../../shared/providers/custom-provider";
+import { providerDisplayName } from "../../shared/providers/provider-names";
 import { LocalModelCard } from "./LocalModelCard";
+import { AccountCard } from "./AccountCard";
 import { errorText } from "../../shared/error-text";
 
 interface SetupViewProps {
@@ -16,18 +18,24 @@ interface SetupViewProps {
   onSkip(): void;
 }
 
+/** A few providers' usual variables, named as Settings names them. */
 const ENV_VARS: [string, string][] = [
-  ["Anthropic", "ANTHROPIC_API_KEY"],
-  ["OpenAI", "OPENAI_API_KEY"],
-  ["Google Gemini", "GEMINI_API_KEY"],
-  ["OpenRouter", "OPENROUTER_API_KEY"],
+  ["anthropic", "ANTHROPIC_API_KEY"],
+  ["openai", "OPENAI_API_KEY"],
+  ["google", "GEMINI_API_KEY"],
+  ["openrouter", "OPENROUTER_API_KEY"],
 ];
 
-/** First launch with no usable model: three ways to get chatting, each one step. */
+/** First launch with no usable model: four ways to get chatting, each one step. */
 export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip }: SetupViewProps) {
   const { app } = useServices();
-  const keyProviders = providerStatus.map((p) => p.provider).filter((p) => customProviderId(p) === undefined);
-  const [provider, setProvider] = useState(keyProviders.includes("anthropic") ? "anthropic" : keyProviders[0] ?? "");
+  // By display name, as Settings lists them (one source: shared/providers/provider-names.ts).
+  const keyProviders = providerStatus
+    .map((p) => p.provider)
+    .filter((p) => customProviderId(p) === undefined)
+    .map((id) => ({ id, name: providerDisplayName(id) }))
+    .sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" }) || a.id.localeCompare(b.id));
+  const [provider, setProvider] = useState(keyProviders.some((p) => p.id === "anthropic") ? "anthropic" : keyProviders[0]?.id ?? "");
   const [key, setKey] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -67,7 +75,7 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
             <p className="muted">Stored encrypted on this computer; Paddock never shows it again.</p>
             <label>Provider
               <select value={provider} onChange={(e) => setProvider(e.target.value)} data-testid="setup-provider">
-                {keyProviders.map((p) => <option key={p} value={p}>{p}</option>)}
+                {keyProviders.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
               </select>
             </label>
             <label>API key
@@ -76,6 +84,8 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
             </label>
             <button type="submit" className="btn btn-primary" disabled={busy || !key.trim() || !provider}>Save key and start</button>
           </form>
+
+          <AccountCard providerStatus={providerStatus} busy={busy} run={run} onReady={onReady} onRecheck={onRecheck} onError={setError} />
 
           <LocalModelCard settings={settings} busy={busy} run={run} onReady={onReady} />
 
@@ -86,7 +96,7 @@ export function SetupView({ settings, providerStatus, onReady, onRecheck, onSkip
               Paddock from that shell, then check again:
             </p>
             <ul className="env-list">
-              {ENV_VARS.map(([name, env]) => <li key={env}><span>{name}</span> <code>{env}</code></li>)}
+              {ENV_VARS.map(([id, env]) => <li key={env}><span>{providerDisplayName(id)}</span> <code>{env}</code></li>)}
             </ul>
             <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void run(onRecheck)}>Check again</button>
           </div>

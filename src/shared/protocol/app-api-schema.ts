@@ -10,8 +10,19 @@ import { EndpointProbeRequestSchema } from "./endpoint-probe";
 import { RefreshModelsArgsSchema } from "./model-lists";
 import { MCP_CONFIG_API_SCHEMAS } from "../mcp/config-api-schema";
 import { MCP_SERVER_ID_PATTERN } from "../mcp/server-config";
+import { KeyedRecord } from "../keyed-record";
+import { SIGN_IN_ID_PATTERN, SignInAnswerSchema } from "./accounts";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
+const ProviderName = Type.String({ minLength: 1, maxLength: 100 });
+const SignInId = Type.String({ pattern: SIGN_IN_ID_PATTERN });
+const CloudProviderChangeSchema = Type.Object(
+  {
+    fields: KeyedRecord("^[A-Za-z]{1,40}$", Type.String({ maxLength: 4096 }), { maxProperties: 10 }),
+    secrets: KeyedRecord("^[A-Za-z]{1,40}$", Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()]), { maxProperties: 10 }),
+  },
+  { additionalProperties: false },
+);
 const ExportFormat = Type.Union([Type.Literal("markdown"), Type.Literal("json")]);
 /** The largest chat export `importSession` takes (the browser host's request limit for it follows). */
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
@@ -48,6 +59,11 @@ export const APP_API_SCHEMAS = {
   piModelsFile: Type.Tuple([]),
   listSkills: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
   confirmProjectSkills: Type.Tuple([SessionId]),
+  setCloudProvider: Type.Tuple([ProviderName, CloudProviderChangeSchema]),
+  startSignIn: Type.Tuple([ProviderName]),
+  answerSignIn: Type.Tuple([SignInId, SignInAnswerSchema]),
+  cancelSignIn: Type.Tuple([SignInId]),
+  signOut: Type.Tuple([ProviderName]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

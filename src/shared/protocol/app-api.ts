@@ -11,6 +11,8 @@ import type { McpStatusApi, McpStatusEvent } from "./mcp-status";
 import type { McpConfigApi } from "../mcp/config-api";
 import type { PiModelsFileStatus, ProviderModelList } from "./model-lists";
 import type { SkillsOverview } from "./skills";
+import type { AccountInfo, SignInState } from "./accounts";
+import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settings";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -66,7 +68,9 @@ export type AppEvent =
   /** A chat's run needs the user's attention; the page decides whether to notify (it knows what it shows). */
   | { type: "attention"; sessionId: string; title: string; reason: AttentionReason }
   /** An MCP server's status changed (mcp-status.ts): the whole list. */
-  | McpStatusEvent;
+  | McpStatusEvent
+  /** An account sign-in moved on (accounts.ts): a page to open, a code, a question, its end. */
+  | { type: "sign-in"; state: SignInState };
 
 export interface ProviderStatus {
   provider: string;
@@ -79,6 +83,12 @@ export interface ProviderStatus {
    * sent to the new address; entering a key replaces it, moving the endpoint back makes it usable again.
    */
   keySavedFor?: string;
+  /** Providers with an account sign-in (pi-ai's OAuth logins): the sign-in and whether an account is signed in. */
+  account?: AccountInfo;
+  /** Amazon Bedrock, Google Vertex AI, Azure OpenAI: their fields beyond a key (cloud-settings.ts). */
+  cloud?: CloudStatus;
+  /** `keySource` is "settings" for a signed-in account or the cloud fields, not a saved key (so there is none to remove). */
+  setUpBy?: "account" | "cloud";
 }
 
 export interface AppNotice {
@@ -171,6 +181,22 @@ export interface AppApi extends McpStatusApi, McpConfigApi {
    * again); the chat's agent is told of the skills from its next step. Resolves how many files were agreed to.
    */
   confirmProjectSkills(sessionId: string): Promise<number>;
+  /**
+   * Saves a cloud provider's fields beyond its key (Bedrock, Vertex, Azure; cloud-settings.ts): non-secret ones in
+   * settings, secret ones (null or "": remove) in main's secret store. A bad value, or a Vertex credentials file that
+   * is not a regular JSON key file, rejects with every problem in words and saves nothing.
+   */
+  setCloudProvider(provider: string, change: CloudProviderChange): Promise<void>;
+  /**
+   * Starts signing in to `provider`'s account (its OAuth login) in main, cancelling one in progress; the flow's
+   * states follow as `sign-in` events. Main opens the sign-in page in the system browser where it can.
+   */
+  startSignIn(provider: string): Promise<SignInState>;
+  /** Answers the question sign-in `id` waits on (a typed value, a choice's id, a pasted code or address). */
+  answerSignIn(id: string, answer: string): Promise<void>;
+  cancelSignIn(id: string): Promise<void>;
+  /** Forgets the provider's signed-in account (its tokens). */
+  signOut(provider: string): Promise<void>;
 }
 
 /** A message that matches a search across chats (`searchMessages`). */

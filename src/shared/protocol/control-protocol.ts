@@ -303,4 +303,16 @@ export interface MainControlApi {
    * and their folders, which its file tools may read (never write). Asked whenever the workspace is opened.
    */
   listSkills(): Promise<SkillListing>;
+  /**
+   * What a request to `modelId` of `provider` carries besides its key: pi-ai's provider-scoped environment values
+   * (`options.env`), for the cloud providers configured in Settings (Bedrock's region and credentials, Vertex's
+   * project, location and credentials file, Azure's address, deployment and API version). Secrets included: the
+   * worker keeps them for the request, never in its environment. Undefined: none.
+   */
+  getProviderConfig(provider: string, modelId: string): Promise<ProviderRequestConfig | undefined>;
+}
+
+/** See `MainControlApi.getProviderConfig`. */
+export interface ProviderRequestConfig {
+  env: Record<string, string>;
 }

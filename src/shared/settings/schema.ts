@@ -14,6 +14,7 @@ import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
 import { mcpServersRuleErrors } from "../mcp/server-fields";
 import { isRecord } from "../is-record";
 import { KeyedRecord } from "../keyed-record";
+import { CloudProvidersSettingsSchema } from "../providers/cloud-settings";
 
 export const SETTINGS_VERSION = 3;
 /** The shell command prefix is a line or two of shell, not a script: settings go to every worker. */
@@ -182,6 +183,12 @@ export const SettingsSchema = Type.Object(
      * them; pages cannot patch them. Absent in older files: none agreed.
      */
     confirmedProjectSkills: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9a-f]{64}$" }), { maxItems: 2000 })),
+    /**
+     * Amazon Bedrock's, Google Vertex AI's and Azure OpenAI's fields beyond a key (shared/providers/cloud-settings.ts):
+     * the non-secret ones only, their secrets are in main's secret store. Main sets them (`setCloudProvider`, which
+     * checks a credentials file on disk); pages cannot patch them. Absent: none set.
+     */
+    cloudProviders: Type.Optional(CloudProvidersSettingsSchema),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,9 @@ import { useState } from "react";
 import type { ProviderStatus } from "../../../shared/protocol/app-api";
 import { useServices } from "../../app/ServicesContext";
 import { errorText } from "../../../shared/error-text";
+import { isCloudProvider } from "../../../shared/providers/cloud-settings";
+import { AccountSignIn } from "./AccountSignIn";
+import { CloudFields } from "./CloudFields";
 
 interface ApiKeyRowProps {
   status: ProviderStatus;
@@ -29,11 +32,21 @@ export function KeyStatus({ status }: { status: ProviderStatus }) {
       </span>
     );
   }
-  const label = status.keySource === "settings" && status.origin ? `Key saved for ${status.origin}` : SOURCE_LABEL[status.keySource];
-  return <span className={`key-status key-${status.keySource}`} data-testid="key-status">{label}</span>;
+  const label = status.keySource === "settings" && status.origin
+    ? `Key saved for ${status.origin}`
+    : status.setUpBy === "account"
+      ? (status.account?.expired ? "Sign-in expired" : "Signed in")
+      : status.setUpBy === "cloud"
+        ? "Set up"
+        : SOURCE_LABEL[status.keySource];
+  const expired = status.setUpBy === "account" && status.account?.expired !== undefined;
+  return <span className={`key-status ${expired ? "key-moved" : `key-${status.keySource}`}`} data-testid="key-status">{label}</span>;
 }
 
-/** A write-only key field: the key goes to main and is never read back; only whether one is set is shown. */
+/**
+ * A write-only key field: the key goes to main and is never read back; only whether one is set is shown. Below it,
+ * where the provider has them, its account sign-in (AccountSignIn) and its fields beyond a key (CloudFields).
+ */
 export function ApiKeyRow({ status, name, onChanged, onError }: ApiKeyRowProps) {
   const { app } = useServices();
   const [draft, setDraft] = useState("");
@@ -53,25 +66,39 @@ export function ApiKeyRow({ status, name, onChanged, onError }: ApiKeyRowProps) 
     }
   };
 
+  const extras = status.account || (status.cloud && isCloudProvider(status.provider)) ? (
+    <div className="provider-extras" data-testid={`provider-extras-${status.provider}`}>
+      {status.account ? (
+        <AccountSignIn provider={status.provider} name={name} account={status.account} onChanged={onChanged} onError={onError} />
+      ) : null}
+      {status.cloud && isCloudProvider(status.provider) ? (
+        <CloudFields provider={status.provider} name={name} status={status.cloud} onChanged={onChanged} />
+      ) : null}
+    </div>
+  ) : null;
+
   return (
-    <form className="field key-row" data-testid={`api-key-${status.provider}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (draft.trim()) void store(draft.trim());
-      }}>
-      <div className="field-label">
-        <label htmlFor={id}>{name}</label>
-        <KeyStatus status={status} />
-      </div>
-      <div className="field-control key-control">
-        <input id={id} type="password" autoComplete="off" spellCheck={false} value={draft}
-          placeholder={status.keySource === "none" ? "Paste API key" : "Replace key"}
-          onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" className="btn btn-secondary" disabled={busy || !draft.trim()}>Save</button>
-        {status.keySource === "settings" ? (
-          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void store(null)}>Remove</button>
-        ) : null}
-      </div>
-    </form>
+    <>
+      <form className="field key-row" data-testid={`api-key-${status.provider}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (draft.trim()) void store(draft.trim());
+        }}>
+        <div className="field-label">
+          <label htmlFor={id}>{name}</label>
+          <KeyStatus status={status} />
+        </div>
+        <div className="field-control key-control">
+          <input id={id} type="password" autoComplete="off" spellCheck={false} value={draft}
+            placeholder={status.keySource === "none" || status.setUpBy !== undefined ? "Paste API key" : "Replace key"}
+            onChange={(e) => setDraft(e.target.value)} />
+          <button type="submit" className="btn btn-secondary" disabled={busy || !draft.trim()}>Save</button>
+          {status.keySource === "settings" && status.setUpBy === undefined ? (
+            <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void store(null)}>Remove</button>
+          ) : null}
+        </div>
+      </form>
+      {extras}
+    </>
   );
 }
