@@ -86,6 +86,20 @@ describe.skipIf(!support.available)("bash in the sandbox", () => {
     }
   });
 
+  it("cannot read a single file it is told not to (pi's auth.json), while the folder around it stays readable", async () => {
+    mkdirSync(join(ws.outside, "pi-agent", "skills"), { recursive: true });
+    writeFileSync(join(ws.outside, "pi-agent", "auth.json"), '{"anthropic": {"access": "sk-ant-oat-secret"}}');
+    writeFileSync(join(ws.outside, "pi-agent", "skills", "SKILL.md"), "a skill");
+    const guarded = await createShellSandbox({ denyRead: [join(ws.outside, "pi-agent", "auth.json")] });
+    const fixture = createWorkspace(guarded);
+    try {
+      expect(await fixture.failure("bash", { command: `cat ${join(ws.outside, "pi-agent", "auth.json")}` })).not.toContain("sk-ant-oat-secret");
+      expect(await fixture.failure("bash", { command: `cat ${join(ws.outside, "pi-agent", "skills", "SKILL.md")}; exit 3` })).toContain("a skill");
+    } finally {
+      fixture.remove();
+    }
+  });
+
   it("abort kills the sandboxed tree, a background grandchild included", async () => {
     const marker = `sleep 31.${process.pid}`;
     const controller = new AbortController();

@@ -30,6 +30,10 @@ const files: Record<string, string> = {
   ".paddock-dev/web-host.json": `{"token": "${SECRET}"}\n`,
   ".paddock-dev/sessions/chat-1/bash-output/bash-1.log": "saved output\n",
   ".paddock-dev/sessions/other-chat/transcript.jsonl": `${SECRET} other chat\n`,
+  ".pi/agent/auth.json": `{"anthropic": {"type": "oauth", "access": "${SECRET}"}}\n`,
+  ".pi/agent/skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\n",
+  ".claude/.credentials.json": `{"claudeAiOauth": {"accessToken": "${SECRET}"}}\n`,
+  ".codex/auth.json": `{"OPENAI_API_KEY": "${SECRET}"}\n`,
   "project/readme.md": "hello\n",
 };
 
@@ -77,6 +81,15 @@ describe("the file tools keep out of the private folders", () => {
     expect(await failure("read", { path: "dotfiles/gnupg/private.key" })).toMatch(/\.gnupg holds credentials/);
   });
 
+  it("read refuses the files other agent harnesses keep their sign-ins in (pi's auth.json, Claude Code's, Codex's)", async () => {
+    for (const path of [".pi/agent/auth.json", ".claude/.credentials.json", ".codex/auth.json"]) {
+      expect(await failure("read", { path })).toBe(`Refused "${path}": ${join(home, path)} holds credentials; Paddock's tools never read or change it.`);
+    }
+    expect(await run("grep", { pattern: SECRET, path: ".claude" })).toBe("No matches found");
+    // Their neighbours are not credentials: a pi user's skills stay readable.
+    expect(await run("read", { path: ".pi/agent/skills/notes/SKILL.md" })).toContain("name: notes");
+  });
+
   it("read refuses Paddock's data folder: keys, the host's token, other chats", async () => {
     for (const path of [".paddock-dev/secrets.json", ".paddock-dev/web-host.json", ".paddock-dev/sessions/other-chat/transcript.jsonl"]) {
       expect(await failure("read", { path })).toMatch(/\.paddock-dev is Paddock's data folder \(keys, settings, other chats\); Paddock's tools never read or change it\.$/);
@@ -122,6 +135,11 @@ describe("the file tools keep out of the private folders", () => {
       ".paddock-dev/sessions/chat-1/",
       ".paddock-dev/sessions/chat-1/bash-output/",
       ".paddock-dev/sessions/chat-1/bash-output/bash-1.log",
+      ".pi/",
+      ".pi/agent/",
+      ".pi/agent/skills/",
+      ".pi/agent/skills/notes/",
+      ".pi/agent/skills/notes/SKILL.md",
       "project/",
       "project/readme.md",
     ]);

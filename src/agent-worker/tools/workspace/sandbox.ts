@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { commandEnvironment } from "../../../shared/security/secret-environment";
+import { piAgentFolder } from "../../../shared-node/pi-agent-folder";
 import { unpackedAsarPath } from "./packaged-path";
 import { ripgrepPath } from "./ripgrep";
 import { findBash } from "./shell";
@@ -54,10 +55,18 @@ export interface SandboxOptions {
   allowRead?: string[];
 }
 
-/** Credential stores a sandboxed command has no business reading (anything it reads can end up at the model). */
-export const DEFAULT_DENY_READ = [".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".netrc", ".git-credentials"].map(
-  (path) => join(homedir(), path),
-);
+/**
+ * Credential stores a sandboxed command has no business reading (anything it reads can end up at the model): the
+ * usual folders, and the files other agent harnesses keep their sign-ins and keys in (pi's `auth.json`, in its user
+ * folder wherever `PI_CODING_AGENT_DIR` moves it; Claude Code's and Codex's), whose neighbours (skills, agents) stay
+ * readable.
+ */
+export const DEFAULT_DENY_READ = [
+  ...[".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".netrc", ".git-credentials", ".claude/.credentials.json", ".codex/auth.json"].map(
+    (path) => join(homedir(), path),
+  ),
+  join(piAgentFolder(), "auth.json"),
+];
 
 /** Paths sandbox-runtime leaves writable for Claude Code's convenience; ours write only where they were told. */
 const RUNTIME_CONVENIENCE_WRITES = ["/tmp/claude", "/private/tmp/claude", join(homedir(), ".npm/_logs"), join(homedir(), ".claude/debug")];
