@@ -30,8 +30,11 @@ export default defineConfig({
     build: {
       outDir: "out/main",
       // Bundled rather than loaded from node_modules: resolving and loading pi-ai's and typebox's hundreds of ES
-      // modules dominated worker start-up (measured: importing typebox alone took ~350 ms under Node 20).
-      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink"] },
+      // modules dominated worker start-up (measured: importing typebox alone took ~350 ms under Node 20). `ws` too:
+      // imported from ES modules, its eight CommonJS files went through Node's CommonJS export lexer, which ran hot
+      // enough in every worker's start for V8 to optimise it (compiler code and memory touched: the idle worker held
+      // ~7 MB more; measured with the bench's worker group). Its optional native add-ons stay absent, as before.
+      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink", "ws"] },
       rollupOptions: {
         // pi-ai's provider SDKs stay external: each loads lazily, only when a model of that provider is used.
         external: [/^(openai|@anthropic-ai|@google|@mistralai|@aws-sdk|@smithy|undici|proxy-agent|chalk|zod-to-json-schema)(\/|$)/],
