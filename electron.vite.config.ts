@@ -34,7 +34,9 @@ export default defineConfig({
       // imported from ES modules, its eight CommonJS files went through Node's CommonJS export lexer, which ran hot
       // enough in every worker's start for V8 to optimise it (compiler code and memory touched: the idle worker held
       // ~7 MB more; measured with the bench's worker group). Its optional native add-ons stay absent, as before.
-      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink", "ws"] },
+      // `diff` and `picomatch` (the workspace tools', loaded when a chat opens its workspace): twenty files resolved
+      // and read for every such chat, ~1 MB of its idle memory. Test: test/integration/worker-start-up.test.ts.
+      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink", "ws", "diff", "picomatch"] },
       rollupOptions: {
         // pi-ai's provider SDKs stay external: each loads lazily, only when a model of that provider is used.
         external: [/^(openai|@anthropic-ai|@google|@mistralai|@aws-sdk|@smithy|undici|proxy-agent|chalk|zod-to-json-schema)(\/|$)/],
