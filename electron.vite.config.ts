@@ -30,8 +30,13 @@ export default defineConfig({
     build: {
       outDir: "out/main",
       // Bundled rather than loaded from node_modules: resolving and loading pi-ai's and typebox's hundreds of ES
-      // modules dominated worker start-up (measured: importing typebox alone took ~350 ms under Node 20).
-      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink"] },
+      // modules dominated worker start-up (measured: importing typebox alone took ~350 ms under Node 20). `ws` too:
+      // imported from ES modules, its eight CommonJS files went through Node's CommonJS export lexer, which ran hot
+      // enough in every worker's start for V8 to optimise it (compiler code and memory touched: the idle worker held
+      // ~7 MB more; measured with the bench's worker group). Its optional native add-ons stay absent, as before.
+      // `diff` and `picomatch` (the workspace tools', loaded when a chat opens its workspace): twenty files resolved
+      // and read for every such chat, ~1 MB of its idle memory. Test: test/integration/worker-start-up.test.ts.
+      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink", "ws", "diff", "picomatch"] },
       rollupOptions: {
         // pi-ai's provider SDKs stay external: each loads lazily, only when a model of that provider is used.
         external: [/^(openai|@anthropic-ai|@google|@mistralai|@aws-sdk|@smithy|undici|proxy-agent|chalk|zod-to-json-schema)(\/|$)/],
@@ -47,6 +52,11 @@ export default defineConfig({
           // pi-ai's model catalogue (550 KB of literals, ~4 MB of memory) in a chunk of its own: main lists models,
           // a worker loads it only with its first provider (main resolves the worker's models; see model-resolver).
           codeSplitting: { groups: [{ name: "pi-ai-models", test: PI_AI_MODELS, includeDependenciesRecursively: false }] },
+          // V8 keeps every loaded module's source in memory for the process's life, two bytes a character once a
+          // single character needs it: escaped non-ASCII and no doc comments (licence comments stay) cut the idle
+          // worker's strings by ~0.6 MB and its start-up parse; the sources in src/ keep their comments.
+          charset: "ascii",
+          comments: { legal: true, annotation: false, jsdoc: false },
         },
       },
     },

@@ -5,7 +5,7 @@
 import type { AgentMessage } from "../../src/shared/agent/types";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
-import { startBroker, testSettings, waitForView, type BrokerRig, type TestSettings } from "../../testkit/worker-harness";
+import { startBroker, testSettings, waitForView, type BrokerRig, type BrokerRigOptions, type TestSettings } from "../../testkit/worker-harness";
 
 export { WORKER_FILE } from "../../testkit/worker-harness";
 
@@ -23,8 +23,8 @@ export interface BenchBroker extends Pick<BrokerRig, "broker" | "sessionsDir" | 
   connect(sessionId: string): Promise<{ client: SessionClient; transport(): WebSocketTransport }>;
 }
 
-export function startBenchBroker(baseUrl: string, options: { keepSpare?: boolean } = {}): BenchBroker {
-  const rig = startBroker(benchSettings(baseUrl), { integrityCheck: false, keepSpare: options.keepSpare });
+export function startBenchBroker(baseUrl: string, options: Pick<BrokerRigOptions, "keepSpare" | "workspaceOf"> = {}): BenchBroker {
+  const rig = startBroker(benchSettings(baseUrl), { integrityCheck: false, keepSpare: options.keepSpare, workspaceOf: options.workspaceOf });
   return { ...rig, connect: (sessionId) => rig.connect(sessionId, `bench-${sessionId}`) };
 }
 
