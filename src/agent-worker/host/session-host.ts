@@ -7,7 +7,6 @@
  * twice a second, so a killed worker loses at most about a second of it (see reply-checkpoints.ts).
  */
 import * as Comlink from "comlink";
-import { join } from "node:path";
 import { type Message, type Model } from "@earendil-works/pi-ai";
 import { streamSimple } from "../agent/stream-simple";
 import { Agent } from "../agent/agent";
@@ -56,10 +55,11 @@ import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
 import { workspacePrompt } from "./system-prompt";
 import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../shared-node/session-files/transcript-store";
 import { ReplyCheckpoints } from "./reply-checkpoints";
 import { ContextCompactor } from "./context-compactor";
-import { compactionRecord } from "./compaction-record";
+import { compactionRecord } from "../../shared-node/session-files/compaction-record";
+import { attachmentsDir } from "../../shared-node/session-files/session-folder";
 import { summaryForModel, type CompactionMessage } from "../../shared/agent/compaction";
 import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
 import { titleFrom } from "../../shared/agent/chat-title";
@@ -220,7 +220,7 @@ export class SessionHost {
     );
     this.title = loaded.title ?? titleFrom(loaded.messages);
     this.modelRef = modelRef;
-    this.attachments = new AttachmentStore(join(options.sessionDir, "attachments"));
+    this.attachments = new AttachmentStore(attachmentsDir(options.sessionDir));
     this.chatOptions = loaded.chatOptions ?? {};
     this.forwarder = new EventForwarder({
       send: (batch) => this.broadcast(batch),

@@ -1,5 +1,5 @@
 /**
- * Main reads what workers journal, for the search index: a transcript file (see agent-worker/host/transcript-store.ts)
+ * Main reads what workers journal, for the search index: a transcript file (see shared-node/session-files/transcript-store.ts)
  * is append-only, so after the first read only the bytes added since are read. Appended `message` records are new
  * messages at the end; everything that could rearrange the transcript (a drop, a reset, records this reader does
  * not know, such as branches) sends it back to `loadTranscript`, the one place that replays a transcript, so the
@@ -8,7 +8,7 @@
 import { open, stat } from "node:fs/promises";
 import type { AgentMessage } from "../../shared/agent/types";
 import { isInterruptedReply } from "../../shared/agent/unfinished-reply";
-import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import { loadTranscript } from "../../shared-node/session-files/transcript-store";
 import { isRecord } from "../../shared/is-record";
 
 /** Where reading stopped: the byte after the last record taken, and how many messages the transcript had there. */

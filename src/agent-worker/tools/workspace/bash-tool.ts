@@ -6,6 +6,7 @@ import { constants as osConstants } from "node:os";
 import { join } from "node:path";
 import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
+import { bashOutputDir, sessionTempDir } from "../../../shared-node/session-files/session-folder";
 import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
 import { OutputCapture, type OutputSnapshot } from "./output-capture";
 import { killProcessTree } from "./process-tree";
@@ -35,9 +36,6 @@ const UPDATE_INTERVAL_MS = 100;
 /** After the command exits, how long to wait for output still in the pipes before letting go of them. */
 const EXIT_GRACE_MS = 100;
 
-/** Where full command outputs are saved, inside the session's folder; `read` may read them. */
-export const BASH_OUTPUT_FOLDER = "bash-output";
-
 type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null } | { kind: "aborted" } | { kind: "timeout" };
 
 /**
@@ -46,7 +44,7 @@ type Ending = { kind: "exit"; code: number | null; signal: NodeJS.Signals | null
  * of the command kill the whole tree, so nothing it started outlives it.
  */
 export function bashTool(options: BashToolOptions): AgentTool<typeof parameters, BashDetails | undefined> {
-  const tempDir = join(options.sessionDir, "tmp");
+  const tempDir = sessionTempDir(options.sessionDir);
   return {
     name: "bash",
     label: "bash",
@@ -60,7 +58,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       const real = await realpath(options.root);
       if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
       const launch = await options.sandbox.launch({ command, cwd: options.root, tempDir, signal });
-      const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+      const outputPath = join(bashOutputDir(options.sessionDir), `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
       let ending: Ending;
       const updates = throttledUpdates(output, onUpdate);

@@ -8,7 +8,7 @@ import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
-import { isGrant } from "./approval-gate";
+import { isGrant } from "./grant-format";
 import { interruptedReply, settledReply } from "../../shared/agent/unfinished-reply";
 import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat-options";
@@ -75,7 +75,7 @@ export interface LoadedTranscript {
   model?: { provider: string; id: string };
   /** The chat's own instructions and parameters, when it has any. */
   chatOptions?: ChatOptions;
-  /** What the user allowed for this chat (see approval-gate.ts). */
+  /** What the user allowed for this chat (see grant-format.ts). */
   grants: string[];
   problems: TranscriptProblem[];
 }
