@@ -326,7 +326,13 @@ export class SessionHost {
     // The default is asked for while the transcript loads (a new chat uses it), a chat's own model after.
     const defaultRef = options.settings.defaultModel;
     const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve({ model: undefined, problem: undefined });
-    const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
+    const opening = TranscriptWriter.open(options.transcriptFile);
+    // A transcript this version cannot read (a newer one's) is refused before anything is appended to it.
+    const loaded = await loadTranscript(options.transcriptFile).catch(async (error: unknown) => {
+      await opening.then((unused) => unused.close(), () => undefined);
+      throw error;
+    });
+    const writer = await opening;
     const modelRef = loaded.model ?? defaultRef;
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
