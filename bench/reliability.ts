@@ -5,7 +5,7 @@
  * user would lose: the checkpoint interval, the write, and however far the worker was behind the server.
  */
 import { join } from "node:path";
-import { loadTranscript } from "../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../src/shared-node/session-files/transcript-store";
 import { isInterruptedReply } from "../src/shared/agent/unfinished-reply";
 import { messageText } from "../testkit/message-text";
 import { metric, round, sleep, withTimeout, type Metric } from "./lib/metrics";

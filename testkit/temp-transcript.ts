@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import { TranscriptWriter, type TranscriptRecord } from "../src/agent-worker/host/transcript-store";
+import { TranscriptWriter, type TranscriptRecord } from "../src/shared-node/session-files/transcript-store";
 
 export interface TempTranscript {
   /** This test's temporary folder. */

@@ -7,7 +7,7 @@
 import * as Comlink from "comlink";
 import type { MainControlApi } from "../../src/shared/protocol/control-protocol";
 import { rpcEndpoint } from "../../src/shared/transport/comlink-endpoint";
-import { ParentTransport } from "../../src/agent-worker/host/parent-transport";
+import { ParentTransport } from "../../src/shared-node/process/parent-transport";
 
 const control = new ParentTransport();
 const main = Comlink.wrap<MainControlApi>(rpcEndpoint(control, { lane: "w2c" }));

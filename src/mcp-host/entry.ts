@@ -3,7 +3,7 @@
  * folder main named (never Node's shared default), then the host itself, loaded dynamically so the cache is on before
  * anything compiles.
  */
-import { enableCompileCache } from "../agent-worker/host/compile-cache";
+import { enableCompileCache } from "../shared-node/process/compile-cache";
 
 enableCompileCache(process.env);
 await import("./host-main");

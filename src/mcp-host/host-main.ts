@@ -10,7 +10,7 @@
 import * as Comlink from "comlink";
 import type { McpHostEvents } from "../shared/protocol/mcp-host-protocol";
 import { rpcEndpoint } from "../shared/transport/comlink-endpoint";
-import { ParentTransport } from "../agent-worker/host/parent-transport";
+import { ParentTransport } from "../shared-node/process/parent-transport";
 import { McpServers } from "./mcp-servers";
 
 /** How long an orphaned host may spend stopping its servers before it exits regardless. */

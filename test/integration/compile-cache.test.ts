@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMPILE_CACHE_ENV, compileCacheFolder } from "../../src/agent-worker/host/compile-cache";
+import { COMPILE_CACHE_ENV, compileCacheFolder } from "../../src/shared-node/process/compile-cache";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { withCompileCache } from "../../src/main/broker/worker-process";
 import { TempFolders } from "../../testkit/temp-folders";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { messageText } from "../../testkit/message-text";
-import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { CONTINUE_PROMPT, isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 

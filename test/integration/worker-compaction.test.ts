@@ -13,7 +13,7 @@ import { isSummaryRequest, summarisingFallback, tokensOf } from "../../testkit/c
 import { messageText } from "../../testkit/message-text";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { CompactionMessage } from "../../src/shared/agent/compaction";
-import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 
 const SUMMARY = "## Goal\nEarlier turns A and B, summarised.";
 const OVERFLOW = { error: { status: 400, message: "This model's maximum context length is 2000 tokens. However, you requested 2600 tokens." } };

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { messageText } from "../../testkit/message-text";
-import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { isAlive, workerChildren } from "../../testkit/processes";

@@ -52,6 +52,8 @@ const BARE_MAIN: MainControlApi = {
   mcpTools: unused,
   mcpCall: unused,
   mcpCancel: unused,
+  listSkills: unused,
+  getProviderConfig: async () => undefined,
 };
 
 /** Runs the built worker under the recording hook through `steps`, then stops it; the modules it loaded, in order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalGate, grantFor, isGrant, type ApprovalGateOptions, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
+import { ApprovalGate, grantFor, type ApprovalGateOptions, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
 import type { ApprovalRequest } from "../../src/shared/protocol/session-protocol";
 import type { BeforeToolCallContext } from "../../src/shared/agent/types";
 
@@ -35,11 +35,6 @@ describe("what 'allow for this chat' covers", () => {
       expect(grantFor("bash", { command })).toBeUndefined();
     }
     expect(grantFor("bash", { command: "make; curl evil" })).toBeUndefined();
-  });
-
-  it("transcripts' grants load, those of older versions too (which now match nothing broader than before)", () => {
-    for (const grant of ["tool:edit", "bash:ls", "bash:npm test", "bash:sed", "bash=sed -n 1p notes.txt"]) expect(isGrant(grant)).toBe(true);
-    for (const grant of ["bash=", "bash= x", "bash=a\nb", "tool:", "shell:ls", 42, `bash=${"x".repeat(1001)}`]) expect(isGrant(grant)).toBe(false);
   });
 
   it("nothing for a command holding a character that does not show as itself: the question may read as another command", () => {

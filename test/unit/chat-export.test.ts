@@ -12,7 +12,7 @@ import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { resolveModel } from "../../src/main/broker/model-resolver";
 import { fileBaseName } from "../../src/main/broker/chat-export";
 import { writeImportedChat } from "../../src/main/broker/chat-import";
-import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { TempFolders } from "../../testkit/temp-folders";
 
 const temp = new TempFolders("paddock-export-");

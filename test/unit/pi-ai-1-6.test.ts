@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { streamSimple } from "../../src/agent-worker/agent/stream-simple";
 import { validateToolArguments } from "../../src/agent-worker/agent/tool-validation";
 import { withStallTimeout } from "../../src/agent-worker/host/stall-timeout";
-import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { catalogModels } from "../../src/main/broker/model-catalog";
 import { parseChatExport } from "../../src/main/broker/chat-import";
 import { zeroUsage } from "../../src/shared/agent/state";

@@ -10,7 +10,7 @@ import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi
 import { createAgentStateData, type AgentStateEvent } from "../../src/shared/agent/state";
 import { StateEventEncoder } from "../../src/shared/protocol/wire-events";
 import { CHECKPOINT_INTERVAL_MS, ReplyCheckpoints } from "../../src/agent-worker/host/reply-checkpoints";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/shared-node/session-files/transcript-store";
 import { INTERRUPTED_REPLY_ERROR, isInterruptedReply, unfinishedReplyAsSaid } from "../../src/shared/agent/unfinished-reply";
 import { messageText } from "../../testkit/message-text";
 

@@ -11,7 +11,7 @@ import type { ToolPolicy } from "../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
 import { hasHiddenCharacters } from "../../shared/security/hidden-characters";
-import { commandGrant, describeCommandGrant, isCommandGrant } from "./command-grants";
+import { commandGrant, describeCommandGrant } from "./command-grants";
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
@@ -209,9 +209,4 @@ export function grantFor(toolName: string, args: unknown): string | undefined {
 /** The grant as the user reads it on the button: "edit", "ls …" (any arguments), or the exact command. */
 function describeGrant(grant: string): string {
   return describeCommandGrant(grant) ?? grant.slice(5);
-}
-
-/** Whether a transcript's grant string is one this gate would make, or once made (the loader checks what it replays). */
-export function isGrant(value: unknown): value is string {
-  return typeof value === "string" && (/^tool:[A-Za-z0-9_.:-]{1,100}$/.test(value) || isCommandGrant(value));
 }

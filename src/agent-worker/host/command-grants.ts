@@ -18,6 +18,7 @@
  *   - programs that reach elsewhere: ssh, scp, curl, wget, docker, kubectl.
  * A deny list of these would always miss one, so the list here names what is known to be harmless instead.
  */
+import { MAX_EXACT_GRANT } from "../../shared-node/session-files/grant-format";
 
 /**
  * Programs a chat may allow with any arguments. Each reads files or the system's state and prints what it found:
@@ -29,9 +30,6 @@ const ANY_ARGUMENTS: ReadonlySet<string> = new Set([
   "cmp", "diff", "md5sum", "sha1sum", "sha256sum", "sha512sum", "seq", "tac", "rev", "fold", "column", "tr",
   "printenv", "true", "false", "jq",
 ]);
-
-/** The longest command a chat may allow exactly (longer ones are allowed once at a time). */
-const MAX_EXACT_GRANT = 1000;
 
 /**
  * The grant "allow for this chat" would make for a shell command: `bash:<program>` (the program with any arguments,
@@ -56,13 +54,4 @@ export function describeCommandGrant(grant: string): string | undefined {
   if (grant.startsWith("bash:")) return `${grant.slice(5)} …`;
   if (grant.startsWith("bash=")) return grant.slice(5);
   return undefined;
-}
-
-/**
- * Whether a transcript's shell grant has a shape this module makes or once made. Older transcripts hold prefix grants
- * such as `bash:npm test` or `bash:sed`: they still load, but match nothing now (only ANY_ARGUMENTS programs are
- * granted by prefix), so they allow no more than before and the user is asked again.
- */
-export function isCommandGrant(value: string): boolean {
-  return /^bash:\S.{0,200}$/.test(value) || (value.length <= MAX_EXACT_GRANT + 5 && /^bash=\S.*$/.test(value));
 }

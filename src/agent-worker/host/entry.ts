@@ -3,7 +3,7 @@
  * shared default) where the runtime has it, before loading the worker, so every worker after the first skips parsing
  * and compiling its code. Static imports would load first, hence the dynamic import.
  */
-import { enableCompileCache } from "./compile-cache";
+import { enableCompileCache } from "../../shared-node/process/compile-cache";
 
 enableCompileCache(process.env);
 await import("./worker-main");

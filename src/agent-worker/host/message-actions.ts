@@ -12,7 +12,7 @@ import type { Agent } from "../agent/agent";
 import type { AgentMessage } from "../../shared/agent/types";
 import { branchAt, deletionRange, lastReplyStart } from "../../shared/agent/branches";
 import { attachmentsOf, type AttachmentRef } from "../../shared/protocol/attachments";
-import type { BranchRecord } from "./branch-records";
+import type { BranchRecord } from "../../shared-node/session-files/branch-records";
 
 export interface MessageActionsHost {
   readonly agent: Agent;

@@ -11,7 +11,7 @@
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
 import { diffMessage } from "../../shared/protocol/message-patch";
-import type { TranscriptRecord } from "./transcript-store";
+import type { TranscriptRecord } from "../../shared-node/session-files/transcript-store";
 
 /**
  * The longest a streamed change waits for its checkpoint. Our promise is "at most a second of a reply lost"; half

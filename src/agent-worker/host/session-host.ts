@@ -7,7 +7,6 @@
  * twice a second, so a killed worker loses at most about a second of it (see reply-checkpoints.ts).
  */
 import * as Comlink from "comlink";
-import { join } from "node:path";
 import { type Message, type Model } from "@earendil-works/pi-ai";
 import { streamSimple } from "../agent/stream-simple";
 import { Agent } from "../agent/agent";
@@ -57,10 +56,11 @@ import { workspacePrompt } from "./system-prompt";
 import { NO_SKILLS } from "../../shared/protocol/skills";
 import { EventForwarder } from "./event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "./transcript-store";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../shared-node/session-files/transcript-store";
 import { ReplyCheckpoints } from "./reply-checkpoints";
 import { ContextCompactor } from "./context-compactor";
-import { compactionRecord } from "./compaction-record";
+import { compactionRecord } from "../../shared-node/session-files/compaction-record";
+import { attachmentsDir } from "../../shared-node/session-files/session-folder";
 import { summaryForModel, type CompactionMessage } from "../../shared/agent/compaction";
 import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
 import { titleFrom } from "../../shared/agent/chat-title";
@@ -227,7 +227,7 @@ export class SessionHost {
     );
     this.title = loaded.title ?? titleFrom(loaded.messages);
     this.modelRef = modelRef;
-    this.attachments = new AttachmentStore(join(options.sessionDir, "attachments"));
+    this.attachments = new AttachmentStore(attachmentsDir(options.sessionDir));
     this.chatOptions = loaded.chatOptions ?? {};
     this.forwarder = new EventForwarder({
       send: (batch) => this.broadcast(batch),
@@ -337,7 +337,13 @@ export class SessionHost {
     // The default is asked for while the transcript loads (a new chat uses it), a chat's own model after.
     const defaultRef = options.settings.defaultModel;
     const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve({ model: undefined, problem: undefined });
-    const [loaded, writer] = await Promise.all([loadTranscript(options.transcriptFile), TranscriptWriter.open(options.transcriptFile)]);
+    const opening = TranscriptWriter.open(options.transcriptFile);
+    // A transcript this version cannot read (a newer one's) is refused before anything is appended to it.
+    const loaded = await loadTranscript(options.transcriptFile).catch(async (error: unknown) => {
+      await opening.then((unused) => unused.close(), () => undefined);
+      throw error;
+    });
+    const writer = await opening;
     const modelRef = loaded.model ?? defaultRef;
     let created: SessionHost | undefined;
     const currentSettings = () => created?.settings ?? options.settings;

@@ -7,7 +7,7 @@ import * as Comlink from "comlink";
 import type { MainControlApi, WorkerControlApi } from "../../shared/protocol/control-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import { MessagePortMainTransport } from "./message-port-main-transport";
-import { ParentTransport } from "./parent-transport";
+import { ParentTransport } from "../../shared-node/process/parent-transport";
 import { SessionHost } from "./session-host";
 
 /**

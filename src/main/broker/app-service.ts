@@ -22,7 +22,7 @@ import type { SettingsStore } from "./settings-store";
 import type { MessageSearch } from "./search-service";
 import { exportChat, readAttachments } from "./chat-export";
 import { parseChatExport, writeImportedChat } from "./chat-import";
-import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import { loadTranscript } from "../../shared-node/session-files/transcript-store";
 import type { McpSupervisor } from "../mcp/mcp-supervisor";
 import type { McpServerStatus } from "../../shared/protocol/mcp-status";
 import type { McpConfig } from "./mcp-config";

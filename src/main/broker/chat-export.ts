@@ -9,6 +9,7 @@ import type { AgentMessage } from "../../shared/agent/types";
 import { attachmentsOf, isAttachmentId } from "../../shared/protocol/attachments";
 import type { ChatExport, ChatExportFormat, ModelRef } from "../../shared/protocol/app-api";
 import { searchableText } from "../../shared/search/searchable-text";
+import { attachmentsDir } from "../../shared-node/session-files/session-folder";
 
 /** What identifies Paddock's JSON export (`format`), and the version of its shape. */
 export const EXPORT_FORMAT = "paddock-chat";
@@ -130,7 +131,7 @@ export async function readAttachments(sessionDir: string, messages: readonly Age
   for (const message of messages) {
     for (const ref of attachmentsOf(message)) {
       if (files[ref.id] || !isAttachmentId(ref.id)) continue;
-      const bytes = await readFile(join(sessionDir, "attachments", ref.id)).catch(() => undefined);
+      const bytes = await readFile(join(attachmentsDir(sessionDir), ref.id)).catch(() => undefined);
       if (bytes) files[ref.id] = bytes;
     }
   }

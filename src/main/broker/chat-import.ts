@@ -12,7 +12,8 @@ import { ANY_KEY, KeyedRecord } from "../../shared/keyed-record";
 import type { AgentMessage } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { schemaErrors } from "../../shared/schema-errors";
-import { TranscriptWriter } from "../../agent-worker/host/transcript-store";
+import { TranscriptWriter } from "../../shared-node/session-files/transcript-store";
+import { attachmentsDir } from "../../shared-node/session-files/session-folder";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./chat-export";
 
 const Num = Type.Number();
@@ -135,7 +136,7 @@ export function parseChatExport(text: string): ImportedChat {
  * not a plain file name in it (parseChatExport lets none through; this holds even if one came another way).
  */
 export async function writeImportedChat(file: string, sessionDir: string, chat: ImportedChat): Promise<void> {
-  const folder = join(sessionDir, "attachments");
+  const folder = attachmentsDir(sessionDir);
   const targets = Object.entries(chat.attachments).map(([id, bytes]) => ({ path: join(folder, id), bytes, id }));
   for (const { path, id } of targets) {
     if (!isAttachmentId(id) || relative(folder, path) !== id) throw new Error(`This chat export cannot be imported: ${JSON.stringify(id.slice(0, 100))} is not an attachment's name.`);

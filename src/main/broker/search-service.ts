@@ -20,7 +20,7 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import type { AgentMessage } from "../../shared/agent/types";
 import type { MessageHit, MessageSearchResult } from "../../shared/protocol/app-api";
 import { searchableText } from "../../shared/search/searchable-text";
-import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import { loadTranscript } from "../../shared-node/session-files/transcript-store";
 import { MessageIndex, type IndexedMessage } from "./search-index";
 import { snippetOf } from "./search-snippet";
 import { readTranscriptChanges, type TranscriptCursor } from "./search-transcripts";

@@ -1,5 +1,5 @@
 /**
- * Main reads what workers journal, for the search index: a transcript file (see agent-worker/host/transcript-store.ts)
+ * Main reads what workers journal, for the search index: a transcript file (see shared-node/session-files/transcript-store.ts)
  * is append-only, so after the first read only the bytes added since are read. Appended `message` records are new
  * messages at the end; everything that could rearrange the transcript (a drop, a reset, records this reader does
  * not know, such as branches) sends it back to `loadTranscript`, the one place that replays a transcript, so the
@@ -8,7 +8,8 @@
 import { open, stat } from "node:fs/promises";
 import type { AgentMessage } from "../../shared/agent/types";
 import { isInterruptedReply } from "../../shared/agent/unfinished-reply";
-import { loadTranscript } from "../../agent-worker/host/transcript-store";
+import { loadTranscript } from "../../shared-node/session-files/transcript-store";
+import { TRANSCRIPT_FORMAT } from "../../shared-node/session-files/transcript-format";
 import { isRecord } from "../../shared/is-record";
 
 /** Where reading stopped: the byte after the last record taken, and how many messages the transcript had there. */
@@ -51,6 +52,8 @@ export async function readTranscriptChanges(file: string, cursor: TranscriptCurs
     const line = bytes.toString("utf8", start, end);
     if (line.trim() === "") continue;
     const record = parse(line);
+    // A record in another format than today's is the loader's to read (or to refuse, when it is newer).
+    if (record?.v !== undefined && record.v !== TRANSCRIPT_FORMAT) return replay(file, size);
     if (record?.t === "message" && isMessage(record.message)) {
       // A reply's own message supersedes its checkpoints; a message of any other role after them means the reply was
       // interrupted, which only a replay numbers right.
@@ -101,7 +104,7 @@ async function readRange(file: string, from: number, to: number): Promise<Buffer
   }
 }
 
-function parse(line: string): { t?: unknown; message?: unknown } | undefined {
+function parse(line: string): { t?: unknown; v?: unknown; message?: unknown } | undefined {
   try {
     const value: unknown = JSON.parse(line);
     return isRecord(value) ? value : undefined;

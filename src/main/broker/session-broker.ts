@@ -14,7 +14,6 @@
  * - `close()` stops a session now (a deleted chat); `dispose()` (quit) stops every worker, stops already under way
  *   included, and never takes longer than its limit.
  */
-import { join } from "node:path";
 import type {
   MainControlApi,
   ProviderRequestConfig,
@@ -35,6 +34,7 @@ import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
 import { identityOf } from "../../shared-node/folder-identity";
+import { sessionDirIn, transcriptFileIn } from "../../shared-node/session-files/session-folder";
 import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
 import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import { NO_SKILLS } from "../../shared/protocol/skills";
@@ -199,12 +199,12 @@ export class SessionBroker<Port = never> {
 
   /** The session's transcript; throws for an id that is not one (a path must never come out of a bad id). */
   transcriptFile(sessionId: string): string {
-    return join(this.options.sessionsDir, `${checkedId(sessionId)}.jsonl`);
+    return transcriptFileIn(this.options.sessionsDir, checkedId(sessionId));
   }
 
   /** The session's own folder: saved command output, temporary files. */
   sessionDir(sessionId: string): string {
-    return join(this.options.sessionsDir, checkedId(sessionId));
+    return sessionDirIn(this.options.sessionsDir, checkedId(sessionId));
   }
 
   /** Tells the session's worker, if it has one, that the chat's workspace changed. */

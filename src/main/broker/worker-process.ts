@@ -7,7 +7,7 @@
  */
 import { isProxyVariable, scrubEnvironment } from "../../shared/security/secret-environment";
 import type { Transport } from "../../shared/transport/transport";
-import { COMPILE_CACHE_ENV } from "../../agent-worker/host/compile-cache";
+import { COMPILE_CACHE_ENV } from "../../shared-node/process/compile-cache";
 
 export interface WorkerExit {
   code: number | null;
@@ -53,7 +53,7 @@ export function describeExit(exit: WorkerExit): string {
  * arenas cost it no contention worth measuring. Other C libraries ignore the variable.
  */
 /**
- * `env` naming `folder` as the process's compile cache (agent-worker/host/compile-cache.ts), or naming none when
+ * `env` naming `folder` as the process's compile cache (shared-node/process/compile-cache.ts), or naming none when
  * `folder` is undefined (an inherited name is dropped): then the process runs without one.
  */
 export function withCompileCache(env: NodeJS.ProcessEnv, folder: string | undefined): NodeJS.ProcessEnv {

@@ -42,7 +42,7 @@ export interface WorkerSettings {
 
 export interface WorkerInitOptions {
   sessionId: string;
-  /** The session's JSONL transcript; the worker is its only writer. */
+  /** The session's JSONL transcript; while the worker runs it is the only writer (session-files/transcript-store.ts). */
   transcriptFile: string;
   /** The session's own folder (saved command output, temporary files); the worker creates it when needed. */
   sessionDir: string;

@@ -6,6 +6,7 @@ import { constants as osConstants } from "node:os";
 import { join } from "node:path";
 import { Type } from "typebox";
 import type { AgentTool } from "../../../shared/agent/types";
+import { bashOutputDir, sessionTempDir } from "../../../shared-node/session-files/session-folder";
 import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
 import { OutputCapture, type OutputSnapshot } from "./output-capture";
 import { killProcessTree } from "./process-tree";
@@ -41,9 +42,6 @@ const UPDATE_INTERVAL_MS = 100;
 /** After the command exits, how long to wait for output still in the pipes before letting go of them. */
 const EXIT_GRACE_MS = 100;
 
-/** Where full command outputs are saved, inside the session's folder; `read` may read them. */
-export const BASH_OUTPUT_FOLDER = "bash-output";
-
 /** setTimeout's longest delay: pi refuses a timeout past it. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -62,7 +60,7 @@ type Ending = ({ kind: "exit" } & ShellExit) | { kind: "aborted" } | { kind: "ti
  * nothing it started outlives it.
  */
 export function bashTool(options: BashToolOptions): AgentTool<typeof parameters, BashDetails | undefined> {
-  const tempDir = join(options.sessionDir, "tmp");
+  const tempDir = sessionTempDir(options.sessionDir);
   return {
     name: "bash",
     label: "bash",
@@ -79,7 +77,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       const setting = options.commandPrefix?.();
       const prefix = setting?.trim() ? setting : undefined;
       const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, cwd: options.root, tempDir, signal });
-      const outputPath = join(options.sessionDir, BASH_OUTPUT_FOLDER, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+      const outputPath = join(bashOutputDir(options.sessionDir), `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
       let ending: Ending;
       const updates = throttledUpdates(output, onUpdate);

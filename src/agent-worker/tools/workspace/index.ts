@@ -1,7 +1,7 @@
 import type { AgentTool } from "../../../shared/agent/types";
 import type { FolderIdentity } from "../../../shared/protocol/control-protocol";
-import { join } from "node:path";
-import { BASH_OUTPUT_FOLDER, bashTool } from "./bash-tool";
+import { bashTool } from "./bash-tool";
+import { bashOutputDir } from "../../../shared-node/session-files/session-folder";
 import { editTool } from "./edit-tool";
 import { findTool } from "./find-tool";
 import { grepTool } from "./grep-tool";
@@ -62,7 +62,7 @@ export interface WorkspaceToolsOptions {
  */
 export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[] {
   // The saved full output of a long command is read with `read`, as bash's truncation marker suggests.
-  const paths = new WorkspacePaths(options.root, [join(options.sessionDir, BASH_OUTPUT_FOLDER), ...(options.readable ?? [])], options.privateFolders ?? privateFolders(), options.identity);
+  const paths = new WorkspacePaths(options.root, [bashOutputDir(options.sessionDir), ...(options.readable ?? [])], options.privateFolders ?? privateFolders(), options.identity);
   const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),

@@ -1,14 +1,16 @@
 /**
- * One append-only JSONL file per session. The session's worker is its only writer; records are journal entries
- * replayed in order by `loadTranscript`. Appends are flushed to disk before they resolve, so whatever the worker
- * acknowledged survives a crash; a crash mid-write leaves at most a torn last line, which the loader skips.
+ * One append-only JSONL file per session (where: session-folder.ts). Its live session's worker appends to it while it
+ * runs; chat import writes a new session's file through the same writer before any worker opens it. Records are
+ * journal entries replayed in order by `loadTranscript`, in the format transcript-format.ts numbers and upgrades.
+ * Appends are flushed to disk before they resolve, so whatever the worker acknowledged survives a crash; a crash
+ * mid-write leaves at most a torn last line, which the loader skips.
  * Checkpoints of a streaming reply are the exception (see `appendCheckpoint`).
  */
 import { mkdir, open, readFile, type FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../shared/agent/types";
-import { isGrant } from "./approval-gate";
+import { isGrant } from "./grant-format";
 import { interruptedReply, settledReply } from "../../shared/agent/unfinished-reply";
 import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat-options";
@@ -17,6 +19,7 @@ import { applyBranchRecord, parseBranchRecord, type BranchRecord } from "./branc
 import { prunePath, type BranchPoint } from "../../shared/agent/branches";
 import { isHeldMessage, type HeldMessage } from "../../shared/protocol/held-messages";
 import { isRecord } from "../../shared/is-record";
+import { declaredFormat, stamped, TRANSCRIPT_FORMAT, TranscriptFormatError, TranscriptUpgrade } from "./transcript-format";
 
 export type TranscriptRecord =
   /** A message joined the transcript. An assistant message also ends the checkpoints of its reply, if any. */
@@ -75,16 +78,18 @@ export interface LoadedTranscript {
   model?: { provider: string; id: string };
   /** The chat's own instructions and parameters, when it has any. */
   chatOptions?: ChatOptions;
-  /** What the user allowed for this chat (see approval-gate.ts). */
+  /** What the user allowed for this chat (see grant-format.ts). */
   grants: string[];
   problems: TranscriptProblem[];
 }
 
 /**
- * Replays a transcript file. A missing file is an empty transcript. Never throws on bad content: a line that does
- * not parse or is not a valid record is skipped and reported, as "torn-last-line" when it is the final line and
- * has no trailing newline (a crash mid-write), else "corrupt-line". A complete final record lacking only its
- * newline is kept: the data is whole. Rejects only when the file exists but cannot be read.
+ * Replays a transcript file, upgrading records of older formats on the way (transcript-format.ts). A missing file is
+ * an empty transcript. Never throws on bad content: a line that does not parse or is not a valid record is skipped
+ * and reported, as "torn-last-line" when it is the final line and has no trailing newline (a crash mid-write), else
+ * "corrupt-line". A complete final record lacking only its newline is kept: the data is whole. Rejects when the file
+ * exists but cannot be read, and with a TranscriptFormatError when a record declares a format newer than this
+ * version's (a newer Paddock wrote it: nothing of it is replayed, and the file is not touched).
  */
 export async function loadTranscript(file: string): Promise<LoadedTranscript> {
   let text: string;
@@ -96,6 +101,9 @@ export async function loadTranscript(file: string): Promise<LoadedTranscript> {
   }
   const result: LoadedTranscript = { messages: [], steering: [], followUp: [], grants: [], problems: [] };
   const replay: Replay = { loaded: result };
+  const upgrade = new TranscriptUpgrade();
+  /** The format of the records read now: 1 until a record declares one. */
+  let format = 1;
   const lines = text.split("\n");
   // After a final newline, split() yields one empty string; without one, the last element is an unterminated line.
   const lastTerminated = text.endsWith("\n");
@@ -103,7 +111,11 @@ export async function loadTranscript(file: string): Promise<LoadedTranscript> {
     const line = lines[i];
     if (line.trim() === "") continue;
     const torn = i === lines.length - 1 && !lastTerminated;
-    const parsed = parseRecord(line);
+    const value = parseLine(line);
+    const declared = typeof value === "string" ? undefined : declaredFormat(value);
+    if (typeof declared === "number" && declared > TRANSCRIPT_FORMAT) throw new TranscriptFormatError(declared, i + 1);
+    if (typeof declared === "number") format = declared;
+    const parsed = typeof value === "string" ? value : typeof declared === "string" ? declared : parseRecord(upgrade.upgrade(value, format));
     const problem = typeof parsed === "string" ? parsed : apply(replay, parsed);
     if (problem !== undefined) result.problems.push({ line: i + 1, kind: torn ? "torn-last-line" : "corrupt-line", detail: problem });
   }
@@ -200,15 +212,19 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
   return undefined;
 }
 
-/** The record on this line, or a description of what is wrong with it. */
-function parseRecord(line: string): TranscriptRecord | string {
+/** The JSON object on this line, or a description of what is wrong with it. */
+function parseLine(line: string): Record<string, unknown> | string {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (error) {
     return `not JSON: ${(error as Error).message}`;
   }
-  if (!isRecord(value)) return "not a JSON object";
+  return isRecord(value) ? value : "not a JSON object";
+}
+
+/** The record (in today's format) in `value`, only its known fields, or a description of what is wrong with it. */
+function parseRecord(value: Record<string, unknown>): TranscriptRecord | string {
   switch (value.t) {
     case "message":
       return isMessage(value.message) ? { t: "message", message: value.message } : "message record without a valid message";
@@ -288,11 +304,15 @@ function isModelRef(value: unknown): value is { provider: string; id: string } {
 /**
  * Appends records to one transcript file. Appends are serialized in call order; each resolves only after its
  * records are on disk (fdatasync; checkpoints only written). A failed append rejects without blocking later ones, and the next append starts
- * on a fresh line so a partial write cannot glue onto the following record.
+ * on a fresh line so a partial write cannot glue onto the following record. The first record written after opening
+ * carries the format (`v`, transcript-format.ts), so records appended to a file an older version began say which
+ * format they are in.
  */
 export class TranscriptWriter {
   private tail: Promise<void> = Promise.resolve();
   private closing?: Promise<void>;
+  /** Whether a record carrying the format was handed to a write that has not failed. */
+  private formatWritten = false;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -343,14 +363,19 @@ export class TranscriptWriter {
   private enqueue(records: TranscriptRecord[], sync: boolean): Promise<void> {
     if (this.closing) return Promise.reject(new Error("TranscriptWriter is closed"));
     let data: string;
+    const stamps = !this.formatWritten && records.length > 0;
     try {
-      data = records.map((record) => JSON.stringify(record) + "\n").join("");
+      data = records.map((record, i) => JSON.stringify(stamps && i === 0 ? stamped(record) : record) + "\n").join("");
     } catch (error) {
       return Promise.reject(error);
     }
     if (data === "") return this.tail;
+    if (stamps) this.formatWritten = true;
     const done = this.tail.then(() => this.write(data, sync));
-    this.tail = done.catch(() => undefined);
+    this.tail = done.catch(() => {
+      // The record carrying the format may not be on disk: the next write carries it again.
+      if (stamps) this.formatWritten = false;
+    });
     return done;
   }
 

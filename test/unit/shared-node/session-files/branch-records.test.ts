@@ -4,12 +4,12 @@
  */
 import { writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/shared/agent/types";
-import { loadTranscript, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
-import { useTempTranscript } from "../../testkit/temp-transcript";
-import { createAgentStateData, reduceAgentState, type AgentStateEvent } from "../../src/shared/agent/state";
-import { branchAt } from "../../src/shared/agent/branches";
-import { marker } from "./compaction/fixtures";
+import type { AgentMessage } from "../../../../src/shared/agent/types";
+import { loadTranscript, type TranscriptRecord } from "../../../../src/shared-node/session-files/transcript-store";
+import { useTempTranscript } from "../../../../testkit/temp-transcript";
+import { createAgentStateData, reduceAgentState, type AgentStateEvent } from "../../../../src/shared/agent/state";
+import { branchAt } from "../../../../src/shared/agent/branches";
+import { marker } from "../../compaction/fixtures";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
 const reply = (text: string): AgentMessage => ({

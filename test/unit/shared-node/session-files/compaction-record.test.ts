@@ -2,12 +2,12 @@
 import { appendFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { loadTranscript } from "../../../src/agent-worker/host/transcript-store";
-import { useTempTranscript } from "../../../testkit/temp-transcript";
-import { compactionRecord } from "../../../src/agent-worker/host/compaction-record";
-import { isInterruptedReply } from "../../../src/shared/agent/unfinished-reply";
-import { compactedView } from "../../../src/shared/agent/compaction";
-import { marker, reply, usage, user } from "./fixtures";
+import { loadTranscript } from "../../../../src/shared-node/session-files/transcript-store";
+import { useTempTranscript } from "../../../../testkit/temp-transcript";
+import { compactionRecord } from "../../../../src/shared-node/session-files/compaction-record";
+import { isInterruptedReply } from "../../../../src/shared/agent/unfinished-reply";
+import { compactedView } from "../../../../src/shared/agent/compaction";
+import { marker, reply, usage, user } from "../../compaction/fixtures";
 
 const temp = useTempTranscript("paddock-compaction-", "s1.jsonl");
 const write = temp.write;

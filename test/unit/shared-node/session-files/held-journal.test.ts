@@ -1,9 +1,9 @@
 /** Messages held after Stop, in the transcript: the `queues` record's `held` list (older files have none). */
 import { appendFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/shared/agent/types";
-import { loadTranscript } from "../../src/agent-worker/host/transcript-store";
-import { useTempTranscript } from "../../testkit/temp-transcript";
+import type { AgentMessage } from "../../../../src/shared/agent/types";
+import { loadTranscript } from "../../../../src/shared-node/session-files/transcript-store";
+import { useTempTranscript } from "../../../../testkit/temp-transcript";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
 const temp = useTempTranscript("paddock-held-");

@@ -2,10 +2,10 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import type { AgentMessage } from "../../src/shared/agent/types";
-import { INTERRUPTED_REPLY_ERROR, isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/agent-worker/host/transcript-store";
-import { useTempTranscript } from "../../testkit/temp-transcript";
+import type { AgentMessage } from "../../../../src/shared/agent/types";
+import { INTERRUPTED_REPLY_ERROR, isInterruptedReply } from "../../../../src/shared/agent/unfinished-reply";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../../../src/shared-node/session-files/transcript-store";
+import { useTempTranscript } from "../../../../testkit/temp-transcript";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
 const line = (record: TranscriptRecord) => JSON.stringify(record) + "\n";
