@@ -32,7 +32,8 @@ import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
-import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
+import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildCreated } from "./subagent-runs";
+import type { RecordedLaunch } from "./child-launch";
 import { identityOf } from "../../shared-node/folder-identity";
 import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
 import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
@@ -80,8 +81,17 @@ export interface SessionBrokerOptions<Port = never> {
   agents?: AgentCatalog;
   /** Settings' cap on subagents running at once across all chats (default 8). */
   maxSubagents?(): number;
-  /** A subagent's session was created: main records it (hidden from the sidebar, linked to its parent). */
-  onChildSession?(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
+  /**
+   * A subagent's session was created: main records it (hidden from the sidebar, linked to its parent) with its launch,
+   * which `childLaunchOf` must give back from then on. Required with `agents`: a child whose launch is not recorded
+   * is not started.
+   */
+  onChildSession?(child: ChildCreated): void;
+  /**
+   * A subagent session's launch as main recorded it (the session index in the app: child-launch.ts); undefined for a
+   * chat. Whether a session is a child, and how its worker starts, come from this alone.
+   */
+  childLaunchOf?(sessionId: string): RecordedLaunch | undefined;
   /** The MCP runtime (main/mcp): workers' MCP calls go there, and its tool changes reach every live worker. */
   mcp?: McpGateway & { onToolsChanged(listener: (tools: McpToolDescriptor[]) => void): () => void };
 }
@@ -157,7 +167,7 @@ export class SessionBroker<Port = never> {
       options.keepSpare ?? true,
       options.agents && {
         // A chat with a workspace can start subagents: keep one ready for it.
-        wanted: () => ([...this.sessions.keys()].some((id) => !this.subagents?.isChild(id) && this.options.workspaceOf?.(id)) ? 1 : 0),
+        wanted: () => ([...this.sessions.keys()].some((id) => !this.isChild(id) && this.options.workspaceOf?.(id)) ? 1 : 0),
         warmUp: () => ({ subagent: { api: this.defaultModelApi(), ...(this.sandbox ? { sandbox: this.sandbox } : {}) } }),
         busy: () => this.subagents?.busy ?? false,
       },
@@ -166,11 +176,12 @@ export class SessionBroker<Port = never> {
     this.subagents = options.agents && new SubagentRuns(
       {
         workspaceOf: (id) => this.options.workspaceOf?.(id),
-        startChild: async (childId, _launch, holder) => (await this.attach(childId, holder)).worker as WorkerHandle<unknown>,
+        startChild: async (childId, holder) => (await this.attach(childId, holder)).worker as WorkerHandle<unknown>,
         releaseChild: (childId, holder) => this.detach(childId, holder),
         close: (id) => this.close(id),
         workerOf: (id) => this.sessions.get(id)?.current as WorkerHandle<unknown> | undefined,
         childCreated: (child) => this.options.onChildSession?.(child),
+        launchOf: (id) => this.launchOf(id),
         resolveModel: (ref) => this.options.resolveModel(ref),
         hasApiKey: async (provider) => (await this.options.getApiKey(provider)) !== undefined,
         maxSubagents: () => this.options.maxSubagents?.() ?? 8,
@@ -361,7 +372,7 @@ export class SessionBroker<Port = never> {
     this.cancelIdleStop(live);
     if (this.disposed || live.closing || live.viewers.size > 0 || live.activity !== "idle") return;
     const chatGrace = Math.max(0, this.options.idleGraceMs?.() ?? DEFAULT_IDLE_GRACE_MS);
-    const grace = this.subagents?.isChild(live.id) ? Math.min(chatGrace, this.options.subagentIdleGraceMs ?? SUBAGENT_IDLE_GRACE_MS) : chatGrace;
+    const grace = this.isChild(live.id) ? Math.min(chatGrace, this.options.subagentIdleGraceMs ?? SUBAGENT_IDLE_GRACE_MS) : chatGrace;
     live.idleTimer = setTimeout(() => this.stopIdle(live), grace);
     // A pending stop must not keep a host alive on its own; dispose() stops everything anyway.
     live.idleTimer.unref?.();
@@ -391,8 +402,19 @@ export class SessionBroker<Port = never> {
     else this.cancelIdleStop(live);
   }
 
+  /** The session's recorded launch if it is a subagent's (see SessionBrokerOptions.childLaunchOf). */
+  private launchOf(sessionId: string): RecordedLaunch | undefined {
+    return this.options.childLaunchOf?.(sessionId);
+  }
+
+  /** Whether the session is a subagent's: its worker is not respawned after a crash, nor ever given `subagent`. */
+  private isChild(sessionId: string): boolean {
+    return this.launchOf(sessionId) !== undefined;
+  }
+
   private async startWorker(sessionId: string): Promise<StartedWorker<Port>> {
-    const launch: ChildLaunch | undefined = this.subagents?.launchOf(sessionId);
+    const recorded = this.launchOf(sessionId);
+    const launch = recorded?.launch;
     const worker = await this.pool.take(launch ? "subagent" : "session");
     this.sessionOfWorker.set(worker, sessionId);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
@@ -425,7 +447,7 @@ export class SessionBroker<Port = never> {
       else this.pool.refill();
     }
     void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit)));
-    return { worker, url: result.url, problems: result.problems };
+    return { worker, url: result.url, problems: recorded?.problem ? [recorded.problem, ...result.problems] : result.problems };
   }
 
   private onWorkerExit(sessionId: string, worker: WorkerHandle<Port>, reason: string): void {
@@ -436,7 +458,7 @@ export class SessionBroker<Port = never> {
     void this.subagents?.parentGone(sessionId);
     this.setActivity(live, "idle", "failed");
     // The next viewer starts a worker, which reloads the transcript. A subagent's is not restarted: its task failed.
-    if (live.viewers.size === 0 || this.subagents?.isChild(sessionId)) return this.forget(live);
+    if (live.viewers.size === 0 || this.isChild(sessionId)) return this.forget(live);
     for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
     const next = this.startWorker(sessionId);
     this.adopt(live, next);
