@@ -30,12 +30,12 @@ export async function benchSubagents(): Promise<Record<string, Metric>> {
   return { ...(await spawnAndParallel()), ...(await hostCpu()), ...(await parentFrames()) };
 }
 
-/** The first user message of a request: a subagent's is its task. */
+/** The first user message of a request: a subagent's is its task (sent as pi's `Task: <task>`; the prefix is dropped). */
 function firstUserText(body: { messages: { role: string; content: unknown }[] }): string {
   const user = body.messages.find((m) => m.role === "user");
   const content = user?.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((c: { text?: string }) => c.text ?? "").join("") : "";
+  const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((c: { text?: string }) => c.text ?? "").join("") : "";
+  return text.replace(/^Task: /, "");
 }
 
 const subagentCall = (args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id: "s1", name: "subagent", arguments: args }] });
@@ -46,7 +46,7 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
   const rig = startBroker(benchSettings(server.baseUrl), { integrityCheck: false, keepSpare: true, workspaceOf: () => workspace });
   const arrivals = new Map<string, number>();
   server.setFallback((body) => {
-    const first = firstUserText(body).replace(/^Task: /, ""); // a subagent is sent pi's "Task: <task>"
+    const first = firstUserText(body);
     if (first.startsWith("probe ") || first.startsWith("task ")) {
       arrivals.set(first.split(" ").slice(0, 2).join(" "), performance.now());
       return first.startsWith("probe ") ? { text: "ok" } : { text: plainReply(TASK_CHARS), chunkChars: 8, tokensPerSecond: TASK_TPS };
@@ -58,6 +58,8 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
   const spawns: number[] = [];
   const walls: { one: number[]; eight: number[]; firstEight: number[] } = { one: [], eight: [], firstEight: [] };
   const starts: number[][] = [];
+  /** The parent's tool-result message of each 8-task call, as JSON (what its transcript and every mirror carry). */
+  const resultBytes: number[] = [];
   try {
     rig.broker.warmUp();
     for (let i = 0; i < SPAWN_SAMPLES; i++) {
@@ -81,6 +83,7 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
       const result = client.mirror.getView().state.messages[2];
       const details = (result as { details?: SubagentDetails }).details;
       if (details?.runs.filter((r) => r.status === "completed").length !== count) throw new Error(`bench: ${count} subagent task(s) did not all finish`);
+      if (count === 8) resultBytes.push(Buffer.byteLength(JSON.stringify(result), "utf8"));
       const key = prompt.slice(0, 40);
       (round_ === 0 ? walls.firstEight : count === 1 ? walls.one : walls.eight).push(arrivals.get(`back ${key}`)! - arrivals.get(`parent ${key}`)!);
       if (count === 8 && round_ > 0) starts.push(tasks.map((t) => round(arrivals.get(t.task)! - arrivals.get(`parent ${key}`)!, 0)));
@@ -100,6 +103,10 @@ async function spawnAndParallel(): Promise<Record<string, Metric>> {
     parallelWallRatio: metric(ratio, "<=", 2.3, "x", {
       note: `Wall time of a subagent call (parent's request with the call to its request with the result) with 8 equal tasks, 4 at once, over the same with 1 task; each task streams ${TASK_CHARS / 1000}k characters at ${TASK_TPS} tokens/s (about 1 s). Ideal: 2.0 (two waves). Median of 2 each, after a first parallel call (firstEightMs: its wall time, three of its first wave's workers started cold).`,
       detail: { oneMs: walls.one.map((v) => round(v, 1)), eightMs: walls.eight.map((v) => round(v, 1)), firstEightMs: walls.firstEight.map((v) => round(v, 1)), taskFirstRequestMs: starts },
+    }),
+    parallelResultKB: metric(Math.max(...resultBytes) / 1000, "<=", 72, "KB", {
+      note: `The parent's tool-result message of an 8-task call as JSON (what its transcript and every mirror of it carry), each task answering ${TASK_CHARS / 1000}k characters: the answers twice (the model's text, the card's details) and each run's session, status and usage, never the children's messages (journaled in their own sessions). Largest of the 8-task calls.`,
+      detail: { bytes: resultBytes },
     }),
   };
 }

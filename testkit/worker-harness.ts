@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { endpointUrl, SessionBroker, type SessionBrokerOptions } from "../src/main/broker/session-broker";
+import type { ChildLaunch } from "../src/main/broker/child-launch";
 import { resolveModel } from "../src/main/broker/model-resolver";
 import { agentCatalog } from "../src/main/agents/agent-catalog";
 import type { Model } from "@earendil-works/pi-ai";
@@ -94,6 +95,8 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
   const sessionsDir = join(dataDir, "sessions");
   const confirmed: string[] = [];
   const childWorkspaces = new Map<string, string>();
+  /** Main's session index keeps each child's launch (core.ts); this rig has no index, so it keeps them here. */
+  const childLaunches = new Map<string, ChildLaunch>();
   const broker = new SessionBroker({
     launcher: new NodeWorkerLauncher(WORKER_FILE),
     sessionsDir,
@@ -118,7 +121,12 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     maxSubagents: () => options.maxSubagents ?? 8,
     onChildSession: (child) => {
       if (child.workspace) childWorkspaces.set(child.sessionId, child.workspace);
+      childLaunches.set(child.sessionId, child.launch);
       options.onChildSession?.(child);
+    },
+    childLaunchOf: (id) => {
+      const launch = childLaunches.get(id);
+      return launch && { launch };
     },
   });
   const clients: SessionClient[] = [];

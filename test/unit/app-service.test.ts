@@ -52,6 +52,22 @@ describe("the app service behind every page call", () => {
     expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
   });
 
+  it("a subagent's folder is its launch's: a page cannot change it", async () => {
+    const chat = await service.createSession();
+    index.upsert({
+      id: "sub-1",
+      title: "scout (subagent)",
+      created: 1,
+      updated: 1,
+      messageCount: 0,
+      workspace: dir,
+      parent: { sessionId: chat.id, toolCallId: "c1", agent: "scout" },
+      launch: { version: 1, instructions: "You scout.", tools: ["read"], workspace: dir },
+    });
+    await expect(service.setWorkspace("sub-1", null)).rejects.toThrow("A subagent works in the folder its parent chat gave it; that cannot change.");
+    expect(index.get("sub-1")?.workspace).toBe(dir);
+  });
+
   it("lists custom endpoints' models, and built-in providers' only with a key", async () => {
     await service.updateSettings({ customProviders: [{ id: "lab", name: "Lab", baseUrl: "http://127.0.0.1:9/v1", models: ["m1"] }] });
     const models = await service.listModels();

@@ -171,6 +171,8 @@ export class SessionHost {
   private workspaceIdentity: FolderIdentity | undefined;
   /** Counts setWorkspace calls: only the latest one's folder is taken. */
   private workspaceChanges = 0;
+  /** A subagent's: how many of its parent's tasks are running now (their tool calls are asked in the parent's chat). */
+  private parentTasks = 0;
   /** Progress listeners of this chat's running subagent tasks, by request id. */
   private readonly subagentListeners = new Map<string, (progress: SubagentProgress) => void>();
   private nextRequest = 0;
@@ -284,8 +286,13 @@ export class SessionHost {
       transformContext: this.compactor.transformContext,
       // Attachments are loaded here, as the request is built: the transcript and the mirrors hold only references.
       convertToLlm: (messages) => withAttachments(convertToLlm(messages), this.attachments, readsImages(this.agent.state.model)),
-      // A subagent's calls are decided in its parent's chat, by the parent's policy and grants.
-      beforeToolCall: options.subagent ? (context) => this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.approvals.beforeToolCall,
+      // Whoever gave the work decides: a subagent's calls in its parent's task are asked in the parent's chat (by the
+      // parent's policy and grants); calls on what the user typed in the subagent's own window, asked there, as in
+      // any chat. (Its tools are its agent's either way.)
+      beforeToolCall: options.subagent
+        ? (context, signal) =>
+            this.parentTasks > 0 ? this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.approvals.beforeToolCall(context, signal)
+        : this.approvals.beforeToolCall,
       getApiKey: async (provider) => {
         const model = this.agent.state.model;
         const [key] = await Promise.all([
@@ -658,13 +665,16 @@ export class SessionHost {
   /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */
   async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
     const start = this.agent.state.messages.length;
+    this.parentTasks++;
     try {
       // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
       const problem = this.workspace?.info().problem;
       if (problem) throw new Error(problem);
       await this.api.prompt(task);
     } catch (error) {
-      return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])), messages: [] };
+      return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])) };
+    } finally {
+      this.parentTasks--;
     }
     return { ...subagentResult(this.agent.state.messages.slice(start)), ...(this.modelRef ? { model: this.modelRef } : {}) };
   }

@@ -18,7 +18,6 @@ export function subagentResult(messages: readonly AgentMessage[]): Omit<Subagent
     ...(stopReason ? { stopReason } : {}),
     ...(errorMessage ? { errorMessage } : ok || last ? {} : { errorMessage: "The subagent did not answer." }),
     usage: subagentUsage(sumUsage(messages)),
-    messages: [...messages],
   };
 }
 

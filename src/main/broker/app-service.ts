@@ -183,7 +183,7 @@ export class AppService<Port = never> implements AppApi {
   }
 
   /** The page's view of an index entry: what the agent is doing now added, the index's own fields left out. */
-  private toPage({ deleted: _deleted, ...summary }: SessionRecord): SessionSummary {
+  private toPage({ deleted: _deleted, launch: _launch, ...summary }: SessionRecord): SessionSummary {
     const activity = this.broker.activity(summary.id);
     return activity === "idle" ? summary : { ...summary, activity };
   }
@@ -284,6 +284,8 @@ export class AppService<Port = never> implements AppApi {
 
   async setWorkspace(id: string, folder: string | null, insist = false): Promise<SessionSummary | WorkspaceRefusal> {
     if (!this.options.index.isLive(id)) throw new Error("No such chat");
+    // A subagent's folder is part of its launch (child-launch.ts), checked by main when its parent asked.
+    if (this.options.index.get(id)?.parent) throw new Error("A subagent works in the folder its parent chat gave it; that cannot change.");
     const workspace = folder === null ? undefined : await checkWorkspace(folder);
     const places = this.options.guardedPlaces;
     const reason = workspace !== undefined && !insist && places ? await workspaceRefusal(workspace, places) : undefined;

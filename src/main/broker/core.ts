@@ -19,6 +19,7 @@ import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 import { SecretStore, type Cipher } from "./secrets";
 import { SessionBroker, type SessionTransportKind } from "./session-broker";
 import { SessionIndex } from "./session-index";
+import { recordedLaunch, storedLaunch } from "./child-launch";
 import { MessageSearch } from "./search-service";
 import { legacyMcpSecretBinding, McpConfig } from "./mcp-config";
 import { McpSupervisor } from "../mcp/mcp-supervisor";
@@ -199,8 +200,11 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
         ...(child.model ? { model: child.model } : {}),
         ...(child.workspace ? { workspace: child.workspace } : {}),
         parent: { sessionId: child.parentSessionId, toolCallId: child.toolCallId, agent: child.agent },
+        launch: storedLaunch(child.launch),
       });
     },
+    // The index is where a child's launch lives (child-launch.ts says why): after a restart too.
+    childLaunchOf: (id) => recordedLaunch(index.get(id)),
   });
   const search = new MessageSearch({
     file: files.searchIndexFile,

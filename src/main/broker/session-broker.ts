@@ -32,7 +32,8 @@ import type { WorkerHandle } from "./worker-handle";
 import { WorkerPool } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
-import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildLaunch } from "./subagent-runs";
+import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildCreated } from "./subagent-runs";
+import type { RecordedLaunch } from "./child-launch";
 import { identityOf } from "../../shared-node/folder-identity";
 import { sessionDirIn, transcriptFileIn } from "../../shared-node/session-files/session-folder";
 import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
@@ -85,8 +86,17 @@ export interface SessionBrokerOptions<Port = never> {
   agents?: AgentCatalog;
   /** Settings' cap on subagents running at once across all chats (default 8). */
   maxSubagents?(): number;
-  /** A subagent's session was created: main records it (hidden from the sidebar, linked to its parent). */
-  onChildSession?(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
+  /**
+   * A subagent's session was created: main records it (hidden from the sidebar, linked to its parent) with its launch,
+   * which `childLaunchOf` must give back from then on. Required with `agents`: a child whose launch is not recorded
+   * is not started.
+   */
+  onChildSession?(child: ChildCreated): void;
+  /**
+   * A subagent session's launch as main recorded it (the session index in the app: child-launch.ts); undefined for a
+   * chat. Whether a session is a child, and how its worker starts, come from this alone.
+   */
+  childLaunchOf?(sessionId: string): RecordedLaunch | undefined;
   /** Where the skills a worker lists to its model come from (main/skills); absent: none. */
   skills?: Pick<SkillCatalog, "listing">;
   /** The MCP runtime (main/mcp): workers' MCP calls go there, and its tool changes reach every live worker. */
@@ -164,7 +174,7 @@ export class SessionBroker<Port = never> {
       options.keepSpare ?? true,
       options.agents && {
         // A chat with a workspace can start subagents: keep one ready for it.
-        wanted: () => ([...this.sessions.keys()].some((id) => !this.subagents?.isChild(id) && this.options.workspaceOf?.(id)) ? 1 : 0),
+        wanted: () => ([...this.sessions.keys()].some((id) => !this.isChild(id) && this.options.workspaceOf?.(id)) ? 1 : 0),
         warmUp: () => ({ subagent: { api: this.defaultModelApi(), ...(this.sandbox ? { sandbox: this.sandbox } : {}) } }),
         busy: () => this.subagents?.busy ?? false,
       },
@@ -173,11 +183,12 @@ export class SessionBroker<Port = never> {
     this.subagents = options.agents && new SubagentRuns(
       {
         workspaceOf: (id) => this.options.workspaceOf?.(id),
-        startChild: async (childId, _launch, holder) => (await this.attach(childId, holder)).worker as WorkerHandle<unknown>,
+        startChild: async (childId, holder) => (await this.attach(childId, holder)).worker as WorkerHandle<unknown>,
         releaseChild: (childId, holder) => this.detach(childId, holder),
         close: (id) => this.close(id),
         workerOf: (id) => this.sessions.get(id)?.current as WorkerHandle<unknown> | undefined,
         childCreated: (child) => this.options.onChildSession?.(child),
+        launchOf: (id) => this.launchOf(id),
         resolveModel: (ref) => this.options.resolveModel(ref),
         hasApiKey: async (provider) => (await this.options.getApiKey(provider)) !== undefined,
         maxSubagents: () => this.options.maxSubagents?.() ?? 8,
@@ -368,7 +379,7 @@ export class SessionBroker<Port = never> {
     this.cancelIdleStop(live);
     if (this.disposed || live.closing || live.viewers.size > 0 || live.activity !== "idle") return;
     const chatGrace = Math.max(0, this.options.idleGraceMs?.() ?? DEFAULT_IDLE_GRACE_MS);
-    const grace = this.subagents?.isChild(live.id) ? Math.min(chatGrace, this.options.subagentIdleGraceMs ?? SUBAGENT_IDLE_GRACE_MS) : chatGrace;
+    const grace = this.isChild(live.id) ? Math.min(chatGrace, this.options.subagentIdleGraceMs ?? SUBAGENT_IDLE_GRACE_MS) : chatGrace;
     live.idleTimer = setTimeout(() => this.stopIdle(live), grace);
     // A pending stop must not keep a host alive on its own; dispose() stops everything anyway.
     live.idleTimer.unref?.();
@@ -398,8 +409,19 @@ export class SessionBroker<Port = never> {
     else this.cancelIdleStop(live);
   }
 
+  /** The session's recorded launch if it is a subagent's (see SessionBrokerOptions.childLaunchOf). */
+  private launchOf(sessionId: string): RecordedLaunch | undefined {
+    return this.options.childLaunchOf?.(sessionId);
+  }
+
+  /** Whether the session is a subagent's: its worker is not respawned after a crash, nor ever given `subagent`. */
+  private isChild(sessionId: string): boolean {
+    return this.launchOf(sessionId) !== undefined;
+  }
+
   private async startWorker(sessionId: string): Promise<StartedWorker<Port>> {
-    const launch: ChildLaunch | undefined = this.subagents?.launchOf(sessionId);
+    const recorded = this.launchOf(sessionId);
+    const launch = recorded?.launch;
     const worker = await this.pool.take(launch ? "subagent" : "session");
     this.sessionOfWorker.set(worker, sessionId);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
@@ -432,7 +454,7 @@ export class SessionBroker<Port = never> {
       else this.pool.refill();
     }
     void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit)));
-    return { worker, url: result.url, problems: result.problems };
+    return { worker, url: result.url, problems: recorded?.problem ? [recorded.problem, ...result.problems] : result.problems };
   }
 
   private onWorkerExit(sessionId: string, worker: WorkerHandle<Port>, reason: string): void {
@@ -443,7 +465,7 @@ export class SessionBroker<Port = never> {
     void this.subagents?.parentGone(sessionId);
     this.setActivity(live, "idle", "failed");
     // The next viewer starts a worker, which reloads the transcript. A subagent's is not restarted: its task failed.
-    if (live.viewers.size === 0 || this.subagents?.isChild(sessionId)) return this.forget(live);
+    if (live.viewers.size === 0 || this.isChild(sessionId)) return this.forget(live);
     for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
     const next = this.startWorker(sessionId);
     this.adopt(live, next);
@@ -516,9 +538,9 @@ export class SessionBroker<Port = never> {
     };
   }
 
-  /** The session's workspace: a subagent's own (its cwd), a chat's from the index. */
+  /** The session's workspace, as its worker was started with it (startWorker): a subagent's own (its cwd), a chat's from the index. */
   private workspaceFor(sessionId: string): string | undefined {
-    const launch = this.subagents?.launchOf(sessionId);
+    const launch = this.launchOf(sessionId)?.launch;
     return launch ? launch.workspace : this.options.workspaceOf?.(sessionId);
   }
 

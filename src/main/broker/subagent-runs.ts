@@ -17,17 +17,17 @@ import type {
   SubagentOutcome,
   SubagentProgress,
   SubagentRequest,
-  SubagentSetup,
   SubagentUsage,
   WorkerSettings,
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
-import { THINKING_LEVELS, type ThinkingLevel } from "../../shared/agent/types";
+import { THINKING_LEVELS } from "../../shared/agent/types";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { catalogProviders } from "./model-catalog";
 import type { AgentDefinition } from "../agents/agent-definitions";
 import { folderIdentity } from "../../shared-node/folder-identity";
 import type { WorkerHandle } from "./worker-handle";
+import type { ChildLaunch, RecordedLaunch } from "./child-launch";
 
 /** At most this many of one parent's subagents run at once (pi's example extension: 4). */
 export const MAX_PER_PARENT = 4;
@@ -44,16 +44,21 @@ export interface AgentCatalog {
 /** What this needs of the session broker. */
 export interface SubagentBrokerHost {
   workspaceOf(sessionId: string): string | undefined;
-  /** Starts (or finds) the child's worker, held by `holder` as a viewer holds a chat's: it lives while held. */
-  startChild(childId: string, launch: ChildLaunch, holder: string): Promise<WorkerHandle<unknown>>;
+  /**
+   * Starts (or finds) the child's worker, held by `holder` as a viewer holds a chat's: it lives while held. It is set
+   * up by the launch `childCreated` recorded (launchOf).
+   */
+  startChild(childId: string, holder: string): Promise<WorkerHandle<unknown>>;
   /** Lets go of the child: it stops after the idle grace period unless a window views it. */
   releaseChild(childId: string, holder: string): void;
   /** Ends a session's worker now (its run aborted and journaled as stopped). */
   close(sessionId: string): Promise<void>;
   /** The session's current worker, if it has one running. */
   workerOf(sessionId: string): WorkerHandle<unknown> | undefined;
-  /** A new subagent session exists (main records it in the index, linked to its parent). */
-  childCreated(child: { sessionId: string; parentSessionId: string; toolCallId: string; agent: string; workspace?: string; model?: ModelRef }): void;
+  /** A new subagent session exists: main records it in the index, linked to its parent, with its launch. */
+  childCreated(child: ChildCreated): void;
+  /** The child's launch as main recorded it (child-launch.ts); undefined for a chat. */
+  launchOf(sessionId: string): RecordedLaunch | undefined;
   resolveModel(ref: ModelRef): unknown;
   hasApiKey(provider: string): Promise<boolean>;
   maxSubagents(): number;
@@ -66,16 +71,15 @@ export interface SubagentBrokerHost {
   tasksDone(): void;
 }
 
-export interface ChildLaunch {
-  setup: SubagentSetup;
-  /** The parent's `subagent` tool call that runs it. */
+/** A subagent session just created, as main records it. */
+export interface ChildCreated {
+  sessionId: string;
+  parentSessionId: string;
   toolCallId: string;
-  /** The real path main checked; `workspaceIdentity` is what it was then (see WorkerInitOptions). */
+  agent: string;
   workspace?: string;
-  workspaceIdentity?: FolderIdentity;
   model?: ModelRef;
-  /** Set when it runs on the parent's model: the parent's thinking level goes with it (pi's dispatch defaults). */
-  thinkingLevel?: ThinkingLevel;
+  launch: ChildLaunch;
 }
 
 /**
@@ -102,24 +106,12 @@ interface RunningChild {
 export class SubagentRuns {
   private readonly byRequest = new Map<string, RunningChild>();
   private readonly bySession = new Map<string, RunningChild>();
-  /** Launches of children that have ever run in this main: a window opening one later gets the same set-up. */
-  private readonly launches = new Map<string, ChildLaunch>();
   private readonly slots = new Slots();
 
   constructor(
     private readonly host: SubagentBrokerHost,
     private readonly catalog: AgentCatalog,
   ) {}
-
-  /** How a child session's worker is set up (undefined for a chat, or a child from an earlier run of the app). */
-  launchOf(sessionId: string): ChildLaunch | undefined {
-    return this.launches.get(sessionId);
-  }
-
-  /** Whether the session is a subagent's (of this run of the app): its worker is not respawned after a crash. */
-  isChild(sessionId: string): boolean {
-    return this.launches.has(sessionId);
-  }
 
   /** The user-level folders agents are read from, for the `subagent` tool's description. */
   agentFolders(): { pi: string; paddock: string } {
@@ -188,10 +180,14 @@ export class SubagentRuns {
         model,
         ...(inherited && request.parentThinkingLevel ? { thinkingLevel: request.parentThinkingLevel } : {}),
       };
-      this.launches.set(child.sessionId, launch);
       this.bySession.set(child.sessionId, child);
-      this.host.childCreated({ sessionId: child.sessionId, parentSessionId, toolCallId: request.toolCallId, agent: definition.name, workspace: folder, model });
-      const worker = await this.host.startChild(child.sessionId, launch, holder);
+      this.host.childCreated({ sessionId: child.sessionId, parentSessionId, toolCallId: request.toolCallId, agent: definition.name, workspace: folder, model, launch });
+      // The recorded launch is what the child's worker starts with: without one it would start as an ordinary chat.
+      const recorded = this.host.launchOf(child.sessionId);
+      if (!recorded || recorded.problem !== undefined) {
+        throw new Error("The subagent's set-up could not be recorded, so it was not started.");
+      }
+      const worker = await this.host.startChild(child.sessionId, holder);
       // Later tasks of the same call will want workers: warm them while this one works (not before: on a small
       // machine processes starting now would slow this one's start).
       this.host.prewarm(Math.min(MAX_PER_PARENT, upcoming));
@@ -259,10 +255,14 @@ export class SubagentRuns {
     });
   }
 
-  /** A child's tool call needs the user: asked in the parent's chat, under the parent's policy. */
+  /**
+   * A child's tool call in its parent's task needs the user: asked in the parent's chat, under the parent's policy.
+   * Only while that task runs: a child at work on what the user typed in its own window asks there.
+   */
   async askParent(childSessionId: string, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }> {
-    const launch = this.launches.get(childSessionId);
+    const launch = this.host.launchOf(childSessionId)?.launch;
     if (!launch) return { block: true, reason: "This subagent has no parent chat to ask." };
+    if (!this.bySession.has(childSessionId)) return { block: true, reason: "No task of the parent chat is running here, so the parent chat cannot be asked." };
     const parent = this.host.workerOf(launch.setup.parentSessionId);
     if (!parent) return { block: true, reason: "The parent chat is gone, so nobody can allow this call." };
     const from = { agent: launch.setup.agent, sessionId: childSessionId, parentToolCallId: launch.toolCallId };
@@ -278,17 +278,22 @@ export class SubagentRuns {
 
   private outcome(
     child: RunningChild,
-    ran: Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "usage" | "messages"> & Partial<Pick<SubagentOutcome, "usage" | "messages">>,
+    ran: Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "usage"> & Partial<Pick<SubagentOutcome, "usage">>,
     notice: string | undefined,
   ): SubagentOutcome {
+    // Only these fields go on to the parent: whatever else a child's answer carries (an older worker's messages)
+    // would end up in the parent's transcript.
+    const { ok, output, stopReason, errorMessage, model, usage } = ran;
     return {
       requestId: child.requestId,
       agent: child.agent,
       sessionId: child.sessionId,
-      usage: ran.usage ?? NO_USAGE,
-      messages: ran.messages ?? [],
-      ...(child.model ? { model: child.model } : {}),
-      ...ran,
+      ok,
+      output,
+      usage: usage ?? NO_USAGE,
+      ...((model ?? child.model) ? { model: model ?? child.model } : {}),
+      ...(stopReason ? { stopReason } : {}),
+      ...(errorMessage ? { errorMessage } : {}),
       ...(notice ? { notice } : {}),
     };
   }

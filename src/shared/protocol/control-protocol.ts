@@ -145,8 +145,7 @@ export interface SubagentOutcome {
   /** Said when the definition's model could not be used and the parent's was taken instead. */
   notice?: string;
   usage: SubagentUsage;
-  /** The messages of the subagent's run (for the result's details). */
-  messages: unknown[];
+  // No messages: the run is journaled in the child's own session, which the parent's card opens to show it.
 }
 
 export interface SubagentUsage {

@@ -45,6 +45,11 @@ export const SessionRecordSchema = Type.Object({
   ...keptFields,
   /** When the chat was soft-deleted (ms since epoch); absent while it is live. */
   deleted: Type.Optional(Type.Number()),
+  /**
+   * A subagent's set-up as main launched it (main/broker/child-launch.ts declares and checks it), kept so the child
+   * opens as that subagent after a restart. Unchecked here: a damaged launch must not cost the index its entry.
+   */
+  launch: Type.Optional(Type.Unknown()),
 });
 
 export type SessionSummary = Static<typeof SessionSummarySchema>;

@@ -27,7 +27,10 @@ export interface SubagentRun {
   errorMessage?: string;
   /** The definition's model could not be used; the chat's was. */
   notice?: string;
-  /** Only in the final result's details: the messages of its run. */
+  /**
+   * Only in chats saved before the run stayed in the child's session alone: its messages, copied in here. Nothing
+   * reads them (the card opens the child's session, `sessionId`); today's results never carry them.
+   */
   messages?: unknown[];
 }
 

@@ -4,7 +4,8 @@
  * model and thinking level, as pi's dispatch defaults), and pi's text for an agent that does not exist.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildLaunch, type SubagentBrokerHost } from "../../../src/main/broker/subagent-runs";
+import { childWorkerSettings, SubagentRuns, type AgentCatalog, type SubagentBrokerHost } from "../../../src/main/broker/subagent-runs";
+import type { ChildLaunch } from "../../../src/main/broker/child-launch";
 import type { AgentDefinition } from "../../../src/main/agents/agent-definitions";
 import type { SubagentRequest, WorkerSettings } from "../../../src/shared/protocol/control-protocol";
 import type { WorkerHandle } from "../../../src/main/broker/worker-handle";
@@ -19,9 +20,10 @@ function agent(name: string, model?: string): AgentDefinition {
 }
 
 /** SubagentRuns over a fake broker whose child worker answers every task at once; records what it was given. */
-function rig(agents: AgentDefinition[], options: { knownModels?: string[] } = {}) {
+function rig(agents: AgentDefinition[], options: { knownModels?: string[]; records?: boolean } = {}) {
   const workspace = folders.make({});
   const launches: ChildLaunch[] = [];
+  const recorded = new Map<string, ChildLaunch>();
   const tasks: string[] = [];
   const worker = {
     process: { exited: new Promise(() => {}) },
@@ -29,18 +31,21 @@ function rig(agents: AgentDefinition[], options: { knownModels?: string[] } = {}
       fn({
         runTask: async (task: string) => {
           tasks.push(task);
-          return { ok: true, output: "done", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 }, messages: [] };
+          return { ok: true, output: "done", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 } };
         },
         subagentProgress: async () => {},
       }),
   } as unknown as WorkerHandle<unknown>;
   const host: SubagentBrokerHost = {
     workspaceOf: () => workspace,
-    startChild: async (_id, launch) => (launches.push(launch), worker),
+    startChild: async (id) => (launches.push(recorded.get(id)!), worker),
     releaseChild: () => {},
     close: async () => {},
     workerOf: () => worker,
-    childCreated: () => {},
+    childCreated: (child) => {
+      if (options.records !== false) recorded.set(child.sessionId, child.launch);
+    },
+    launchOf: (id) => (recorded.has(id) ? { launch: recorded.get(id)! } : undefined),
     resolveModel: (ref: ModelRef) => {
       if (!(options.knownModels ?? []).includes(`${ref.provider}/${ref.id}`)) throw new Error("unknown model");
       return {};
@@ -112,5 +117,12 @@ describe("a subagent task in main", () => {
     await expect(runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: "scout", "worker".');
     await expect(rig([]).runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: none.');
     expect(launches).toHaveLength(0);
+  });
+
+  it("never starts a child whose launch main could not record (it would start as an ordinary chat)", async () => {
+    const { runs, launches, tasks } = rig([agent("scout")], { records: false });
+    await expect(runs.run("parent", request("scout"))).rejects.toThrow("The subagent's set-up could not be recorded, so it was not started.");
+    expect(launches).toHaveLength(0);
+    expect(tasks).toHaveLength(0);
   });
 });

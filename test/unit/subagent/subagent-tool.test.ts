@@ -32,7 +32,7 @@ function runner(answer: (request: SubagentRequest) => Partial<SubagentOutcome> |
       started.push(request);
       onProgress({ requestId: request.requestId, sessionId: `s-${request.requestId}`, agent: request.agent, running: true, usage, latest: "→ read a.ts" });
       const outcome = await answer(request);
-      return { requestId: request.requestId, agent: request.agent, sessionId: `s-${request.requestId}`, ok: true, output: "", usage, messages: [], ...outcome };
+      return { requestId: request.requestId, agent: request.agent, sessionId: `s-${request.requestId}`, ok: true, output: "", usage, ...outcome };
     },
     stop: async (id) => void stopped.push(id),
     parentModel: () => ({ provider: "openai", id: "gpt-4.1" }),
@@ -117,7 +117,7 @@ describe("the subagent tool", () => {
     expect(result.details.runs.map((r) => r.status)).toEqual(Array(5).fill("completed"));
   });
 
-  it("parallel: each task's output is capped at 50 KB with pi's notice; the others are whole", async () => {
+  it("parallel: each task's output is capped at 50 KB with a notice saying where the rest is; the others are whole", async () => {
     const long = "é".repeat(30_000); // 60,000 bytes
     const { fake } = runner((r) => ({ output: r.task === "long" ? long : "short answer" }));
     const tasks = ["long", "short"].map((task) => ({ agent: "worker", task }));
@@ -125,7 +125,7 @@ describe("the subagent tool", () => {
     const [first, second] = text(result).split("\n\n---\n\n");
     const body = first.split("### [worker] completed\n\n")[1];
     expect(Buffer.byteLength(body.split("\n\n[Output truncated")[0], "utf8")).toBe(PER_TASK_OUTPUT_CAP);
-    expect(body.endsWith(`[Output truncated: ${60_000 - PER_TASK_OUTPUT_CAP} bytes omitted. Full output preserved in tool details.]`)).toBe(true);
+    expect(body.endsWith(`[Output truncated: ${60_000 - PER_TASK_OUTPUT_CAP} bytes omitted. The whole output is in the subagent's own session, where the user can read it; ask the subagent for a shorter answer if you need the rest.]`)).toBe(true);
     expect(second).toBe("### [worker] completed\n\nshort answer");
     expect(result.details.runs[0].output).toBe(long); // all of it, in the details
   });
@@ -137,12 +137,13 @@ describe("the subagent tool", () => {
     expect(cut).toContain("[Output truncated: 8802 bytes omitted.");
   });
 
-  it("a single or chain result keeps pi's limits (2,000 lines, 50 KB) with pi's notice", () => {
+  it("a single or chain result keeps pi's limits (2,000 lines, 50 KB), and its notice never points the model at details it cannot see", () => {
     expect(truncateModelOutput("short")).toBe("short");
     const lines = Array.from({ length: 2_500 }, (_, i) => `line ${i}`).join("\n");
     const cut = truncateModelOutput(lines);
     expect(cut.split("\n").slice(0, -2)).toHaveLength(1_998);
-    expect(cut).toMatch(/\n\n\[Output truncated: \d+ bytes omitted\. Full output preserved in tool details\.\]$/);
+    expect(cut).toMatch(/\n\n\[Output truncated: \d+ bytes omitted\. The whole output is in the subagent's own session, where the user can read it; ask the subagent for a shorter answer if you need the rest\.\]$/);
+    expect(cut).not.toContain("details");
   });
 
   it("stopping the call stops every running task", async () => {

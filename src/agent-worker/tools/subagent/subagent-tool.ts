@@ -164,7 +164,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
         for (const id of live) void runner.stop(id).catch(() => undefined);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      const publish = (line: string) => onUpdate?.({ content: [{ type: "text", text: line }], details: details(runs.map(withoutMessages)) });
+      const publish = (line: string) => onUpdate?.({ content: [{ type: "text", text: line }], details: details(runs) });
 
       /** Runs one task as runs[index], publishing its progress. */
       const total = params.tasks?.length ?? params.chain?.length ?? 1;
@@ -200,7 +200,6 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
             status,
             usage: outcome.usage,
             output: outcome.output,
-            messages: outcome.messages,
             ...(outcome.model ? { model: outcome.model } : {}),
             ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
             ...(outcome.errorMessage ? { errorMessage: outcome.errorMessage } : {}),
@@ -293,10 +292,6 @@ function withNotice(run: SubagentRun, body: string): string {
   return run.notice ? `Note: ${run.notice}\n\n${body}` : body;
 }
 
-function withoutMessages({ messages: _messages, ...run }: SubagentRun): SubagentRun {
-  return run;
-}
-
 /** Usage summed over the runs of one call. */
 export function sumRunUsage(runs: readonly (SubagentRun | undefined)[]): SubagentUsage {
   const total = { ...ZERO };
@@ -308,15 +303,23 @@ export function sumRunUsage(runs: readonly (SubagentRun | undefined)[]): Subagen
 }
 
 /**
+ * What the model is told of output it does not get. pi's notice says "Full output preserved in tool details", but
+ * the model never sees details: it is told where the rest is (for the user) and what it can do about it.
+ */
+function truncationNotice(omittedBytes: number): string {
+  return `[Output truncated: ${omittedBytes} bytes omitted. The whole output is in the subagent's own session, where the user can read it; ask the subagent for a shorter answer if you need the rest.]`;
+}
+
+/**
  * pi's truncateParallelOutput: one parallel task's output cut to PER_TASK_OUTPUT_CAP bytes of UTF-8 (whole
- * characters), with pi's notice of how many bytes were left out. The full output stays in the details.
+ * characters), with a notice of how many bytes were left out. The full output stays in the details (for the card).
  */
 export function truncateParallelOutput(output: string): string {
   const byteLength = Buffer.byteLength(output, "utf8");
   if (byteLength <= PER_TASK_OUTPUT_CAP) return output;
   let truncated = output.slice(0, PER_TASK_OUTPUT_CAP);
   while (Buffer.byteLength(truncated, "utf8") > PER_TASK_OUTPUT_CAP) truncated = truncated.slice(0, -1);
-  return `${truncated}\n\n[Output truncated: ${byteLength - Buffer.byteLength(truncated, "utf8")} bytes omitted. Full output preserved in tool details.]`;
+  return `${truncated}\n\n${truncationNotice(byteLength - Buffer.byteLength(truncated, "utf8"))}`;
 }
 
 /**
@@ -327,7 +330,7 @@ export function truncateModelOutput(output: string): string {
   const initial = truncateHead(output);
   if (!initial.truncated) return output;
   const body = truncateHead(output, { maxLines: MAX_LINES - 2, maxBytes: MAX_BYTES - TRUNCATION_NOTICE_RESERVE });
-  const notice = `[Output truncated: ${initial.totalBytes - body.outputBytes} bytes omitted. Full output preserved in tool details.]`;
+  const notice = truncationNotice(initial.totalBytes - body.outputBytes);
   return body.content ? `${body.content}\n\n${notice}` : notice;
 }
 
