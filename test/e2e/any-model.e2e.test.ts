@@ -10,7 +10,7 @@
  * - A chat naming a retired model offers its closest current model with one click.
  * - pi's models.json adds a provider of its own (its key from an environment variable, sent only there); a malformed
  *   one is said in Settings and loses nothing else.
- * Screenshots: /work/wt/shots/anymodel/ (or SHOTS_DIR).
+ * Screenshots: test-results/screens/any-model/.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,13 +18,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
-import { openChat, poll, replies, send, shot as pageShot } from "../../testkit/chat-page";
+import { openChat, poll, replies, SCREENS, send, shot as pageShot } from "../../testkit/chat-page";
 import { pickModel } from "../../testkit/model-picker";
 import { expectAccessible } from "../../testkit/axe";
 import type { ModelOption } from "../../src/shared/protocol/app-api";
 import type { Settings } from "../../src/shared/settings/schema";
 
-const SHOTS = process.env.SHOTS_DIR ?? "/work/wt/shots/anymodel";
+const SHOTS = join(SCREENS, "any-model");
 const piFolder = mkdtempSync(join(tmpdir(), "paddock-e2e-pi-agent-"));
 /** A Groq model the catalogue knows, which the loopback "Groq" also lists. */
 let knownGroq: string;

@@ -61,7 +61,6 @@ describe("prompt templates in the composer", () => {
     expect(await composer(page).getAttribute("aria-activedescendant")).toBe(`${menuId}-0`);
     await expectAccessible(page, "the composer's / menu, open", { exclude: NOT_MINE, wholeHeight: false });
     await shot(page, "skills-slash-menu");
-    await page.screenshot({ path: "/work/wt/shots/skills/slash-menu.png" });
 
     await composer(page).pressSequentially("e");
     expect(await menuNames(page)).toEqual(["/explain", "/review", "/summarize"]); // starts with "e", then holds it
@@ -71,7 +70,7 @@ describe("prompt templates in the composer", () => {
     await composer(page).press("Backspace");
     await composer(page).pressSequentially("re");
     expect(await menuNames(page)).toEqual(["/review"]);
-    await page.screenshot({ path: "/work/wt/shots/skills/slash-menu-filtered.png" });
+    await shot(page, "skills-slash-menu-filtered");
 
     // Esc closes the menu (and stops nothing); typing on opens it again.
     await composer(page).press("Escape");
@@ -113,7 +112,7 @@ describe("prompt templates in the composer", () => {
     await page.getByTestId("slash-agree").waitFor();
     expect(await menuNames(page)).not.toContain("/ship");
     expect(await page.getByTestId("slash-agree").textContent()).toContain("This project has 1 prompt template of its own. Use it?");
-    await page.screenshot({ path: "/work/wt/shots/skills/slash-menu-project.png" });
+    await shot(page, "skills-slash-menu-project");
     await page.getByTestId("slash-agree").click();
     await poll(() => menuNames(page)).toContain("/ship");
     expect(await page.getByTestId("slash-agree").count()).toBe(0);
@@ -133,10 +132,10 @@ describe("a project's own skills", () => {
     const note = page.getByTestId("project-skills-note");
     await note.waitFor();
     expect(await note.textContent()).toContain("This project has 1 skill of its own for the agent: only for a project you trust.");
-    await page.screenshot({ path: "/work/wt/shots/skills/project-skills-note.png" });
+    await shot(page, "skills-project-skills-note");
     await composer(page).fill("hi");
     await composer(page).press("Enter");
-    await poll(async () => systemPromptFor("hi")).toContain("Current working directory");
+    await poll(async () => systemPromptFor("hi")).toContain("<cwd>");
     expect(await systemPromptFor("hi")).not.toContain("<name>deploy</name>");
 
     await note.getByRole("button", { name: "Use it" }).click();
@@ -168,9 +167,8 @@ describe("Settings' Skills & prompts", () => {
     // (The check makes the window as tall as the page and back, scrolling it: the section is brought back for the shot.)
     await page.locator("#settings-section-skills h2").evaluate((h) => h.scrollIntoView({ block: "start" }));
     await shot(page, "skills-settings");
-    await page.screenshot({ path: "/work/wt/shots/skills/settings-skills.png" });
     await list.getByTestId("skill-problems").evaluate((p) => p.scrollIntoView({ block: "center" }));
-    await page.screenshot({ path: "/work/wt/shots/skills/settings-skills-skipped.png" });
+    await shot(page, "skills-settings-skills-skipped");
     expect(problems).toEqual([]);
   });
 });
