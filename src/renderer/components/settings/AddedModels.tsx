@@ -31,7 +31,7 @@ export function AddedModels({ settings, models, save, onProvidersChanged, onErro
     return ok;
   };
   if (added.length === 0) {
-    return <p className="field-note added-models-empty">None yet. Type a model’s id in a chat’s model picker (“Use … with Anthropic”), or add one from a provider’s list below.</p>;
+    return <p className="card-empty added-models-empty">None yet. Type a model’s id in a chat’s model picker (“Use … with Anthropic”), or add one from a provider’s list above.</p>;
   }
   return (
     <>

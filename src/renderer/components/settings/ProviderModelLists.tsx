@@ -22,7 +22,7 @@ interface ProviderModelListsProps {
 export function ProviderModelLists({ settings, providerStatus, save, onProvidersChanged }: ProviderModelListsProps) {
   const providers = providerStatus.filter((s) => s.keySource !== "none" && !s.provider.includes(":")).map((s) => s.provider);
   if (providers.length === 0) {
-    return <p className="field-note">Enter a provider’s key above to ask it which models it serves.</p>;
+    return <p className="card-empty">Enter a provider’s key above to ask it which models it serves.</p>;
   }
   const add = async (provider: string, id: string) => {
     const added = settings.addedModels ?? [];
