@@ -13,7 +13,7 @@ import type { AppShortcut } from "../../shared/shortcuts";
 import { ServicesContext } from "../context/ServicesContext";
 import type { AppServices } from "../services/app-services";
 import type { PageCommand } from "../../shared/protocol/desktop-bridge";
-import { useSessionHandle } from "./useSessionHandle";
+import { useSessionHandle } from "../store/useSessionHandle";
 import type { MessageTarget } from "../components/find/useChatFind";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";

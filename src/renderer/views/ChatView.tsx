@@ -8,7 +8,7 @@ import { currentProviderId } from "../../shared/providers/renamed-providers";
 import type { AbortSettings } from "../../shared/settings/schema";
 import type { SessionNotice } from "../store/session-view";
 import type { SessionHandle } from "../services/app-services";
-import { useSessionView } from "../app/useSessionHandle";
+import { useSessionView } from "../store/useSessionHandle";
 import { MessageList } from "../components/messages/MessageList";
 import { buildTranscript, messageRowKey, streamingItem, type ChatItem } from "../components/messages/chatItems";
 import { sumUsage } from "../../shared/agent/usage";

@@ -3,7 +3,7 @@ import type { AgentMessage } from "../../../shared/agent/types";
 import { isFailedRun, type SubagentDetails, type SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import { useServices } from "../../context/ServicesContext";
-import { useSessionHandle } from "../../app/useSessionHandle";
+import { useSessionHandle } from "../../store/useSessionHandle";
 import { frameCoalesced } from "../../store/frame-coalesced";
 import type { SessionHandle } from "../../services/app-services";
 import { ApprovalPanel } from "./ApprovalPanel";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import type { SessionView } from "../store/session-view";
+import type { SessionView } from "./session-view";
 import type { AppServices, SessionHandle } from "../services/app-services";
 
 /**
