@@ -57,7 +57,7 @@ const app = new FakeApp({
   providerStatus: [{ provider: "openai", keySource: "settings" }],
 });
 
-/** @type {import("../../src/renderer/app/services").AppServices} */
+/** @type {import("../../src/renderer/services/app-services").AppServices} */
 const services = {
   app,
   initialSessionId: sessionId,

@@ -4,7 +4,7 @@
 import { createRoot } from "react-dom/client";
 import type { PaddockBridge } from "../shared/protocol/desktop-bridge";
 import { App } from "./app/App";
-import type { AppServices } from "./app/services";
+import type { AppServices } from "./services/app-services";
 import { createElectronServices } from "./services/electron-services";
 import { createWebServices } from "./services/web-services";
 import { errorText } from "../shared/error-text";

@@ -1,29 +1,29 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import type { AppEvent, AppNotice, ModelOption, ModelRef, ProviderStatus, SessionSummary } from "../../shared/protocol/app-api";
-import { attentionText } from "../../shared/protocol/attention";
-import type { Settings } from "../../shared/settings/schema";
+import { useEffect, useRef, useState } from "react";
+import type { AppEvent, ModelRef } from "../../shared/protocol/app-api";
 import { ChatView } from "../views/ChatView";
 import { SettingsView } from "../views/SettingsView";
 import { SetupView } from "../views/SetupView";
 import { Sidebar } from "../components/sidebar/Sidebar";
 import { NoticeBanner } from "../components/common/NoticeBanner";
-import { Toast, ToastAnnouncer, type ToastProps } from "../components/common/Toast";
+import { Toast, ToastAnnouncer } from "../components/common/Toast";
 import { ShortcutsDialog } from "../components/common/ShortcutsDialog";
 import { useDrawer } from "./useDrawer";
 import { focusComposerSoon, useAppShortcuts } from "./useAppShortcuts";
 import type { AppShortcut } from "../../shared/shortcuts";
-import { ServicesContext } from "./ServicesContext";
-import type { AppServices, HostStatus } from "./services";
+import { ServicesContext } from "../context/ServicesContext";
+import type { AppServices } from "../services/app-services";
 import type { PageCommand } from "../../shared/protocol/desktop-bridge";
-import { useSessionHandle } from "./useSessionHandle";
+import { useSessionHandle } from "../store/useSessionHandle";
 import type { MessageTarget } from "../components/find/useChatFind";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
 import { isModelChosen } from "../../shared/agent/state";
-import { errorText } from "../../shared/error-text";
-import { HostUnreachableError } from "../store/session-client";
 import { chatForNewChat } from "./new-chat";
-import { newestFirst } from "../components/sidebar/groupSessions";
+import { newestSession } from "./session-list";
+import { useSessionList } from "./useSessionList";
+import { useAppData } from "./useAppData";
+import { useNotices } from "./useNotices";
+import { useAttention } from "./useAttention";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -34,95 +34,49 @@ export function App({ services }: { services: AppServices }) {
   );
 }
 
-interface AppData {
-  settings: Settings;
-  models: ModelOption[];
-  providerStatus: ProviderStatus[];
-}
-
-interface UndoToast {
-  sessionId: string;
-  title: string;
-}
-
-const UNDO_MS = 8000;
-/** How long "a chat finished" stays on screen in the page (where no system notification was shown). */
-const ATTENTION_MS = 10_000;
-
-type Attention = Extract<AppEvent, { type: "attention" }>;
-
-/** `sessions` with `changed` put in (replacing the same id), newest first as the sidebar lists them. */
-function upsertSession(sessions: readonly SessionSummary[], changed: SessionSummary): SessionSummary[] {
-  const rest = sessions.filter((s) => s.id !== changed.id);
-  return [...rest, changed].sort(newestFirst);
-}
-
+/**
+ * The page's shell: composes the hooks that hold its state (useAppData: what it loads; useSessionList: the chat
+ * list; useNotices and useAttention: what it tells the user) with where the user is (the chat shown, Settings,
+ * setup) and lays out the sidebar, the banners and the view.
+ */
 function AppShell({ services }: { services: AppServices }) {
   const { app } = services;
-  const [data, setData] = useState<AppData | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [activeId, setActiveId] = useState<string | undefined>(undefined);
   const [route, setRoute] = useState<"chat" | "settings">("chat");
-  const [notices, setNotices] = useState<AppNotice[]>([]);
-  const [undo, setUndo] = useState<UndoToast | null>(null);
   const [setupSkipped, setSetupSkipped] = useState(false);
   /** Asked for from Settings: the welcome setup shows whatever is configured, until finished or skipped. */
   const [setupAsked, setSetupAsked] = useState(false);
   /** The narrow window's sidebar drawer (focus in and out, Esc, inert page behind). */
   const drawer = useDrawer();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [hostStatus, setHostStatus] = useState<HostStatus>("connected");
-  const [attention, setAttention] = useState<Attention | null>(null);
   const handle = useSessionHandle(services, activeId);
   /** A search result opened: the chat shows that message once it has loaded it. */
   const [target, setTarget] = useState<(MessageTarget & { sessionId: string }) | undefined>(undefined);
 
-  useTheme(data?.settings.theme ?? "system");
-
-  const report = useCallback((e: unknown) => setFailure(errorText(e)), []);
-  const refreshSessions = useCallback(() => app.listSessions().then(setSessions, report), [app, report]);
-  const takeNotices = useCallback(() => {
-    app.takeNotices().then((fresh) => fresh.length > 0 && setNotices((old) => [...old, ...fresh]), report);
-  }, [app, report]);
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      const [settings, models, providerStatus, list] = await Promise.all([
-        app.getSettings(), app.listModels(), app.providerStatus(), app.listSessions(),
-      ]);
-      setData({ settings, models, providerStatus });
-      setSessions(list);
-      takeNotices();
-      const newest = [...list].sort((a, b) => b.updated - a.updated)[0];
+  const notices = useNotices(app);
+  const { report } = notices;
+  const list = useSessionList(app, report);
+  const { data, loadError, hostStatus, load, setSettings, reloadProviders, addModel, finishSetup: finishOnboarding } = useAppData(services, {
+    loaded: async (sessions) => {
+      list.replace(sessions);
+      notices.take();
+      const newest = newestSession(sessions);
       setActiveId((current) => current ?? services.initialSessionId ?? newest?.id);
       if (!services.initialSessionId && !newest) {
         const created = await app.createSession();
         // Main's push about the new chat may have come first: add it once.
-        setSessions((old) => upsertSession(old, created));
+        list.add(created);
         setActiveId(created.id);
       }
-    } catch (e) {
-      // A host that is away comes back by itself: the host status brings the next attempt (below).
-      if (e instanceof HostUnreachableError) setHostStatus("reconnecting");
-      setLoadError(errorText(e));
-    }
-  }, [app, services.initialSessionId, takeNotices]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  // Back after the host was away: what was pushed meanwhile is lost, so reload what the page shows.
-  useEffect(() => services.onHostStatus?.((status) => {
-    setHostStatus(status);
+    },
     // Nothing runs while the host is away (its workers stop with it): the sidebar must not say otherwise.
-    if (status === "reconnecting") setSessions((old) => old.map(({ activity: _activity, ...rest }) => rest));
-    else void load();
-  }), [services, load]);
+    hostAway: list.clearActivity,
+  });
 
+  useTheme(data?.settings.theme ?? "system");
+
+  const { take: takeNotices } = notices;
+  const { refresh: refreshSessions } = list;
   useEffect(() => {
     const onFocus = () => {
       takeNotices();
@@ -131,29 +85,6 @@ function AppShell({ services }: { services: AppServices }) {
     window.addEventListener("focus", onFocus);
     return () => window.removeEventListener("focus", onFocus);
   }, [takeNotices, refreshSessions]);
-
-  useEffect(() => {
-    if (!undo) return;
-    const timer = setTimeout(() => setUndo(null), UNDO_MS);
-    return () => clearTimeout(timer);
-  }, [undo]);
-
-  const reloadProviders = useCallback(async () => {
-    const [models, providerStatus] = await Promise.all([app.listModels(), app.providerStatus()]);
-    setData((d) => (d ? { ...d, models, providerStatus } : d));
-    return models;
-  }, [app]);
-
-  /** "Use <id> with <provider>" in the picker: the id joins settings' added models (once), and the lists reload. */
-  const addModel = useCallback(async (ref: ModelRef) => {
-    const settings = await app.getSettings();
-    const added = settings.addedModels ?? [];
-    if (!added.some((m) => m.provider === ref.provider && m.id === ref.id)) {
-      const next = await app.updateSettings({ addedModels: [...added, { provider: ref.provider, id: ref.id }] });
-      setData((d) => (d ? { ...d, settings: next } : d));
-    }
-    await reloadProviders();
-  }, [app, reloadProviders]);
 
   /** `keepDrawer`: a chat deleted in the drawer opens another; the drawer stays, and the focus in its list. */
   const openSession = (id: string, where: "this-window" | "new-window", keepDrawer = false) => {
@@ -170,13 +101,13 @@ function AppShell({ services }: { services: AppServices }) {
 
   /** "New chat" (sidebar, menu, shortcut): opens an untouched chat if there is one (this one first), else creates one. */
   const newChat = () => {
-    const reuse = chatForNewChat(sessions, activeId, handle?.getView());
+    const reuse = chatForNewChat(list.sessions, activeId, handle?.getView());
     if (reuse) {
       openSession(reuse, "this-window");
       return;
     }
     app.createSession().then((created) => {
-      setSessions((old) => upsertSession(old, created));
+      list.add(created);
       openSession(created.id, "this-window");
     }, report);
   };
@@ -206,62 +137,20 @@ function AppShell({ services }: { services: AppServices }) {
     closeSettings: route === "settings" ? () => setRoute("chat") : undefined,
   });
 
-  const rename = (id: string, title: string) => {
-    setSessions((old) => old.map((s) => (s.id === id ? { ...s, title } : s)));
-    app.renameSession(id, title).catch((e: unknown) => {
-      report(e);
-      void refreshSessions();
-    });
-  };
-
-  const remove = (id: string) => {
-    const victim = sessions.find((s) => s.id === id);
-    // The open chat: this window moves first to its neighbour in the list (the next one, the previous at the end),
-    // where the keyboard's focus goes too. Deleting ends the chat's worker, and a page still showing it would try to
-    // reconnect to a chat that is gone.
-    const listed = [...sessions].sort(newestFirst);
-    const at = listed.findIndex((s) => s.id === id);
-    const next = id === activeId && at >= 0 ? (listed[at + 1] ?? listed[at - 1]) : undefined;
-    if (next) openSession(next.id, "this-window", true);
-    app.deleteSession(id).then(() => {
-      setSessions((old) => old.filter((s) => s.id !== id));
-      setUndo({ sessionId: id, title: victim?.title || "Chat" });
-      if (id === activeId && !next) newChat();
-    }, report);
-  };
-
-  const restore = (id: string) => {
-    setUndo(null);
-    app.restoreSession(id).then(() => refreshSessions(), report);
-  };
+  const attention = useAttention(services, {
+    enabled: data?.settings.background.notifications ?? false,
+    activeId, chatShown: route === "chat",
+    open: (id) => openSession(id, "this-window"),
+    undo: list.undo, restore: list.restore, dismissUndo: list.dismissUndo,
+  });
 
   // Main pushes every chat's changes (titles, activity, unread) to every window: the sidebar never polls.
   const onEventRef = useRef<(event: AppEvent) => void>(() => {});
   onEventRef.current = (event) => {
-    if (event.type === "session") setSessions((old) => upsertSession(old, event.session));
-    else if (event.type === "session-removed") setSessions((old) => old.filter((s) => s.id !== event.id));
-    else if (event.type === "attention") payAttention(event);
+    list.onEvent(event);
+    attention.onEvent(event);
   };
   useEffect(() => services.onEvent((event) => onEventRef.current(event)), [services]);
-
-  /**
-   * Tells the user about a chat that wants them, where the page does it (the browser host; Electron's main shows
-   * native notifications): nothing when they are looking at that chat, a system notification when the page is in
-   * the background and they allowed them, else a note in the page.
-   */
-  const payAttention = (event: Attention) => {
-    if (!services.notifications || !data?.settings.background.notifications) return;
-    const looking = document.visibilityState === "visible" && document.hasFocus();
-    if (looking && event.sessionId === activeId && route === "chat") return;
-    const tag = `paddock-${event.sessionId}-${event.reason}`;
-    if (!looking && services.notifications.show({ ...attentionText(event), tag }, () => openSession(event.sessionId, "this-window"))) return;
-    setAttention(event);
-  };
-  useEffect(() => {
-    if (!attention || undo) return; // its time starts when it shows (an undo toast goes first)
-    const timer = setTimeout(() => setAttention(null), ATTENTION_MS);
-    return () => clearTimeout(timer);
-  }, [attention, undo]);
 
   if (loadError) {
     return (
@@ -280,36 +169,22 @@ function AppShell({ services }: { services: AppServices }) {
   const showSetup = setupAsked || (!usable && !settings.onboarded && !setupSkipped);
 
   const finishSetup = async (suggested?: ModelRef) => {
-    const fresh = await reloadProviders();
-    const model = suggested ?? fresh[0];
-    const settingsNow = await app.updateSettings({
-      onboarded: true, ...(model ? { defaultModel: { provider: model.provider, id: model.id } } : {}),
-    });
-    setData((d) => (d ? { ...d, settings: settingsNow } : d));
+    const model = await finishOnboarding(suggested);
     setSetupAsked(false);
     if (model && handle && !isModelChosen(handle.getView().state.model)) {
       await handle.commands.setModel({ provider: model.provider, id: model.id });
     }
   };
 
-  const toast: ToastProps | null = undo ? {
-    text: `Deleted “${undo.title}”`, actionLabel: "Undo", onAction: () => restore(undo.sessionId), onDismiss: () => setUndo(null),
-  } : attention ? {
-    text: `“${attentionText(attention).title}”: ${attentionText(attention).body}`, actionLabel: "Open", testId: "attention-toast",
-    onAction: () => {
-      setAttention(null);
-      openSession(attention.sessionId, "this-window");
-    },
-    onDismiss: () => setAttention(null),
-  } : null;
+  const { toast } = attention;
 
   // A chat the sidebar does not list (a subagent's, opened from its parent's card) is named by the chat itself.
-  const activeTitle = sessions.find((s) => s.id === activeId)?.title;
+  const activeTitle = list.sessions.find((s) => s.id === activeId)?.title;
 
   return (
     <div className={`app${drawer.open ? " sidebar-open" : ""}`}>
       <Sidebar
-        sessions={sessions}
+        sessions={list.sessions}
         activeId={activeId}
         settingsOpen={route === "settings"}
         onNewChat={newChat}
@@ -320,8 +195,8 @@ function AppShell({ services }: { services: AppServices }) {
           openSession(hit.sessionId, "this-window");
         }}
         onError={report}
-        onRename={rename}
-        onDelete={remove}
+        onRename={list.rename}
+        onDelete={(id) => list.remove(id, activeId, { open: (next) => openSession(next, "this-window", true), newChat })}
         navRef={drawer.ref}
         inert={drawer.narrow && !drawer.open}
         onOpenSettings={() => {
@@ -338,13 +213,12 @@ function AppShell({ services }: { services: AppServices }) {
             <span className="notice-text">Paddock is not running. Reconnecting… (start it again with <code>npm run dev:web</code>)</span>
           </div>
         ) : null}
-        {notices.length > 0 || failure ? (
+        {notices.notices.length > 0 || notices.failure ? (
           <div className="notices">
-            {notices.map((n) => (
-              <NoticeBanner key={n.id} level={n.level} text={n.text}
-                onDismiss={() => setNotices((old) => old.filter((o) => o.id !== n.id))} />
+            {notices.notices.map((n) => (
+              <NoticeBanner key={n.id} level={n.level} text={n.text} onDismiss={() => notices.dismiss(n.id)} />
             ))}
-            {failure ? <NoticeBanner level="error" text={failure} onDismiss={() => setFailure(null)} /> : null}
+            {notices.failure ? <NoticeBanner level="error" text={notices.failure} onDismiss={notices.dismissFailure} /> : null}
           </div>
         ) : null}
         {showSetup ? (
@@ -355,7 +229,7 @@ function AppShell({ services }: { services: AppServices }) {
             }} />
         ) : route === "settings" ? (
           <SettingsView settings={settings} models={models} providerStatus={providerStatus}
-            onSettings={(s) => setData((d) => (d ? { ...d, settings: s } : d))}
+            onSettings={setSettings}
             onProvidersChanged={() => void reloadProviders().catch(report)}
             onShowSetup={() => {
               setSetupAsked(true);

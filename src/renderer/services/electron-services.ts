@@ -6,7 +6,7 @@
 import type { AppApi, AppEvent } from "../../shared/protocol/app-api";
 import { SESSION_PORT_CHANNEL, SESSION_QUERY_PARAM, type PaddockBridge, type SessionPortMessage } from "../../shared/protocol/desktop-bridge";
 import { DomMessagePortTransport } from "../../shared/transport/dom-message-port-transport";
-import type { AppServices } from "../app/services";
+import type { AppServices } from "./app-services";
 import type { SessionConnection } from "../store/session-client";
 import { openSessionHandle } from "./session-handle";
 

@@ -4,7 +4,7 @@
  */
 import type { AppEvent } from "../../shared/protocol/app-api";
 import { Listeners } from "../../shared/transport/transport";
-import type { HostStatus } from "../app/services";
+import type { HostStatus } from "./app-services";
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000];
 

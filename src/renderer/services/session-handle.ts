@@ -1,4 +1,4 @@
-import type { SessionHandle } from "../app/services";
+import type { SessionHandle } from "./app-services";
 import { frameCoalesced } from "../store/frame-coalesced";
 import { SessionClient, type SessionConnector } from "../store/session-client";
 import { errorText } from "../../shared/error-text";

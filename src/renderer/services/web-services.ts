@@ -5,7 +5,7 @@
  */
 import type { AppApi } from "../../shared/protocol/app-api";
 import { WebSocketTransport, type WebSocketLike } from "../../shared/transport/websocket-transport";
-import type { AppServices, PageNotifications } from "../app/services";
+import type { AppServices, PageNotifications } from "./app-services";
 import { HostUnreachableError, type SessionConnection } from "../store/session-client";
 import { connectHostEvents } from "./host-events";
 import { newViewerId, openSessionHandle } from "./session-handle";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import { providerDisplayName } from "../../shared/providers/provider-names";
-import { useServices } from "../app/ServicesContext";
+import { useServices } from "../context/ServicesContext";
 import { AccountSignIn } from "../components/settings/AccountSignIn";
 
 interface AccountCardProps {

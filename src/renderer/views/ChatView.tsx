@@ -7,10 +7,10 @@ import { closestModel } from "../../shared/providers/closest-model";
 import { currentProviderId } from "../../shared/providers/renamed-providers";
 import type { AbortSettings } from "../../shared/settings/schema";
 import type { SessionNotice } from "../store/session-view";
-import type { SessionHandle } from "../app/services";
-import { useSessionView } from "../app/useSessionHandle";
+import type { SessionHandle } from "../services/app-services";
+import { useSessionView } from "../store/useSessionHandle";
 import { MessageList } from "../components/messages/MessageList";
-import { buildTranscript, streamingItem, type ChatItem } from "../components/messages/chatItems";
+import { buildTranscript, messageRowKey, streamingItem, type ChatItem } from "../components/messages/chatItems";
 import { sumUsage } from "../../shared/agent/usage";
 import { Composer } from "../components/composer/Composer";
 import { QueueStrip } from "../components/composer/QueueStrip";
@@ -313,7 +313,7 @@ function waitingItem(state: ChatViewState, running: boolean, index: number): Cha
     usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
     stopReason: "stop", timestamp: 0,
   };
-  return { kind: "assistant", key: `m${index}`, message: placeholder, streaming: true };
+  return { kind: "assistant", key: messageRowKey(index), index, message: placeholder, streaming: true };
 }
 
 type ChatViewState = ReturnType<typeof useSessionView>["state"];

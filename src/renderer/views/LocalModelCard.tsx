@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
-import { useServices } from "../app/ServicesContext";
+import { useServices } from "../context/ServicesContext";
 import { customProviderName } from "../../shared/providers/custom-provider";
 import { ConnectionTestResult, useConnectionTest } from "../components/settings/ConnectionTest";
 import { TextField } from "../components/settings/TextField";

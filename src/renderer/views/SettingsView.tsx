@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from "react";
 import type { ModelOption, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
-import { useServices } from "../app/ServicesContext";
+import { useServices } from "../context/ServicesContext";
 import { errorText } from "../../shared/error-text";
 import { SettingsIndex } from "../components/settings/SettingsIndex";
 import { sectionDomId, useSectionSpy } from "../components/settings/useSectionSpy";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings } from "../../shared/settings/schema";
-import { useServices } from "../app/ServicesContext";
+import { useServices } from "../context/ServicesContext";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import { providerDisplayName } from "../../shared/providers/provider-names";
 import { LocalModelCard } from "./LocalModelCard";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { buildTranscript, formatCost, formatTokens } from "../../../src/renderer/components/messages/chatItems";
+import { buildTranscript, formatCost, formatTokens, messageRowKey, streamingItem } from "../../../src/renderer/components/messages/chatItems";
 import { sumUsage } from "../../../src/shared/agent/usage";
 
 const usage = (total: number, cost: number) => ({
@@ -21,6 +21,14 @@ describe("buildTranscript", () => {
     ]);
     expect(items.map((i) => `${i.kind}:${i.key}`)).toEqual(["user:m0", "assistant:m1", "toolResult:m3"]);
     expect([...toolResults.keys()]).toEqual(["c1", "lost"]);
+  });
+
+  it("gives each message's row its session-wide index, the key made from it, and none to other rows", () => {
+    const { items } = buildTranscript([{ role: "user", content: "hi", timestamp: 0 }, assistant([])], 9875);
+    expect(items.map((i) => (i.kind === "history" ? undefined : i.index))).toEqual([9875, 9876]);
+    expect(items.map((i) => i.key)).toEqual(["m9875", "m9876"]);
+    expect(messageRowKey(0)).toBe("m0");
+    expect(streamingItem(assistant([]), 9877)).toMatchObject({ key: "m9877", index: 9877, streaming: true });
   });
 
   it("sums usage and cost over assistant messages", () => {

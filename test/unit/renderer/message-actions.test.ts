@@ -1,16 +1,10 @@
-/** What a row's actions work from: its message's session-wide index, and the Markdown Copy puts on the clipboard. */
+/** What a row's actions work from: the Markdown Copy puts on the clipboard (the row's index: chat-items.test.ts). */
 import { describe, expect, it } from "vitest";
-import { messageIndex, messageMarkdown } from "../../../src/renderer/components/messages/message-actions";
+import { messageMarkdown } from "../../../src/renderer/components/messages/message-actions";
 import { reply, user } from "../compaction/fixtures";
 import type { AgentMessage } from "../../../src/shared/agent/types";
 
 describe("message actions", () => {
-  it("reads the session-wide index from a row's key, and nothing from other rows", () => {
-    expect(messageIndex({ key: "m0" })).toBe(0);
-    expect(messageIndex({ key: "m9876" })).toBe(9876);
-    expect(messageIndex({ key: "history" })).toBeUndefined();
-  });
-
   it("copies a reply's Markdown as written, tool calls named, thinking left out", () => {
     const message = {
       ...reply(""),

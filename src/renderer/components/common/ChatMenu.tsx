@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { SessionMenu } from "../sidebar/SessionItem";
 import { saveChatExport } from "./chat-files";
 

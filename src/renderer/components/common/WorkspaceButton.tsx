@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { WorkspaceInfo } from "../../../shared/protocol/session-protocol";
 import type { SessionSummary, WorkspaceRefusal } from "../../../shared/protocol/app-api";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { FolderIcon } from "./icons";
 import { usePopoverDismiss } from "./use-popover-dismiss";

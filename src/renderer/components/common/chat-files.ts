@@ -3,7 +3,7 @@
  * system's save dialog and write the file; the browser host hands the page the file to download. Importing reads a
  * Paddock JSON export the user picked and gives it to main, which checks it whole before making the chat.
  */
-import type { AppServices } from "../../app/services";
+import type { AppServices } from "../../services/app-services";
 import type { ChatExportFormat, SessionSummary } from "../../../shared/protocol/app-api";
 import { MAX_IMPORT_CHARS } from "../../../shared/protocol/app-api-schema";
 

@@ -1,6 +1,6 @@
 import { memo, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
-import { focusIsHeld } from "../../app/focus-hold";
+import { focusIsHeld } from "../../context/focus-hold";
 import { PaperclipIcon, SendIcon } from "../common/icons";
 import { errorText } from "../../../shared/error-text";
 import { useComposerAttachments } from "../attachments/useComposerAttachments";

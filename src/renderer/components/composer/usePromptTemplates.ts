@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PromptTemplateInfo, SkillsOverview } from "../../../shared/protocol/skills";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 
 export interface PromptTemplates {

@@ -10,6 +10,7 @@ import { FindBar } from "./FindBar";
 import { matchesChord, shortcut } from "../../../shared/shortcuts";
 import { findMatches, positionOf, type FindMatch } from "./find-matches";
 import type { RowReveal } from "./useRevealRow";
+import { messageRowKey } from "../messages/chatItems";
 
 /** A message to open the chat at (a sidebar search result), with the word to highlight in it. */
 export interface MessageTarget {
@@ -76,7 +77,7 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
   const settled = historyStart === 0;
   const found = position >= 0 && settled ? matches[position] : undefined;
   const findReveal = useMemo<RowReveal | undefined>(
-    () => (open && found ? { key: `m${found.messageIndex}`, query, occurrence: found.occurrence, nonce } : undefined),
+    () => (open && found ? { key: messageRowKey(found.messageIndex), query, occurrence: found.occurrence, nonce } : undefined),
     // A new nonce (typing, stepping) scrolls; matches moving as history lands do not.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `found` follows from the nonce's request
     [open, nonce, query, found?.messageIndex, found?.occurrence],
@@ -84,7 +85,7 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
   // A target waits for its message to load, and is done with once find opens (closing find does not go back to it).
   const targetReady = target !== undefined && settled && target.nonce !== dismissedTarget.current;
   const targetReveal = useMemo<RowReveal | undefined>(
-    () => (target && targetReady ? { key: `m${target.messageIndex}`, query: target.text, occurrence: 0, nonce: -target.nonce, transient: true } : undefined),
+    () => (target && targetReady ? { key: messageRowKey(target.messageIndex), query: target.text, occurrence: 0, nonce: -target.nonce, transient: true } : undefined),
     [target, targetReady],
   );
 

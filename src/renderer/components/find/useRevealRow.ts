@@ -8,7 +8,7 @@ import { clearHighlights, highlightRow } from "./text-highlight";
 import { revealHiddenAround } from "./reveal-hidden";
 
 export interface RowReveal {
-  /** The row's key: `m<messageIndex>`. */
+  /** The row's key (`messageRowKey` of its message's index). */
   key: string;
   /** Text to highlight in the row ("": none). */
   query: string;

@@ -10,7 +10,6 @@ import { MessageAttachments } from "../attachments/AttachmentViews";
 import { MessageActionBar } from "./MessageActionBar";
 import { MessageEditor } from "./MessageEditor";
 import { CollapsibleUserText } from "./CollapsibleUserText";
-import { messageIndex } from "./message-actions";
 
 interface MessageRowProps {
   item: ChatItem;
@@ -22,9 +21,9 @@ interface MessageRowProps {
 export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults }: MessageRowProps) {
   switch (item.kind) {
     case "user":
-      return <UserRow message={item.message} index={messageIndex(item)} />;
+      return <UserRow message={item.message} index={item.index} />;
     case "assistant": {
-      const index = item.streaming ? undefined : messageIndex(item);
+      const index = item.streaming ? undefined : item.index;
       return (
         <div className="row row-assistant" data-testid="message-assistant" data-streaming={item.streaming || undefined}>
           <div className="avatar" aria-hidden="true">P</div>

@@ -2,10 +2,10 @@ import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternal
 import type { AgentMessage } from "../../../shared/agent/types";
 import { isFailedRun, type SubagentDetails, type SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
-import { useServices } from "../../app/ServicesContext";
-import { useSessionHandle } from "../../app/useSessionHandle";
+import { useServices } from "../../context/ServicesContext";
+import { useSessionHandle } from "../../store/useSessionHandle";
 import { frameCoalesced } from "../../store/frame-coalesced";
-import type { SessionHandle } from "../../app/services";
+import type { SessionHandle } from "../../services/app-services";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext, type Approvals } from "./approvals";
 import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chatItems";

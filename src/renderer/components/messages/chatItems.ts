@@ -1,14 +1,22 @@
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../../shared/agent/types";
 
-/** One row of the message list. `key` stays the same when a streaming message joins the transcript. */
+/**
+ * One row of the message list. A message's row carries `index`, its message's session-wide index (what its actions
+ * work on), and `key`, made from it (`messageRowKey`): the same when a streaming message joins the transcript.
+ */
 export type ChatItem =
-  | { kind: "user"; key: string; message: UserMessage }
-  | { kind: "assistant"; key: string; message: AssistantMessage; streaming: boolean }
-  | { kind: "toolResult"; key: string; message: ToolResultMessage }
-  | { kind: "other"; key: string; message: AgentMessage }
+  | { kind: "user"; key: string; index: number; message: UserMessage }
+  | { kind: "assistant"; key: string; index: number; message: AssistantMessage; streaming: boolean }
+  | { kind: "toolResult"; key: string; index: number; message: ToolResultMessage }
+  | { kind: "other"; key: string; index: number; message: AgentMessage }
   /** Stands for the older messages still loading (a long chat opens with its newest ones). */
   | { kind: "history"; key: string; count: number };
+
+/** The list row key of the message at session-wide `index` (find and search scroll to rows by it). */
+export function messageRowKey(index: number): string {
+  return `m${index}`;
+}
 
 export interface Transcript {
   items: ChatItem[];
@@ -34,19 +42,20 @@ export function buildTranscript(messages: readonly AgentMessage[], firstIndex = 
   }
   const items: ChatItem[] = [];
   messages.forEach((message, index) => {
-    const key = `m${firstIndex + index}`;
+    const at = firstIndex + index;
+    const key = messageRowKey(at);
     switch (message.role) {
       case "user":
-        items.push({ kind: "user", key, message });
+        items.push({ kind: "user", key, index: at, message });
         break;
       case "assistant":
-        items.push({ kind: "assistant", key, message, streaming: false });
+        items.push({ kind: "assistant", key, index: at, message, streaming: false });
         break;
       case "toolResult":
-        if (!callIds.has(message.toolCallId)) items.push({ kind: "toolResult", key, message });
+        if (!callIds.has(message.toolCallId)) items.push({ kind: "toolResult", key, index: at, message });
         break;
       default:
-        items.push({ kind: "other", key, message });
+        items.push({ kind: "other", key, index: at, message });
     }
   });
   return { items, toolResults };
@@ -55,9 +64,9 @@ export function buildTranscript(messages: readonly AgentMessage[], firstIndex = 
 /** The streaming message as a row, keyed by the index it will take in the transcript. */
 export function streamingItem(message: AgentMessage | undefined, index: number): ChatItem | null {
   if (!message) return null;
-  const key = `m${index}`;
-  if (message.role === "assistant") return { kind: "assistant", key, message, streaming: true };
-  if (message.role === "user") return { kind: "user", key, message };
+  const key = messageRowKey(index);
+  if (message.role === "assistant") return { kind: "assistant", key, index, message, streaming: true };
+  if (message.role === "user") return { kind: "user", key, index, message };
   return null;
 }
 

@@ -1,6 +1,5 @@
 import type { AgentMessage } from "../../../shared/agent/types";
 import type { BranchPoint } from "../../../shared/agent/branches";
-import type { ChatItem } from "./chatItems";
 
 /**
  * What a message row may do to the chat, and when: ChatView provides it (message-actions-context.ts), each row's
@@ -23,16 +22,6 @@ export interface MessageActionsValue {
   deleteMessage(index: number): Promise<void>;
   /** Shows a failed action's reason (the chat's error banner). */
   onError(error: unknown): void;
-}
-
-
-/**
- * The session-wide index of a row's message: row keys are `m<index>` (chatItems.ts). Undefined for the history
- * placeholder and anything not keyed so.
- */
-export function messageIndex(item: Pick<ChatItem, "key">): number | undefined {
-  const match = /^m(\d+)$/.exec(item.key);
-  return match ? Number(match[1]) : undefined;
 }
 
 /**

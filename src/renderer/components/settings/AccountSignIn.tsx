@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { AccountInfo, SignInPrompt, SignInState } from "../../../shared/protocol/accounts";
 import { errorText } from "../../../shared/error-text";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { ExternalLink } from "../markdown/ExternalLink";
 import { useSignIn } from "./useSignIn";
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { AgentOverview } from "../../../shared/protocol/app-api";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 
 const SOURCE_LABEL: Record<AgentOverview["agents"][number]["source"], string> = {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { ProviderStatus } from "../../../shared/protocol/app-api";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { isCloudProvider } from "../../../shared/providers/cloud-settings";
 import { AccountSignIn } from "./AccountSignIn";

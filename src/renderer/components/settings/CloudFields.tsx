@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { CLOUD_FIELDS, type CloudProviderId, type CloudStatus } from "../../../shared/providers/cloud-settings";
 import { errorText } from "../../../shared/error-text";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 
 interface CloudFieldsProps {
   provider: CloudProviderId;

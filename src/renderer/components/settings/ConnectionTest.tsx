@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import type { EndpointProbeRequest, EndpointProbeResult } from "../../../shared/protocol/endpoint-probe";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 
 export interface ConnectionTest {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ProviderStatus } from "../../../shared/protocol/app-api";
 import type { CustomProvider } from "../../../shared/settings/schema";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { customProviderName, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS } from "../../../shared/providers/custom-provider";
 import { errorText } from "../../../shared/error-text";
 import { KeyStatus } from "./ApiKeyRow";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { PiModelsFileStatus } from "../../../shared/protocol/model-lists";
 import { errorText } from "../../../shared/error-text";
 import { providerDisplayName } from "../../../shared/providers/provider-names";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 
 /**
  * pi's own `models.json`, as main read it (AppApi.piModelsFile): where it is, how many models it adds, and what in it

@@ -4,7 +4,7 @@ import type { ProviderModelList } from "../../../shared/protocol/model-lists";
 import type { Settings, SettingsPatch } from "../../../shared/settings/schema";
 import { providerDisplayName } from "../../../shared/providers/provider-names";
 import { errorText } from "../../../shared/error-text";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 
 interface ProviderModelListsProps {
   settings: Settings;

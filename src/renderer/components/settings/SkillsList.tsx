@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { ResourceSource, SkillsOverview } from "../../../shared/protocol/skills";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 
 const FROM: Record<ResourceSource, string> = {

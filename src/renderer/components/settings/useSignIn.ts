@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { SignInState } from "../../../shared/protocol/accounts";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 
 /**
  * The latest account sign-in, as main's `sign-in` events tell it (pages never poll), or as `started` sets it from

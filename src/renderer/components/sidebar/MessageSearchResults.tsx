@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { MessageHit, MessageSearchResult } from "../../../shared/protocol/app-api";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 
 interface MessageSearchResultsProps {

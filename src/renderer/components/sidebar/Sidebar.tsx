@@ -4,7 +4,7 @@ import { SessionItem } from "./SessionItem";
 import { groupSessions } from "./groupSessions";
 import { MessageSearchResults } from "./MessageSearchResults";
 import { GearIcon, PlusIcon } from "../common/icons";
-import { useServices } from "../../app/ServicesContext";
+import { useServices } from "../../context/ServicesContext";
 import { importChatFile, saveChatExport } from "../common/chat-files";
 import { useFocusAfterDelete } from "./useFocusAfterDelete";
 

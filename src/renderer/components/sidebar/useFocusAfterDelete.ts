@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from "react";
 import type { SessionSummary } from "../../../shared/protocol/app-api";
-import { holdFocus } from "../../app/focus-hold";
+import { holdFocus } from "../../context/focus-hold";
 
 /** How long a deletion may take to show in the list and still bring the focus back to it. */
 const WAIT_MS = 5000;

@@ -4,7 +4,7 @@ import { McpImportError, planMcpImport, type McpImportPlan } from "../../../../s
 import type { McpServerConfig } from "../../../../shared/mcp/server-config";
 import type { Settings } from "../../../../shared/settings/schema";
 import { errorText } from "../../../../shared/error-text";
-import { useServices } from "../../../app/ServicesContext";
+import { useServices } from "../../../context/ServicesContext";
 import { transportSummary } from "./mcp-server-text";
 
 interface McpImportPanelProps {

@@ -11,7 +11,7 @@ import {
   type McpServerDraft,
 } from "../../../../shared/mcp/server-fields";
 import { errorText } from "../../../../shared/error-text";
-import { useServices } from "../../../app/ServicesContext";
+import { useServices } from "../../../context/ServicesContext";
 
 interface McpServerEditorProps {
   initial: McpServerDraft;

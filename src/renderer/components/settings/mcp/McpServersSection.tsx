@@ -3,7 +3,7 @@ import type { McpServerConfig } from "../../../../shared/mcp/server-config";
 import { configToDraft, emptyDraft, type McpServerDraft } from "../../../../shared/mcp/server-fields";
 import type { Settings } from "../../../../shared/settings/schema";
 import { errorText } from "../../../../shared/error-text";
-import { useServices } from "../../../app/ServicesContext";
+import { useServices } from "../../../context/ServicesContext";
 import { McpImportPanel } from "./McpImportPanel";
 import { McpServerCard } from "./McpServerCard";
 import { McpServerEditor } from "./McpServerEditor";

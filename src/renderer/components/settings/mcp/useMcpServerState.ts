@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { McpSecretStatus } from "../../../../shared/mcp/config-api";
 import type { McpServerStatus } from "../../../../shared/protocol/mcp-status";
 import { errorText } from "../../../../shared/error-text";
-import { useServices } from "../../../app/ServicesContext";
+import { useServices } from "../../../context/ServicesContext";
 
 export interface McpServerState {
   /** Main's status of each server by id; empty until it answers (or where it cannot). */

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Settings } from "../../../../shared/settings/schema";
 import { MIN_REQUEST_TIMEOUT_MS } from "../../../../shared/settings/limits";
 import { MAX_INSTRUCTIONS_CHARS } from "../../../../shared/protocol/chat-options";
-import { useServices } from "../../../app/ServicesContext";
+import { useServices } from "../../../context/ServicesContext";
 import { Check, Field, Group, NumberField } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import type { SessionView } from "../store/session-view";
-import type { AppServices, SessionHandle } from "./services";
+import type { SessionView } from "./session-view";
+import type { AppServices, SessionHandle } from "../services/app-services";
 
 /**
  * Opens the session's live view while `sessionId` is set and closes it when the id changes or the component
