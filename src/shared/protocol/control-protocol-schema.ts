@@ -15,7 +15,12 @@ export const MAX_CONTROL_FRAME_CHARS = 16 * 1024 * 1024;
 
 const Name = Type.String({ maxLength: 1000 });
 const Id = Type.String({ minLength: 1, maxLength: 200 });
-const Count = Type.Number({ minimum: 0 });
+/**
+ * A usage total: summed from the transcript's messages, where a message from an older or odd provider may lack a
+ * field, which makes the sum NaN (which typebox's numbers refuse). Such a status went through before this gate and
+ * drives the child's activity, so its totals are only required to be present, not to be good numbers.
+ */
+const Count = Type.Unsafe<number>(Type.Unknown());
 
 const SandboxVerdictSchema = Type.Union([
   Type.Object({ available: Type.Literal(true), kind: Type.Union([Type.Literal("bubblewrap"), Type.Literal("seatbelt")]) }, { additionalProperties: false }),
