@@ -77,7 +77,7 @@ describe("the control channel's frame guard (main's side)", () => {
     await expect(main.getApiKey!("openai")).resolves.toBe("sk-test");
     await main.report!(status);
     // A usage total may be NaN (a message without its usage field): such a status went through before, and still does.
-    await main.report!({ ...status, waiting: undefined, sandbox: { available: false, reason: "no bwrap" }, subagent: { usage: { input: 1, output: NaN, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 } } });
+    await main.report!({ ...status, waiting: undefined, sandbox: { available: false, reason: "no bwrap ".repeat(200) }, subagent: { usage: { input: 1, output: NaN, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 } } });
     await main.askParent!({ toolCallId: "t1", toolName: "bash", args: { command: "ls" }, summary: "ls" });
     await main.mcpCall!({ callId: "c1", serverId: "everything", tool: "echo", arguments: { message: "hi" } });
     expect(calls).toEqual(["getApiKey", "report", "report", "askParent", "mcpCall"]);

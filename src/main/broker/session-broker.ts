@@ -513,7 +513,8 @@ export class SessionBroker<Port = never> {
         const live = this.sessions.get(sessionId);
         if (live?.current !== worker()) return;
         this.listeners.emit({ type: "status", status });
-        if (!this.sandbox && status.sandbox) this.sandbox = status.sandbox;
+        // A verdict goes on to other workers: one whose reason runs past 1000 characters is not kept.
+        if (!this.sandbox && status.sandbox && (status.sandbox.available || status.sandbox.reason.length < 1000)) this.sandbox = status.sandbox;
         this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
         this.subagents?.childStatus(status);
       },

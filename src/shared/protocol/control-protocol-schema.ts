@@ -24,7 +24,8 @@ const Count = Type.Unsafe<number>(Type.Unknown());
 
 const SandboxVerdictSchema = Type.Union([
   Type.Object({ available: Type.Literal(true), kind: Type.Union([Type.Literal("bubblewrap"), Type.Literal("seatbelt")]) }, { additionalProperties: false }),
-  Type.Object({ available: Type.Literal(false), reason: Type.String({ maxLength: 999 }) }, { additionalProperties: false }),
+  // Any length here: a long reason (a probe's errors joined) costs the verdict, not the status (session-broker.ts).
+  Type.Object({ available: Type.Literal(false), reason: Type.String() }, { additionalProperties: false }),
 ]);
 const SubagentUsageSchema = Type.Object(
   { input: Count, output: Count, cacheRead: Count, cacheWrite: Count, cost: Count, turns: Count },
