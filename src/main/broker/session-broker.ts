@@ -507,12 +507,14 @@ export class SessionBroker<Port = never> {
       },
       report: (status: WorkerStatus) => {
         const sessionId = this.sessionOfWorker.get(worker());
-        // A worker may only speak for its own session, and only while it is the session's worker.
-        if (sessionId !== status?.sessionId || !isWorkerStatus(status)) return;
+        // A worker may only speak for its own session, and only while it is the session's worker. (Its shape was
+        // checked on the way in: MAIN_CONTROL_SCHEMAS, in the worker's handle.)
+        if (sessionId !== status.sessionId) return;
         const live = this.sessions.get(sessionId);
         if (live?.current !== worker()) return;
         this.listeners.emit({ type: "status", status });
-        if (!this.sandbox && isSandboxVerdict(status.sandbox)) this.sandbox = status.sandbox;
+        // A verdict goes on to other workers: one whose reason runs past 1000 characters is not kept.
+        if (!this.sandbox && status.sandbox && (status.sandbox.available || status.sandbox.reason.length < 1000)) this.sandbox = status.sandbox;
         this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
         this.subagents?.childStatus(status);
       },
@@ -560,24 +562,4 @@ export class SessionBroker<Port = never> {
 function checkedId(sessionId: string): string {
   if (typeof sessionId !== "string" || !SESSION_ID_PATTERN.test(sessionId)) throw new Error(`Invalid session id: ${String(sessionId).slice(0, 40)}`);
   return sessionId;
-}
-
-/** A worker's word on the sandbox, checked (it goes on to other workers). */
-function isSandboxVerdict(value: unknown): value is SandboxVerdict {
-  const v = value as SandboxVerdict | undefined;
-  if (!v || typeof v !== "object") return false;
-  return v.available === true ? v.kind === "bubblewrap" || v.kind === "seatbelt" : v.available === false && typeof v.reason === "string" && v.reason.length < 1000;
-}
-
-/** A status report has the shape main relies on (the worker runs tools; what it says is checked, not trusted). */
-function isWorkerStatus(status: WorkerStatus): boolean {
-  return (
-    typeof status.running === "boolean" &&
-    (status.waiting === undefined || typeof status.waiting === "boolean") &&
-    (status.lastRun === undefined || ["done", "failed", "aborted"].includes(status.lastRun)) &&
-    (status.title === undefined || typeof status.title === "string") &&
-    Number.isInteger(status.messageCount) &&
-    Number.isFinite(status.updated) &&
-    (status.model === undefined || (typeof status.model?.provider === "string" && typeof status.model?.id === "string"))
-  );
 }

@@ -8,16 +8,12 @@
  */
 import * as Comlink from "comlink";
 import { createAgentStateData } from "../../shared/agent/state";
-import type { ThinkingLevel } from "../../shared/agent/types";
-import type { ModelRef } from "../../shared/protocol/app-api";
-import type { AttachmentRef } from "../../shared/protocol/attachments";
-import type { ChatOptions } from "../../shared/protocol/chat-options";
-import { fromEventFrame, type ApprovalAnswer, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
+import { fromEventFrame, SESSION_METHOD_SCHEMAS, type EventBatch, type SessionApi, type SessionFrame, type SessionMethod } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { afterNextPaint } from "./frame-coalesced";
 import { SessionMirror } from "./session-mirror";
-import type { SessionCommands } from "./session-view";
+import type { NonCommandMethod, SessionCommands } from "./session-view";
 import { errorText } from "../../shared/error-text";
 
 export interface SessionConnection {
@@ -57,6 +53,14 @@ export interface SessionClientOptions {
 /** A task after the next frame, i.e. after the page painted what it had. */
 
 
+/** SessionApi's commands, each a pass-through to the worker (see `passThrough`). */
+type PassThroughs = Omit<SessionCommands, "dismissNotice">;
+
+// The pass-throughs are put on the prototype from the method list, so they are declared by SessionApi alone.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface SessionClient extends PassThroughs {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class SessionClient implements SessionCommands {
   readonly mirror: SessionMirror;
   private transport: Transport | undefined;
@@ -99,72 +103,8 @@ export class SessionClient implements SessionCommands {
     this.mirror.setConnection("closed");
   }
 
-  // --- SessionCommands -------------------------------------------------------------------------------------------
+  // --- SessionCommands: SessionApi's pass through (installed below, from the schema table), and this one ---------
 
-  // Without attachments a command goes out as before (one argument), so the worker's schemas see the same calls.
-  prompt(text: string, attachments?: AttachmentRef[]): Promise<void> {
-    return this.call((api) => (attachments?.length ? api.prompt(text, attachments) : api.prompt(text)));
-  }
-  steer(text: string, attachments?: AttachmentRef[]): Promise<void> {
-    return this.call((api) => (attachments?.length ? api.steer(text, attachments) : api.steer(text)));
-  }
-  followUp(text: string, attachments?: AttachmentRef[]): Promise<void> {
-    return this.call((api) => (attachments?.length ? api.followUp(text, attachments) : api.followUp(text)));
-  }
-  putAttachment(name: string, mimeType: string, data: string): Promise<AttachmentRef> {
-    return this.call((api) => api.putAttachment(name, mimeType, data));
-  }
-  getAttachment(id: string): Promise<{ mimeType: string; data: string }> {
-    return this.call((api) => api.getAttachment(id));
-  }
-  setChatOptions(options: ChatOptions): Promise<void> {
-    return this.call((api) => api.setChatOptions(options));
-  }
-  abort(): Promise<void> {
-    return this.call((api) => api.abort());
-  }
-  continue(): Promise<void> {
-    return this.call((api) => api.continue());
-  }
-  continueReply(): Promise<void> {
-    return this.call((api) => api.continueReply());
-  }
-  compact(): Promise<void> {
-    return this.call((api) => api.compact());
-  }
-  editMessage(index: number, text: string): Promise<void> {
-    return this.call((api) => api.editMessage(index, text));
-  }
-  regenerate(): Promise<void> {
-    return this.call((api) => api.regenerate());
-  }
-  switchBranch(at: number, version: number): Promise<void> {
-    return this.call((api) => api.switchBranch(at, version));
-  }
-  deleteMessage(index: number): Promise<void> {
-    return this.call((api) => api.deleteMessage(index));
-  }
-  removeQueued(queue: "steering" | "followUp", index: number): Promise<void> {
-    return this.call((api) => api.removeQueued(queue, index));
-  }
-  clearQueues(): Promise<void> {
-    return this.call((api) => api.clearQueues());
-  }
-  sendHeld(index: number): Promise<void> {
-    return this.call((api) => api.sendHeld(index));
-  }
-  discardHeld(index: number): Promise<void> {
-    return this.call((api) => api.discardHeld(index));
-  }
-  setModel(model: ModelRef): Promise<void> {
-    return this.call((api) => api.setModel(model));
-  }
-  setThinkingLevel(level: ThinkingLevel): Promise<void> {
-    return this.call((api) => api.setThinkingLevel(level));
-  }
-  answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void> {
-    return this.call((api) => (reason === undefined ? api.answerApproval(toolCallId, answer) : api.answerApproval(toolCallId, answer, reason)));
-  }
   dismissNotice(id: number): void {
     this.mirror.dismissNotice(id);
   }
@@ -313,4 +253,28 @@ export class SessionClient implements SessionCommands {
       this.loadingHistory = false;
     }
   }
+}
+
+/**
+ * The arguments as they go out: trailing absent ones dropped, and an empty attachment list with them, so a command
+ * without them goes out with fewer arguments, as the worker's schemas expect (an `undefined` would arrive as null).
+ */
+function wireArgs(args: unknown[]): unknown[] {
+  let end = args.length;
+  while (end > 0 && (args[end - 1] === undefined || (Array.isArray(args[end - 1]) && (args[end - 1] as unknown[]).length === 0))) end--;
+  return args.slice(0, end);
+}
+
+/** Every SessionApi method but the client's own reads and `reset`: the commands a page sends. */
+const COMMANDS = (Object.keys(SESSION_METHOD_SCHEMAS) as SessionMethod[]).filter(
+  (method): method is Exclude<SessionMethod, NonCommandMethod> => !(["getSnapshot", "getHistory", "reset"] satisfies NonCommandMethod[]).includes(method as NonCommandMethod),
+);
+for (const method of COMMANDS) {
+  Object.defineProperty(SessionClient.prototype, method, {
+    value: function passThrough(this: SessionClient, ...args: unknown[]): Promise<unknown> {
+      return this.call((api) => (api[method] as (...wire: unknown[]) => Promise<unknown>)(...wireArgs(args)));
+    },
+    writable: true,
+    configurable: true,
+  });
 }

@@ -1,9 +1,8 @@
-import type { AgentMessage, ThinkingLevel } from "../../shared/agent/types";
+import type { AgentMessage } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import type { ApprovalAnswer, ApprovalRequest, WorkspaceInfo } from "../../shared/protocol/session-protocol";
-import type { AttachmentRef } from "../../shared/protocol/attachments";
+import type { ApprovalRequest, SessionApi, WorkspaceInfo } from "../../shared/protocol/session-protocol";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 import type { HeldMessage } from "../../shared/protocol/held-messages";
 
@@ -51,39 +50,14 @@ export interface SessionView {
   readonly notices: readonly SessionNotice[];
 }
 
-/** Commands the UI sends to its session's worker. Every call rejects with a readable Error on failure. */
-export interface SessionCommands {
-  /** `attachments` were stored with `putAttachment` first. */
-  prompt(text: string, attachments?: AttachmentRef[]): Promise<void>;
-  steer(text: string, attachments?: AttachmentRef[]): Promise<void>;
-  followUp(text: string, attachments?: AttachmentRef[]): Promise<void>;
-  /** Stores a file (bytes in base64) in the session's folder for a message to carry; see SessionApi. */
-  putAttachment(name: string, mimeType: string, data: string): Promise<AttachmentRef>;
-  /** A stored attachment's bytes (base64) and type. */
-  getAttachment(id: string): Promise<{ mimeType: string; data: string }>;
-  setChatOptions(options: ChatOptions): Promise<void>;
-  abort(): Promise<void>;
-  /** Retry: asks again in place of a failed or interrupted reply. */
-  continue(): Promise<void>;
-  /** Continue: the model goes on from an interrupted or stopped reply. */
-  continueReply(): Promise<void>;
-  /** "Compact now": older turns summarised for the model (see SessionApi.compact); rejects while a run is active. */
-  compact(): Promise<void>;
-  /** Edit and resend a user message (its attachments kept); the old version stays as a branch. See SessionApi. */
-  editMessage(index: number, text: string): Promise<void>;
-  /** A new version of the last reply; the old one stays as a branch. */
-  regenerate(): Promise<void>;
-  /** Shows version `version` (0-based) of the messages at `at`. */
-  switchBranch(at: number, version: number): Promise<void>;
-  /** Deletes a message with the replies that answered it (up to the next user message). */
-  deleteMessage(index: number): Promise<void>;
-  removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
-  clearQueues(): Promise<void>;
-  /** "Send now" for a held message: it joins the running run's queue, or starts a run (resolving when it settles). */
-  sendHeld(index: number): Promise<void>;
-  discardHeld(index: number): Promise<void>;
-  setModel(model: ModelRef): Promise<void>;
-  setThinkingLevel(level: ThinkingLevel): Promise<void>;
-  answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;
-  dismissNotice(id: number): void;
-}
+/**
+ * The session methods a page does not send as commands: the client's own reads (its snapshot, history pages) and
+ * `reset` (tests, settings sync: through `SessionClient.call`).
+ */
+export type NonCommandMethod = "getSnapshot" | "getHistory" | "reset";
+
+/**
+ * Commands the UI sends to its session's worker: SessionApi's (declared there, once, with their argument schemas),
+ * and `dismissNotice`, which stays in the page. Every call rejects with a readable Error on failure.
+ */
+export type SessionCommands = Omit<SessionApi, NonCommandMethod> & { dismissNotice(id: number): void };

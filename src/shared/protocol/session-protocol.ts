@@ -5,7 +5,7 @@
  * batches. Everything on it is plain JSON-compatible data, so the same protocol runs over an Electron MessagePort,
  * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
  */
-import { Type, type TSchema } from "typebox";
+import { Type, type Static, type TSchema } from "typebox";
 import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
 import type { ToolRuns } from "../agent/tool-runs";
@@ -326,3 +326,10 @@ export type SessionMethod = keyof SessionApi;
 export function isSessionMethod(name: unknown): name is SessionMethod {
   return typeof name === "string" && Object.prototype.hasOwnProperty.call(SESSION_METHOD_SCHEMAS, name);
 }
+
+/** The methods whose schema admits a call their TypeScript signature does not take (must be none). */
+type Unsound = {
+  [K in SessionMethod]: Static<(typeof SESSION_METHOD_SCHEMAS)[K]> extends Parameters<SessionApi[K]> ? never : K;
+}[SessionMethod];
+const everyAdmittedCallIsTyped: [Unsound] extends [never] ? true : Unsound = true;
+void everyAdmittedCallIsTyped;
