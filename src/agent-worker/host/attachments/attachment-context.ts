@@ -6,8 +6,8 @@
  * named in a line too: one damaged file never fails a whole request.
  */
 import type { ImageContent, Message, TextContent } from "@earendil-works/pi-ai";
-import { attachmentKind, attachmentsOf, type AttachmentRef } from "../../shared/protocol/attachments";
-import { errorText } from "../../shared/error-text";
+import { attachmentKind, attachmentsOf, type AttachmentRef } from "../../../shared/protocol/attachments";
+import { errorText } from "../../../shared/error-text";
 
 export interface AttachmentSource {
   /** The attachment's bytes in base64; rejects when it cannot be read. */

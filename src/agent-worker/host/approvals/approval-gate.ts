@@ -7,10 +7,10 @@
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
  * when the run is stopped.
  */
-import type { ToolPolicy } from "../../shared/settings/schema";
-import type { ApprovalAnswer, ApprovalRequest } from "../../shared/protocol/session-protocol";
-import type { BeforeToolCallContext, BeforeToolCallResult } from "../../shared/agent/types";
-import { hasHiddenCharacters } from "../../shared/security/hidden-characters";
+import type { ToolPolicy } from "../../../shared/settings/schema";
+import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/protocol/session-protocol";
+import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import { hasHiddenCharacters } from "../../../shared/security/hidden-characters";
 import { commandGrant, describeCommandGrant } from "./command-grants";
 
 /**

@@ -9,9 +9,9 @@
  * and is mutated in place (see wire-events.ts), while the mirrored copy is stable and never mutated.
  */
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import type { AgentMessage } from "../../shared/agent/types";
-import { diffMessage } from "../../shared/protocol/message-patch";
-import type { TranscriptRecord } from "../../shared-node/session-files/transcript-store";
+import type { AgentMessage } from "../../../shared/agent/types";
+import { diffMessage } from "../../../shared/protocol/message-patch";
+import type { TranscriptRecord } from "../../../shared-node/session-files/transcript-store";
 
 /**
  * The longest a streamed change waits for its checkpoint. Our promise is "at most a second of a reply lost"; half

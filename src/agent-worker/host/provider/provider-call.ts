@@ -12,7 +12,7 @@
  * request or a response, and never throws anything fetch itself would not.
  */
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { plainProviderText, withNetworkCause, withoutNetworkDetail, withRetryAfter } from "../../shared/error-text";
+import { plainProviderText, withNetworkCause, withoutNetworkDetail, withRetryAfter } from "../../../shared/error-text";
 
 interface RequestNote {
   /** Seconds the last error response asked to wait (Retry-After or retry-after-ms). */

@@ -3,7 +3,7 @@
  * parameters each model request carries.
  */
 import type { Model } from "@earendil-works/pi-ai";
-import type { ChatOptions } from "../../shared/protocol/chat-options";
+import type { ChatOptions } from "../../../shared/protocol/chat-options";
 
 /**
  * The chat's instructions: its own, else Settings' default; undefined when neither says anything (a chat without a

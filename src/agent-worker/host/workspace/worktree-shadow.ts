@@ -10,8 +10,8 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { readRegularFile } from "../../shared-node/regular-file";
-import { within } from "../tools/workspace/workspace-paths";
+import { readRegularFile } from "../../../shared-node/regular-file";
+import { within } from "../../tools/workspace/workspace-paths";
 
 /** A `.git` file or `commondir` holds one path. */
 const SMALL = { maxBytes: 4096 } as const;

@@ -15,8 +15,8 @@
  */
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { readRegularFile } from "../../shared-node/regular-file";
-import { within } from "../tools/workspace/workspace-paths";
+import { readRegularFile } from "../../../shared-node/regular-file";
+import { within } from "../../tools/workspace/workspace-paths";
 import { nestedWorktree } from "./worktree-shadow";
 
 export interface ContextFile {

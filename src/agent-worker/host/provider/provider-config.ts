@@ -9,8 +9,8 @@
  * tool runs can print them (shared/security/secret-environment.ts).
  */
 import type { Api, Model, SimpleStreamOptions } from "@earendil-works/pi-ai";
-import type { ProviderRequestConfig } from "../../shared/protocol/control-protocol";
-import { AMBIENT_CREDENTIALS, isCloudProvider } from "../../shared/providers/cloud-settings";
+import type { ProviderRequestConfig } from "../../../shared/protocol/control-protocol";
+import { AMBIENT_CREDENTIALS, isCloudProvider } from "../../../shared/providers/cloud-settings";
 
 export class ProviderConfigs {
   readonly #latest = new Map<string, Record<string, string>>();

@@ -22,7 +22,7 @@ import {
   TOO_MANY_ATTACHMENTS,
   UNSUPPORTED_FILE,
   type AttachmentRef,
-} from "../../shared/protocol/attachments";
+} from "../../../shared/protocol/attachments";
 
 /** Decoded attachments kept in memory for the next model requests (every request sends the whole context). */
 const CACHE_BYTES = 64 * 1024 * 1024;

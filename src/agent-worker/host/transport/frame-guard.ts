@@ -4,8 +4,8 @@
  * has an id, an `err` frame otherwise) and nothing else happens.
  */
 import { Value } from "typebox/value";
-import { isSessionMethod, MAX_FRAME_CHARS, SESSION_METHOD_SCHEMAS } from "../../shared/protocol/session-protocol";
-import { comlinkMessageId, readMethodCall, thrownErrorReply } from "../../shared/transport/comlink-messages";
+import { isSessionMethod, MAX_FRAME_CHARS, SESSION_METHOD_SCHEMAS } from "../../../shared/protocol/session-protocol";
+import { comlinkMessageId, readMethodCall, thrownErrorReply } from "../../../shared/transport/comlink-messages";
 
 export type GuardVerdict = { ok: true } | { ok: false; id?: string; error: string };
 

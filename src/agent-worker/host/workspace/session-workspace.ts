@@ -4,9 +4,9 @@
  * Loaded when the worker starts and again whenever main says the chat's workspace (or the allowed domains) changed.
  */
 import { stat } from "node:fs/promises";
-import type { AgentTool } from "../../shared/agent/types";
-import type { WorkspaceInfo } from "../../shared/protocol/session-protocol";
-import type { FolderIdentity, SandboxVerdict } from "../../shared/protocol/control-protocol";
+import type { AgentTool } from "../../../shared/agent/types";
+import type { WorkspaceInfo } from "../../../shared/protocol/session-protocol";
+import type { FolderIdentity, SandboxVerdict } from "../../../shared/protocol/control-protocol";
 import {
   createShellSandbox,
   detectSandbox,
@@ -20,10 +20,10 @@ import {
   WorkspacePaths,
   type PrivateFolders,
   type ShellSandbox,
-} from "../tools/workspace";
+} from "../../tools/workspace";
 import { loadContextFiles, type ContextFile } from "./workspace-context";
-import { piAgentFolder } from "../../shared-node/pi-agent-folder";
-import { NO_SKILLS, type SkillListing } from "../../shared/protocol/skills";
+import { piAgentFolder } from "../../../shared-node/pi-agent-folder";
+import { NO_SKILLS, type SkillListing } from "../../../shared/protocol/skills";
 
 /** Where `bash` runs: in the sandbox, or (with the reason) outside any. */
 export interface ShellChoice {

@@ -1,6 +1,6 @@
 import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "@earendil-works/pi-ai";
-import { timeoutText, type TimeoutKind } from "../../shared/error-text";
-import { settledReply } from "../../shared/agent/unfinished-reply";
+import { timeoutText, type TimeoutKind } from "../../../shared/error-text";
+import { settledReply } from "../../../shared/agent/unfinished-reply";
 
 /**
  * Makes a provider stream fail, instead of hang, when the provider stops sending. The SDKs' own timeout covers only

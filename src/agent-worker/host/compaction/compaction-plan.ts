@@ -8,9 +8,9 @@
  * turn: the summary then also covers the start of that turn.
  */
 import type { Context, Message, UserMessage } from "@earendil-works/pi-ai";
-import type { AgentMessage } from "../../shared/agent/types";
-import { compactedView, type CompactionMessage, type CompactionReason } from "../../shared/agent/compaction";
-import { contextTokens, estimateTokens, type CompactionSettings } from "../../shared/agent/context-tokens";
+import type { AgentMessage } from "../../../shared/agent/types";
+import { compactedView, type CompactionMessage, type CompactionReason } from "../../../shared/agent/compaction";
+import { contextTokens, estimateTokens, type CompactionSettings } from "../../../shared/agent/context-tokens";
 
 /** What one compaction will do. Indices are into the transcript given to `planCompaction` (markers counted). */
 export interface CompactionPlan {

@@ -13,8 +13,8 @@
  * Messages put back from the journal by a restarted worker keep their place: held ones stay held, and the Agent's
  * queues (a run cut off by a crash) stay queued for Retry, as before.
  */
-import type { Agent } from "../agent/agent";
-import type { HeldMessage } from "../../shared/protocol/held-messages";
+import type { Agent } from "../../agent/agent";
+import type { HeldMessage } from "../../../shared/protocol/held-messages";
 
 export interface HeldQueueHost {
   agent(): Agent;

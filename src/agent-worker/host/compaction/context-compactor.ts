@@ -20,8 +20,8 @@ import {
   type Model,
   type SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
-import type { AgentMessage, StreamFn, ThinkingLevel } from "../../shared/agent/types";
-import { compactedView, type CompactionMessage, type CompactionReason } from "../../shared/agent/compaction";
+import type { AgentMessage, StreamFn, ThinkingLevel } from "../../../shared/agent/types";
+import { compactedView, type CompactionMessage, type CompactionReason } from "../../../shared/agent/compaction";
 import {
   compactionSettings,
   contextTokens,
@@ -29,10 +29,10 @@ import {
   PI_KEEP_RECENT_TOKENS,
   PI_RESERVE_TOKENS,
   type CompactionSettings,
-} from "../../shared/agent/context-tokens";
-import { fileLists, planCompaction, summaryMaxTokens, summaryRequest } from "./context-compaction";
-import { zeroUsage } from "../../shared/agent/state";
-import { errorText } from "../../shared/error-text";
+} from "../../../shared/agent/context-tokens";
+import { fileLists, planCompaction, summaryMaxTokens, summaryRequest } from "./compaction-plan";
+import { zeroUsage } from "../../../shared/agent/state";
+import { errorText } from "../../../shared/error-text";
 
 
 /** What the compactor needs of its session. */

@@ -53,7 +53,7 @@ async function warmHttpFetch(throughPiAi: boolean): Promise<void> {
 
 /** A whole streamed completion through pi-ai's OpenAI-compatible client, from a loopback server. */
 async function warmPiAiStream(baseUrl: string): Promise<void> {
-  const { streamSimple } = await import("../agent/stream-simple");
+  const { streamSimple } = await import("../../agent/stream-simple");
   const model = {
     id: "warm",
     name: "warm",

@@ -5,8 +5,8 @@
  * the path it writes. So a built-in tool is described from its own declared parameters only (extra ones are never
  * read by it), and a tool whose parameters are not ours (an MCP tool: its server gets every argument) shows them all.
  */
-import type { AgentTool } from "../../shared/agent/types";
-import { isRecord } from "../../shared/is-record";
+import type { AgentTool } from "../../../shared/agent/types";
+import { isRecord } from "../../../shared/is-record";
 
 /** A value longer than this is cut in the line (the name of every argument still shows). */
 const MAX_VALUE = 200;

@@ -3,8 +3,8 @@
  * streams, and at once for anything a user waits on (message ends, tool events, run end, queue changes).
  * Consecutive appends to the same streaming string travel as one.
  */
-import { mergeWireEvents } from "../../shared/protocol/wire-events";
-import type { EventBatch, SessionStreamItem } from "../../shared/protocol/session-protocol";
+import { mergeWireEvents } from "../../../shared/protocol/wire-events";
+import type { EventBatch, SessionStreamItem } from "../../../shared/protocol/session-protocol";
 
 /**
  * Streaming text is held back at most this long: about three batches per 60 Hz frame, so a mirror's update is

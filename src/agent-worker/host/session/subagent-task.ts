@@ -2,10 +2,10 @@
  * What a subagent's run comes to, for its parent: the final text (pi's `getFinalOutput`: the last assistant message's
  * text), how it ended, usage summed, and a line saying what it is doing. Pure functions of the run's messages.
  */
-import type { AgentMessage } from "../../shared/agent/types";
-import type { SubagentOutcome, SubagentUsage } from "../../shared/protocol/control-protocol";
-import { contentText } from "../../shared/agent/content-text";
-import { sumUsage, type UsageTotals } from "../../shared/agent/usage";
+import type { AgentMessage } from "../../../shared/agent/types";
+import type { SubagentOutcome, SubagentUsage } from "../../../shared/protocol/control-protocol";
+import { contentText } from "../../../shared/agent/content-text";
+import { sumUsage, type UsageTotals } from "../../../shared/agent/usage";
 
 export function subagentResult(messages: readonly AgentMessage[]): Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice"> {
   const last = [...messages].reverse().find((m) => m.role === "assistant");

@@ -8,11 +8,11 @@
  */
 import * as Comlink from "comlink";
 import { type Message, type Model } from "@earendil-works/pi-ai";
-import { streamSimple } from "../agent/stream-simple";
-import { Agent } from "../agent/agent";
-import type { AgentMessage, AgentTool, StreamFn } from "../../shared/agent/types";
-import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../shared/agent/state";
-import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../shared/agent/tool-runs";
+import { streamSimple } from "../../agent/stream-simple";
+import { Agent } from "../../agent/agent";
+import type { AgentMessage, AgentTool, StreamFn } from "../../../shared/agent/types";
+import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../../shared/agent/state";
+import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
 import type {
   FolderIdentity,
   MainControlApi,
@@ -25,8 +25,8 @@ import type {
   WorkerInitResult,
   WorkerSettings,
   WorkerStatus,
-} from "../../shared/protocol/control-protocol";
-import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
+} from "../../../shared/protocol/control-protocol";
+import type { ModelRef, SessionActivity } from "../../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
   toEventFrame,
@@ -35,45 +35,45 @@ import {
   type SessionSnapshot,
   type SessionStreamItem,
   type WireAgentState,
-} from "../../shared/protocol/session-protocol";
-import { StateEventEncoder } from "../../shared/protocol/wire-events";
-import { withStallTimeout } from "./stall-timeout";
-import { providerCall } from "./provider-call";
+} from "../../../shared/protocol/session-protocol";
+import { StateEventEncoder } from "../../../shared/protocol/wire-events";
+import { withStallTimeout } from "../provider/stall-timeout";
+import { providerCall } from "../provider/provider-call";
 import { HeldQueue } from "./held-queue";
-import { stateDigest } from "../../shared/protocol/state-digest";
-import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
-import type { Transport } from "../../shared/transport/transport";
-import { customProviderId, KEYLESS_API_KEY } from "../../shared/providers/custom-provider";
-import { builtinTools } from "../tools";
-import { subagentTool } from "../tools/subagent/subagent-tool";
+import { stateDigest } from "../../../shared/protocol/state-digest";
+import { rpcEndpoint } from "../../../shared/transport/comlink-endpoint";
+import type { Transport } from "../../../shared/transport/transport";
+import { customProviderId, KEYLESS_API_KEY } from "../../../shared/providers/custom-provider";
+import { builtinTools } from "../../tools";
+import { subagentTool } from "../../tools/subagent/subagent-tool";
 import { subagentActivity, subagentResult, subagentUsage } from "./subagent-task";
-import { WORKSPACE_TOOL_PROMPTS } from "../tools/workspace/prompt-lines";
-import { ApprovalGate, type GatePolicy } from "./approval-gate";
-import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "./session-mcp";
-import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
-import type { SessionWorkspace, WorkspaceSetup } from "./session-workspace";
-import { workspacePrompt } from "./system-prompt";
-import { NO_SKILLS } from "../../shared/protocol/skills";
-import { EventForwarder } from "./event-forwarder";
-import { checkRpcMessage, rpcErrorReply } from "./frame-guard";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../shared-node/session-files/transcript-store";
-import { ReplyCheckpoints } from "./reply-checkpoints";
-import { ContextCompactor } from "./context-compactor";
-import { compactionRecord } from "../../shared-node/session-files/compaction-record";
-import { attachmentsDir } from "../../shared-node/session-files/session-folder";
-import { summaryForModel, type CompactionMessage } from "../../shared/agent/compaction";
-import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../shared/agent/unfinished-reply";
-import { titleFrom } from "../../shared/agent/chat-title";
-import { sumUsage } from "../../shared/agent/usage";
-import { errorText } from "../../shared/error-text";
-import { describeToolCall } from "./call-summary";
-import { AttachmentStore } from "./attachment-store";
+import { WORKSPACE_TOOL_PROMPTS } from "../../tools/workspace/prompt-lines";
+import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
+import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
+import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
+import type { SessionWorkspace, WorkspaceSetup } from "../workspace/session-workspace";
+import { workspacePrompt } from "../prompt/system-prompt";
+import { NO_SKILLS } from "../../../shared/protocol/skills";
+import { EventForwarder } from "../mirror/event-forwarder";
+import { checkRpcMessage, rpcErrorReply } from "../transport/frame-guard";
+import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../../shared-node/session-files/transcript-store";
+import { ReplyCheckpoints } from "../journal/reply-checkpoints";
+import { ContextCompactor } from "../compaction/context-compactor";
+import { compactionRecord } from "../../../shared-node/session-files/compaction-record";
+import { attachmentsDir } from "../../../shared-node/session-files/session-folder";
+import { summaryForModel, type CompactionMessage } from "../../../shared/agent/compaction";
+import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../../shared/agent/unfinished-reply";
+import { titleFrom } from "../../../shared/agent/chat-title";
+import { sumUsage } from "../../../shared/agent/usage";
+import { errorText } from "../../../shared/error-text";
+import { describeToolCall } from "../approvals/call-summary";
+import { AttachmentStore } from "../attachments/attachment-store";
 import { MessageActions } from "./message-actions";
-import { ProviderConfigs } from "./provider-config";
-import { withAttachments } from "./attachment-context";
-import { chatInstructions, requestParameters } from "./chat-request";
-import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../shared/protocol/attachments";
-import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../shared/protocol/chat-options";
+import { ProviderConfigs } from "../provider/provider-config";
+import { withAttachments } from "../attachments/attachment-context";
+import { chatInstructions, requestParameters } from "../prompt/chat-request";
+import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../../shared/protocol/attachments";
+import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../../shared/protocol/chat-options";
 
 /** What a session needs of main. */
 type SessionMain = Pick<
@@ -138,7 +138,7 @@ function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMess
  */
 async function openWorkspace(folder: string, setup: WorkspaceSetup, main: Pick<SessionMain, "listSkills">): Promise<SessionWorkspace> {
   // The skills as main finds them now (a chat without them still opens: a failed ask lists none).
-  const [{ openWorkspace: open }, skills] = await Promise.all([import("./session-workspace"), main.listSkills().catch(() => NO_SKILLS)]);
+  const [{ openWorkspace: open }, skills] = await Promise.all([import("../workspace/session-workspace"), main.listSkills().catch(() => NO_SKILLS)]);
   return open(folder, { ...setup, skills });
 }
 

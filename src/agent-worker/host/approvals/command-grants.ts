@@ -18,7 +18,7 @@
  *   - programs that reach elsewhere: ssh, scp, curl, wget, docker, kubectl.
  * A deny list of these would always miss one, so the list here names what is known to be harmless instead.
  */
-import { MAX_EXACT_GRANT } from "../../shared-node/session-files/grant-format";
+import { MAX_EXACT_GRANT } from "../../../shared-node/session-files/grant-format";
 
 /**
  * Programs a chat may allow with any arguments. Each reads files or the system's state and prints what it found:

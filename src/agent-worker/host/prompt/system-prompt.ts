@@ -8,7 +8,7 @@
  * section (it points at pi's installed documentation, which a Paddock user does not have); and the rules add two of
  * Paddock's (confinement to the workspace, and approvals), after the tools' rules, where pi puts its extra rules.
  */
-import type { ContextFile } from "./workspace-context";
+import type { ContextFile } from "../workspace/workspace-context";
 import { skillsSection, type ListedSkill } from "./skills-prompt";
 
 export interface PromptParts {

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { WebSocketServer } from "ws";
-import { WebSocketTransport, type WebSocketLike } from "../../shared/transport/websocket-transport";
-import type { Transport } from "../../shared/transport/transport";
+import { WebSocketTransport, type WebSocketLike } from "../../../shared/transport/websocket-transport";
+import type { Transport } from "../../../shared/transport/transport";
 
 /** Large enough that an oversized command reaches the frame guard and gets an error reply instead of a hang-up. */
 const MAX_PAYLOAD_BYTES = 128 * 1024 * 1024;

@@ -6,13 +6,13 @@
  * Approval: an MCP tool asks, unless Settings name it, or the server is trusted and says the tool is read-only
  * (`readOnlyHint`). The hint is the server's claim; only the user's trust makes it count.
  */
-import type { AgentTool } from "../../shared/agent/types";
-import type { MainControlApi } from "../../shared/protocol/control-protocol";
-import type { McpCallProgress, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
-import { listsMcpTool } from "../../shared/mcp/agent-tool-names";
-import type { ToolPolicy } from "../../shared/settings/schema";
-import { mcpTool, type McpCaller } from "../tools/mcp/mcp-tool";
-import { formatArguments } from "./call-summary";
+import type { AgentTool } from "../../../shared/agent/types";
+import type { MainControlApi } from "../../../shared/protocol/control-protocol";
+import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
+import { listsMcpTool } from "../../../shared/mcp/agent-tool-names";
+import type { ToolPolicy } from "../../../shared/settings/schema";
+import { mcpTool, type McpCaller } from "../../tools/mcp/mcp-tool";
+import { formatArguments } from "../approvals/call-summary";
 
 export interface SessionMcpOptions {
   main: Pick<MainControlApi, "mcpTools" | "mcpCall" | "mcpCancel">;

@@ -1,5 +1,5 @@
 import type { MessagePortMain } from "electron";
-import { BaseTransport } from "../../shared/transport/transport";
+import { BaseTransport } from "../../../shared/transport/transport";
 
 /**
  * A transport over Electron's MessagePortMain (the worker's end in a utility process). Type-only Electron import: the port

@@ -8,11 +8,11 @@
  * marker cannot be deleted: its summary already speaks for them. Edit and Regenerate before a marker are fine: the
  * marker goes with the tail it sits in, so no summary of messages that changed stays in force.
  */
-import type { Agent } from "../agent/agent";
-import type { AgentMessage } from "../../shared/agent/types";
-import { branchAt, deletionRange, lastReplyStart } from "../../shared/agent/branches";
-import { attachmentsOf, type AttachmentRef } from "../../shared/protocol/attachments";
-import type { BranchRecord } from "../../shared-node/session-files/branch-records";
+import type { Agent } from "../../agent/agent";
+import type { AgentMessage } from "../../../shared/agent/types";
+import { branchAt, deletionRange, lastReplyStart } from "../../../shared/agent/branches";
+import { attachmentsOf, type AttachmentRef } from "../../../shared/protocol/attachments";
+import type { BranchRecord } from "../../../shared-node/session-files/branch-records";
 
 export interface MessageActionsHost {
   readonly agent: Agent;
