@@ -15,7 +15,6 @@ import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
 import type {
   FolderIdentity,
-  MainControlApi,
   RunOutcome,
   SandboxVerdict,
   SubagentApprovalQuestion,
@@ -44,9 +43,10 @@ import { stateDigest } from "../../../shared/protocol/state-digest";
 import { rpcEndpoint } from "../../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../../shared/providers/custom-provider";
-import { builtinTools } from "../../tools";
-import { subagentTool } from "../../tools/subagent/subagent-tool";
-import { subagentActivity, subagentResult, subagentUsage } from "./subagent-task";
+import { subagentResult, subagentUsage } from "./subagent-task";
+import type { SessionMain, SessionRole } from "./session-role";
+import { ParentRole } from "./parent-role";
+import { ChildRole } from "./child-role";
 import { WORKSPACE_TOOL_PROMPTS } from "../../tools/workspace/prompt-lines";
 import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
 import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
@@ -75,11 +75,6 @@ import { chatInstructions, requestParameters } from "../prompt/chat-request";
 import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../../shared/protocol/attachments";
 import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../../shared/protocol/chat-options";
 
-/** What a session needs of main. */
-type SessionMain = Pick<
-  MainControlApi,
-  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
-> & Partial<Pick<MainControlApi, "getProviderConfig">>;
 
 /**
  * How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions); `currentSettings`, the
@@ -171,11 +166,8 @@ export class SessionHost {
   private workspaceIdentity: FolderIdentity | undefined;
   /** Counts setWorkspace calls: only the latest one's folder is taken. */
   private workspaceChanges = 0;
-  /** A subagent's: how many of its parent's tasks are running now (their tool calls are asked in the parent's chat). */
-  private parentTasks = 0;
-  /** Progress listeners of this chat's running subagent tasks, by request id. */
-  private readonly subagentListeners = new Map<string, (progress: SubagentProgress) => void>();
-  private nextRequest = 0;
+  /** A chat of the user's or a subagent's session: what differs between them (session-role.ts). */
+  private readonly role: SessionRole;
   /** What this process found about the sandbox, for main. */
   private sandboxVerdict: SandboxVerdict | undefined;
   /** The files this chat's messages carry, in its session folder. */
@@ -203,10 +195,26 @@ export class SessionHost {
     this.settings = options.settings;
     this.workspace = workspace;
     this.workspaceIdentity = options.workspaceIdentity;
+    const approvals = () => this.approvals;
+    this.role = options.subagent
+      ? new ChildRole({
+          setup: options.subagent,
+          main,
+          approvals,
+          protection: async (toolCallId, toolName, args) => this.workspace?.protection(toolCallId, toolName, args),
+          describeCall: (toolName, args) => this.describeCall(toolName, args),
+        })
+      : new ParentRole({
+          options,
+          main,
+          approvals,
+          modelRef: () => this.modelRef,
+          thinkingLevel: () => this.agent.state.thinkingLevel,
+        });
     this.mcp = new SessionMcp({
       main,
       chosenServers: () => this.chatOptions.mcpServers,
-      ...(options.subagent ? { subagentTools: options.subagent.tools } : {}),
+      ...(this.role.mcpToolNames ? { subagentTools: [...this.role.mcpToolNames] } : {}),
       changed: () => {
         this.agent.state.tools = this.tools();
         this.agent.state.systemPrompt = this.systemPrompt();
@@ -286,13 +294,8 @@ export class SessionHost {
       transformContext: this.compactor.transformContext,
       // Attachments are loaded here, as the request is built: the transcript and the mirrors hold only references.
       convertToLlm: (messages) => withAttachments(convertToLlm(messages), this.attachments, readsImages(this.agent.state.model)),
-      // Whoever gave the work decides: a subagent's calls in its parent's task are asked in the parent's chat (by the
-      // parent's policy and grants); calls on what the user typed in the subagent's own window, asked there, as in
-      // any chat. (Its tools are its agent's either way.)
-      beforeToolCall: options.subagent
-        ? (context, signal) =>
-            this.parentTasks > 0 ? this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.approvals.beforeToolCall(context, signal)
-        : this.approvals.beforeToolCall,
+      // Whoever gave the work decides (see child-role.ts).
+      beforeToolCall: this.role.beforeToolCall,
       getApiKey: async (provider) => {
         const model = this.agent.state.model;
         const [key] = await Promise.all([
@@ -573,11 +576,7 @@ export class SessionHost {
    * servers. A subagent has the workspace and MCP tools its definition names, and never `subagent` (no recursion).
    */
   private tools(): AgentTool<any>[] {
-    const workspaceTools = this.workspace?.tools ?? [];
-    const subagent = this.options.subagent;
-    const own = subagent
-      ? workspaceTools.filter((t) => subagent.tools.includes(t.name))
-      : [...builtinTools(), ...workspaceTools, ...(this.workspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+    const own = this.role.tools(this.workspace?.tools ?? [], this.workspace !== undefined);
     const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
     if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
       // Called once before the forwarder exists (the Agent's first tool list).
@@ -597,30 +596,9 @@ export class SessionHost {
     this.mcp.onProgress(progress);
   }
 
-  private subagentTool(): AgentTool<any> {
-    return subagentTool({
-      listAgents: (scope) => this.main.listAgents(scope),
-      confirmProjectAgents: (names) => this.main.confirmProjectAgents(names),
-      confirm: async (toolCallId, question, signal) =>
-        (await this.approvals.ask({ id: toolCallId, toolName: "subagent", args: {}, described: { summary: question }, policy: "every-call" }, signal)) === undefined,
-      run: async (request, onProgress) => {
-        this.subagentListeners.set(request.requestId, onProgress);
-        try {
-          return await this.main.runSubagent(request);
-        } finally {
-          this.subagentListeners.delete(request.requestId);
-        }
-      },
-      stop: (requestId) => this.main.stopSubagent(requestId),
-      parentModel: () => this.modelRef,
-      parentThinkingLevel: () => this.agent.state.thinkingLevel,
-      newRequestId: () => `${this.options.sessionId}-${++this.nextRequest}-${Date.now().toString(36)}`,
-    }, { piAgents: this.options.agentFolders?.pi, paddockAgents: this.options.agentFolders?.paddock });
-  }
-
   /** Main passes on a subagent's progress to the tool call that runs it. */
   subagentProgress(progress: SubagentProgress): void {
-    this.subagentListeners.get(progress?.requestId)?.(progress);
+    this.role.subagentProgress(progress);
   }
 
   /**
@@ -654,27 +632,18 @@ export class SessionHost {
     return { summary: describeToolCall(tool, args, toolName), ...(diff ? { diff } : {}) };
   }
 
-  /** This subagent's call: its parent's chat decides. */
-  private async askParent(toolCallId: string, toolName: string, args: unknown): Promise<{ block: true; reason: string } | undefined> {
-    const protection = await this.workspace?.protection(toolCallId, toolName, args);
-    const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...(await this.describeCall(toolName, args)), ...(protection ? { protection } : {}) };
-    const answer = await this.main.askParent(question).catch(() => ({ block: true, reason: "The parent chat could not be asked." }));
-    return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call." } : undefined;
-  }
-
   /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */
   async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
     const start = this.agent.state.messages.length;
-    this.parentTasks++;
     try {
-      // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
-      const problem = this.workspace?.info().problem;
-      if (problem) throw new Error(problem);
-      await this.api.prompt(task);
+      await this.role.task(async () => {
+        // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
+        const problem = this.workspace?.info().problem;
+        if (problem) throw new Error(problem);
+        await this.api.prompt(task);
+      });
     } catch (error) {
       return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])) };
-    } finally {
-      this.parentTasks--;
     }
     return { ...subagentResult(this.agent.state.messages.slice(start)), ...(this.modelRef ? { model: this.modelRef } : {}) };
   }
@@ -685,17 +654,16 @@ export class SessionHost {
    */
   private systemPrompt(): string {
     const workspace = this.workspace;
-    const instructions = this.options.subagent?.instructions.trim();
-    const own = this.options.subagent ? undefined : chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt);
-    if (!workspace) return instructions ?? own ?? "";
+    const { custom, addendum } = this.role.instructions(() => chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt));
+    if (!workspace) return addendum ?? custom ?? "";
     return workspacePrompt({
-      custom: own,
+      custom,
       tools: this.tools().map((t) => {
         const pi = WORKSPACE_TOOL_PROMPTS[t.name];
         return { name: t.name, snippet: pi?.snippet, guidelines: pi?.guidelines };
       }),
       // pi gives a subagent its agent's body as an appended prompt (--append-system-prompt): the addendum section.
-      addendum: instructions,
+      addendum,
       workspace: workspace.folder,
       contextFiles: workspace.contextFiles,
       skills: workspace.skills,
@@ -747,7 +715,7 @@ export class SessionHost {
     if (event.type === "run_settled") this.held.runSettled();
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
     // A subagent's parent shows what it is doing: each tool call is news.
-    else if (this.options.subagent && event.type === "tool_execution_start") this.reportStatus();
+    else if (this.role.reportsOn(event)) this.reportStatus();
   }
 
   private checkpoint(event: AgentStateEvent): void {
@@ -831,7 +799,7 @@ export class SessionHost {
       messageCount: state.messages.length,
       updated: Date.now(),
       model: this.modelRef,
-      ...(this.options.subagent ? { subagent: { usage: subagentUsage(sumUsage(state.messages)), latest: subagentActivity(state.messages) } } : {}),
+      ...this.role.status(state.messages),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
