@@ -4,7 +4,8 @@
  * Every state change the Agent makes is encoded at O(delta) and sent to all connected mirrors in numbered batches.
  * The transcript is appended and flushed at every message_end, before the run moves on; queued steering and
  * follow-up messages are journaled too, so a killed worker loses neither. A streaming reply is checkpointed about
- * twice a second, so a killed worker loses at most about a second of it (see reply-checkpoints.ts).
+ * twice a second, so a killed worker loses at most about a second of it (see journal/session-journal.ts). What
+ * differs between a user's chat and a subagent's session is its role (session-role.ts).
  */
 import * as Comlink from "comlink";
 import { type Message, type Model } from "@earendil-works/pi-ai";
@@ -56,8 +57,8 @@ import { workspacePrompt } from "../prompt/system-prompt";
 import { NO_SKILLS } from "../../../shared/protocol/skills";
 import { EventForwarder } from "../mirror/event-forwarder";
 import { checkRpcMessage, rpcErrorReply } from "../transport/frame-guard";
-import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../../shared-node/session-files/transcript-store";
-import { ReplyCheckpoints } from "../journal/reply-checkpoints";
+import { loadTranscript, TranscriptWriter } from "../../../shared-node/session-files/transcript-store";
+import { SessionJournal } from "../journal/session-journal";
 import { ContextCompactor } from "../compaction/context-compactor";
 import { compactionRecord } from "../../../shared-node/session-files/compaction-record";
 import { attachmentsDir } from "../../../shared-node/session-files/session-folder";
@@ -141,25 +142,19 @@ export class SessionHost {
   readonly agent: Agent;
   private readonly encoder = new StateEventEncoder();
   private readonly forwarder: EventForwarder;
-  private readonly checkpoints: ReplyCheckpoints;
+  /** What the transcript is told, and when (session-journal.ts). */
+  private readonly journal: SessionJournal;
   /** Keeps the context inside the model's window (transformContext, overflow retry, "Compact now"). */
   private readonly compactor: ContextCompactor;
   /** The cloud providers' settings for each request, asked of main with the key (provider-config.ts). */
   private readonly providerConfigs = new ProviderConfigs(async (provider, modelId) => this.main.getProviderConfig?.(provider, modelId));
   private readonly sinks = new Set<Transport>();
   private toolRuns: ToolRuns = NO_TOOL_RUNS;
-  /** A drained queue is journaled with the message it became, so a crash in between loses nothing. */
-  private queuesDirty = false;
-  /** True while the constructor puts the journaled queues back: those changes are not journaled again. */
-  private restoringQueues = false;
   private settings: WorkerSettings;
-  private title: string | undefined;
   private modelRef: ModelRef | undefined;
   /** Why the chat's model could not be resolved when it opened (until another is picked): what a prompt is told. */
   private modelProblem: string | undefined;
   private closed = false;
-  /** The journal write of the latest queue change; steer/followUp return only once it is on disk. */
-  private queueJournal: Promise<void> = Promise.resolve();
   private readonly approvals: ApprovalGate;
   private workspace: SessionWorkspace | undefined;
   /** The identity main handed the current workspace over with (see WorkerInitOptions). */
@@ -186,7 +181,7 @@ export class SessionHost {
   private constructor(
     private readonly options: WorkerInitOptions,
     private readonly main: SessionMain,
-    private readonly writer: TranscriptWriter,
+    writer: TranscriptWriter,
     loaded: Awaited<ReturnType<typeof loadTranscript>>,
     modelRef: ModelRef | undefined,
     model: Model<any> | undefined,
@@ -230,12 +225,11 @@ export class SessionHost {
           this.forwarder.push({ k: "ap", pending });
           this.reportStatus();
         },
-        saveGrant: (grant) => this.journal({ t: "grant", grant }),
+        saveGrant: (grant) => this.journal.record({ t: "grant", grant }),
         timeoutMs: () => this.settings.approvalTimeoutMs,
       },
       loaded.grants,
     );
-    this.title = loaded.title ?? titleFrom(loaded.messages);
     this.modelRef = modelRef;
     this.attachments = new AttachmentStore(attachmentsDir(options.sessionDir));
     this.chatOptions = loaded.chatOptions ?? {};
@@ -243,10 +237,18 @@ export class SessionHost {
       send: (batch) => this.broadcast(batch),
       digest: options.integrityCheck ? () => this.digest() : undefined,
     });
-    this.checkpoints = new ReplyCheckpoints({
-      streaming: () => this.encoder.mirroredStreamingMessage,
-      append: (record) => this.writer.appendCheckpoint(record),
-    });
+    this.journal = new SessionJournal(
+      {
+        writer,
+        agent: () => this.agent,
+        held: () => this.held.list(),
+        streaming: () => this.encoder.mirroredStreamingMessage,
+        queuesShown: (queues) => this.forwarder.push({ k: "q", ...queues }),
+        notify: (text) => this.forwarder.push({ k: "n", kind: "error", text }),
+        recorded: () => this.reportStatus(),
+      },
+      loaded.title ?? titleFrom(loaded.messages),
+    );
     const streamFn: StreamFn = (model, context, streamOptions) => {
       const timeoutMs = this.settings.requestTimeoutMs;
       // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()). The timeout
@@ -274,7 +276,7 @@ export class SessionHost {
       streamFn,
     );
     this.held = new HeldQueue(
-      { agent: () => this.agent, changed: (journal) => this.queuesChanged(journal), requireModel: () => this.requireModel() },
+      { agent: () => this.agent, changed: (journal) => this.journal.queuesChanged(journal), requireModel: () => this.requireModel() },
       loaded.held,
     );
     this.agent = new Agent({
@@ -305,37 +307,17 @@ export class SessionHost {
         return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
       },
       onStateEvent: (event, state) => this.onStateEvent(event, state),
-      onQueueChange: (change) => {
-        if (this.restoringQueues) return; // already on disk, and no mirror is connected yet
-        this.queuesChanged(change.reason === "drain" ? "with-next-message" : "now");
-      },
+      onQueueChange: (change) => this.journal.agentQueueChanged(change),
     });
-    this.agent.subscribe(async (event) => {
-      if (event.type !== "message_end") return;
-      const records: TranscriptRecord[] = [{ t: "message", message: event.message }];
-      if (this.queuesDirty) {
-        this.queuesDirty = false;
-        records.push(this.queuesRecord());
-      }
-      const title = this.title ?? titleFrom(this.agent.state.messages);
-      if (title && title !== this.title) {
-        this.title = title;
-        records.push({ t: "meta", title });
-      }
-      await this.journal(...records);
-      this.reportStatus();
-    });
+    this.journal.follow(this.agent);
     this.actions = new MessageActions({
       agent: this.agent,
       requireModel: () => this.requireModel(),
       userMessage: async (text, attachments) => (attachments.length > 0 ? this.messageWith(text, attachments) : this.userMessage(text)),
-      journal: (record) => this.journal(record),
+      journal: (record) => this.journal.record(record),
       changed: () => this.reportStatus(),
     });
-    this.restoringQueues = true;
-    for (const m of loaded.steering) this.agent.steer(m);
-    for (const m of loaded.followUp) this.agent.followUp(m);
-    this.restoringQueues = false;
+    this.journal.restoreQueues(loaded.steering, loaded.followUp);
   }
 
   /** Loads the session's transcript and starts hosting it. */
@@ -370,7 +352,7 @@ export class SessionHost {
     }
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
-    return { host, result: { problems, messageCount: loaded.messages.length, title: host.title } };
+    return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
   }
 
   /** The commands mirrors call. Each validates its state and rejects with a readable Error. */
@@ -387,7 +369,7 @@ export class SessionHost {
       const last = messages[messages.length - 1];
       if (last?.role === "assistant" && last.stopReason === "error" && !this.agent.state.isStreaming && !this.agent.hasQueuedMessages()) {
         this.agent.dropLastMessages(1);
-        await this.journal({ t: "drop", count: 1 });
+        await this.journal.record({ t: "drop", count: 1 });
       }
       await this.agent.continue();
     },
@@ -405,11 +387,11 @@ export class SessionHost {
     // Without attachments the message is queued at once, so quick successive calls keep their order.
     steer: async (text, attachments) => {
       this.agent.steer(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
-      await this.queueJournal;
+      await this.journal.queuesWritten;
     },
     followUp: async (text, attachments) => {
       this.agent.followUp(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
-      await this.queueJournal;
+      await this.journal.queuesWritten;
     },
     putAttachment: (name, mimeType, data) => this.attachments.put(name, mimeType, data),
     getAttachment: async (id) => {
@@ -424,7 +406,7 @@ export class SessionHost {
       this.agent.state.systemPrompt = this.systemPrompt();
       this.mcp.rebuild(); // the chat's servers may have changed
       this.forwarder.push({ k: "o", options: this.chatOptions });
-      await this.journal({ t: "meta", chatOptions: this.chatOptions });
+      await this.journal.record({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
       if (this.settings.clearQueuesOnAbort) this.agent.clearAllQueues();
@@ -440,32 +422,32 @@ export class SessionHost {
     reset: async () => {
       this.agent.reset();
       this.held.clear();
-      this.title = undefined;
+      this.journal.forgetTitle();
       this.approvals.clearGrants();
-      await this.journal({ t: "reset" });
+      await this.journal.record({ t: "reset" });
     },
     clearQueues: async () => {
       this.agent.clearAllQueues();
       this.held.clear();
-      await this.queueJournal;
+      await this.journal.queuesWritten;
     },
     sendHeld: async (index) => {
       await this.held.send(index);
-      await this.queueJournal;
+      await this.journal.queuesWritten;
     },
     discardHeld: async (index) => {
       this.held.discard(index);
-      await this.queueJournal;
+      await this.journal.queuesWritten;
     },
     removeQueued: async (queue, index) => {
       if (!this.agent.removeQueued(queue, index)) throw new Error(`There is no queued ${queue} message at position ${index}`);
-      await this.queueJournal;
+      await this.journal.queuesWritten;
     },
     setModel: async (ref) => {
       this.agent.state.model = await this.main.resolveModel(ref);
       this.modelRef = ref;
       this.modelProblem = undefined;
-      await this.journal({ t: "meta", model: ref });
+      await this.journal.record({ t: "meta", model: ref });
       this.reportStatus();
     },
     setThinkingLevel: async (level) => {
@@ -685,16 +667,16 @@ export class SessionHost {
    */
   async saveAndClose(): Promise<void> {
     if (this.closed) return;
-    this.checkpoints.save();
+    this.journal.saveReply();
     await this.close();
   }
 
   private async close(): Promise<void> {
     this.closed = true;
-    this.checkpoints.end();
+    this.journal.endReplies();
     this.forwarder.flush();
     this.forwarder.dispose();
-    await this.writer.close();
+    await this.journal.close();
     for (const sink of this.sinks) sink.close();
     this.sinks.clear();
   }
@@ -704,10 +686,7 @@ export class SessionHost {
     const item: SessionStreamItem = this.encoder.encode(event, state);
     this.forwarder.push(item);
     // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
-    if (!this.closed) this.checkpoint(event);
-    // The Agent's safety net adds its failure message without a message_end: journaled here, or a Retry (which
-    // drops it) would drop the user's message from the file instead.
-    if (event.type === "run_failure" && !this.closed) void this.journal({ t: "message", message: event.message });
+    if (!this.closed) this.journal.stateEvent(event);
     if (event.type === "run_start") {
       this.compactor.runStarted();
       this.held.runStarted();
@@ -716,16 +695,6 @@ export class SessionHost {
     if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
     // A subagent's parent shows what it is doing: each tool call is news.
     else if (this.role.reportsOn(event)) this.reportStatus();
-  }
-
-  private checkpoint(event: AgentStateEvent): void {
-    if (event.type === "message_update") {
-      const type = event.assistantMessageEvent.type;
-      this.checkpoints.changed(type === "toolcall_start" || type === "toolcall_end");
-    } else if (event.type === "message_end" || event.type === "run_failure" || event.type === "agent_end" || event.type === "reset") {
-      // Before the final message is appended: checkpoints already queued stay ahead of it, and none follows it.
-      this.checkpoints.end();
-    }
   }
 
   private snapshot(tailMessages?: number): SessionSnapshot {
@@ -762,32 +731,6 @@ export class SessionHost {
     for (const sink of this.sinks) sink.send(frame);
   }
 
-  /**
-   * The queues changed (the Agent's or the held list): the mirrors get all of them; the journal gets them now, or
-   * with the next message when that message is one of them (a drain, a held message sent).
-   */
-  private queuesChanged(journal: "now" | "with-next-message"): void {
-    const record = this.queuesRecord();
-    const { t: _t, ...queues } = record;
-    this.forwarder.push({ k: "q", ...queues });
-    if (journal === "now") this.queueJournal = this.journal(record);
-    else this.queuesDirty = true;
-  }
-
-  /** The Agent's queues and the held messages, as the journal keeps them. */
-  private queuesRecord(): Extract<TranscriptRecord, { t: "queues" }> {
-    const { steering, followUp } = this.agent.queuedMessages();
-    const held = this.held.list();
-    return { t: "queues", steering, followUp, ...(held.length > 0 ? { held } : {}) };
-  }
-
-  private journal(...records: TranscriptRecord[]): Promise<void> {
-    return this.writer.append(...records).catch((error: unknown) => {
-      const text = `Could not save the transcript: ${errorText(error)}`;
-      this.forwarder.push({ k: "n", kind: "error", text });
-    });
-  }
-
   private reportStatus(): void {
     const state = this.agent.state;
     const status: WorkerStatus = {
@@ -795,7 +738,7 @@ export class SessionHost {
       running: state.isStreaming,
       waiting: this.approvals.pending().length > 0,
       lastRun: lastRunOutcome(state.messages),
-      title: this.title,
+      title: this.journal.title,
       messageCount: state.messages.length,
       updated: Date.now(),
       model: this.modelRef,
@@ -819,7 +762,7 @@ export class SessionHost {
   private async appendCompaction(marker: CompactionMessage): Promise<void> {
     this.agent.appendMessage(marker);
     this.reportStatus();
-    await this.journal(compactionRecord(marker));
+    await this.journal.record(compactionRecord(marker));
   }
 
   private userMessage(text: string): AgentMessage {
