@@ -7,7 +7,6 @@
  * twice a second, so a killed worker loses at most about a second of it (see journal/session-journal.ts). What
  * differs between a user's chat and a subagent's session is its role (session-role.ts).
  */
-import * as Comlink from "comlink";
 import { type Message, type Model } from "@earendil-works/pi-ai";
 import { streamSimple } from "../../agent/stream-simple";
 import { Agent } from "../../agent/agent";
@@ -29,19 +28,12 @@ import type {
 import type { ModelRef, SessionActivity } from "../../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
-  toEventFrame,
-  type EventBatch,
   type SessionApi,
   type SessionSnapshot,
-  type SessionStreamItem,
-  type WireAgentState,
 } from "../../../shared/protocol/session-protocol";
-import { StateEventEncoder } from "../../../shared/protocol/wire-events";
 import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
 import { HeldQueue } from "./held-queue";
-import { stateDigest } from "../../../shared/protocol/state-digest";
-import { rpcEndpoint } from "../../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../../shared/providers/custom-provider";
 import { subagentResult, subagentUsage } from "./subagent-task";
@@ -55,8 +47,7 @@ import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protoco
 import type { SessionWorkspace, WorkspaceSetup } from "../workspace/session-workspace";
 import { workspacePrompt } from "../prompt/system-prompt";
 import { NO_SKILLS } from "../../../shared/protocol/skills";
-import { EventForwarder } from "../mirror/event-forwarder";
-import { checkRpcMessage, rpcErrorReply } from "../transport/frame-guard";
+import { SessionMirrors } from "../mirror/session-mirrors";
 import { loadTranscript, TranscriptWriter } from "../../../shared-node/session-files/transcript-store";
 import { SessionJournal } from "../journal/session-journal";
 import { ContextCompactor } from "../compaction/context-compactor";
@@ -124,10 +115,6 @@ function convertToLlm(messages: AgentMessage[]): Message[] {
   return out;
 }
 
-function toWireState(data: Readonly<AgentStateData>, streamingMessage: AgentMessage | undefined, historyStart: number): WireAgentState {
-  return { ...data, streamingMessage, messages: data.messages.slice(historyStart), pendingToolCalls: [...data.pendingToolCalls].sort() };
-}
-
 /**
  * `openWorkspace`, loaded on first use: the tools and their libraries (jsdiff, picomatch...) cost a worker ~40 ms
  * of start-up and some memory, which a chat without a workspace, and every warm spare, should not pay.
@@ -140,15 +127,14 @@ async function openWorkspace(folder: string, setup: WorkspaceSetup, main: Pick<S
 
 export class SessionHost {
   readonly agent: Agent;
-  private readonly encoder = new StateEventEncoder();
-  private readonly forwarder: EventForwarder;
+  /** The pages connected to this session, and what they are sent (session-mirrors.ts). */
+  private readonly mirrors: SessionMirrors;
   /** What the transcript is told, and when (session-journal.ts). */
   private readonly journal: SessionJournal;
   /** Keeps the context inside the model's window (transformContext, overflow retry, "Compact now"). */
   private readonly compactor: ContextCompactor;
   /** The cloud providers' settings for each request, asked of main with the key (provider-config.ts). */
   private readonly providerConfigs = new ProviderConfigs(async (provider, modelId) => this.main.getProviderConfig?.(provider, modelId));
-  private readonly sinks = new Set<Transport>();
   private toolRuns: ToolRuns = NO_TOOL_RUNS;
   private settings: WorkerSettings;
   private modelRef: ModelRef | undefined;
@@ -188,6 +174,12 @@ export class SessionHost {
     workspace: SessionWorkspace | undefined,
   ) {
     this.settings = options.settings;
+    this.mirrors = new SessionMirrors({
+      sessionId: options.sessionId,
+      agent: () => this.agent,
+      integrityCheck: options.integrityCheck,
+      viewers: (count) => this.approvals.setViewers(count),
+    });
     this.workspace = workspace;
     this.workspaceIdentity = options.workspaceIdentity;
     const approvals = () => this.approvals;
@@ -222,7 +214,7 @@ export class SessionHost {
         describe: (tool, args) => this.describeCall(tool, args),
         protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
         changed: (pending) => {
-          this.forwarder.push({ k: "ap", pending });
+          this.mirrors.push({ k: "ap", pending });
           this.reportStatus();
         },
         saveGrant: (grant) => this.journal.record({ t: "grant", grant }),
@@ -233,18 +225,14 @@ export class SessionHost {
     this.modelRef = modelRef;
     this.attachments = new AttachmentStore(attachmentsDir(options.sessionDir));
     this.chatOptions = loaded.chatOptions ?? {};
-    this.forwarder = new EventForwarder({
-      send: (batch) => this.broadcast(batch),
-      digest: options.integrityCheck ? () => this.digest() : undefined,
-    });
     this.journal = new SessionJournal(
       {
         writer,
         agent: () => this.agent,
         held: () => this.held.list(),
-        streaming: () => this.encoder.mirroredStreamingMessage,
-        queuesShown: (queues) => this.forwarder.push({ k: "q", ...queues }),
-        notify: (text) => this.forwarder.push({ k: "n", kind: "error", text }),
+        streaming: () => this.mirrors.streamingMessage,
+        queuesShown: (queues) => this.mirrors.push({ k: "q", ...queues }),
+        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
         recorded: () => this.reportStatus(),
       },
       loaded.title ?? titleFrom(loaded.messages),
@@ -271,7 +259,7 @@ export class SessionHost {
         apiKey: async (provider) => this.agent.getApiKey?.(provider),
         convertToLlm: (messages) => this.agent.convertToLlm(messages),
         append: (marker) => this.appendCompaction(marker),
-        notify: (text) => this.forwarder.push({ k: "n", kind: "error", text }),
+        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
       },
       streamFn,
     );
@@ -348,7 +336,7 @@ export class SessionHost {
     if (resolved.problem) {
       host.modelProblem = resolved.problem;
       // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
-      host.forwarder.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
+      host.mirrors.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
     }
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
@@ -405,7 +393,7 @@ export class SessionHost {
       this.chatOptions = normalizeChatOptions(options);
       this.agent.state.systemPrompt = this.systemPrompt();
       this.mcp.rebuild(); // the chat's servers may have changed
-      this.forwarder.push({ k: "o", options: this.chatOptions });
+      this.mirrors.push({ k: "o", options: this.chatOptions });
       await this.journal.record({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
@@ -461,7 +449,7 @@ export class SessionHost {
     getSnapshot: async (tailMessages) => this.snapshot(tailMessages),
     getHistory: async (start, end) => {
       if (end - start > MAX_HISTORY_PAGE) throw new Error(`Ask for at most ${MAX_HISTORY_PAGE} messages at a time`);
-      this.forwarder.flush();
+      this.mirrors.flush();
       return this.agent.data.messages.slice(start, Math.max(start, end));
     },
   };
@@ -472,26 +460,7 @@ export class SessionHost {
       transport.close();
       return;
     }
-    transport.onMessage((frame) => {
-      const ch = typeof frame === "object" && frame !== null ? (frame as { ch?: unknown }).ch : undefined;
-      if (ch !== "rpc") transport.send({ ch: "err", message: `Unknown frame: expected {ch:"rpc"}, got ${ch === undefined ? typeof frame : String(ch).slice(0, 40)}` });
-    });
-    const endpoint = rpcEndpoint(transport, {
-      filter: (message) => {
-        const verdict = checkRpcMessage(message);
-        if (verdict.ok) return true;
-        if (verdict.id) transport.send({ ch: "rpc", m: rpcErrorReply(verdict.id, verdict.error) });
-        else transport.send({ ch: "err", message: verdict.error });
-        return false;
-      },
-    });
-    Comlink.expose(this.api, endpoint);
-    this.sinks.add(transport);
-    this.approvals.setViewers(this.sinks.size);
-    transport.onClose(() => {
-      this.sinks.delete(transport);
-      this.approvals.setViewers(this.sinks.size);
-    });
+    this.mirrors.connect(transport, this.api);
   }
 
   /**
@@ -538,7 +507,7 @@ export class SessionHost {
     this.workspaceIdentity = identity;
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
-    this.forwarder.push({ k: "w", workspace: workspace?.info() });
+    this.mirrors.push({ k: "w", workspace: workspace?.info() });
     this.announceSandbox(workspace);
   }
 
@@ -549,7 +518,7 @@ export class SessionHost {
         this.sandboxVerdict = choice.verdict;
         if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
       }
-      if (this.workspace === workspace && !this.closed) this.forwarder.push({ k: "w", workspace: workspace.info() });
+      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "w", workspace: workspace.info() });
     });
   }
 
@@ -562,7 +531,7 @@ export class SessionHost {
     const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
     if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
       // Called once before the forwarder exists (the Agent's first tool list).
-      this.forwarder?.push({ k: "n", kind: "error", text: mcpToolsLeftOutText(leftOut) });
+      this.mirrors.push({ k: "n", kind: "error", text: mcpToolsLeftOutText(leftOut) });
     }
     this.mcpToolsLeftOut = leftOut;
     return tools;
@@ -674,17 +643,14 @@ export class SessionHost {
   private async close(): Promise<void> {
     this.closed = true;
     this.journal.endReplies();
-    this.forwarder.flush();
-    this.forwarder.dispose();
+    this.mirrors.stop();
     await this.journal.close();
-    for (const sink of this.sinks) sink.close();
-    this.sinks.clear();
+    this.mirrors.disconnect();
   }
 
   private onStateEvent(event: AgentStateEvent, state: Readonly<AgentStateData>): void {
     this.toolRuns = reduceToolRuns(this.toolRuns, event);
-    const item: SessionStreamItem = this.encoder.encode(event, state);
-    this.forwarder.push(item);
+    this.mirrors.stateEvent(event, state);
     // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
     if (!this.closed) this.journal.stateEvent(event);
     if (event.type === "run_start") {
@@ -698,16 +664,7 @@ export class SessionHost {
   }
 
   private snapshot(tailMessages?: number): SessionSnapshot {
-    this.forwarder.flush();
-    const queues = this.agent.queuedMessages();
-    const historyStart = tailMessages === undefined ? 0 : Math.max(0, this.agent.data.messages.length - tailMessages);
-    return {
-      sessionId: this.options.sessionId,
-      seq: this.forwarder.lastSeq,
-      ...(historyStart > 0 ? { historyStart } : {}),
-      state: toWireState(this.agent.data, this.encoder.mirroredStreamingMessage, historyStart),
-      steering: queues.steering,
-      followUp: queues.followUp,
+    return this.mirrors.snapshot(tailMessages, () => ({
       ...(this.held.list().length > 0 ? { held: this.held.list() } : {}),
       steeringMode: this.agent.steeringMode,
       followUpMode: this.agent.followUpMode,
@@ -717,18 +674,7 @@ export class SessionHost {
       ...(this.workspace ? { workspace: this.workspace.info() } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
       ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
-    };
-  }
-
-  private digest(): string {
-    const queues = this.agent.queuedMessages();
-    const state = { ...this.agent.data, streamingMessage: this.encoder.mirroredStreamingMessage };
-    return stateDigest(state, queues.steering, queues.followUp);
-  }
-
-  private broadcast(batch: EventBatch): void {
-    const frame = toEventFrame(batch);
-    for (const sink of this.sinks) sink.send(frame);
+    }));
   }
 
   private reportStatus(): void {
