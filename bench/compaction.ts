@@ -13,7 +13,7 @@
  * Medians; the in-process figures over 200 calls each.
  */
 import { Agent } from "../src/agent-worker/agent/agent";
-import { ContextCompactor } from "../src/agent-worker/host/context-compactor";
+import { ContextCompactor } from "../src/agent-worker/host/compaction/context-compactor";
 import type { AgentMessage, StreamFn } from "../src/shared/agent/types";
 import type { CompactionMessage } from "../src/shared/agent/compaction";
 import { zeroUsage } from "../src/shared/agent/state";

@@ -1,10 +1,10 @@
 /**
  * The loopback model as a summariser, for compaction tests and figures: a request with the summarising system
- * prompt (agent-worker/host/context-compaction.ts) gets a short scripted summary; any other request the server's
+ * prompt (agent-worker/host/compaction/compaction-plan.ts) gets a short scripted summary; any other request the server's
  * default answer (echo, directives).
  */
 import { defaultFallback, type ScriptedTurn } from "../src/web-host/openai-test-server";
-import { SUMMARY_SYSTEM_PROMPT } from "../src/agent-worker/host/context-compaction";
+import { SUMMARY_SYSTEM_PROMPT } from "../src/agent-worker/host/compaction/compaction-plan";
 
 /** Whether an OpenAI chat-completions body is a compaction's summarising request. */
 export function isSummaryRequest(body: { messages?: { role?: string; content?: unknown }[] }): boolean {

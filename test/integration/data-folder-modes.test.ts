@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCore, type Core } from "../../src/main/broker/core";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../../src/main/broker/secrets";
-import { AttachmentStore } from "../../src/agent-worker/host/attachment-store";
+import { AttachmentStore } from "../../src/agent-worker/host/attachments/attachment-store";
 import { TempFolders } from "../../testkit/temp-folders";
 import { WORKER_FILE } from "../../testkit/worker-harness";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalGate, grantFor, type ApprovalGateOptions, type GatePolicy } from "../../src/agent-worker/host/approval-gate";
+import { ApprovalGate, grantFor, type ApprovalGateOptions, type GatePolicy } from "../../src/agent-worker/host/approvals/approval-gate";
 import type { ApprovalRequest } from "../../src/shared/protocol/session-protocol";
 import type { BeforeToolCallContext } from "../../src/shared/agent/types";
 

@@ -3,9 +3,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message, UserMessage } from "@earendil-works/pi-ai";
-import { withAttachments } from "../../src/agent-worker/host/attachment-context";
-import { chatInstructions, requestParameters } from "../../src/agent-worker/host/chat-request";
-import { workspacePrompt } from "../../src/agent-worker/host/system-prompt";
+import { withAttachments } from "../../src/agent-worker/host/attachments/attachment-context";
+import { chatInstructions, requestParameters } from "../../src/agent-worker/host/prompt/chat-request";
+import { workspacePrompt } from "../../src/agent-worker/host/prompt/system-prompt";
 import {
   attachmentsOf,
   formatBytes,

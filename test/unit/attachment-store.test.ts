@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AttachmentStore, imageType, isText } from "../../src/agent-worker/host/attachment-store";
+import { AttachmentStore, imageType, isText } from "../../src/agent-worker/host/attachments/attachment-store";
 import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, type AttachmentRef } from "../../src/shared/protocol/attachments";
 import { bandsPng } from "../../testkit/png";
 

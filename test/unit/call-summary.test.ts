@@ -1,9 +1,9 @@
 /**
- * The line an approval question shows (agent-worker/host/call-summary.ts): a built-in tool's call by the arguments
+ * The line an approval question shows (agent-worker/host/approvals/call-summary.ts): a built-in tool's call by the arguments
  * the tool declares and will use, never by extra ones a model added; a tool we do not know by all its arguments.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { describeToolCall, formatArguments } from "../../src/agent-worker/host/call-summary";
+import { describeToolCall, formatArguments } from "../../src/agent-worker/host/approvals/call-summary";
 import { unsandboxedShell, workspaceTools } from "../../src/agent-worker/tools/workspace";
 import { calculateTool } from "../../src/agent-worker/tools/calculate-tool";
 import { TempFolders } from "../../testkit/temp-folders";

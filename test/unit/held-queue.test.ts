@@ -1,11 +1,11 @@
 /**
- * The session's policy for queued messages a run leaves behind (agent-worker/host/held-queue.ts), over our real
+ * The session's policy for queued messages a run leaves behind (agent-worker/host/session/held-queue.ts), over our real
  * Agent on pi-ai's scripted model: after Stop or a failure they are held and never go out by themselves; "Send now"
  * and "Discard" act on one each; after a normal end, a message queued too late still goes on.
  */
 import { fauxAssistantMessage, type Context, type FauxResponseStep } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { HeldQueue } from "../../src/agent-worker/host/held-queue";
+import { HeldQueue } from "../../src/agent-worker/host/session/held-queue";
 import type { Agent } from "../../src/agent-worker/agent/index";
 import { delay, scriptedAgent, textOf, useScriptedModel, userMessage } from "./agent/harness";
 

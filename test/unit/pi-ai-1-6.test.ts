@@ -11,7 +11,7 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { streamSimple } from "../../src/agent-worker/agent/stream-simple";
 import { validateToolArguments } from "../../src/agent-worker/agent/tool-validation";
-import { withStallTimeout } from "../../src/agent-worker/host/stall-timeout";
+import { withStallTimeout } from "../../src/agent-worker/host/provider/stall-timeout";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { catalogModels } from "../../src/main/broker/model-catalog";
 import { parseChatExport } from "../../src/main/broker/chat-import";

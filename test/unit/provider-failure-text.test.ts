@@ -1,7 +1,7 @@
 /** The words the worker adds to a provider's error text, and how the page reads them back (shared/error-text.ts). */
 import { describe, expect, it } from "vitest";
 import { networkCode, parseTimeout, retryAfterSeconds, timeoutText, waitInWords, withNetworkCause, withRetryAfter } from "../../src/shared/error-text";
-import { retryAfter } from "../../src/agent-worker/host/provider-call";
+import { retryAfter } from "../../src/agent-worker/host/provider/provider-call";
 
 describe("the worker's notes on a failed request", () => {
   it("a Retry-After note reads back as its seconds, whatever the text before it", () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AssistantMessage, AssistantMessageEvent } from "@earendil-works/pi-ai";
 import { createAgentStateData, type AgentStateEvent } from "../../src/shared/agent/state";
 import { StateEventEncoder } from "../../src/shared/protocol/wire-events";
-import { CHECKPOINT_INTERVAL_MS, ReplyCheckpoints } from "../../src/agent-worker/host/reply-checkpoints";
+import { CHECKPOINT_INTERVAL_MS, ReplyCheckpoints } from "../../src/agent-worker/host/journal/reply-checkpoints";
 import { loadTranscript, TranscriptWriter, type TranscriptRecord } from "../../src/shared-node/session-files/transcript-store";
 import { INTERRUPTED_REPLY_ERROR, isInterruptedReply, unfinishedReplyAsSaid } from "../../src/shared/agent/unfinished-reply";
 import { messageText } from "../../testkit/message-text";

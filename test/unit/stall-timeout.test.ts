@@ -1,7 +1,7 @@
 /** The stall guard around provider streams, against pi-ai's real OpenAI-compatible provider and the loopback server. */
 import { streamSimple } from "../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withStallTimeout } from "../../src/agent-worker/host/stall-timeout";
+import { withStallTimeout } from "../../src/agent-worker/host/provider/stall-timeout";
 import { customModel, KEYLESS_API_KEY } from "../../src/shared/providers/custom-provider";
 import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 

@@ -6,9 +6,9 @@
 import * as Comlink from "comlink";
 import type { MainControlApi, WorkerControlApi } from "../../shared/protocol/control-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
-import { MessagePortMainTransport } from "./message-port-main-transport";
+import { MessagePortMainTransport } from "./transport/message-port-main-transport";
 import { ParentTransport } from "../../shared-node/process/parent-transport";
-import { SessionHost } from "./session-host";
+import { SessionHost } from "./session/session-host";
 
 /**
  * Node hosts only (Electron workers get MessagePorts): the loopback WebSocket listener for session connections.
@@ -17,7 +17,7 @@ import { SessionHost } from "./session-host";
  */
 let listening: Promise<{ url: string; close(): void }> | undefined;
 const listenForSessionsOnce = () =>
-  (listening ??= import("./websocket-listener").then(({ listenForSessions }) =>
+  (listening ??= import("./transport/websocket-listener").then(({ listenForSessions }) =>
     listenForSessions((transport) => {
       if (host) host.connect(transport);
       else transport.close();
@@ -85,8 +85,8 @@ const api: WorkerControlApi = {
     await Promise.all([
       isUtilityProcess ? undefined : listenForSessionsOnce(),
       // A subagent's spare: its workspace tools and its model's client, before the task arrives.
-      options?.subagent ? import("./session-workspace").then(({ prepareSandbox }) => prepareSandbox(options.subagent?.sandbox)) : undefined,
-      options?.subagent ? import("./provider-preload").then(({ preloadProvider }) => preloadProvider(options.subagent?.api)) : undefined,
+      options?.subagent ? import("./workspace/session-workspace").then(({ prepareSandbox }) => prepareSandbox(options.subagent?.sandbox)) : undefined,
+      options?.subagent ? import("./provider/provider-preload").then(({ preloadProvider }) => preloadProvider(options.subagent?.api)) : undefined,
     ]);
   },
   async ping() {

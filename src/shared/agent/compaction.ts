@@ -3,7 +3,7 @@
  * chat's model; the transcript keeps every message and gains a marker, a message of its own kind
  * (`role: "compaction"`), where the summary was made. What the model is sent from then on is the marker's summary
  * followed by the messages from `firstKeptIndex` on (`compactedView`). The worker makes markers (see
- * agent-worker/host/context-compactor.ts); the page shows them as rows and measures the context with the same view.
+ * agent-worker/host/compaction/context-compactor.ts); the page shows them as rows and measures the context with the same view.
  */
 import type { Usage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "./types";

@@ -4,7 +4,7 @@ import type { AgentMessage } from "../agent/types";
  * A queued message whose run ended without taking it: the user pressed Stop, or the run failed. It waits, visible in
  * the chat's queue strip, until the user sends it ("Send now") or discards it; it never goes to the agent by itself
  * with a later prompt. `queue` is where it was queued, and where "Send now" puts it back while a run is active.
- * The worker's policy: agent-worker/host/held-queue.ts.
+ * The worker's policy: agent-worker/host/session/held-queue.ts.
  */
 export interface HeldMessage {
   queue: "steering" | "followUp";

@@ -15,8 +15,8 @@ import {
 import { Type } from "typebox";
 import { Agent } from "../../../src/agent-worker/agent/agent";
 import type { AgentMessage, AgentTool, StreamFn } from "../../../src/shared/agent/types";
-import { ContextCompactor } from "../../../src/agent-worker/host/context-compactor";
-import { SUMMARY_SYSTEM_PROMPT } from "../../../src/agent-worker/host/context-compaction";
+import { ContextCompactor } from "../../../src/agent-worker/host/compaction/context-compactor";
+import { SUMMARY_SYSTEM_PROMPT } from "../../../src/agent-worker/host/compaction/compaction-plan";
 import { summaryForModel, type CompactionMessage } from "../../../src/shared/agent/compaction";
 import { zeroUsage } from "../../../src/shared/agent/state";
 import { model, reply, usage, user, words } from "./fixtures";

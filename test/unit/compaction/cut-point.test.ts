@@ -1,7 +1,7 @@
 /** Where a compaction cuts, and what it summarises: pi's rules (turn boundaries, never between a call and its result). */
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../src/shared/agent/types";
-import { findCutPoint, planCompaction, type CompactionPlan } from "../../../src/agent-worker/host/context-compaction";
+import { findCutPoint, planCompaction, type CompactionPlan } from "../../../src/agent-worker/host/compaction/compaction-plan";
 import type { CompactionReason } from "../../../src/shared/agent/compaction";
 import { call, marker, reply, result, usage, user, words } from "./fixtures";
 

@@ -8,7 +8,7 @@ import { streamSimple } from "../../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
 import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../src/web-host/openai-test-server";
-import { overflowFailure } from "../../../src/agent-worker/host/context-compactor";
+import { overflowFailure } from "../../../src/agent-worker/host/compaction/context-compactor";
 import { explainFailure } from "../../../src/renderer/components/common/explainFailure";
 
 let server: OpenAITestServer;

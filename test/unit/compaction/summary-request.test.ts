@@ -1,7 +1,7 @@
 /** The summarising request: pi's shape (conversation as text, structured checkpoint, update on a previous summary). */
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../src/shared/agent/types";
-import { fileLists, serializeConversation, summaryMaxTokens, summaryRequest, SUMMARY_SYSTEM_PROMPT, type CompactionPlan } from "../../../src/agent-worker/host/context-compaction";
+import { fileLists, serializeConversation, summaryMaxTokens, summaryRequest, SUMMARY_SYSTEM_PROMPT, type CompactionPlan } from "../../../src/agent-worker/host/compaction/compaction-plan";
 import { summaryForModel } from "../../../src/shared/agent/compaction";
 import { call, reply, result, user } from "./fixtures";
 

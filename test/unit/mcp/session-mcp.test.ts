@@ -1,9 +1,9 @@
 /**
- * A session's MCP tools (agent-worker/host/session-mcp.ts): which of the tools main offers a chat or a subagent gets,
+ * A session's MCP tools (agent-worker/host/mcp/session-mcp.ts): which of the tools main offers a chat or a subagent gets,
  * what the approval gate is told about them, and how a call travels (progress routed back, Stop cancels).
  */
 import { describe, expect, it, vi } from "vitest";
-import { MAX_TOOLS_PER_REQUEST, mcpToolsLeftOutText, SessionMcp, withMcpTools, type SessionMcpOptions } from "../../../src/agent-worker/host/session-mcp";
+import { MAX_TOOLS_PER_REQUEST, mcpToolsLeftOutText, SessionMcp, withMcpTools, type SessionMcpOptions } from "../../../src/agent-worker/host/mcp/session-mcp";
 import type { McpCallOutcome, McpToolDescriptor } from "../../../src/shared/protocol/mcp-host-protocol";
 import type { WorkerMcpCall } from "../../../src/shared/protocol/control-protocol";
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, type FauxProviderRegistration } from "@earendil-works/pi-ai";
 import { Agent, type AgentTool } from "../../../src/agent-worker/agent/index";
-import { EventForwarder } from "../../../src/agent-worker/host/event-forwarder";
+import { EventForwarder } from "../../../src/agent-worker/host/mirror/event-forwarder";
 import { createAgentStateData, reduceAgentState, zeroUsage, type AgentStateEvent } from "../../../src/shared/agent/state";
 import { jsonEqual } from "../../../src/shared/protocol/message-patch";
 import { stateDigest } from "../../../src/shared/protocol/state-digest";

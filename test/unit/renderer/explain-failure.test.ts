@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
 import { explainFailure } from "../../../src/renderer/components/common/explainFailure";
 import { INTERRUPTED_REPLY_ERROR } from "../../../src/shared/agent/unfinished-reply";
-import { withStallTimeout } from "../../../src/agent-worker/host/stall-timeout";
-import { providerCall } from "../../../src/agent-worker/host/provider-call";
+import { withStallTimeout } from "../../../src/agent-worker/host/provider/stall-timeout";
+import { providerCall } from "../../../src/agent-worker/host/provider/provider-call";
 import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../src/web-host/openai-test-server";
 import { closedPort } from "../../../testkit/closed-port";
 

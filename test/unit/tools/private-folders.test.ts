@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentTool, AgentToolResult } from "../../../src/shared/agent/types";
-import type { SessionWorkspace } from "../../../src/agent-worker/host/session-workspace";
+import type { SessionWorkspace } from "../../../src/agent-worker/host/workspace/session-workspace";
 
 /**
  * Issue 21, item 7: with the home folder as the workspace, or a repository holding the browser host's data folder
@@ -59,7 +59,7 @@ beforeAll(async () => {
     writeFileSync(join(home, path), content);
   }
   symlinkSync(join(home, "dotfiles/gnupg"), join(home, ".gnupg"));
-  const { openWorkspace } = await import("../../../src/agent-worker/host/session-workspace");
+  const { openWorkspace } = await import("../../../src/agent-worker/host/workspace/session-workspace");
   // The home folder itself as the workspace, the data folder inside it: the worst case the review tried.
   workspace = await openWorkspace(home, {
     sessionDir,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentToolResult } from "../../../src/shared/agent/types";
-import type { SessionWorkspace } from "../../../src/agent-worker/host/session-workspace";
+import type { SessionWorkspace } from "../../../src/agent-worker/host/workspace/session-workspace";
 import { privateFolders } from "../../../src/agent-worker/tools/workspace/private-folders";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "paddock-skill-folders-")));
@@ -37,7 +37,7 @@ beforeAll(async () => {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);
   }
-  const { openWorkspace } = await import("../../../src/agent-worker/host/session-workspace");
+  const { openWorkspace } = await import("../../../src/agent-worker/host/workspace/session-workspace");
   workspace = await openWorkspace(join(root, "project"), {
     sessionDir: join(dataDir, "sessions", "chat-1"),
     privateDir: dataDir,

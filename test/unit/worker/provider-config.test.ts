@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Api, Model, ProviderStreams, SimpleStreamOptions } from "@earendil-works/pi-ai";
 import { getBuiltinModels } from "@earendil-works/pi-ai/providers/all";
 import { afterEach, describe, expect, it } from "vitest";
-import { ProviderConfigs } from "../../../src/agent-worker/host/provider-config";
+import { ProviderConfigs } from "../../../src/agent-worker/host/provider/provider-config";
 import { registerApiStreams, streamSimple } from "../../../src/agent-worker/agent/stream-simple";
 import { AMBIENT_CREDENTIALS } from "../../../src/shared/providers/cloud-settings";
 

@@ -3,7 +3,7 @@
  * nothing behind (no listening server, no open connection) and never failing.
  */
 import { describe, expect, it } from "vitest";
-import { preloadProvider } from "../../../src/agent-worker/host/provider-preload";
+import { preloadProvider } from "../../../src/agent-worker/host/provider/provider-preload";
 
 const tcpHandles = () => process.getActiveResourcesInfo().filter((r) => r.startsWith("TCP")).length;
 

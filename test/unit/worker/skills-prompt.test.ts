@@ -4,8 +4,8 @@
  * a tool to read them with. In a chat's prompt it is pi's `<skills>` section, after the project context and before the working folder.
  */
 import { describe, expect, it } from "vitest";
-import { skillsSection } from "../../../src/agent-worker/host/skills-prompt";
-import { workspacePrompt } from "../../../src/agent-worker/host/system-prompt";
+import { skillsSection } from "../../../src/agent-worker/host/prompt/skills-prompt";
+import { workspacePrompt } from "../../../src/agent-worker/host/prompt/system-prompt";
 
 const PDF = { name: "test-skill", description: "A test skill.", location: "/path/to/skill/SKILL.md" };
 

@@ -4,7 +4,7 @@
  * test/unit/tools/pi-compat/record.ts). Only the deviations written in system-prompt.ts's header differ.
  */
 import { describe, expect, it } from "vitest";
-import { PADDOCK_PREAMBLE, PADDOCK_RULES, promptSections, workspacePrompt, type PromptParts } from "../../../src/agent-worker/host/system-prompt";
+import { PADDOCK_PREAMBLE, PADDOCK_RULES, promptSections, workspacePrompt, type PromptParts } from "../../../src/agent-worker/host/prompt/system-prompt";
 import { WORKSPACE_TOOL_PROMPTS } from "../../../src/agent-worker/tools/workspace";
 import recorded from "../tools/pi-compat/pi-1.6.0.json";
 import { promptScenarios } from "../tools/pi-compat/scenarios";

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WorkspacePaths } from "../../../src/agent-worker/tools/workspace/workspace-paths";
-import { loadContextFiles } from "../../../src/agent-worker/host/workspace-context";
+import { loadContextFiles } from "../../../src/agent-worker/host/workspace/workspace-context";
 import { Fifos, within } from "../../../testkit/fifos";
 import { TempFolders } from "../../../testkit/temp-folders";
 

@@ -26,7 +26,7 @@ const RETRY_AGAIN = "Retry asks again from your message.";
 const RULES: Rule[] = [
   // Paddock's own text for a reply cut off by a crash (INTERRUPTED_REPLY_ERROR); first, as it names no provider.
   when(/^Interrupted\b/, { title: "The reply was interrupted.", detail: "Paddock stopped before it finished.", hint: RETRY_AGAIN }),
-  // The worker's text when a context overflow survived compacting once (agent-worker/host/context-compactor.ts).
+  // The worker's text when a context overflow survived compacting once (agent-worker/host/compaction/context-compactor.ts).
   when(/^Context overflow\b/, {
     title: "The chat no longer fits this model's context window.",
     hint: "Earlier messages were summarised and it still did not fit: pick a model with a larger context window, or start a new chat.",

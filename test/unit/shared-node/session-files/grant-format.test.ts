@@ -1,7 +1,7 @@
 /** The grant format the transcript journals "allow for this chat" in (grant-format.ts). */
 import { describe, expect, it } from "vitest";
 import { isGrant } from "../../../../src/shared-node/session-files/grant-format";
-import { grantFor } from "../../../../src/agent-worker/host/approval-gate";
+import { grantFor } from "../../../../src/agent-worker/host/approvals/approval-gate";
 
 describe("the grant format", () => {
   it("transcripts' grants load, those of older versions too (which now match nothing broader than before)", () => {

@@ -1,0 +1,212 @@
+/**
+ * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
+ * one the user allowed for this chat (its tool, or for `bash` the command: see command-grants.ts) too, unless it
+ * changes a file the sandbox protects from commands (git hooks, shell start-up files), which asks every time; any other
+ * waits for an answer given on the session channel: allow once, allow for this chat, or deny (with a reason the model
+ * is given). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
+ * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
+ * when the run is stopped.
+ */
+import type { ToolPolicy } from "../../../shared/settings/schema";
+import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/protocol/session-protocol";
+import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import { hasHiddenCharacters } from "../../../shared/security/hidden-characters";
+import { commandGrant, describeCommandGrant } from "./command-grants";
+
+/**
+ * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
+ * this chat" (a shell that runs outside any sandbox, a change of a file the sandbox protects: no earlier answer may
+ * stand for a later call).
+ */
+export type GatePolicy = ToolPolicy | "every-call";
+
+export interface ApprovalGateOptions {
+  /** What Settings (and the sandbox) say for a tool now; must not reject. */
+  policy(toolName: string): GatePolicy | Promise<GatePolicy>;
+  /** A line saying what the call would do, and for file changes the diff; must not throw. */
+  describe(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }>;
+  /**
+   * Why this call must be asked about every time whatever Settings and grants say (it changes a file the sandbox
+   * protects from commands: protected-paths.ts), or undefined. Must not reject.
+   */
+  protection?(toolCallId: string, toolName: string, args: unknown): Promise<string | undefined>;
+  /** The waiting questions changed: tell the mirrors and main. Must not throw. */
+  changed(pending: ApprovalRequest[]): void;
+  /** Journals "allowed for this chat" (resolves once on disk). */
+  saveGrant(grant: string): Promise<void>;
+  /** How long a question may wait while no window shows the chat. */
+  timeoutMs(): number;
+}
+
+interface Waiting {
+  request: ApprovalRequest;
+  grant?: string;
+  settle(result: BeforeToolCallResult | undefined): void;
+}
+
+export class ApprovalGate {
+  private readonly grants: Set<string>;
+  private readonly waiting = new Map<string, Waiting>();
+  private viewers = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly options: ApprovalGateOptions,
+    grants: readonly string[] = [],
+  ) {
+    this.grants = new Set(grants);
+  }
+
+  /** The questions waiting now, oldest first. */
+  pending(): ApprovalRequest[] {
+    return [...this.waiting.values()].map((w) => w.request);
+  }
+
+  /** The Agent's `beforeToolCall`: never throws (a failure to describe the call still asks). */
+  readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> =>
+    this.ask({ id: context.toolCall.id, toolName: context.toolCall.name, args: context.args }, signal);
+
+  /**
+   * Decides one call: at once when the tool's policy or a grant allows it, else by asking the user. Also for calls
+   * that are not this agent's own: a subagent's (`from` labels it in the chat, `described` is what the subagent saw,
+   * `protection` what it found protected) and questions of the chat's own (`policy: "every-call"`: a yes or no,
+   * nothing to grant). A call that changes a protected file asks every time, saying why. Never throws.
+   */
+  async ask(
+    call: {
+      id: string;
+      toolName: string;
+      args: unknown;
+      from?: ApprovalRequest["from"];
+      described?: { summary: string; diff?: string };
+      policy?: GatePolicy;
+      protection?: string;
+    },
+    signal?: AbortSignal,
+  ): Promise<BeforeToolCallResult | undefined> {
+    const { id, toolName: name } = call;
+    const protection = call.described ? call.protection : await this.options.protection?.(id, name, call.args).catch(() => UNCHECKED);
+    const policy: GatePolicy =
+      protection !== undefined ? "every-call" : (call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask")));
+    if (policy === "allow") return undefined;
+    const grant = policy === "every-call" ? undefined : grantFor(name, call.args);
+    if (grant !== undefined && this.grants.has(grant)) return undefined;
+    if (signal?.aborted) return { block: true, reason: STOPPED };
+    const described: { summary: string; diff?: string } =
+      call.described ?? (await this.options.describe(name, call.args).catch(() => ({ summary: name })));
+    const request: ApprovalRequest = {
+      toolCallId: id,
+      toolName: name,
+      summary: protection !== undefined ? `${described.summary} — ${protection}` : described.summary,
+      ...(described.diff ? { diff: described.diff } : {}),
+      ...(grant !== undefined ? { scope: describeGrant(grant) } : {}),
+      ...(call.from ? { from: call.from } : {}),
+      askedAt: Date.now(),
+    };
+    if (this.waiting.has(id)) return { block: true, reason: "This call is already waiting for an answer." };
+    return new Promise((resolve) => {
+      const onAbort = () => this.settle(id, { block: true, reason: STOPPED });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiting.set(id, {
+        request,
+        grant,
+        settle: (result) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(result);
+        },
+      });
+      this.publish();
+    });
+  }
+
+  /** The user's answer. Rejects when nothing with that id waits (answered elsewhere, or timed out meanwhile). */
+  async answer(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void> {
+    const waiting = this.waiting.get(toolCallId);
+    if (!waiting) throw new Error("That question is no longer waiting (it was answered, or the run stopped).");
+    if (answer === "chat") {
+      if (waiting.grant === undefined) throw new Error("This call can only be allowed once.");
+      this.grants.add(waiting.grant);
+      await this.options.saveGrant(waiting.grant);
+    }
+    const why = reason?.trim();
+    this.settle(toolCallId, answer === "deny" ? { block: true, reason: why ? `The user denied this call: ${why}` : "The user denied this call." } : undefined);
+  }
+
+  /** How many windows show the chat: the timeout runs only while none does. */
+  setViewers(count: number): void {
+    this.viewers = count;
+    this.arm();
+  }
+
+  /** "Allowed for this chat" is forgotten (a reset starts the chat afresh). */
+  clearGrants(): void {
+    this.grants.clear();
+  }
+
+  /** Denies everything waiting (the worker is shutting down). */
+  denyAll(reason: string): void {
+    for (const id of [...this.waiting.keys()]) this.settle(id, { block: true, reason });
+  }
+
+  private settle(id: string, result: BeforeToolCallResult | undefined): void {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return;
+    this.waiting.delete(id);
+    waiting.settle(result);
+    this.publish();
+  }
+
+  private publish(): void {
+    this.options.changed(this.pending());
+    this.arm();
+  }
+
+  private arm(): void {
+    const due = this.waiting.size > 0 && this.viewers === 0;
+    if (!due) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    if (this.timer) return;
+    const ms = this.options.timeoutMs();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.denyAll(`Nobody answered within ${duration(ms)} (no window showed the chat), so the call was not made.`);
+    }, ms);
+    this.timer.unref?.();
+  }
+}
+
+const STOPPED = "The run was stopped before the user answered.";
+/** What a question says when finding out whether its call changes a protected file failed (so it asks, as for one). */
+const UNCHECKED = "it could not be checked whether this changes a file the sandbox protects";
+
+function duration(ms: number): string {
+  if (ms < 60_000) {
+    const seconds = Math.round(ms / 100) / 10;
+    return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  }
+  const minutes = Math.round(ms / 60_000);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/**
+ * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` what command-grants.ts allows
+ * (a harmless program with any arguments, else the exact command); undefined when nothing broader than this call can
+ * be allowed; nor for a command holding a character that does not show as itself (a newline, U+202E: the question
+ * may read as another command).
+ */
+export function grantFor(toolName: string, args: unknown): string | undefined {
+  if (toolName !== "bash") return `tool:${toolName}`;
+  const given: unknown = (args as { command?: unknown })?.command;
+  const command = typeof given === "string" ? given : "";
+  // Judged before trim(), which would drop a U+FEFF, U+2028 or no-break space at either end; a final newline is harmless.
+  if (hasHiddenCharacters(command.replace(/^[ \t\n]+|[ \t\n]+$/g, ""))) return undefined;
+  return commandGrant(command.trim());
+}
+
+/** The grant as the user reads it on the button: "edit", "ls …" (any arguments), or the exact command. */
+function describeGrant(grant: string): string {
+  return describeCommandGrant(grant) ?? grant.slice(5);
+}

@@ -1,0 +1,78 @@
+/**
+ * A chat of the user's: the built-in tools, and with a workspace its tools and `subagent`; its own instructions;
+ * its calls asked in its own chat. The subagents it starts report their progress to the call that runs them.
+ */
+import type { AgentTool } from "../../../shared/agent/types";
+import type { SubagentProgress, WorkerInitOptions } from "../../../shared/protocol/control-protocol";
+import type { ModelRef } from "../../../shared/protocol/app-api";
+import type { ThinkingLevel } from "../../../shared/agent/types";
+import { builtinTools } from "../../tools";
+import { subagentTool } from "../../tools/subagent/subagent-tool";
+import type { ApprovalGate } from "../approvals/approval-gate";
+import type { SessionMain, SessionRole } from "./session-role";
+
+export interface ParentRoleHost {
+  options: Pick<WorkerInitOptions, "sessionId" | "agentFolders">;
+  main: Pick<SessionMain, "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent">;
+  /** Created after the role; asked for at the first call. */
+  approvals(): ApprovalGate;
+  modelRef(): ModelRef | undefined;
+  thinkingLevel(): ThinkingLevel;
+}
+
+export class ParentRole implements SessionRole {
+  /** Progress listeners of this chat's running subagent tasks, by request id. */
+  private readonly listeners = new Map<string, (progress: SubagentProgress) => void>();
+  private nextRequest = 0;
+
+  constructor(private readonly host: ParentRoleHost) {}
+
+  tools(workspaceTools: readonly AgentTool<any>[], hasWorkspace: boolean): AgentTool<any>[] {
+    return [...builtinTools(), ...workspaceTools, ...(hasWorkspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+  }
+
+  instructions(chatInstructions: () => string | undefined): { custom?: string; addendum?: string } {
+    const custom = chatInstructions();
+    return custom === undefined ? {} : { custom };
+  }
+
+  readonly beforeToolCall: SessionRole["beforeToolCall"] = (context, signal) => this.host.approvals().beforeToolCall(context, signal);
+
+  reportsOn(): boolean {
+    return false;
+  }
+
+  status(): Record<string, never> {
+    return {};
+  }
+
+  task<T>(run: () => Promise<T>): Promise<T> {
+    return run();
+  }
+
+  subagentProgress(progress: SubagentProgress): void {
+    this.listeners.get(progress?.requestId)?.(progress);
+  }
+
+  private subagentTool(): AgentTool<any> {
+    const { main, options } = this.host;
+    return subagentTool({
+      listAgents: (scope) => main.listAgents(scope),
+      confirmProjectAgents: (names) => main.confirmProjectAgents(names),
+      confirm: async (toolCallId, question, signal) =>
+        (await this.host.approvals().ask({ id: toolCallId, toolName: "subagent", args: {}, described: { summary: question }, policy: "every-call" }, signal)) === undefined,
+      run: async (request, onProgress) => {
+        this.listeners.set(request.requestId, onProgress);
+        try {
+          return await main.runSubagent(request);
+        } finally {
+          this.listeners.delete(request.requestId);
+        }
+      },
+      stop: (requestId) => main.stopSubagent(requestId),
+      parentModel: () => this.host.modelRef(),
+      parentThinkingLevel: () => this.host.thinkingLevel(),
+      newRequestId: () => `${options.sessionId}-${++this.nextRequest}-${Date.now().toString(36)}`,
+    }, { piAgents: options.agentFolders?.pi, paddockAgents: options.agentFolders?.paddock });
+  }
+}

@@ -1,0 +1,729 @@
+/**
+ * One session, hosted: the Agent, its transcript on disk, and the mirrors connected to it.
+ *
+ * Every state change the Agent makes is encoded at O(delta) and sent to all connected mirrors in numbered batches.
+ * The transcript is appended and flushed at every message_end, before the run moves on; queued steering and
+ * follow-up messages are journaled too, so a killed worker loses neither. A streaming reply is checkpointed about
+ * twice a second, so a killed worker loses at most about a second of it (see journal/session-journal.ts). What
+ * differs between a user's chat and a subagent's session is its role (session-role.ts).
+ */
+import { type Message, type Model } from "@earendil-works/pi-ai";
+import { streamSimple } from "../../agent/stream-simple";
+import { Agent } from "../../agent/agent";
+import type { AgentMessage, AgentTool, StreamFn } from "../../../shared/agent/types";
+import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../../shared/agent/state";
+import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
+import type {
+  FolderIdentity,
+  RunOutcome,
+  SandboxVerdict,
+  SubagentApprovalQuestion,
+  SubagentOutcome,
+  SubagentProgress,
+  WorkerInitOptions,
+  WorkerInitResult,
+  WorkerSettings,
+  WorkerStatus,
+} from "../../../shared/protocol/control-protocol";
+import type { ModelRef, SessionActivity } from "../../../shared/protocol/app-api";
+import {
+  MAX_HISTORY_PAGE,
+  type SessionApi,
+  type SessionSnapshot,
+} from "../../../shared/protocol/session-protocol";
+import { withStallTimeout } from "../provider/stall-timeout";
+import { providerCall } from "../provider/provider-call";
+import { HeldQueue } from "./held-queue";
+import type { Transport } from "../../../shared/transport/transport";
+import { customProviderId, KEYLESS_API_KEY } from "../../../shared/providers/custom-provider";
+import { subagentResult, subagentUsage } from "./subagent-task";
+import type { SessionMain, SessionRole } from "./session-role";
+import { ParentRole } from "./parent-role";
+import { ChildRole } from "./child-role";
+import { WORKSPACE_TOOL_PROMPTS } from "../../tools/workspace/prompt-lines";
+import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
+import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
+import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
+import type { SessionWorkspace, WorkspaceSetup } from "../workspace/session-workspace";
+import { workspacePrompt } from "../prompt/system-prompt";
+import { NO_SKILLS } from "../../../shared/protocol/skills";
+import { SessionMirrors } from "../mirror/session-mirrors";
+import { loadTranscript, TranscriptWriter } from "../../../shared-node/session-files/transcript-store";
+import { SessionJournal } from "../journal/session-journal";
+import { ContextCompactor } from "../compaction/context-compactor";
+import { compactionRecord } from "../../../shared-node/session-files/compaction-record";
+import { attachmentsDir } from "../../../shared-node/session-files/session-folder";
+import { summaryForModel, type CompactionMessage } from "../../../shared/agent/compaction";
+import { CONTINUE_PROMPT, isUnfinishedReply, unfinishedReplyAsSaid } from "../../../shared/agent/unfinished-reply";
+import { titleFrom } from "../../../shared/agent/chat-title";
+import { sumUsage } from "../../../shared/agent/usage";
+import { errorText } from "../../../shared/error-text";
+import { describeToolCall } from "../approvals/call-summary";
+import { AttachmentStore } from "../attachments/attachment-store";
+import { MessageActions } from "./message-actions";
+import { ProviderConfigs } from "../provider/provider-config";
+import { withAttachments } from "../attachments/attachment-context";
+import { chatInstructions, requestParameters } from "../prompt/chat-request";
+import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../../shared/protocol/attachments";
+import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../../shared/protocol/chat-options";
+
+
+/**
+ * How a workspace is opened: `identity` is the one main saw it with (see WorkerInitOptions); `currentSettings`, the
+ * settings when a command runs (bash asks them for the shell command prefix, so a change applies to the next command).
+ */
+function workspaceSetup(
+  options: WorkerInitOptions,
+  settings: WorkerSettings,
+  identity: FolderIdentity | undefined,
+  currentSettings: () => WorkerSettings,
+): WorkspaceSetup {
+  return {
+    sessionDir: options.sessionDir,
+    privateDir: options.privateDir,
+    allowedDomains: settings.allowedDomains,
+    shellCommandPrefix: () => currentSettings().shellCommandPrefix,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(identity ? { identity } : {}),
+  };
+}
+
+/** How the latest run ended, read from its last assistant message (a failed run ends in one too). */
+function lastRunOutcome(messages: readonly AgentMessage[]): RunOutcome | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== "assistant") continue;
+    return m.stopReason === "error" ? "failed" : m.stopReason === "aborted" ? "aborted" : "done";
+  }
+  return undefined;
+}
+
+/**
+ * The model's view of the transcript: what it understands (as pi's default), with unfinished replies (interrupted
+ * or stopped) shown as the text they had said, so Continue can pick up from there (pi-ai would leave them out).
+ */
+function convertToLlm(messages: AgentMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      const said = isUnfinishedReply(message) ? unfinishedReplyAsSaid(message) : message;
+      if (said) out.push(said);
+    } else if (message.role === "user" || message.role === "toolResult") out.push(message);
+    // transformContext puts the latest marker first, standing for what it summarised (see context-compactor.ts).
+    else if (message.role === "compaction") out.push({ role: "user", content: [{ type: "text", text: summaryForModel(message) }], timestamp: message.timestamp });
+  }
+  return out;
+}
+
+/**
+ * `openWorkspace`, loaded on first use: the tools and their libraries (jsdiff, picomatch...) cost a worker ~40 ms
+ * of start-up and some memory, which a chat without a workspace, and every warm spare, should not pay.
+ */
+async function openWorkspace(folder: string, setup: WorkspaceSetup, main: Pick<SessionMain, "listSkills">): Promise<SessionWorkspace> {
+  // The skills as main finds them now (a chat without them still opens: a failed ask lists none).
+  const [{ openWorkspace: open }, skills] = await Promise.all([import("../workspace/session-workspace"), main.listSkills().catch(() => NO_SKILLS)]);
+  return open(folder, { ...setup, skills });
+}
+
+export class SessionHost {
+  readonly agent: Agent;
+  /** The pages connected to this session, and what they are sent (session-mirrors.ts). */
+  private readonly mirrors: SessionMirrors;
+  /** What the transcript is told, and when (session-journal.ts). */
+  private readonly journal: SessionJournal;
+  /** Keeps the context inside the model's window (transformContext, overflow retry, "Compact now"). */
+  private readonly compactor: ContextCompactor;
+  /** The cloud providers' settings for each request, asked of main with the key (provider-config.ts). */
+  private readonly providerConfigs = new ProviderConfigs(async (provider, modelId) => this.main.getProviderConfig?.(provider, modelId));
+  private toolRuns: ToolRuns = NO_TOOL_RUNS;
+  private settings: WorkerSettings;
+  private modelRef: ModelRef | undefined;
+  /** Why the chat's model could not be resolved when it opened (until another is picked): what a prompt is told. */
+  private modelProblem: string | undefined;
+  private closed = false;
+  private readonly approvals: ApprovalGate;
+  private workspace: SessionWorkspace | undefined;
+  /** The identity main handed the current workspace over with (see WorkerInitOptions). */
+  private workspaceIdentity: FolderIdentity | undefined;
+  /** Counts setWorkspace calls: only the latest one's folder is taken. */
+  private workspaceChanges = 0;
+  /** A chat of the user's or a subagent's session: what differs between them (session-role.ts). */
+  private readonly role: SessionRole;
+  /** What this process found about the sandbox, for main. */
+  private sandboxVerdict: SandboxVerdict | undefined;
+  /** The files this chat's messages carry, in its session folder. */
+  private readonly attachments: AttachmentStore;
+  /** The chat's own instructions and parameters (journaled in `meta` records). */
+  private chatOptions: ChatOptions;
+  /** Edit, Regenerate, versions, Delete. */
+  private readonly actions: MessageActions;
+  /** The MCP servers' tools this chat uses (session-mcp.ts). */
+  private readonly mcp: SessionMcp;
+  /** How many of them the last tool list left out (see withMcpTools), so the user is told once. */
+  private mcpToolsLeftOut = 0;
+  /** Queued messages a Stop or a failed run left behind, until the user sends or discards them. */
+  private readonly held: HeldQueue;
+
+  private constructor(
+    private readonly options: WorkerInitOptions,
+    private readonly main: SessionMain,
+    writer: TranscriptWriter,
+    loaded: Awaited<ReturnType<typeof loadTranscript>>,
+    modelRef: ModelRef | undefined,
+    model: Model<any> | undefined,
+    workspace: SessionWorkspace | undefined,
+  ) {
+    this.settings = options.settings;
+    this.mirrors = new SessionMirrors({
+      sessionId: options.sessionId,
+      agent: () => this.agent,
+      integrityCheck: options.integrityCheck,
+      viewers: (count) => this.approvals.setViewers(count),
+    });
+    this.workspace = workspace;
+    this.workspaceIdentity = options.workspaceIdentity;
+    const approvals = () => this.approvals;
+    this.role = options.subagent
+      ? new ChildRole({
+          setup: options.subagent,
+          main,
+          approvals,
+          protection: async (toolCallId, toolName, args) => this.workspace?.protection(toolCallId, toolName, args),
+          describeCall: (toolName, args) => this.describeCall(toolName, args),
+        })
+      : new ParentRole({
+          options,
+          main,
+          approvals,
+          modelRef: () => this.modelRef,
+          thinkingLevel: () => this.agent.state.thinkingLevel,
+        });
+    this.mcp = new SessionMcp({
+      main,
+      chosenServers: () => this.chatOptions.mcpServers,
+      ...(this.role.mcpToolNames ? { subagentTools: [...this.role.mcpToolNames] } : {}),
+      changed: () => {
+        this.agent.state.tools = this.tools();
+        this.agent.state.systemPrompt = this.systemPrompt();
+      },
+    });
+    this.announceSandbox(workspace);
+    this.approvals = new ApprovalGate(
+      {
+        policy: (tool) => this.policy(tool),
+        describe: (tool, args) => this.describeCall(tool, args),
+        protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
+        changed: (pending) => {
+          this.mirrors.push({ k: "ap", pending });
+          this.reportStatus();
+        },
+        saveGrant: (grant) => this.journal.record({ t: "grant", grant }),
+        timeoutMs: () => this.settings.approvalTimeoutMs,
+      },
+      loaded.grants,
+    );
+    this.modelRef = modelRef;
+    this.attachments = new AttachmentStore(attachmentsDir(options.sessionDir));
+    this.chatOptions = loaded.chatOptions ?? {};
+    this.journal = new SessionJournal(
+      {
+        writer,
+        agent: () => this.agent,
+        held: () => this.held.list(),
+        streaming: () => this.mirrors.streamingMessage,
+        queuesShown: (queues) => this.mirrors.push({ k: "q", ...queues }),
+        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
+        recorded: () => this.reportStatus(),
+      },
+      loaded.title ?? titleFrom(loaded.messages),
+    );
+    const streamFn: StreamFn = (model, context, streamOptions) => {
+      const timeoutMs = this.settings.requestTimeoutMs;
+      // No silent SDK retries: an error surfaces at once and the user decides (Retry = continue()). The timeout
+      // covers a provider that never answers and, through the stall guard, one that stops mid-reply.
+      const chosen = requestParameters(this.chatOptions, model);
+      // The call's notes (Retry-After, why an address was not reached) complete the SDK's error text.
+      const call = providerCall();
+      return withStallTimeout(
+        (signal) => call.run(() => streamSimple(model, context, this.providerConfigs.options(model, { ...streamOptions, ...chosen, signal, timeoutMs, maxRetries: 0 }))),
+        streamOptions?.signal,
+        timeoutMs,
+        call.explain,
+      );
+    };
+    this.compactor = new ContextCompactor(
+      {
+        messages: () => this.agent.data.messages,
+        model: () => this.agent.state.model,
+        thinkingLevel: () => this.agent.state.thinkingLevel,
+        apiKey: async (provider) => this.agent.getApiKey?.(provider),
+        convertToLlm: (messages) => this.agent.convertToLlm(messages),
+        append: (marker) => this.appendCompaction(marker),
+        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
+      },
+      streamFn,
+    );
+    this.held = new HeldQueue(
+      { agent: () => this.agent, changed: (journal) => this.journal.queuesChanged(journal), requireModel: () => this.requireModel() },
+      loaded.held,
+    );
+    this.agent = new Agent({
+      initialState: {
+        messages: loaded.messages,
+        branches: loaded.branches,
+        tools: this.tools(),
+        systemPrompt: this.systemPrompt(),
+        thinkingLevel: options.settings.thinkingLevel,
+        ...(model ? { model } : {}),
+      },
+      steeringMode: options.settings.steeringMode,
+      followUpMode: options.settings.followUpMode,
+      toolExecution: options.settings.toolExecution,
+      sessionId: options.sessionId,
+      streamFn: this.compactor.guardOverflow(),
+      transformContext: this.compactor.transformContext,
+      // Attachments are loaded here, as the request is built: the transcript and the mirrors hold only references.
+      convertToLlm: (messages) => withAttachments(convertToLlm(messages), this.attachments, readsImages(this.agent.state.model)),
+      // Whoever gave the work decides (see child-role.ts).
+      beforeToolCall: this.role.beforeToolCall,
+      getApiKey: async (provider) => {
+        const model = this.agent.state.model;
+        const [key] = await Promise.all([
+          this.main.getApiKey(provider).catch(() => undefined),
+          this.providerConfigs.refresh(provider, model?.provider === provider ? model.id : ""),
+        ]);
+        return key ?? (customProviderId(provider) !== undefined ? KEYLESS_API_KEY : undefined);
+      },
+      onStateEvent: (event, state) => this.onStateEvent(event, state),
+      onQueueChange: (change) => this.journal.agentQueueChanged(change),
+    });
+    this.journal.follow(this.agent);
+    this.actions = new MessageActions({
+      agent: this.agent,
+      requireModel: () => this.requireModel(),
+      userMessage: async (text, attachments) => (attachments.length > 0 ? this.messageWith(text, attachments) : this.userMessage(text)),
+      journal: (record) => this.journal.record(record),
+      changed: () => this.reportStatus(),
+    });
+    this.journal.restoreQueues(loaded.steering, loaded.followUp);
+  }
+
+  /** Loads the session's transcript and starts hosting it. */
+  static async open(options: WorkerInitOptions, main: SessionMain): Promise<{ host: SessionHost; result: WorkerInitResult }> {
+    // A model that is gone (an endpoint removed from Settings, a model pi-ai's catalogue no longer lists) leaves the
+    // chat without one: it opens all the same, and says why and what to pick (main's text names the closest model).
+    const resolve = (ref: ModelRef) =>
+      main.resolveModel(ref).then((model) => ({ model, problem: undefined }), (error: unknown) => ({ model: undefined, problem: errorText(error) }));
+    // The default is asked for while the transcript loads (a new chat uses it), a chat's own model after.
+    const defaultRef = options.settings.defaultModel;
+    const defaultModel = defaultRef ? resolve(defaultRef) : Promise.resolve({ model: undefined, problem: undefined });
+    const opening = TranscriptWriter.open(options.transcriptFile);
+    // A transcript this version cannot read (a newer one's) is refused before anything is appended to it.
+    const loaded = await loadTranscript(options.transcriptFile).catch(async (error: unknown) => {
+      await opening.then((unused) => unused.close(), () => undefined);
+      throw error;
+    });
+    const writer = await opening;
+    const modelRef = loaded.model ?? defaultRef;
+    let created: SessionHost | undefined;
+    const currentSettings = () => created?.settings ?? options.settings;
+    const [resolved, workspace] = await Promise.all([
+      loaded.model ? resolve(loaded.model) : defaultModel,
+      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings), main) : undefined,
+    ]);
+    const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
+    created = host;
+    if (resolved.problem) {
+      host.modelProblem = resolved.problem;
+      // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
+      host.mirrors.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
+    }
+    await host.mcp.load();
+    const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
+    return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
+  }
+
+  /** The commands mirrors call. Each validates its state and rejects with a readable Error. */
+  readonly api: SessionApi = {
+    prompt: async (text, attachments) => {
+      this.requireModel();
+      await this.agent.prompt(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
+    },
+    continue: async () => {
+      this.requireModel();
+      // Retry after a failed turn: the failed reply is dropped so the model answers the user's message again.
+      // (pi's continue() refuses an assistant last message; a failed one carries no content worth keeping.)
+      const messages = this.agent.state.messages;
+      const last = messages[messages.length - 1];
+      if (last?.role === "assistant" && last.stopReason === "error" && !this.agent.state.isStreaming && !this.agent.hasQueuedMessages()) {
+        this.agent.dropLastMessages(1);
+        await this.journal.record({ t: "drop", count: 1 });
+      }
+      await this.agent.continue();
+    },
+    continueReply: async () => {
+      this.requireModel();
+      if (this.agent.state.isStreaming) throw new Error("The agent is still working: wait for it to finish (or stop it), then Continue.");
+      const last = this.agent.state.messages.at(-1);
+      if (!isUnfinishedReply(last)) throw new Error("There is no interrupted or stopped reply to continue.");
+      if (last?.role === "assistant" && !unfinishedReplyAsSaid(last)) {
+        throw new Error("The reply stopped before it said anything: Retry asks again instead.");
+      }
+      // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got.
+      await this.agent.prompt(this.userMessage(CONTINUE_PROMPT));
+    },
+    // Without attachments the message is queued at once, so quick successive calls keep their order.
+    steer: async (text, attachments) => {
+      this.agent.steer(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
+      await this.journal.queuesWritten;
+    },
+    followUp: async (text, attachments) => {
+      this.agent.followUp(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
+      await this.journal.queuesWritten;
+    },
+    putAttachment: (name, mimeType, data) => this.attachments.put(name, mimeType, data),
+    getAttachment: async (id) => {
+      const mimeType = attachmentMimeType(id);
+      if (!mimeType) throw new Error("Not an attachment id");
+      return { mimeType, data: await this.attachments.read(id) };
+    },
+    setChatOptions: async (options) => {
+      const problem = chatOptionsProblem(options);
+      if (problem) throw new Error(`Chat settings not saved: ${problem}`);
+      this.chatOptions = normalizeChatOptions(options);
+      this.agent.state.systemPrompt = this.systemPrompt();
+      this.mcp.rebuild(); // the chat's servers may have changed
+      this.mirrors.push({ k: "o", options: this.chatOptions });
+      await this.journal.record({ t: "meta", chatOptions: this.chatOptions });
+    },
+    abort: async () => {
+      if (this.settings.clearQueuesOnAbort) this.agent.clearAllQueues();
+      this.held.stopping();
+      this.agent.abort();
+      this.compactor.abortManual();
+    },
+    compact: async () => {
+      this.requireModel();
+      if (this.agent.state.isStreaming) throw new Error("The agent is working: compact once it has finished, or stop it first.");
+      await this.compactor.compactNow();
+    },
+    reset: async () => {
+      this.agent.reset();
+      this.held.clear();
+      this.journal.forgetTitle();
+      this.approvals.clearGrants();
+      await this.journal.record({ t: "reset" });
+    },
+    clearQueues: async () => {
+      this.agent.clearAllQueues();
+      this.held.clear();
+      await this.journal.queuesWritten;
+    },
+    sendHeld: async (index) => {
+      await this.held.send(index);
+      await this.journal.queuesWritten;
+    },
+    discardHeld: async (index) => {
+      this.held.discard(index);
+      await this.journal.queuesWritten;
+    },
+    removeQueued: async (queue, index) => {
+      if (!this.agent.removeQueued(queue, index)) throw new Error(`There is no queued ${queue} message at position ${index}`);
+      await this.journal.queuesWritten;
+    },
+    setModel: async (ref) => {
+      this.agent.state.model = await this.main.resolveModel(ref);
+      this.modelRef = ref;
+      this.modelProblem = undefined;
+      await this.journal.record({ t: "meta", model: ref });
+      this.reportStatus();
+    },
+    setThinkingLevel: async (level) => {
+      this.agent.state.thinkingLevel = level;
+    },
+    answerApproval: async (toolCallId, answer, reason) => this.approvals.answer(toolCallId, answer, reason),
+    editMessage: (index, text) => this.actions.editMessage(index, text),
+    regenerate: () => this.actions.regenerate(),
+    switchBranch: (at, version) => this.actions.switchBranch(at, version),
+    deleteMessage: (index) => this.actions.deleteMessage(index),
+    getSnapshot: async (tailMessages) => this.snapshot(tailMessages),
+    getHistory: async (start, end) => {
+      if (end - start > MAX_HISTORY_PAGE) throw new Error(`Ask for at most ${MAX_HISTORY_PAGE} messages at a time`);
+      this.mirrors.flush();
+      return this.agent.data.messages.slice(start, Math.max(start, end));
+    },
+  };
+
+  /** Serves one mirror on `transport` until it closes. */
+  connect(transport: Transport): void {
+    if (this.closed) {
+      transport.close();
+      return;
+    }
+    this.mirrors.connect(transport, this.api);
+  }
+
+  /**
+   * New settings from main. A changed default for queue modes or tool execution applies to this live session too;
+   * an unchanged one leaves a choice made for this session alone.
+   */
+  updateSettings(settings: WorkerSettings): void {
+    const before = this.settings;
+    this.settings = settings;
+    if (settings.steeringMode !== before.steeringMode) this.agent.steeringMode = settings.steeringMode;
+    if (settings.followUpMode !== before.followUpMode) this.agent.followUpMode = settings.followUpMode;
+    if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
+    if (settings.defaultSystemPrompt !== before.defaultSystemPrompt) this.agent.state.systemPrompt = this.systemPrompt();
+    const domains = (s: WorkerSettings) => s.allowedDomains.join("\n");
+    if (this.workspace && domains(settings) !== domains(before)) void this.setWorkspace(this.workspace.folder, this.workspaceIdentity);
+  }
+
+  /**
+   * Settings' word on a tool, except that a shell outside any sandbox asks about every command: nothing confines
+   * it, so no earlier answer may stand for a later command.
+   */
+  private async policy(tool: string): Promise<GatePolicy> {
+    const mcp = this.mcp.policy(tool, this.settings.toolApproval);
+    if (mcp) return mcp;
+    if (tool === "bash" && this.workspace && !(await this.workspace.shell).sandboxed) return "every-call";
+    return this.settings.toolApproval[tool] ?? "ask";
+  }
+
+  /** What the agent is doing: waiting for the user's answer, running, or nothing. */
+  activity(): SessionActivity {
+    if (this.approvals.pending().length > 0) return "waiting";
+    return this.agent.state.isStreaming ? "running" : "idle";
+  }
+
+  /**
+   * The chat's workspace changed (main checked the folder; undefined: none). The tools and the instructions follow,
+   * from the agent's next step on; the mirrors are told, so the chat shows it.
+   */
+  async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
+    const change = ++this.workspaceChanges;
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings), this.main) : undefined;
+    if (change !== this.workspaceChanges) return; // a later change overtook this one
+    this.workspace = workspace;
+    this.workspaceIdentity = identity;
+    this.agent.state.tools = this.tools();
+    this.agent.state.systemPrompt = this.systemPrompt();
+    this.mirrors.push({ k: "w", workspace: workspace?.info() });
+    this.announceSandbox(workspace);
+  }
+
+  /** Once the workspace knows whether its commands are sandboxed, the mirrors are told (if it is still the one). */
+  private announceSandbox(workspace: SessionWorkspace | undefined): void {
+    void workspace?.shell.then((choice) => {
+      if (choice.verdict && !this.sandboxVerdict) {
+        this.sandboxVerdict = choice.verdict;
+        if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
+      }
+      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "w", workspace: workspace.info() });
+    });
+  }
+
+  /**
+   * The built-in tools, and with a workspace its file and shell tools and `subagent`; the MCP tools of the chat's
+   * servers. A subagent has the workspace and MCP tools its definition names, and never `subagent` (no recursion).
+   */
+  private tools(): AgentTool<any>[] {
+    const own = this.role.tools(this.workspace?.tools ?? [], this.workspace !== undefined);
+    const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
+    if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
+      // Called once before the forwarder exists (the Agent's first tool list).
+      this.mirrors.push({ k: "n", kind: "error", text: mcpToolsLeftOutText(leftOut) });
+    }
+    this.mcpToolsLeftOut = leftOut;
+    return tools;
+  }
+
+  /** Main's list of the MCP tools on offer changed. */
+  mcpToolsChanged(tools: McpToolDescriptor[]): void {
+    if (!this.closed) this.mcp.offer(tools);
+  }
+
+  /** Progress of one of this session's MCP calls. */
+  mcpProgress(progress: McpCallProgress): void {
+    this.mcp.onProgress(progress);
+  }
+
+  /** Main passes on a subagent's progress to the tool call that runs it. */
+  subagentProgress(progress: SubagentProgress): void {
+    this.role.subagentProgress(progress);
+  }
+
+  /**
+   * A subagent's call, asked in this chat (its card is this chat's `subagent` call). Keyed apart from this chat's own
+   * calls, whose ids may be the same. Stop denies it, as it does this chat's own questions.
+   */
+  async askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }> {
+    const decided = await this.approvals.ask(
+      {
+        id: `${from.sessionId}:${question.toolCallId}`,
+        toolName: question.toolName,
+        args: question.args,
+        from,
+        described: { summary: `${from.agent}: ${question.summary}`, ...(question.diff ? { diff: question.diff } : {}) },
+        ...(typeof question.protection === "string" ? { protection: question.protection } : {}),
+      },
+      this.agent.signal,
+    );
+    return decided?.block ? { block: true, ...(decided.reason ? { reason: decided.reason } : {}) } : { block: false };
+  }
+
+  /**
+   * What an approval question says about a call of this session's (an MCP tool's server, name and arguments; a
+   * built-in tool's declared arguments: call-summary.ts), and for a file change its diff. Never rejects.
+   */
+  private async describeCall(toolName: string, args: unknown): Promise<{ summary: string; diff?: string }> {
+    const mcp = this.mcp.describe(toolName, args);
+    if (mcp) return mcp;
+    const diff = await this.workspace?.preview(toolName, args).catch(() => undefined);
+    const tool = this.agent.state.tools.find((t) => t.name === toolName);
+    return { summary: describeToolCall(tool, args, toolName), ...(diff ? { diff } : {}) };
+  }
+
+  /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */
+  async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
+    const start = this.agent.state.messages.length;
+    try {
+      await this.role.task(async () => {
+        // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
+        const problem = this.workspace?.info().problem;
+        if (problem) throw new Error(problem);
+        await this.api.prompt(task);
+      });
+    } catch (error) {
+      return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])) };
+    }
+    return { ...subagentResult(this.agent.state.messages.slice(start)), ...(this.modelRef ? { model: this.modelRef } : {}) };
+  }
+
+  /**
+   * The chat's own instructions (else Settings' default); with a workspace, inside Paddock's prompt for working in
+   * it (as pi's), in place of Paddock's default. A subagent runs with its definition's instructions instead.
+   */
+  private systemPrompt(): string {
+    const workspace = this.workspace;
+    const { custom, addendum } = this.role.instructions(() => chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt));
+    if (!workspace) return addendum ?? custom ?? "";
+    return workspacePrompt({
+      custom,
+      tools: this.tools().map((t) => {
+        const pi = WORKSPACE_TOOL_PROMPTS[t.name];
+        return { name: t.name, snippet: pi?.snippet, guidelines: pi?.guidelines };
+      }),
+      // pi gives a subagent its agent's body as an appended prompt (--append-system-prompt): the addendum section.
+      addendum,
+      workspace: workspace.folder,
+      contextFiles: workspace.contextFiles,
+      skills: workspace.skills,
+    });
+  }
+
+  /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.agent.abort();
+    await this.agent.waitForIdle();
+    await this.close();
+  }
+
+  /**
+   * The process is about to end without being asked (its parent died): saves the streaming reply as it stands and
+   * closes the transcript, leaving the run alone. Aborting would journal the reply as stopped by the user; a reply
+   * cut off by a crash loads as interrupted, with Retry and Continue.
+   */
+  async saveAndClose(): Promise<void> {
+    if (this.closed) return;
+    this.journal.saveReply();
+    await this.close();
+  }
+
+  private async close(): Promise<void> {
+    this.closed = true;
+    this.journal.endReplies();
+    this.mirrors.stop();
+    await this.journal.close();
+    this.mirrors.disconnect();
+  }
+
+  private onStateEvent(event: AgentStateEvent, state: Readonly<AgentStateData>): void {
+    this.toolRuns = reduceToolRuns(this.toolRuns, event);
+    this.mirrors.stateEvent(event, state);
+    // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
+    if (!this.closed) this.journal.stateEvent(event);
+    if (event.type === "run_start") {
+      this.compactor.runStarted();
+      this.held.runStarted();
+    }
+    if (event.type === "run_settled") this.held.runSettled();
+    if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
+    // A subagent's parent shows what it is doing: each tool call is news.
+    else if (this.role.reportsOn(event)) this.reportStatus();
+  }
+
+  private snapshot(tailMessages?: number): SessionSnapshot {
+    return this.mirrors.snapshot(tailMessages, () => ({
+      ...(this.held.list().length > 0 ? { held: this.held.list() } : {}),
+      steeringMode: this.agent.steeringMode,
+      followUpMode: this.agent.followUpMode,
+      toolExecution: this.agent.toolExecution,
+      toolRuns: this.toolRuns,
+      approvals: this.approvals.pending(),
+      ...(this.workspace ? { workspace: this.workspace.info() } : {}),
+      ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
+      ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
+    }));
+  }
+
+  private reportStatus(): void {
+    const state = this.agent.state;
+    const status: WorkerStatus = {
+      sessionId: this.options.sessionId,
+      running: state.isStreaming,
+      waiting: this.approvals.pending().length > 0,
+      lastRun: lastRunOutcome(state.messages),
+      title: this.journal.title,
+      messageCount: state.messages.length,
+      updated: Date.now(),
+      model: this.modelRef,
+      ...this.role.status(state.messages),
+      ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
+    };
+    // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
+    // down) it rejects, and that must not become an unhandled rejection.
+    void Promise.resolve()
+      .then(() => this.main.report(status))
+      .catch(() => undefined);
+  }
+
+  private requireModel(): void {
+    if (!isModelChosen(this.agent.state.model)) {
+      throw new Error(this.modelProblem ?? "No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
+    }
+  }
+
+  /** A compaction's marker joins the transcript: the Agent's state (so every mirror), the status, the journal. */
+  private async appendCompaction(marker: CompactionMessage): Promise<void> {
+    this.agent.appendMessage(marker);
+    this.reportStatus();
+    await this.journal.record(compactionRecord(marker));
+  }
+
+  private userMessage(text: string): AgentMessage {
+    return { role: "user", content: [{ type: "text", text }], timestamp: Date.now() };
+  }
+
+  /**
+   * A user message carrying attachments stored here before: each must be in this chat's folder, and images need a
+   * model that reads them; otherwise rejects with the reason, and nothing is sent.
+   */
+  private async messageWith(text: string, refs: readonly AttachmentRef[]): Promise<AgentMessage> {
+    const attachments = await this.attachments.check(refs);
+    const model = this.agent.state.model;
+    if (attachments.some((a) => attachmentKind(a) === "image") && !readsImages(model)) throw new Error(imagesRefused(model.name || model.id || "This model"));
+    const message: UserMessageWithAttachments = { role: "user", content: text ? [{ type: "text", text }] : [], attachments, timestamp: Date.now() };
+    return message;
+  }
+}

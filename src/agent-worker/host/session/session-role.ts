@@ -1,0 +1,36 @@
+/**
+ * The part of a session that depends on who gave it its work, chosen once when the session opens: a chat of the
+ * user's (the parent role: it may start subagents, parent-role.ts) or a subagent's session (the child role: its
+ * agent's tools and instructions, its parent's tasks asked in the parent's chat, child-role.ts).
+ */
+import type { AgentStateEvent } from "../../../shared/agent/state";
+import type { AgentMessage, AgentTool, BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import type { MainControlApi, SubagentProgress, WorkerStatus } from "../../../shared/protocol/control-protocol";
+
+/** What a session needs of main. */
+export type SessionMain = Pick<
+  MainControlApi,
+  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
+> & Partial<Pick<MainControlApi, "getProviderConfig">>;
+
+export interface SessionRole {
+  /** The MCP tools a subagent's definition names (undefined: the chat's servers decide). */
+  readonly mcpToolNames?: readonly string[];
+  /** The session's own tools (before MCP's), given its workspace's (none without one). */
+  tools(workspaceTools: readonly AgentTool<any>[], hasWorkspace: boolean): AgentTool<any>[];
+  /**
+   * The instructions: `custom`, the chat's own (else Settings' default), in place of Paddock's default; `addendum`,
+   * a subagent's definition, appended to the workspace prompt (or the whole prompt without a workspace).
+   */
+  instructions(chatInstructions: () => string | undefined): { custom?: string; addendum?: string };
+  /** The Agent's `beforeToolCall`: who decides on a call. */
+  readonly beforeToolCall: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+  /** Whether `event` is news for main beyond a run's start and end. */
+  reportsOn(event: AgentStateEvent): boolean;
+  /** What the role adds to the status main is sent. */
+  status(messages: readonly AgentMessage[]): Pick<WorkerStatus, "subagent">;
+  /** Runs one task the parent gave (a subagent's; see WorkerControlApi.runTask). */
+  task<T>(run: () => Promise<T>): Promise<T>;
+  /** Main passes on a subagent's progress to the tool call that runs it. */
+  subagentProgress(progress: SubagentProgress): void;
+}
