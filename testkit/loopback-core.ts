@@ -2,26 +2,21 @@
  * The core both hosts assemble (`createCore`) for integration tests: built workers under Node, WebSocket sessions, no
  * spare worker, plaintext secrets, and the loopback server as the endpoint "loopback" whose "test-model" is the default.
  */
-import { createCore, type Core } from "../src/main/broker/core";
+import type { Core } from "../src/main/broker/core";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
-import { plaintextDevCipher } from "../src/main/broker/secrets";
 import type { OpenAITestServer } from "../src/web-host/openai-test-server";
-import { MCP_HOST_FILE, WORKER_FILE } from "./worker-harness";
+import { createTestCore } from "./test-core";
+import { MCP_HOST_FILE } from "./worker-harness";
 
 export function createLoopbackCore(dataDir: string, server: Pick<OpenAITestServer, "baseUrl">, options: { homeDir?: string } = {}): Promise<Core<never>> {
-  return createCore({
+  return createTestCore({
     dataDir,
     ...(options.homeDir ? { homeDir: options.homeDir } : {}),
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
     mcpLauncher: new NodeWorkerLauncher(MCP_HOST_FILE),
-    sessionTransport: "websocket",
-    cipher: plaintextDevCipher,
-    keepSpare: false,
     prepareSettings: (settings) =>
       settings.update({
         customProviders: [{ id: "loopback", name: "Loopback", baseUrl: server.baseUrl, models: ["test-model"] }],
         defaultModel: { provider: "custom:loopback", id: "test-model" },
       }),
-    openSession: async () => {},
   });
 }

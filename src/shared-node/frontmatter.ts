@@ -29,19 +29,23 @@ export function parseFrontmatter(text: string): Frontmatter {
   }
   const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
   if (end === -1) return { ok: true, fields: {}, body: normalized };
-  const fields = yamlMapping(lines.slice(1, end).join("\n"));
+  const fields = parseYamlMapping(lines.slice(1, end).join("\n"));
   if (typeof fields === "string") return { ok: false, reason: fields };
   return { ok: true, fields, body: lines.slice(end + 1).join("\n").trim() };
 }
 
-/** The mapping, or why it is unusable. An empty frontmatter is an empty mapping (pi: `parse("") ?? {}`). */
-function yamlMapping(source: string): Record<string, unknown> | string {
+/**
+ * Frontmatter's YAML as a mapping, or why it is unusable; only ever data (the `yaml` package's default schema has no
+ * tags that construct functions or objects). An empty frontmatter is an empty mapping (pi: `parse("") ?? {}`), unless
+ * `emptyIsMapping` is false (agent files: their frontmatter must say something).
+ */
+export function parseYamlMapping(source: string, { emptyIsMapping = true } = {}): Record<string, unknown> | string {
   try {
     const doc = parseDocument(source);
     if (doc.errors.length > 0) return `frontmatter is not valid YAML (${doc.errors[0].message.split("\n")[0]})`;
     const value: unknown = doc.toJS();
-    if (value === null || value === undefined) return {};
-    if (typeof value !== "object" || Array.isArray(value)) return "frontmatter must be a set of key: value lines";
+    if ((value === null || value === undefined) && emptyIsMapping) return {};
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return "frontmatter must be a set of key: value lines";
     return value as Record<string, unknown>;
   } catch (error) {
     // toJS throws on an alias to an undefined anchor, or too many alias expansions (a "billion laughs" file).

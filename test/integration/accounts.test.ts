@@ -9,12 +9,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accountSecretName } from "../../src/main/accounts/account-tokens";
 import { ANTHROPIC_EXTRA_USAGE } from "../../src/main/accounts/oauth-providers";
-import { createCore, type Core } from "../../src/main/broker/core";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { plaintextDevCipher } from "../../src/main/broker/secrets";
+import type { Core } from "../../src/main/broker/core";
 import type { SignInState } from "../../src/shared/protocol/accounts";
 import { oauthTestFlow, startOAuthTestServer, type OAuthTestServer } from "../../src/web-host/oauth-test-server";
-import { WORKER_FILE } from "../../testkit/worker-harness";
+import { createTestCore } from "../../testkit/test-core";
 
 let dir: string;
 let core: Core<never>;
@@ -25,13 +23,8 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "paddock-accounts-"));
   server = await startOAuthTestServer({ tokenSeconds: 1 });
   const flow = oauthTestFlow(server.url);
-  core = await createCore({
+  core = await createTestCore({
     dataDir: dir,
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
-    sessionTransport: "websocket",
-    cipher: plaintextDevCipher,
-    keepSpare: false,
-    openSession: async () => {},
     oauthFlows: () => new Map([["github-copilot", flow]]),
   });
   states = [];
@@ -112,7 +105,7 @@ describe("account sign-in through main", () => {
     await expect(core.service.startSignIn("openai-compatible-nonsense")).rejects.toThrow(/has no account sign-in/);
     await expect(core.service.signOut("groq")).rejects.toThrow(/has no account sign-in/);
     // With pi-ai's own flows, Anthropic's row shows what pi says about subscription use.
-    const pi = await createCore({ dataDir: join(dir, "pi"), launcher: new NodeWorkerLauncher(WORKER_FILE), sessionTransport: "websocket", cipher: plaintextDevCipher, keepSpare: false, openSession: async () => {} });
+    const pi = await createTestCore({ dataDir: join(dir, "pi") });
     try {
       const status = await pi.service.providerStatus();
       expect(status.find((p) => p.provider === "anthropic")?.account).toMatchObject({ name: "Anthropic (Claude Pro/Max)", subscription: true, terms: ANTHROPIC_EXTRA_USAGE });

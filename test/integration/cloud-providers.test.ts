@@ -10,12 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getBuiltinModels } from "@earendil-works/pi-ai/providers/all";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/broker/core";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { plaintextDevCipher } from "../../src/main/broker/secrets";
-import { endpointUrl } from "../../src/main/broker/session-broker";
-import { SessionClient } from "../../src/renderer/store/session-client";
-import { openWebSocket, WORKER_FILE } from "../../testkit/worker-harness";
+import type { Core } from "../../src/main/broker/core";
+import type { SessionClient } from "../../src/renderer/store/session-client";
+import { askInNewChat, createTestCore } from "../../testkit/test-core";
 
 interface AzureRequest {
   method: string;
@@ -50,14 +47,9 @@ beforeEach(async () => {
     });
   });
   await new Promise<void>((r) => azure.listen(0, "127.0.0.1", r));
-  core = await createCore({
+  core = await createTestCore({
     dataDir: dir,
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
-    sessionTransport: "websocket",
-    cipher: plaintextDevCipher,
-    keepSpare: false,
     prepareSettings: (settings) => settings.update({ defaultModel: { provider: "azure", id: MODEL } }),
-    openSession: async () => {},
   });
 });
 afterEach(async () => {
@@ -76,14 +68,8 @@ async function until(test: () => boolean, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-async function ask(question: string): Promise<SessionClient> {
-  const chat = await core.service.createSession();
-  const client = new SessionClient(chat.id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(chat.id, "page"))) }));
-  clients.push(client);
-  await client.start();
-  await client.prompt(question);
-  return client;
-}
+/** A new chat, viewed and asked one question. */
+const ask = (question: string): Promise<SessionClient> => askInNewChat(core, question, clients);
 
 describe("Azure OpenAI's settings", () => {
   it("the worker's request goes to the configured base URL, deployment and API version, with the saved key", async () => {

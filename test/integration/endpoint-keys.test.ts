@@ -7,14 +7,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCore, type Core } from "../../src/main/broker/core";
-import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
-import { plaintextDevCipher } from "../../src/main/broker/secrets";
-import { endpointUrl } from "../../src/main/broker/session-broker";
+import type { Core } from "../../src/main/broker/core";
 import { KEYLESS_API_KEY } from "../../src/shared/providers/custom-provider";
-import { SessionClient } from "../../src/renderer/store/session-client";
+import type { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { openWebSocket, WORKER_FILE } from "../../testkit/worker-harness";
+import { askInNewChat, createTestCore } from "../../testkit/test-core";
 
 let dir: string;
 let serverA: OpenAITestServer;
@@ -29,14 +26,9 @@ const lastKey = (server: OpenAITestServer) => String(server.requests.at(-1)?.hea
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "paddock-endpoint-keys-"));
   [serverA, serverB] = await Promise.all([startOpenAIServer({ models: ["test-model"] }), startOpenAIServer({ models: ["test-model"] })]);
-  core = await createCore({
+  core = await createTestCore({
     dataDir: dir,
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
-    sessionTransport: "websocket",
-    cipher: plaintextDevCipher,
-    keepSpare: false,
     prepareSettings: (settings) => settings.update({ customProviders: [lab(serverA)], defaultModel: { provider: "custom:lab", id: "test-model" } }),
-    openSession: async () => {},
   });
 });
 afterEach(async () => {
@@ -48,14 +40,7 @@ afterEach(async () => {
 });
 
 /** A new chat, viewed and asked one question. */
-async function ask(question: string): Promise<SessionClient> {
-  const chat = await core.service.createSession();
-  const client = new SessionClient(chat.id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(chat.id, "page"))) }));
-  clients.push(client);
-  await client.start();
-  await client.prompt(question);
-  return client;
-}
+const ask = (question: string): Promise<SessionClient> => askInNewChat(core, question, clients);
 
 describe("custom endpoint keys end to end", () => {
   it("the key goes to the address it was saved for; after the URL moves, neither a new chat nor an old one sends a key elsewhere", async () => {

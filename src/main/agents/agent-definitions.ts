@@ -9,9 +9,9 @@
 import { createHash } from "node:crypto";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 import { readRegularFile } from "../../shared-node/regular-file";
+import { parseYamlMapping } from "../../shared-node/frontmatter";
 import { builtinAgents, DEFAULT_AGENT_TOOLS } from "./builtin-agents";
 
 export type AgentSource = "builtin" | "user" | "pi-user" | "project";
@@ -189,7 +189,7 @@ function parseAgentText(
   const end = lines.indexOf("---", 1);
   if (end === -1) return fail("frontmatter is not closed by a line that is exactly ---");
 
-  const fields = parseYamlMapping(lines.slice(1, end).join("\n"));
+  const fields = parseYamlMapping(lines.slice(1, end).join("\n"), { emptyIsMapping: false });
   if (typeof fields === "string") return fail(fields);
 
   const name = optionalText(fields.name);
@@ -217,25 +217,6 @@ function parseAgentText(
   if (model) agent.model = model;
   if (filePath !== undefined) agent.filePath = filePath;
   return { agent };
-}
-
-/**
- * Parses frontmatter as plain YAML data; returns the mapping, or a reason it is unusable. The `yaml` package's
- * default schema has no tags that construct functions or objects, so this can only ever produce data.
- */
-function parseYamlMapping(source: string): Record<string, unknown> | string {
-  try {
-    const doc = parseDocument(source);
-    if (doc.errors.length > 0) return `frontmatter is not valid YAML (${doc.errors[0].message.split("\n")[0]})`;
-    const value: unknown = doc.toJS();
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      return "frontmatter must be a set of key: value lines";
-    }
-    return value as Record<string, unknown>;
-  } catch (error) {
-    // toJS throws on e.g. an alias to an undefined anchor, or too many alias expansions.
-    return `frontmatter is not valid YAML (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`;
-  }
 }
 
 /** Trimmed text; "" when absent or empty; null when present but not text (a YAML number, list, ...). */
