@@ -6,8 +6,7 @@ import * as Comlink from "comlink";
 import type { MainControlApi, ShutdownAnswer, WorkerControlApi } from "../../shared/protocol/control-protocol";
 import { MAIN_CONTROL_SCHEMAS, MAX_CONTROL_FRAME_CHARS } from "../../shared/protocol/control-protocol-schema";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
-import { thrownErrorReply } from "../../shared/transport/comlink-messages";
-import { checkMethodCall } from "../../shared/transport/rpc-guard";
+import { methodCallFilter } from "../../shared/transport/rpc-guard";
 import type { WorkerExit, WorkerProcess } from "./worker-process";
 
 export class WorkerHandle<Port = never> {
@@ -22,12 +21,7 @@ export class WorkerHandle<Port = never> {
   ) {
     // What the worker asks of main passes the control channel's schemas first (control-protocol-schema.ts): a
     // malformed call is answered with the reason and never reaches `callbacks`; one without an id is dropped.
-    const filter = (message: unknown): boolean => {
-      const verdict = checkMethodCall(MAIN_CONTROL_SCHEMAS, message, MAX_CONTROL_FRAME_CHARS);
-      if (verdict.ok) return true;
-      if (verdict.id) process.control.send({ ch: "w2c", m: thrownErrorReply(verdict.id, verdict.error) });
-      return false;
-    };
+    const filter = methodCallFilter(MAIN_CONTROL_SCHEMAS, MAX_CONTROL_FRAME_CHARS, { reply: (m) => process.control.send({ ch: "w2c", m }) });
     Comlink.expose(callbacks, rpcEndpoint(process.control, { lane: "w2c", filter }));
     this.control = Comlink.wrap<WorkerControlApi>(rpcEndpoint(process.control, { lane: "c2w" }));
     process.exited.then((exit) => {

@@ -6,7 +6,7 @@
  */
 import type { TSchema } from "typebox";
 import { Value } from "typebox/value";
-import { comlinkMessageId, readMethodCall } from "./comlink-messages";
+import { comlinkMessageId, readMethodCall, thrownErrorReply } from "./comlink-messages";
 
 export type GuardVerdict = { ok: true } | { ok: false; id?: string; error: string };
 
@@ -59,4 +59,23 @@ export function checkMethodCall(schemas: Readonly<Record<string, TSchema>>, mess
     return { ok: false, id, error: `${method}: invalid arguments${where ? ` at ${where}` : ""}: ${first?.message ?? "schema mismatch"}` };
   }
   return { ok: true };
+}
+
+/**
+ * The gate as an `rpcEndpoint` filter: a message `checkMethodCall` refuses goes no further; the caller learns why,
+ * through `reply` as a Comlink error reply when the message has an id, else through `unanswerable` (dropped when
+ * absent: there is no call to answer).
+ */
+export function methodCallFilter(
+  schemas: Readonly<Record<string, TSchema>>,
+  maxChars: number,
+  answer: { reply(message: unknown): void; unanswerable?(error: string): void },
+): (message: unknown) => boolean {
+  return (message) => {
+    const verdict = checkMethodCall(schemas, message, maxChars);
+    if (verdict.ok) return true;
+    if (verdict.id) answer.reply(thrownErrorReply(verdict.id, verdict.error));
+    else answer.unanswerable?.(verdict.error);
+    return false;
+  };
 }

@@ -13,7 +13,7 @@ import { StateEventEncoder } from "../../../shared/protocol/wire-events";
 import { stateDigest } from "../../../shared/protocol/state-digest";
 import { rpcEndpoint } from "../../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../../shared/transport/transport";
-import { checkRpcMessage, rpcErrorReply } from "../transport/frame-guard";
+import { sessionCallFilter } from "../transport/frame-guard";
 import { EventForwarder } from "./event-forwarder";
 
 export interface SessionMirrorsOptions {
@@ -79,15 +79,7 @@ export class SessionMirrors {
       const ch = typeof frame === "object" && frame !== null ? (frame as { ch?: unknown }).ch : undefined;
       if (ch !== "rpc") transport.send({ ch: "err", message: `Unknown frame: expected {ch:"rpc"}, got ${ch === undefined ? typeof frame : String(ch).slice(0, 40)}` });
     });
-    const endpoint = rpcEndpoint(transport, {
-      filter: (message) => {
-        const verdict = checkRpcMessage(message);
-        if (verdict.ok) return true;
-        if (verdict.id) transport.send({ ch: "rpc", m: rpcErrorReply(verdict.id, verdict.error) });
-        else transport.send({ ch: "err", message: verdict.error });
-        return false;
-      },
-    });
+    const endpoint = rpcEndpoint(transport, { filter: sessionCallFilter(transport) });
     Comlink.expose(api, endpoint);
     this.sinks.add(transport);
     this.options.viewers(this.sinks.size);
