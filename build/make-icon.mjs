@@ -1,6 +1,6 @@
 /**
  * Writes Paddock's icons into build/ (see icons.mjs for what and why): `node build/make-icon.mjs`.
- * Run it after changing the drawing; test/unit/packaging/icons.test.ts fails while the files are stale.
+ * Run it after changing the drawing; test/unit/repo/packaging/icons.test.ts fails while the files are stale.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findBrowser } from "../../testkit/find-browser";
+import { findBrowser } from "../../../testkit/find-browser";
 
 const made: string[] = [];
 afterEach(() => {

@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { downloadFailure, downloadFailureMessage, runElectronBuilder } from "../../../scripts/installers/builder-run";
-import { ensureLockedPackage, ripgrepPackage, type ScratchInstall } from "../../../scripts/installers/locked-package";
-import { systemBuilds } from "../../../scripts/installers/targets";
-import { TempFolders } from "../../../testkit/temp-folders";
+import { downloadFailure, downloadFailureMessage, runElectronBuilder } from "../../../../scripts/installers/builder-run";
+import { ensureLockedPackage, ripgrepPackage, type ScratchInstall } from "../../../../scripts/installers/locked-package";
+import { systemBuilds } from "../../../../scripts/installers/targets";
+import { TempFolders } from "../../../../testkit/temp-folders";
 
 const temp = new TempFolders("paddock-dist-");
 afterEach(() => {

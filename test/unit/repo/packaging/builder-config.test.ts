@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Configuration } from "app-builder-lib";
 // Internal to app-builder-lib (no export map), pinned with electron-builder: what `electron-builder` itself calls.
 import { getConfig, validateConfiguration } from "app-builder-lib/out/util/config/config.js";
-import { systemBuilds } from "../../../scripts/installers/targets";
+import { systemBuilds } from "../../../../scripts/installers/targets";
 
 const root = process.cwd();
 const quietDebugLog = { isEnabled: false, add() {} } as unknown as Parameters<typeof validateConfiguration>[1];

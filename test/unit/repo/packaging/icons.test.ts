@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { ICNS_PNG_TYPES, LINUX_SIZES, iconFiles } from "../../../build/icons.mjs";
+import { ICNS_PNG_TYPES, LINUX_SIZES, iconFiles } from "../../../../build/icons.mjs";
 
 const build = (name: string) => readFileSync(join(process.cwd(), "build", name));
 
