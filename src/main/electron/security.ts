@@ -1,7 +1,7 @@
 /**
  * Electron's security checklist, applied in one place: locked-down web preferences for every window, no navigation
  * or new windows, external links handed to the system, permissions denied unless listed, the strict CSP. The
- * decisions themselves are Electron-free (src/main/app-page/, pinned by test/unit/window-options.test.ts); this
+ * decisions themselves are Electron-free (src/main/app-page/, pinned by test/unit/main/app-page/window-options.test.ts); this
  * file only hooks them to Electron's events. The app's page is served, policy header and all, by app-protocol.ts.
  */
 import { shell, type BrowserWindow, type Session, type WebPreferences } from "electron";

@@ -1,0 +1,154 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AppService } from "../../../../src/main/broker/app-service";
+import { dispatchAppCall } from "../../../../src/main/broker/app-call";
+import { SecretStore } from "../../../../src/main/broker/secrets";
+import { workerApiKey } from "../../../../src/main/broker/endpoint-keys";
+import { SessionBroker } from "../../../../src/main/broker/session-broker";
+import { SessionIndex } from "../../../../src/main/broker/session-index";
+import { SettingsStore } from "../../../../src/main/broker/settings-store";
+import { startAppServiceRig, type AppServiceRig } from "../../../../testkit/app-service-rig";
+
+let rig: AppServiceRig;
+let dir: string;
+let service: AppService;
+let broker: SessionBroker;
+let settings: SettingsStore;
+let secrets: SecretStore;
+let index: SessionIndex;
+
+beforeEach(async () => {
+  rig = await startAppServiceRig();
+  ({ dir, service, broker, settings, secrets, index } = rig);
+});
+afterEach(async () => {
+  await rig.close();
+  vi.useRealTimers();
+});
+
+describe("the app service behind every page call", () => {
+  it("creates, renames, deletes with undo, and finally forgets a chat, its transcript and its folder", async () => {
+    const chat = await service.createSession();
+    await service.renameSession(chat.id, "  Trip plans ");
+    expect((await service.listSessions()).map((s) => s.title)).toEqual(["Trip plans"]);
+    mkdirSync(join(dir, "sessions"), { recursive: true });
+    writeFileSync(broker.transcriptFile(chat.id), "{}\n");
+    mkdirSync(join(broker.sessionDir(chat.id), "bash-output"), { recursive: true });
+    writeFileSync(join(broker.sessionDir(chat.id), "bash-output", "out.log"), "saved output\n");
+
+    await service.deleteSession(chat.id);
+    expect(await service.listSessions()).toEqual([]);
+    await service.restoreSession(chat.id);
+    expect((await service.listSessions()).map((s) => s.id)).toEqual([chat.id]);
+
+    await service.deleteSession(chat.id);
+    vi.useFakeTimers({ now: Date.now() + 120_000, toFake: ["Date"] });
+    const other = await service.createSession();
+    await service.deleteSession(other.id); // purges what was deleted before the undo window
+    expect(existsSync(broker.transcriptFile(chat.id))).toBe(false);
+    expect(existsSync(broker.sessionDir(chat.id))).toBe(false);
+    await service.restoreSession(chat.id);
+    expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
+  });
+
+  it("a subagent's folder is its launch's: a page cannot change it", async () => {
+    const chat = await service.createSession();
+    index.upsert({
+      id: "sub-1",
+      title: "scout (subagent)",
+      created: 1,
+      updated: 1,
+      messageCount: 0,
+      workspace: dir,
+      parent: { sessionId: chat.id, toolCallId: "c1", agent: "scout" },
+      launch: { version: 1, instructions: "You scout.", tools: ["read"], workspace: dir },
+    });
+    await expect(service.setWorkspace("sub-1", null)).rejects.toThrow("A subagent works in the folder its parent chat gave it; that cannot change.");
+    expect(index.get("sub-1")?.workspace).toBe(dir);
+  });
+
+  it("lists custom endpoints' models, and built-in providers' only with a key", async () => {
+    await service.updateSettings({ customProviders: [{ id: "lab", name: "Lab", baseUrl: "http://127.0.0.1:9/v1", models: ["m1"] }] });
+    const models = await service.listModels();
+    expect(models.filter((m) => m.provider === "custom:lab").map((m) => m.id)).toEqual(["m1"]);
+    const before = models.filter((m) => m.provider === "groq").length;
+    await expect(service.setApiKey("not-a-provider", "k")).rejects.toThrow('Unknown provider "not-a-provider"');
+    await expect(service.setApiKey("custom:nowhere", "k")).rejects.toThrow("add it as a custom endpoint first");
+    await service.setApiKey("custom:lab", "lab-key"); // a configured endpoint's key is taken
+    const tooMany = Array.from({ length: 501 }, (_, i) => `m${i}`);
+    await expect(service.updateSettings({ customProviders: [{ id: "big", name: "Big", baseUrl: "http://127.0.0.1:9/v1", models: tooMany }] })).rejects.toThrow(/models/);
+    await service.setApiKey("groq", "gsk-test");
+    expect((await service.listModels()).filter((m) => m.provider === "groq").length).toBeGreaterThan(before);
+    expect((await service.providerStatus()).find((p) => p.provider === "groq")?.keySource).toBe("settings");
+    expect(JSON.stringify(await service.providerStatus())).not.toContain("gsk-test");
+  });
+
+  it("removes only providers' keys: an MCP server's secret in the same store is out of a page's reach", async () => {
+    secrets.set("mcp:github:env:GITHUB_TOKEN", "ghp-secret", "program:0");
+    await expect(service.setApiKey("mcp:github:env:GITHUB_TOKEN", null)).rejects.toThrow("Unknown provider");
+    expect(secrets.get("mcp:github:env:GITHUB_TOKEN", "program:0")).toBe("ghp-secret");
+    // Nor can a worker ask for it as a key.
+    expect(workerApiKey("mcp:github:env:GITHUB_TOKEN", undefined, secrets, [], () => undefined)).toBeUndefined();
+    await service.setApiKey("groq", "gsk-test");
+    await service.setApiKey("groq", null);
+    await service.setApiKey("custom:gone", null); // an endpoint's key can be removed after the endpoint
+    expect((await service.providerStatus()).find((p) => p.provider === "groq")?.keySource).not.toBe("settings");
+  });
+
+  it("binds an endpoint's key to its address: moved elsewhere it is not used and Settings say so; removing the endpoint removes it", async () => {
+    const lab = (baseUrl: string) => ({ id: "lab", name: "Lab", baseUrl, models: ["m1"] });
+    const keyForWorkers = () => workerApiKey("custom:lab", undefined, secrets, settings.get().customProviders, () => undefined);
+    const status = async () => (await service.providerStatus()).find((p) => p.provider === "custom:lab");
+    await service.updateSettings({ customProviders: [lab("http://10.1.1.1:8000/v1")] });
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "http://10.1.1.1:8000" });
+    await service.setApiKey("custom:lab", "sk-lab");
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "settings", origin: "http://10.1.1.1:8000" });
+    expect(keyForWorkers()).toBe("sk-lab");
+
+    await service.updateSettings({ customProviders: [lab("https://10.1.1.2/v1")] });
+    expect(keyForWorkers()).toBeUndefined();
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "https://10.1.1.2", keySavedFor: "http://10.1.1.1:8000" });
+    await service.setApiKey("custom:lab", null); // Settings' Remove
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "https://10.1.1.2" });
+
+    await service.setApiKey("custom:lab", "sk-second");
+    await service.updateSettings({ customProviders: [] });
+    expect(secrets.has("custom:lab")).toBe(false);
+    await service.updateSettings({ customProviders: [lab("https://10.1.1.2/v1")] });
+    expect(keyForWorkers()).toBeUndefined();
+    expect(await status()).toEqual({ provider: "custom:lab", keySource: "none", origin: "https://10.1.1.2" });
+  });
+
+  it("drops keys of endpoints removed while it was not running", async () => {
+    secrets.set("custom:gone", "sk-gone", "http://10.9.9.9");
+    secrets.set("openai", "sk-o");
+    const again = new AppService({ settings, secrets, index, broker, openSession: async () => {} });
+    expect(secrets.providers()).toEqual(["openai"]);
+    expect(await again.takeNotices()).toEqual([]);
+  });
+
+  it("passes on what the stores had to set aside, and a chat list that could not be saved", async () => {
+    writeFileSync(join(dir, "settings.json"), "{ torn");
+    const damaged = SettingsStore.open({ cwd: dir });
+    const again = new AppService({ settings: damaged, secrets, index, broker, openSession: async () => {} });
+    index.upsert({ id: "c1", title: "t", created: 1, updated: 1, messageCount: 0 });
+    rmSync(join(dir, "sessions"), { recursive: true, force: true });
+    writeFileSync(join(dir, "sessions"), "a file where the folder should be");
+    await expect(index.flush()).rejects.toThrow();
+    const notices = await again.takeNotices();
+    expect(notices.map((n) => n.text)).toEqual([
+      expect.stringMatching(/^Your settings file was unreadable; it was saved as .*settings\.corrupt-.*\.json and defaults were restored\.$/),
+      expect.stringMatching(/^Could not save the list of chats/),
+    ]);
+    rmSync(join(dir, "sessions"));
+  });
+
+  it("rejects malformed calls before they reach the service", async () => {
+    await expect(dispatchAppCall(service, "eval", [])).rejects.toThrow(/Unknown call/);
+    await expect(dispatchAppCall(service, "renameSession", ["../../etc", "x"])).rejects.toThrow(/invalid arguments/);
+    await expect(dispatchAppCall(service, "updateSettings", [{ theme: "neon" }])).rejects.toThrow(/invalid arguments/);
+    await expect(dispatchAppCall(service, "listSessions", "nope")).rejects.toThrow(/invalid arguments/);
+    expect(await dispatchAppCall(service, "listSessions", [])).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MessageSearch } from "../../../../src/main/broker/search-service";
+import { SessionIndex } from "../../../../src/main/broker/session-index";
+import type { BrokerEvent } from "../../../../src/main/broker/session-broker";
+import { Listeners } from "../../../../src/shared/transport/transport";
+import { transcriptLine } from "../../../../testkit/transcripts";
+import { TempFolders } from "../../../../testkit/temp-folders";
+
+const temp = new TempFolders("paddock-search-service-");
+const running: MessageSearch[] = [];
+afterEach(async () => {
+  for (const search of running.splice(0)) await search.dispose();
+  temp.removeAll();
+});
+
+/** A data folder with chats (id -> message texts) listed in a session index, as main finds it at start. */
+async function dataFolder(chats: Record<string, string[]>, dir = temp.make()) {
+  const sessionsDir = join(dir, "sessions");
+  mkdirSync(sessionsDir, { recursive: true });
+  const index = await SessionIndex.open(join(sessionsDir, "index.json"), { debounceMs: 1 });
+  for (const [id, texts] of Object.entries(chats)) {
+    writeFileSync(join(sessionsDir, `${id}.jsonl`), texts.map((t, i) => `${transcriptLine(i, t)}\n`).join(""));
+    index.upsert({ id, title: `Chat ${id}`, created: 1, updated: 1, messageCount: texts.length });
+  }
+  return { dir, sessionsDir, index };
+}
+
+function start(data: Awaited<ReturnType<typeof dataFolder>>) {
+  const events = new Listeners<[BrokerEvent]>();
+  const search = new MessageSearch({
+    file: join(data.sessionsDir, "search-index.bin"),
+    sessions: data.index,
+    transcriptFile: (id) => join(data.sessionsDir, `${id}.jsonl`),
+    onBrokerEvent: (listener) => events.add(listener),
+    saveDelayMs: 10,
+  });
+  running.push(search);
+  const status = (sessionId: string, messageCount: number) =>
+    events.emit({ type: "status", status: { sessionId, running: false, messageCount, updated: Date.now() } });
+  return { search, status };
+}
+
+const where = (result: { hits: { sessionId: string; messageIndex: number }[] }) => result.hits.map((h) => `${h.sessionId}#${h.messageIndex}`);
+
+describe("the search across chats, in main", () => {
+  it("reads every chat at start and answers with titles, roles and marked snippets", async () => {
+    const data = await dataFolder({ a: ["How do I parse YAML in Go?", "Use gopkg.in/yaml.v3 to parse it."], b: ["Tell me about lighthouses"] });
+    const { search } = start(data);
+    await search.ready();
+    const result = await search.search("parse", 10);
+    expect(result.indexing).toBe(false);
+    expect(where(result).sort()).toEqual(["a#0", "a#1"]);
+    const first = result.hits.find((h) => h.messageIndex === 0)!;
+    expect(first).toMatchObject({ title: "Chat a", role: "user", snippet: "How do I parse YAML in Go?" });
+    expect(first.ranges.map(([s, e]) => first.snippet.slice(s, e))).toEqual(["parse"]);
+    expect(where(await search.search("lighthouse", 10))).toEqual(["b#0"]);
+  });
+
+  it("follows a chat as messages land (a worker's status report), and leaves deleted chats out", async () => {
+    const data = await dataFolder({ a: ["first message"] });
+    const { search, status } = start(data);
+    await search.ready();
+    appendFileSync(join(data.sessionsDir, "a.jsonl"), `${transcriptLine(1, "a reply about submarines")}\n`);
+    status("a", 2);
+    await search.ready();
+    expect(where(await search.search("submarines", 10))).toEqual(["a#1"]);
+    data.index.markDeleted("a");
+    expect((await search.search("submarines", 10)).hits).toEqual([]);
+    data.index.restore("a");
+    expect(where(await search.search("submarines", 10))).toEqual(["a#1"]);
+    data.index.markDeleted("a", 0);
+    data.index.purgeDeleted(1);
+    expect((await search.search("submarines", 10)).hits).toEqual([]);
+  });
+
+  it("indexes a chat created after start once the session index lists it (an import)", async () => {
+    const data = await dataFolder({});
+    const { search } = start(data);
+    await search.ready();
+    writeFileSync(join(data.sessionsDir, "new.jsonl"), `${transcriptLine(0, "imported words")}\n`);
+    data.index.upsert({ id: "new", title: "Imported", created: 2, updated: 2, messageCount: 1 });
+    await search.ready();
+    expect(where(await search.search("imported", 10))).toEqual(["new#0"]);
+  });
+
+  it("drops a hit whose message changed on disk since it was indexed, and reads the chat again", async () => {
+    const data = await dataFolder({ a: ["the old text"] });
+    const { search } = start(data);
+    await search.ready();
+    writeFileSync(join(data.sessionsDir, "a.jsonl"), `${transcriptLine(0, "the new words")}\n`);
+    expect((await search.search("old", 10)).hits).toEqual([]);
+    await search.ready();
+    expect(where(await search.search("new", 10))).toEqual(["a#0"]);
+  });
+
+  it("saves the index, loads it at the next start and catches up with what was written meanwhile", async () => {
+    const data = await dataFolder({ a: ["alpha words"], b: ["beta words"] });
+    const first = start(data);
+    await first.search.ready();
+    await first.search.dispose();
+    running.length = 0;
+    const file = join(data.sessionsDir, "search-index.bin");
+    expect(existsSync(file)).toBe(true);
+    appendFileSync(join(data.sessionsDir, "b.jsonl"), `${transcriptLine(1, "gamma words, written while closed")}\n`);
+    const second = start(data);
+    await second.search.ready();
+    expect(where(await second.search.search("words", 10)).sort()).toEqual(["a#0", "b#0", "b#1"]);
+    expect(where(await second.search.search("gamma", 10))).toEqual(["b#1"]);
+  });
+
+  it("rebuilds from the transcripts when the saved index is damaged", async () => {
+    const data = await dataFolder({ a: ["alpha words"] });
+    writeFileSync(join(data.sessionsDir, "search-index.bin"), "PDKSRCH1 garbage");
+    const { search } = start(data);
+    await search.ready();
+    expect(where(await search.search("alpha", 10))).toEqual(["a#0"]);
+    await search.flush();
+  });
+});

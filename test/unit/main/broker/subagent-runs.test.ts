@@ -1,0 +1,128 @@
+/**
+ * Main's side of a subagent task, with a stand-in for the broker and the child's worker: what the child is told
+ * (pi's `Task: <task>`), which model and thinking level it runs with (an agent without a model inherits the parent's
+ * model and thinking level, as pi's dispatch defaults), and pi's text for an agent that does not exist.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { childWorkerSettings, SubagentRuns, type AgentCatalog, type SubagentBrokerHost } from "../../../../src/main/broker/subagent-runs";
+import type { ChildLaunch } from "../../../../src/main/broker/child-launch";
+import type { AgentDefinition } from "../../../../src/main/agents/agent-definitions";
+import type { SubagentRequest, WorkerSettings } from "../../../../src/shared/protocol/control-protocol";
+import type { WorkerHandle } from "../../../../src/main/broker/worker-handle";
+import type { ModelRef } from "../../../../src/shared/protocol/app-api";
+import { TempFolders } from "../../../../testkit/temp-folders";
+
+const folders = new TempFolders("paddock-subagent-runs-");
+afterAll(() => folders.removeAll());
+
+function agent(name: string, model?: string): AgentDefinition {
+  return { name, description: `The ${name}`, tools: ["read"], systemPrompt: `You are ${name}.`, source: "builtin", contentHash: name, ...(model ? { model } : {}) };
+}
+
+/** SubagentRuns over a fake broker whose child worker answers every task at once; records what it was given. */
+function rig(agents: AgentDefinition[], options: { knownModels?: string[]; records?: boolean } = {}) {
+  const workspace = folders.make({});
+  const launches: ChildLaunch[] = [];
+  const recorded = new Map<string, ChildLaunch>();
+  const tasks: string[] = [];
+  const worker = {
+    process: { exited: new Promise(() => {}) },
+    call: (fn: (control: unknown) => Promise<unknown>) =>
+      fn({
+        runTask: async (task: string) => {
+          tasks.push(task);
+          return { ok: true, output: "done", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 } };
+        },
+        subagentProgress: async () => {},
+      }),
+  } as unknown as WorkerHandle<unknown>;
+  const host: SubagentBrokerHost = {
+    workspaceOf: () => workspace,
+    startChild: async (id) => (launches.push(recorded.get(id)!), worker),
+    releaseChild: () => {},
+    close: async () => {},
+    workerOf: () => worker,
+    childCreated: (child) => {
+      if (options.records !== false) recorded.set(child.sessionId, child.launch);
+    },
+    launchOf: (id) => (recorded.has(id) ? { launch: recorded.get(id)! } : undefined),
+    resolveModel: (ref: ModelRef) => {
+      if (!(options.knownModels ?? []).includes(`${ref.provider}/${ref.id}`)) throw new Error("unknown model");
+      return {};
+    },
+    hasApiKey: async () => true,
+    maxSubagents: () => 8,
+    prewarm: () => {},
+    tasksDone: () => {},
+  };
+  const catalog: AgentCatalog = {
+    discover: async () => ({ agents, problems: [] }),
+    folders: () => ({ paddock: "/data/agents", pi: "/home/.pi/agent/agents" }),
+    isConfirmed: () => true,
+    confirm: async () => {},
+  };
+  return { runs: new SubagentRuns(host, catalog), launches, tasks };
+}
+
+const parentModel = { provider: "openai", id: "gpt-4.1" };
+const request = (agentName: string, extra: Partial<SubagentRequest> = {}): SubagentRequest => ({
+  requestId: `r-${agentName}`,
+  toolCallId: "c1",
+  agent: agentName,
+  task: "Find the tests",
+  scope: "user",
+  parentModel,
+  parentThinkingLevel: "high",
+  ...extra,
+});
+const settings = { thinkingLevel: "off", defaultModel: { provider: "anthropic", id: "claude-sonnet-4-5" } } as WorkerSettings;
+
+describe("a subagent task in main", () => {
+  it("sends the child pi's `Task: <task>`, not the bare task", async () => {
+    const { runs, tasks } = rig([agent("scout")]);
+    const outcome = await runs.run("parent", request("scout"));
+    expect(outcome.ok).toBe(true);
+    expect(tasks).toEqual(["Task: Find the tests"]);
+  });
+
+  it("runs an agent without a model on the parent's model and thinking level", async () => {
+    const { runs, launches } = rig([agent("scout")]);
+    await runs.run("parent", request("scout"));
+    expect(launches[0]).toMatchObject({ model: parentModel, thinkingLevel: "high" });
+    expect(childWorkerSettings(settings, launches[0])).toMatchObject({ defaultModel: parentModel, thinkingLevel: "high" });
+  });
+
+  it("runs an agent with a usable model of its own on that model, at Settings' thinking level (pi sends no --thinking then)", async () => {
+    const { runs, launches } = rig([agent("scout", "anthropic/claude-haiku-4-5")], { knownModels: ["anthropic/claude-haiku-4-5"] });
+    await runs.run("parent", request("scout"));
+    expect(launches[0].model).toEqual({ provider: "anthropic", id: "claude-haiku-4-5" });
+    expect(launches[0].thinkingLevel).toBeUndefined();
+    expect(childWorkerSettings(settings, launches[0])).toMatchObject({ defaultModel: { provider: "anthropic", id: "claude-haiku-4-5" }, thinkingLevel: "off" });
+  });
+
+  it("falls back to the parent's model, and with it its thinking level, when the agent's model cannot be used here", async () => {
+    const { runs, launches } = rig([agent("scout", "nowhere/none")]);
+    const outcome = await runs.run("parent", request("scout"));
+    expect(outcome.notice).toBe('Model "nowhere/none" is not available here; used the chat\'s model instead.');
+    expect(launches[0]).toMatchObject({ model: parentModel, thinkingLevel: "high" });
+  });
+
+  it("refuses a thinking level that is not one", async () => {
+    const { runs } = rig([agent("scout")]);
+    await expect(runs.run("parent", request("scout", { parentThinkingLevel: "enormous" as never }))).rejects.toThrow("runSubagent: invalid request");
+  });
+
+  it("names an unknown agent in pi's words, listing the agents there are", async () => {
+    const { runs, launches } = rig([agent("scout"), agent("worker")]);
+    await expect(runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: "scout", "worker".');
+    await expect(rig([]).runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: none.');
+    expect(launches).toHaveLength(0);
+  });
+
+  it("never starts a child whose launch main could not record (it would start as an ordinary chat)", async () => {
+    const { runs, launches, tasks } = rig([agent("scout")], { records: false });
+    await expect(runs.run("parent", request("scout"))).rejects.toThrow("The subagent's set-up could not be recorded, so it was not started.");
+    expect(launches).toHaveLength(0);
+    expect(tasks).toHaveLength(0);
+  });
+});
