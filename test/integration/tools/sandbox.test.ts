@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
 import { createShellSandbox, disposeSandboxRuntime, type ShellSandbox } from "../../../src/agent-worker/tools/workspace";
 import { sandboxForTests } from "../../../testkit/sandbox-support";
-import { createWorkspace, type WorkspaceFixture } from "../../unit/tools/workspace-fixture";
+import { createWorkspace, type WorkspaceFixture } from "../../unit/agent-worker/tools/workspace/workspace-fixture";
 
 /** bash under the real sandbox: required on CI, skipped with the reason elsewhere (sandboxForTests). */
 const support = await sandboxForTests("the sandbox suite");

@@ -13,7 +13,7 @@ import { stateDigest } from "../../../src/shared/protocol/state-digest";
 import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
 import { fromEventFrame, toEventFrame, type EventBatch } from "../../../src/shared/protocol/session-protocol";
 import { SessionMirror } from "../../../src/renderer/store/session-mirror";
-import { registerFauxModel, registerScriptedModel, textResult, userMessage } from "../agent/harness";
+import { registerFauxModel, registerScriptedModel, textResult, userMessage } from "../agent-worker/agent/harness";
 import { Type } from "typebox";
 
 let faux: FauxProviderRegistration | undefined;

@@ -7,7 +7,7 @@
  * The list mirrors @anthropic-ai/sandbox-runtime 0.0.83, which does not export it: `DANGEROUS_FILES` and
  * `getDangerousDirectories()` in dist/sandbox/sandbox-utils.js, plus `.git/hooks`, `.git/config` (we never set
  * `allowGitConfig`) and a `.git` that is a file, from `linuxGetCwdMandatoryDenyPaths` in linux-sandbox-utils.js.
- * test/unit/tools/protected-paths.test.ts compares the two, so an upgrade that changes the runtime's list fails
+ * test/unit/agent-worker/tools/workspace/protected-paths.test.ts compares the two, so an upgrade that changes the runtime's list fails
  * until this one follows. Unlike the runtime (three folders deep on Linux), names count at any depth here.
  */
 

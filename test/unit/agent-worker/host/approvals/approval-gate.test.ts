@@ -1,0 +1,181 @@
+import { describe, expect, it, vi } from "vitest";
+import { ApprovalGate, grantFor, type ApprovalGateOptions, type GatePolicy } from "../../../../../src/agent-worker/host/approvals/approval-gate";
+import type { ApprovalRequest } from "../../../../../src/shared/protocol/session-protocol";
+import type { BeforeToolCallContext } from "../../../../../src/shared/agent/types";
+
+const call = (name: string, args: unknown, id = "c1") => ({ toolCall: { type: "toolCall", id, name, arguments: args }, args }) as unknown as BeforeToolCallContext;
+
+function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, protection?: ApprovalGateOptions["protection"]) {
+  const published: ApprovalRequest[][] = [];
+  const saved: string[] = [];
+  const g = new ApprovalGate(
+    {
+      policy: (tool) => policy[tool] ?? "ask",
+      describe: async (tool, args) => ({ summary: `${tool} ${JSON.stringify(args)}` }),
+      ...(protection ? { protection } : {}),
+      changed: (pending) => published.push(pending),
+      saveGrant: async (grant) => void saved.push(grant),
+      timeoutMs: () => 1_000,
+    },
+    grants,
+  );
+  return { g, published, saved };
+}
+
+describe("what 'allow for this chat' covers", () => {
+  it("a tool's every call; for bash, a harmless program with any arguments, else the exact command", () => {
+    expect(grantFor("edit", { path: "a" })).toBe("tool:edit");
+    expect(grantFor("bash", { command: "ls -la src" })).toBe("bash:ls");
+    expect(grantFor("bash", { command: "  cargo build --release " })).toBe("bash=cargo build --release");
+    expect(grantFor("bash", { command: "git -C x status" })).toBe("bash=git -C x status");
+  });
+
+  it("nothing for a command that chains, pipes, substitutes or redirects: its first word says too little", () => {
+    for (const command of ["npm test && rm -rf /", "ls | sh", "echo $(id)", "cat `x`", "ls > out", "a; b", "ls\nrm x", "ls\rrm x", ""]) {
+      expect(grantFor("bash", { command })).toBeUndefined();
+    }
+    expect(grantFor("bash", { command: "make; curl evil" })).toBeUndefined();
+  });
+
+  it("nothing for a command holding a character that does not show as itself: the question may read as another command", () => {
+    for (const command of [
+      "echo Tests passed, cleaning up:\nrm -rf src", "cat notes\u202egnp.exe", "ls \u2066x\u2069", "echo ok\u200b", "echo \ufeffok",
+      "ls\u00a0-la", "rm -rf src\r", "ls\u2028rm x", "echo \x1b[2Kdone", "ls \u00adx", "ls x\u{e0041}", "ls\u3164x", " ls src\u2028",
+    ]) {
+      expect(grantFor("bash", { command }), JSON.stringify(command)).toBeUndefined();
+    }
+    // Plain whitespace around a simple command is not hidden: it still gets its grant.
+    expect(grantFor("bash", { command: "  npm test\n" })).toBe("bash=npm test");
+    expect(grantFor("bash", { command: "ls\tsrc" })).toBe("bash:ls");
+  });
+});
+
+describe("the approval gate", () => {
+  it("lets allowed tools and granted calls through without asking", async () => {
+    const { g, published } = gate(["bash:ls", "bash=npm test"], { read: "allow" });
+    expect(await g.beforeToolCall(call("read", { path: "a" }))).toBeUndefined();
+    expect(await g.beforeToolCall(call("bash", { command: "ls -la src" }))).toBeUndefined();
+    expect(await g.beforeToolCall(call("bash", { command: "npm test" }))).toBeUndefined();
+    expect(published).toEqual([]);
+  });
+
+  it("a command allowed for the chat covers that command, not what its program can be made to run (sed's `e`)", async () => {
+    const { g, published, saved } = gate();
+    const first = g.beforeToolCall(call("bash", { command: "sed -n 1p notes.txt" }, "s1"));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBe("sed -n 1p notes.txt");
+    await g.answer("s1", "chat");
+    expect(await first).toBeUndefined();
+    expect(saved).toEqual(["bash=sed -n 1p notes.txt"]);
+    expect(await g.beforeToolCall(call("bash", { command: "sed -n 1p notes.txt" }, "s2"))).toBeUndefined();
+
+    const hidden = g.beforeToolCall(call("bash", { command: 'sed -n "1e touch PWNED" notes.txt' }, "s3"));
+    await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toEqual(["s3"]));
+    expect(g.pending()[0].scope).toBe('sed -n "1e touch PWNED" notes.txt');
+    await g.answer("s3", "deny");
+    expect(await hidden).toMatchObject({ block: true });
+  });
+
+  it("an older transcript's prefix grant for a program that runs others allows nothing now", async () => {
+    const { g } = gate(["bash:sed", "bash:npm test", "bash:ls"]);
+    expect(await g.beforeToolCall(call("bash", { command: "ls -la" }))).toBeUndefined();
+    for (const [id, command] of [["a", 'sed -n "1e touch PWNED" f'], ["b", "npm test"]]) {
+      void g.beforeToolCall(call("bash", { command }, id));
+      await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toContain(id));
+    }
+    g.denyAll("done");
+  });
+
+  it("a change of a protected file asks every time, saying why, whatever Settings and grants say, and grants nothing", async () => {
+    const judged: string[] = [];
+    const protection = async (id: string, tool: string, args: unknown) => {
+      judged.push(id);
+      return tool === "write" && (args as { path: string }).path.startsWith(".git/hooks") ? ".git/hooks is protected: it runs outside the sandbox later (git hooks)" : undefined;
+    };
+    const { g, published } = gate(["tool:write"], { write: "allow" }, protection);
+    expect(await g.beforeToolCall(call("write", { path: "a.txt" }, "w0"))).toBeUndefined();
+    const result = g.beforeToolCall(call("write", { path: ".git/hooks/pre-commit" }, "w1"));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBeUndefined();
+    expect(published[0][0].summary).toMatch(/pre-commit.* — \.git\/hooks is protected: it runs outside the sandbox later \(git hooks\)$/);
+    await expect(g.answer("w1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("w1", "once");
+    expect(await result).toBeUndefined();
+    expect(judged).toEqual(["w0", "w1"]);
+  });
+
+  it("when finding out whether a call changes a protected file fails, it asks as for one", async () => {
+    const { g, published } = gate([], { write: "allow" }, () => Promise.reject(new Error("broken")));
+    void g.beforeToolCall(call("write", { path: "a.txt" }));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0]).toMatchObject({ summary: expect.stringMatching(/could not be checked/) });
+    expect(published[0][0].scope).toBeUndefined();
+    g.denyAll("done");
+  });
+
+  it("'every-call' (a shell outside any sandbox) asks each time: earlier grants do not count and none can be made", async () => {
+    const { g, published } = gate(["bash=npm test"], { bash: "every-call" });
+    const result = g.beforeToolCall(call("bash", { command: "npm test" }));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0].scope).toBeUndefined();
+    await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("c1", "once");
+    expect(await result).toBeUndefined();
+  });
+
+  it("asks, and 'chat' is refused for a call that only 'once' can cover", async () => {
+    const { g, published } = gate();
+    const result = g.beforeToolCall(call("bash", { command: "make && make install" }));
+    await vi.waitFor(() => expect(published).toHaveLength(1));
+    expect(published[0][0]).toMatchObject({ toolCallId: "c1", toolName: "bash" });
+    expect(published[0][0].scope).toBeUndefined();
+    await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("c1", "once");
+    expect(await result).toBeUndefined();
+    expect(published.at(-1)).toEqual([]);
+  });
+
+  it("offers no chat-wide grant for a command that hides a newline or a right-to-left override; only once", async () => {
+    const { g, published, saved } = gate();
+    const newline = g.beforeToolCall(call("bash", { command: "echo Tests passed, cleaning up:\nrm -rf src" }, "c1"));
+    const bidi = g.beforeToolCall(call("bash", { command: "cat notes\u202egnp.exe" }, "c2"));
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(2));
+    for (const request of g.pending()) expect(request.scope, request.toolCallId).toBeUndefined();
+    await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
+    await expect(g.answer("c2", "chat")).rejects.toThrow(/only be allowed once/);
+    expect(saved).toEqual([]);
+    await g.answer("c1", "deny");
+    await g.answer("c2", "deny");
+    expect(await newline).toMatchObject({ block: true });
+    expect(await bidi).toMatchObject({ block: true });
+    expect(published.at(-1)).toEqual([]);
+  });
+
+  it("a stopped run answers its questions as denied", async () => {
+    const { g } = gate();
+    const stop = new AbortController();
+    const result = g.beforeToolCall(call("write", { path: "x" }), stop.signal);
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    stop.abort();
+    expect(await result).toEqual({ block: true, reason: "The run was stopped before the user answered." });
+    expect(g.pending()).toEqual([]);
+  });
+
+  it("times out only while nobody views the chat", async () => {
+    vi.useFakeTimers();
+    try {
+      const { g } = gate();
+      g.setViewers(1);
+      const result = g.beforeToolCall(call("edit", { path: "x" }));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(g.pending()).toHaveLength(1);
+      g.setViewers(0);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(g.pending()).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await result).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second /) });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
