@@ -12,7 +12,7 @@
  * Name parts that say "secret", matched on the name upper-cased with hyphens read as underscores (so headers such
  * as `X-Api-Key` and lower-case variables such as `npm_config__authToken` are judged alike). They cover every
  * variable pi-ai reads a provider's key or credentials from (`*_API_KEY`, `*_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
- * `AWS_BEARER_TOKEN_BEDROCK`, `GOOGLE_APPLICATION_CREDENTIALS`...; test/unit/secret-environment.test.ts checks this
+ * `AWS_BEARER_TOKEN_BEDROCK`, `GOOGLE_APPLICATION_CREDENTIALS`...; test/unit/shared/security/secret-environment.test.ts checks this
  * against pi-ai's own source) and the usual names of other secrets. Parts are bounded by underscores where a bare
  * substring would catch harmless names: `TOKENIZERS_PARALLELISM`, `GIT_AUTHOR_NAME`, `KEYBOARD`, `PWD`.
  */

@@ -3,7 +3,7 @@
  * message shapes (comlink declares them only as const enums in its protocol.d.ts, nothing to import at run time).
  * `rpcEndpoint` carries these messages; the worker's frame guard judges them with `readMethodCall` before Comlink
  * sees them, and answers the ones it refuses with `thrownErrorReply`. A Comlink upgrade that changes the format
- * fails test/unit/comlink-messages.test.ts, which runs the real Comlink against these functions.
+ * fails test/unit/shared/transport/comlink-messages.test.ts, which runs the real Comlink against these functions.
  */
 
 /** A plain method call: `APPLY` of a path, every argument sent by value. */

@@ -1,7 +1,7 @@
 /** What a row's actions work from: the Markdown Copy puts on the clipboard (the row's index: chat-items.test.ts). */
 import { describe, expect, it } from "vitest";
 import { messageMarkdown } from "../../../src/renderer/components/messages/message-actions";
-import { reply, user } from "../compaction/fixtures";
+import { reply, user } from "../shared/agent/compaction-fixtures";
 import type { AgentMessage } from "../../../src/shared/agent/types";
 
 describe("message actions", () => {

@@ -9,7 +9,7 @@ import { loadTranscript, type TranscriptRecord } from "../../../../src/shared-no
 import { useTempTranscript } from "../../../../testkit/temp-transcript";
 import { createAgentStateData, reduceAgentState, type AgentStateEvent } from "../../../../src/shared/agent/state";
 import { branchAt } from "../../../../src/shared/agent/branches";
-import { marker } from "../../compaction/fixtures";
+import { marker } from "../../shared/agent/compaction-fixtures";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
 const reply = (text: string): AgentMessage => ({

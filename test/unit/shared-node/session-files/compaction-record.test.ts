@@ -7,7 +7,7 @@ import { useTempTranscript } from "../../../../testkit/temp-transcript";
 import { compactionRecord } from "../../../../src/shared-node/session-files/compaction-record";
 import { isInterruptedReply } from "../../../../src/shared/agent/unfinished-reply";
 import { compactedView } from "../../../../src/shared/agent/compaction";
-import { marker, reply, usage, user } from "../../compaction/fixtures";
+import { marker, reply, usage, user } from "../../shared/agent/compaction-fixtures";
 
 const temp = useTempTranscript("paddock-compaction-", "s1.jsonl");
 const write = temp.write;

@@ -19,7 +19,7 @@ import { ContextCompactor } from "../../../../../src/agent-worker/host/compactio
 import { SUMMARY_SYSTEM_PROMPT } from "../../../../../src/agent-worker/host/compaction/compaction-plan";
 import { summaryForModel, type CompactionMessage } from "../../../../../src/shared/agent/compaction";
 import { zeroUsage } from "../../../../../src/shared/agent/state";
-import { model, reply, usage, user, words } from "../../../compaction/fixtures";
+import { model, reply, usage, user, words } from "../../../shared/agent/compaction-fixtures";
 
 /** What the scripted model does for one request. */
 interface Answer {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../../../src/shared/agent/types";
 import { findCutPoint, planCompaction, type CompactionPlan } from "../../../../../src/agent-worker/host/compaction/compaction-plan";
 import type { CompactionReason } from "../../../../../src/shared/agent/compaction";
-import { call, marker, reply, result, usage, user, words } from "../../../compaction/fixtures";
+import { call, marker, reply, result, usage, user, words } from "../../../shared/agent/compaction-fixtures";
 
 const keep = (keepRecentTokens: number) => ({ reserveTokens: 500, keepRecentTokens });
 

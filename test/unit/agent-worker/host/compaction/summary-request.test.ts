@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../../../src/shared/agent/types";
 import { fileLists, serializeConversation, summaryMaxTokens, summaryRequest, SUMMARY_SYSTEM_PROMPT, type CompactionPlan } from "../../../../../src/agent-worker/host/compaction/compaction-plan";
 import { summaryForModel } from "../../../../../src/shared/agent/compaction";
-import { call, reply, result, user } from "../../../compaction/fixtures";
+import { call, reply, result, user } from "../../../shared/agent/compaction-fixtures";
 
 function planOf(summarise: AgentMessage[], extra: Partial<CompactionPlan> = {}): CompactionPlan {
   return { summarise, firstKeptIndex: summarise.length, splitTurn: false, summarisedMessages: summarise.length, summarisedTokens: 0, tokensBefore: 0, tokensKept: 0, ...extra };

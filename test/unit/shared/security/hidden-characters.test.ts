@@ -3,7 +3,7 @@
  * holding them is split for the page, so an approval question cannot read as another command than the one that runs.
  */
 import { describe, expect, it } from "vitest";
-import { hasHiddenCharacters, visibleSegments, visibleText } from "../../src/shared/security/hidden-characters";
+import { hasHiddenCharacters, visibleSegments, visibleText } from "../../../../src/shared/security/hidden-characters";
 
 describe("hasHiddenCharacters", () => {
   it("finds controls, bidi overrides and isolates, zero-width and other invisible characters, odd spaces", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { wrap, type Endpoint } from "comlink";
-import { readMethodCall, thrownErrorReply } from "../../src/shared/transport/comlink-messages";
+import { readMethodCall, thrownErrorReply } from "../../../../src/shared/transport/comlink-messages";
 
 /** A Comlink endpoint whose outgoing messages are recorded and whose incoming ones the test delivers. */
 function recordingEndpoint() {

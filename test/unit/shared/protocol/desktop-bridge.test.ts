@@ -3,7 +3,7 @@
  * as in the browser host, and port requests carry nonces main and the preload can check.
  */
 import { describe, expect, it } from "vitest";
-import { isPortRequestNonce, remoteErrorMessage } from "../../src/shared/protocol/desktop-bridge";
+import { isPortRequestNonce, remoteErrorMessage } from "../../../../src/shared/protocol/desktop-bridge";
 
 describe("remoteErrorMessage", () => {
   it("takes off the wrapping ipcRenderer.invoke puts around main's error", () => {

@@ -2,10 +2,10 @@
  * Providers by display name: every provider pi-ai knows gets a name people recognise, distinct from the others;
  * custom endpoints go by the name the user gave them; an id nobody named is title-cased, never shown raw.
  */
-import { catalogProviders as getProviders } from "../../src/main/broker/model-catalog";
+import { catalogProviders as getProviders } from "../../../../src/main/broker/model-catalog";
 import { describe, expect, it } from "vitest";
-import { providerDisplayName, titleCaseId } from "../../src/shared/providers/provider-names";
-import type { CustomProvider } from "../../src/shared/settings/schema";
+import { providerDisplayName, titleCaseId } from "../../../../src/shared/providers/provider-names";
+import type { CustomProvider } from "../../../../src/shared/settings/schema";
 
 describe("providerDisplayName", () => {
   it("names pi-ai's providers as their makers do", () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   APP_SHORTCUTS, SHORTCUT_SECTIONS, SHORTCUTS, accelerator, chordLabel, matchesChord, menuAccelerator, pageHandles, shortcut, shortcutFor,
   type KeyPress, type Shortcut, type ShortcutId,
-} from "../../src/shared/shortcuts";
-import { PAGE_COMMANDS } from "../../src/shared/protocol/desktop-bridge";
-import { composerIntent } from "../../src/renderer/components/composer/composerKeys";
+} from "../../../src/shared/shortcuts";
+import { PAGE_COMMANDS } from "../../../src/shared/protocol/desktop-bridge";
+import { composerIntent } from "../../../src/renderer/components/composer/composerKeys";
 
 const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
   key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, isComposing: false, ...mods,

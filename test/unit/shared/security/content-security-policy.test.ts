@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, CSP_META_PATTERN, withMetaPolicy } from "../../src/shared/security/content-security-policy";
+import { contentSecurityPolicy, CSP_META_PATTERN, withMetaPolicy } from "../../../../src/shared/security/content-security-policy";
 
 const page = readFileSync("src/renderer/index.html", "utf8");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { McpImportError, planMcpImport } from "../../../src/shared/mcp/claude-config-import";
-import type { McpServerConfig } from "../../../src/shared/mcp/server-config";
-import { validateSettings, DEFAULT_SETTINGS } from "../../../src/shared/settings/schema";
+import { McpImportError, planMcpImport } from "../../../../src/shared/mcp/claude-config-import";
+import type { McpServerConfig } from "../../../../src/shared/mcp/server-config";
+import { validateSettings, DEFAULT_SETTINGS } from "../../../../src/shared/settings/schema";
 
 /** A claude_desktop_config.json as Claude Desktop's docs and the servers' READMEs have people write it. */
 const CLAUDE_DESKTOP = JSON.stringify({

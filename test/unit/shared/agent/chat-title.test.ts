@@ -1,8 +1,8 @@
 /** A chat's title: what the sidebar and the window say a chat is about. */
 import { describe, expect, it } from "vitest";
-import { titleFrom } from "../../src/shared/agent/chat-title";
+import { titleFrom } from "../../../../src/shared/agent/chat-title";
 import type { UserMessage } from "@earendil-works/pi-ai";
-import type { AgentMessage } from "../../src/shared/agent/types";
+import type { AgentMessage } from "../../../../src/shared/agent/types";
 
 const user = (content: UserMessage["content"]): AgentMessage => ({ role: "user", content, timestamp: 0 });
 

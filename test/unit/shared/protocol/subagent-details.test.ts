@@ -3,7 +3,7 @@
  * "done", and a stop recorded as a failure): nothing is lost, each reads as the status it was.
  */
 import { describe, expect, it } from "vitest";
-import { isFailedRun, subagentDetails, type SubagentRun } from "../../../src/shared/protocol/subagent-details";
+import { isFailedRun, subagentDetails, type SubagentRun } from "../../../../src/shared/protocol/subagent-details";
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0 };
 const run = (status: string, extra: Partial<SubagentRun> = {}) => ({ agent: "scout", task: "t", status, usage, ...extra }) as SubagentRun;

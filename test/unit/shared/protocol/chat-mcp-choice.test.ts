@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadTranscript, TranscriptWriter } from "../../../src/shared-node/session-files/transcript-store";
-import { checkRpcMessage } from "../../../src/agent-worker/host/transport/frame-guard";
+import { loadTranscript, TranscriptWriter } from "../../../../src/shared-node/session-files/transcript-store";
+import { checkRpcMessage } from "../../../../src/agent-worker/host/transport/frame-guard";
 
 let dir: string;
 beforeEach(async () => {

@@ -8,11 +8,11 @@ import {
   secretsTargetMoved,
   serverIdFrom,
   type McpServerDraft,
-} from "../../../src/shared/mcp/server-fields";
-import { chatOptionsProblem, hasChatOptions, normalizeChatOptions } from "../../../src/shared/protocol/chat-options";
-import { missingSecrets, stateLabel, transportSummary } from "../../../src/renderer/components/settings/mcp/mcp-server-text";
-import type { McpServerConfig } from "../../../src/shared/mcp/server-config";
-import type { McpServerStatus } from "../../../src/shared/protocol/mcp-status";
+} from "../../../../src/shared/mcp/server-fields";
+import { chatOptionsProblem, hasChatOptions, normalizeChatOptions } from "../../../../src/shared/protocol/chat-options";
+import { missingSecrets, stateLabel, transportSummary } from "../../../../src/renderer/components/settings/mcp/mcp-server-text";
+import type { McpServerConfig } from "../../../../src/shared/mcp/server-config";
+import type { McpServerStatus } from "../../../../src/shared/protocol/mcp-status";
 
 const stdio = (patch: Partial<McpServerDraft> = {}): McpServerDraft => ({ ...emptyDraft("stdio"), name: "Everything", command: "node", ...patch });
 

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { KeyedRecord } from "../../src/shared/keyed-record";
-import { schemaErrors } from "../../src/shared/schema-errors";
+import { KeyedRecord } from "../../../src/shared/keyed-record";
+import { schemaErrors } from "../../../src/shared/schema-errors";
 
 describe("KeyedRecord", () => {
   it("refuses every key its pattern does not match in full, which Type.Record lets through", () => {

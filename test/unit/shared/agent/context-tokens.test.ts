@@ -1,7 +1,7 @@
 /** How full the context is (the meter's and the worker's one rule), and what the model is sent after a compaction. */
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../../src/shared/agent/types";
-import { compactedView, summaryForModel } from "../../../src/shared/agent/compaction";
+import type { AgentMessage } from "../../../../src/shared/agent/types";
+import { compactedView, summaryForModel } from "../../../../src/shared/agent/compaction";
 import {
   compactionSettings,
   compactionThreshold,
@@ -9,8 +9,8 @@ import {
   estimateTokens,
   PI_KEEP_RECENT_TOKENS,
   PI_RESERVE_TOKENS,
-} from "../../../src/shared/agent/context-tokens";
-import { call, marker, reply, result, usage, user, words } from "./fixtures";
+} from "../../../../src/shared/agent/context-tokens";
+import { call, marker, reply, result, usage, user, words } from "./compaction-fixtures";
 
 describe("estimateTokens", () => {
   it("counts four characters a token, rounding up, over every kind of content", () => {

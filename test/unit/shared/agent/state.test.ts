@@ -5,8 +5,8 @@ import {
   createAgentStateData,
   DEFAULT_MODEL,
   reduceAgentState,
-} from "../../../src/shared/agent/state";
-import { assistantText, userMessage } from "../agent-worker/agent/harness";
+} from "../../../../src/shared/agent/state";
+import { assistantText, userMessage } from "../../agent-worker/agent/harness";
 
 const assistant = assistantText(DEFAULT_MODEL, "hi");
 const failed = { ...assistant, stopReason: "error" as const, errorMessage: "boom" };

@@ -4,12 +4,12 @@
  * the newest messages, reduces to the worker's state (equal digests).
  */
 import { describe, expect, it } from "vitest";
-import { createAgentStateData, reduceAgentState, type AgentStateData, type AgentStateEvent } from "../../../src/shared/agent/state";
-import { branchAt, deletionRange, lastReplyStart } from "../../../src/shared/agent/branches";
-import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
-import { stateDigest } from "../../../src/shared/protocol/state-digest";
-import type { AgentMessage } from "../../../src/shared/agent/types";
-import { reply, user } from "../compaction/fixtures";
+import { createAgentStateData, reduceAgentState, type AgentStateData, type AgentStateEvent } from "../../../../src/shared/agent/state";
+import { branchAt, deletionRange, lastReplyStart } from "../../../../src/shared/agent/branches";
+import { StateEventDecoder, StateEventEncoder } from "../../../../src/shared/protocol/wire-events";
+import { stateDigest } from "../../../../src/shared/protocol/state-digest";
+import type { AgentMessage } from "../../../../src/shared/agent/types";
+import { reply, user } from "./compaction-fixtures";
 
 const texts = (state: AgentStateData) => state.messages.map((m) => (m.role === "user" || m.role === "assistant" ? (m.content[0] as { text: string }).text : m.role));
 const reduce = (state: AgentStateData, ...events: AgentStateEvent[]) => events.reduce(reduceAgentState, state);

@@ -6,12 +6,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadTranscript, TranscriptWriter } from "../../src/shared-node/session-files/transcript-store";
-import { checkRpcMessage } from "../../src/agent-worker/host/transport/frame-guard";
-import { MAX_FRAME_CHARS } from "../../src/shared/protocol/session-protocol";
-import { MAX_ATTACHMENT_BASE64_CHARS, MAX_IMAGE_BYTES } from "../../src/shared/protocol/attachments";
-import { applySettingsPatch, DEFAULT_SETTINGS, migrateSettings, salvageSettings, type Settings } from "../../src/shared/settings/schema";
-import { customModel } from "../../src/shared/providers/custom-provider";
+import { loadTranscript, TranscriptWriter } from "../../../../src/shared-node/session-files/transcript-store";
+import { checkRpcMessage } from "../../../../src/agent-worker/host/transport/frame-guard";
+import { MAX_FRAME_CHARS } from "../../../../src/shared/protocol/session-protocol";
+import { MAX_ATTACHMENT_BASE64_CHARS, MAX_IMAGE_BYTES } from "../../../../src/shared/protocol/attachments";
+import { applySettingsPatch, DEFAULT_SETTINGS, migrateSettings, salvageSettings, type Settings } from "../../../../src/shared/settings/schema";
+import { customModel } from "../../../../src/shared/providers/custom-provider";
 
 let dir: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@
  * shown, and when a link's text disguises where it leads (the page then asks before opening it).
  */
 import { describe, expect, it } from "vitest";
-import { linkTarget, misleadingAddress } from "../../src/shared/security/external-links";
+import { linkTarget, misleadingAddress } from "../../../../src/shared/security/external-links";
 
 /** What the text of a link to `href` disguises (undefined: nothing, it opens at once). */
 const disguise = (text: string, href: string) => misleadingAddress(text, linkTarget(href)!);

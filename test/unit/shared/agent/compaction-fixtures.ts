@@ -1,7 +1,7 @@
 /** Small transcripts for the compaction tests: messages of known sizes (4 characters a token). */
 import type { AssistantMessage, JsonObject, Model, ToolResultMessage, Usage, UserMessage } from "@earendil-works/pi-ai";
-import { zeroUsage } from "../../../src/shared/agent/state";
-import type { CompactionMessage } from "../../../src/shared/agent/compaction";
+import { zeroUsage } from "../../../../src/shared/agent/state";
+import type { CompactionMessage } from "../../../../src/shared/agent/compaction";
 
 export const model: Model<"openai-completions"> = {
   id: "tiny",

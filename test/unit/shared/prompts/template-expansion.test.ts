@@ -4,7 +4,7 @@
  * dist/core/prompt-templates.js; pi's own test file's cases among them), so a pi user's template reads the same here.
  */
 import { describe, expect, it } from "vitest";
-import { expandPromptTemplate, parseCommandArgs, substituteArgs } from "../../../src/shared/prompts/template-expansion";
+import { expandPromptTemplate, parseCommandArgs, substituteArgs } from "../../../../src/shared/prompts/template-expansion";
 
 describe("parseCommandArgs, as pi 1.6.0", () => {
   it.each([

@@ -1,10 +1,10 @@
 /** A marker reaches the mirrors as one small state event (`append_message`), never as the whole transcript. */
 import { describe, expect, it } from "vitest";
-import { createAgentStateData, reduceAgentState, type AgentStateEvent } from "../../../src/shared/agent/state";
-import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
-import { stateDigest } from "../../../src/shared/protocol/state-digest";
-import { Agent } from "../../../src/agent-worker/agent/agent";
-import { marker, reply, user, words } from "./fixtures";
+import { createAgentStateData, reduceAgentState, type AgentStateEvent } from "../../../../src/shared/agent/state";
+import { StateEventDecoder, StateEventEncoder } from "../../../../src/shared/protocol/wire-events";
+import { stateDigest } from "../../../../src/shared/protocol/state-digest";
+import { Agent } from "../../../../src/agent-worker/agent/agent";
+import { marker, reply, user, words } from "./compaction-fixtures";
 
 describe("the marker on the wire", () => {
   it("is appended by the one reducer, in the worker and in the mirror alike", () => {

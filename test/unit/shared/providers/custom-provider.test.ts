@@ -1,14 +1,14 @@
 import { type AssistantMessage, type AssistantMessageEvent, type Context } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
-import { streamSimple } from "../../src/agent-worker/agent/stream-simple";
+import { streamSimple } from "../../../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   customModel,
   customProviderId,
   KEYLESS_API_KEY,
   type CustomProvider,
-} from "../../src/shared/providers/custom-provider";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+} from "../../../../src/shared/providers/custom-provider";
+import { startOpenAIServer, type OpenAITestServer } from "../../../../src/web-host/openai-test-server";
 
 let server: OpenAITestServer;
 let provider: CustomProvider;

@@ -5,15 +5,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, type FauxProviderRegistration } from "@earendil-works/pi-ai";
-import { Agent, type AgentTool } from "../../../src/agent-worker/agent/index";
-import { EventForwarder } from "../../../src/agent-worker/host/mirror/event-forwarder";
-import { createAgentStateData, reduceAgentState, zeroUsage, type AgentStateEvent } from "../../../src/shared/agent/state";
-import { jsonEqual } from "../../../src/shared/protocol/message-patch";
-import { stateDigest } from "../../../src/shared/protocol/state-digest";
-import { StateEventDecoder, StateEventEncoder } from "../../../src/shared/protocol/wire-events";
-import { fromEventFrame, toEventFrame, type EventBatch } from "../../../src/shared/protocol/session-protocol";
-import { SessionMirror } from "../../../src/renderer/store/session-mirror";
-import { registerFauxModel, registerScriptedModel, textResult, userMessage } from "../agent-worker/agent/harness";
+import { Agent, type AgentTool } from "../../../../src/agent-worker/agent/index";
+import { EventForwarder } from "../../../../src/agent-worker/host/mirror/event-forwarder";
+import { createAgentStateData, reduceAgentState, zeroUsage, type AgentStateEvent } from "../../../../src/shared/agent/state";
+import { jsonEqual } from "../../../../src/shared/protocol/message-patch";
+import { stateDigest } from "../../../../src/shared/protocol/state-digest";
+import { StateEventDecoder, StateEventEncoder } from "../../../../src/shared/protocol/wire-events";
+import { fromEventFrame, toEventFrame, type EventBatch } from "../../../../src/shared/protocol/session-protocol";
+import { SessionMirror } from "../../../../src/renderer/store/session-mirror";
+import { registerFauxModel, registerScriptedModel, textResult, userMessage } from "../../agent-worker/agent/harness";
 import { Type } from "typebox";
 
 let faux: FauxProviderRegistration | undefined;

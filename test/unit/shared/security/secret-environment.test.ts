@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { commandEnvironment, looksSecret, withoutUrlCredentials } from "../../src/shared/security/secret-environment";
-import { mcpHostEnvironment, workerEnvironment } from "../../src/main/broker/worker-process";
-import { McpSupervisor } from "../../src/main/mcp/mcp-supervisor";
-import { everythingStdio } from "../../testkit/mcp-everything";
+import { commandEnvironment, looksSecret, withoutUrlCredentials } from "../../../../src/shared/security/secret-environment";
+import { mcpHostEnvironment, workerEnvironment } from "../../../../src/main/broker/worker-process";
+import { McpSupervisor } from "../../../../src/main/mcp/mcp-supervisor";
+import { everythingStdio } from "../../../../testkit/mcp-everything";
 
 /** Every variable pi-ai's providers and `getEnvApiKey` read, as its built source names them. */
 function piAiVariables(): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentToolNames, listsMcpTool, MAX_AGENT_TOOL_NAME } from "../../../src/shared/mcp/agent-tool-names";
+import { agentToolNames, listsMcpTool, MAX_AGENT_TOOL_NAME } from "../../../../src/shared/mcp/agent-tool-names";
 
 /** What OpenAI and Anthropic accept, and Gemini's first character. */
 const PROVIDER_SAFE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
