@@ -2,7 +2,7 @@
  * What the header's model picker lists, as plain data: the models that match what the user typed, grouped by
  * provider under the provider's name for people (a custom endpoint's own, else `labelOf`'s), and how the arrow
  * keys move through them. No React, no DOM, so the rules are tested on their own
- * (test/unit/renderer/model-picker-items.test.ts).
+ * (test/unit/renderer/components/common/model-picker-items.test.ts).
  */
 import type { ModelOption, ModelRef } from "../../../shared/protocol/app-api";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../../shared/agent/types";

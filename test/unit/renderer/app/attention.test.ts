@@ -1,6 +1,6 @@
 /** Where the page tells the user about a chat that wants them, and which toast shows when two wait. */
 import { describe, expect, it } from "vitest";
-import { attentionPlace, attentionTag, attentionToastText, shownToast, type Attention, type AttentionContext } from "../../../src/renderer/app/attention";
+import { attentionPlace, attentionTag, attentionToastText, shownToast, type Attention, type AttentionContext } from "../../../../src/renderer/app/attention";
 
 const event = (sessionId: string, reason: Attention["reason"] = "done", title = "Trip"): Attention => ({ type: "attention", sessionId, title, reason });
 const at = (extra: Partial<AttentionContext> = {}): AttentionContext => ({ pageNotifies: true, enabled: true, looking: true, activeId: "a", chatShown: true, ...extra });

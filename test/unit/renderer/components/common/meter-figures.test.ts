@@ -1,7 +1,7 @@
 /** The header's context meter: its figures, colour levels and a label that never grows past six characters a side. */
 import { describe, expect, it } from "vitest";
-import { contextFigures, shortTokens, transcriptTokens } from "../../../src/renderer/components/common/context-meter-figures";
-import { marker, reply, usage, user, words } from "../shared/agent/compaction-fixtures";
+import { contextFigures, shortTokens, transcriptTokens } from "../../../../../src/renderer/components/common/context-meter-figures";
+import { marker, reply, usage, user, words } from "../../../shared/agent/compaction-fixtures";
 
 describe("the context meter's figures", () => {
   it("adds the reply streaming now to the transcript's tokens", () => {

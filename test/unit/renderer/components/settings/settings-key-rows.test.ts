@@ -3,8 +3,8 @@
  * the rest counted and filtered by any words of their name or id; custom endpoints are not key rows.
  */
 import { describe, expect, it } from "vitest";
-import type { ProviderStatus } from "../../../src/shared/protocol/app-api";
-import { keyRows } from "../../../src/renderer/components/settings/provider-rows";
+import type { ProviderStatus } from "../../../../../src/shared/protocol/app-api";
+import { keyRows } from "../../../../../src/renderer/components/settings/provider-rows";
 
 const status = (provider: string, keySource: ProviderStatus["keySource"] = "none"): ProviderStatus => ({ provider, keySource });
 

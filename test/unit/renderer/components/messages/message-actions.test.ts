@@ -1,8 +1,8 @@
 /** What a row's actions work from: the Markdown Copy puts on the clipboard (the row's index: chat-items.test.ts). */
 import { describe, expect, it } from "vitest";
-import { messageMarkdown } from "../../../src/renderer/components/messages/message-actions";
-import { reply, user } from "../shared/agent/compaction-fixtures";
-import type { AgentMessage } from "../../../src/shared/agent/types";
+import { messageMarkdown } from "../../../../../src/renderer/components/messages/message-actions";
+import { reply, user } from "../../../shared/agent/compaction-fixtures";
+import type { AgentMessage } from "../../../../../src/shared/agent/types";
 
 describe("message actions", () => {
   it("copies a reply's Markdown as written, tool calls named, thinking left out", () => {

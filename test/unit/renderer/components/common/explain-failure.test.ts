@@ -3,15 +3,15 @@
  * text pi-ai really produces, each failure served by the loopback server (or a closed port) and streamed through
  * pi-ai's OpenAI-compatible provider as the worker calls it (stall guard and request notes included).
  */
-import { streamSimple } from "../../../src/agent-worker/agent/stream-simple";
+import { streamSimple } from "../../../../../src/agent-worker/agent/stream-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customModel, KEYLESS_API_KEY } from "../../../src/shared/providers/custom-provider";
-import { explainFailure } from "../../../src/renderer/components/common/explainFailure";
-import { INTERRUPTED_REPLY_ERROR } from "../../../src/shared/agent/unfinished-reply";
-import { withStallTimeout } from "../../../src/agent-worker/host/provider/stall-timeout";
-import { providerCall } from "../../../src/agent-worker/host/provider/provider-call";
-import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../src/web-host/openai-test-server";
-import { closedPort } from "../../../testkit/closed-port";
+import { customModel, KEYLESS_API_KEY } from "../../../../../src/shared/providers/custom-provider";
+import { explainFailure } from "../../../../../src/renderer/components/common/explainFailure";
+import { INTERRUPTED_REPLY_ERROR } from "../../../../../src/shared/agent/unfinished-reply";
+import { withStallTimeout } from "../../../../../src/agent-worker/host/provider/stall-timeout";
+import { providerCall } from "../../../../../src/agent-worker/host/provider/provider-call";
+import { startOpenAIServer, type OpenAITestServer, type ScriptedTurn } from "../../../../../src/web-host/openai-test-server";
+import { closedPort } from "../../../../../testkit/closed-port";
 
 describe("explainFailure, text by text", () => {
   it("a never-reached endpoint says it could not be reached and what to check", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { buildTranscript, formatCost, formatTokens, messageRowKey, streamingItem } from "../../../src/renderer/components/messages/chatItems";
-import { sumUsage } from "../../../src/shared/agent/usage";
+import { buildTranscript, formatCost, formatTokens, messageRowKey, streamingItem } from "../../../../../src/renderer/components/messages/chatItems";
+import { sumUsage } from "../../../../../src/shared/agent/usage";
 
 const usage = (total: number, cost: number) => ({
   input: total / 2, output: total / 2, cacheRead: 0, cacheWrite: 0, totalTokens: total,

@@ -1,7 +1,7 @@
 /** The sidebar's chat list as data: main's pushes, a rename shown at once, and what deleting a chat does (with undo). */
 import { describe, expect, it } from "vitest";
-import { newestSession, planDelete, upsertSession, withTitle, withoutActivity, withoutSession } from "../../../src/renderer/app/session-list";
-import type { SessionSummary } from "../../../src/shared/protocol/app-api";
+import { newestSession, planDelete, upsertSession, withTitle, withoutActivity, withoutSession } from "../../../../src/renderer/app/session-list";
+import type { SessionSummary } from "../../../../src/shared/protocol/app-api";
 
 const chat = (id: string, updated: number, extra: Partial<SessionSummary> = {}): SessionSummary => ({ id, title: `Chat ${id}`, created: 1, updated, messageCount: 1, ...extra });
 

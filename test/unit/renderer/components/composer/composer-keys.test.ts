@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composerIntent, type ComposerKey } from "../../../src/renderer/components/composer/composerKeys";
+import { composerIntent, type ComposerKey } from "../../../../../src/renderer/components/composer/composerKeys";
 
 const key = (k: string, mods: Partial<ComposerKey> = {}): ComposerKey => ({
   key: k, shiftKey: false, altKey: false, ctrlKey: false, metaKey: false, isComposing: false, ...mods,

@@ -1,10 +1,10 @@
 /** Which chat "New chat" opens: the untouched one there is (this one first), so empty chats never pile up. */
 import { describe, expect, it } from "vitest";
-import { chatForNewChat } from "../../../src/renderer/app/new-chat";
-import { emptyChatToReuse } from "../../../src/shared/protocol/empty-chat";
-import type { SessionSummary } from "../../../src/shared/protocol/app-api";
-import type { SessionView } from "../../../src/renderer/store/session-view";
-import { createAgentStateData } from "../../../src/shared/agent/state";
+import { chatForNewChat } from "../../../../src/renderer/app/new-chat";
+import { emptyChatToReuse } from "../../../../src/shared/protocol/empty-chat";
+import type { SessionSummary } from "../../../../src/shared/protocol/app-api";
+import type { SessionView } from "../../../../src/renderer/store/session-view";
+import { createAgentStateData } from "../../../../src/shared/agent/state";
 
 const chat = (id: string, extra: Partial<SessionSummary> = {}): SessionSummary => ({ id, title: "New chat", created: 1, updated: 1, messageCount: 0, ...extra });
 const view = (sessionId: string, extra: Partial<SessionView> = {}): SessionView => ({

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const css = readFileSync(join(__dirname, "../../../src/renderer/styles/theme.css"), "utf8");
+const css = readFileSync(join(__dirname, "../../../../src/renderer/styles/theme.css"), "utf8");
 
 /** `--name: light-dark(#light, #dark)` pairs of theme.css. */
 const pairs = new Map<string, [string, string]>();

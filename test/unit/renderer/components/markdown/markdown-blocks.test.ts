@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Lexer } from "marked";
-import { BLOCKS_PER_CHUNK, finishedChunks, firstPaintSplit, IncrementalBlocks } from "../../../src/renderer/components/markdown/blocks";
+import { BLOCKS_PER_CHUNK, finishedChunks, firstPaintSplit, IncrementalBlocks } from "../../../../../src/renderer/components/markdown/blocks";
 
 /** Feeds `text` and returns every block, in order. */
 const lexed = (blocks: IncrementalBlocks, text: string) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ModelOption } from "../../../src/shared/protocol/app-api";
-import { flatOptions, groupModels, modelKey, moveActive, optionLabel, typedOffers, effectiveThinkingLevel } from "../../../src/renderer/components/common/model-picker-items";
-import { providerDisplayName } from "../../../src/shared/providers/provider-names";
+import type { ModelOption } from "../../../../../src/shared/protocol/app-api";
+import { flatOptions, groupModels, modelKey, moveActive, optionLabel, typedOffers, effectiveThinkingLevel } from "../../../../../src/renderer/components/common/model-picker-items";
+import { providerDisplayName } from "../../../../../src/shared/providers/provider-names";
 
 const model = (provider: string, id: string, name = id, extra: Partial<ModelOption> = {}): ModelOption =>
   ({ provider, id, name, reasoning: false, thinkingLevels: ["off"], contextWindow: 128_000, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameCoalesced } from "../../../src/renderer/store/frame-coalesced";
+import { frameCoalesced } from "../../../../src/renderer/store/frame-coalesced";
 
 function source() {
   let view = { n: 0 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolSummary } from "../../../src/renderer/components/messages/tool-summary";
+import { toolSummary } from "../../../../../src/renderer/components/messages/tool-summary";
 
 describe("a tool card's one-line summary", () => {
   it("shows a tool's first text argument (else its first number), cut at 60 characters", () => {

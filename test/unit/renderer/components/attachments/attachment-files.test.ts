@@ -3,9 +3,9 @@
  * the limits, and one sentence per refusal.
  */
 import { describe, expect, it } from "vitest";
-import { acceptFiles, kindOf, looksLikeText, readBase64, uploadAttachments, type FileLike } from "../../../src/renderer/components/attachments/attachment-files";
-import { MAX_IMAGE_BYTES } from "../../../src/shared/protocol/attachments";
-import { bandsPng } from "../../../testkit/png";
+import { acceptFiles, kindOf, looksLikeText, readBase64, uploadAttachments, type FileLike } from "../../../../../src/renderer/components/attachments/attachment-files";
+import { MAX_IMAGE_BYTES } from "../../../../../src/shared/protocol/attachments";
+import { bandsPng } from "../../../../../testkit/png";
 
 const file = (name: string, type: string, bytes: Uint8Array | string): FileLike => Object.assign(new Blob([bytes], { type }), { name });
 

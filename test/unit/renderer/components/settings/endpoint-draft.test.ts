@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Value } from "typebox/value";
-import { CustomProviderSchema } from "../../../src/shared/settings/schema";
+import { CustomProviderSchema } from "../../../../../src/shared/settings/schema";
 import {
   deriveEndpointId, endpointProblems, newDraft, saveErrorText, toDraft, toEndpoint, type EndpointDraft,
-} from "../../../src/renderer/components/settings/endpoint-draft";
+} from "../../../../../src/renderer/components/settings/endpoint-draft";
 
 const draft = (patch: Partial<EndpointDraft> = {}): EndpointDraft => ({
   ...newDraft("LM Studio", "http://127.0.0.1:1234/v1", []), ...patch,

@@ -3,7 +3,7 @@
  * last section at the very end, and a section chosen in the index while any of it is on screen.
  */
 import { describe, expect, it } from "vitest";
-import { currentSection, type SectionBox } from "../../../src/renderer/components/settings/section-spy";
+import { currentSection, type SectionBox } from "../../../../../src/renderer/components/settings/section-spy";
 
 /** Sections 500 px tall, except a short last one, scrolled by `scroll` px in a 600 px view. */
 const boxes = (scroll: number): SectionBox[] =>
