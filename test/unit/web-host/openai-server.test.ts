@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { startOpenAIServer, type OpenAITestServer } from "../../../src/web-host/openai-test-server";
 
 /** Sends a chat-completions request and returns the parsed `data:` events (the `[DONE]` marker as a string). */
 async function chat(server: OpenAITestServer, body: object, init: RequestInit = {}) {
