@@ -5,38 +5,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { MainControlApi } from "../src/shared/protocol/control-protocol";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { WorkerHandle } from "../src/main/broker/worker-handle";
 import type { WorkerPool } from "../src/main/broker/worker-pool";
 import type { SessionBroker } from "../src/main/broker/session-broker";
 import { startOpenAIServer } from "../src/web-host/openai-test-server";
+import { BARE_MAIN } from "../testkit/bare-main";
 import { startBenchBroker, WORKER_FILE } from "./lib/sessions";
 import { median, metric, round, withTimeout, type Metric } from "./lib/metrics";
 
 const COLD_STARTS = 7;
 const HANDOFFS = 7;
 const WORKSPACE_CHATS = 3;
-
-/** A main with nothing to offer: a cold start needs none of it. */
-const none = async (): Promise<never> => {
-  throw new Error("not offered in this benchmark");
-};
-const BARE_MAIN: MainControlApi = {
-  getApiKey: async () => undefined,
-  resolveModel: none,
-  report: () => {},
-  listAgents: none,
-  confirmProjectAgents: none,
-  runSubagent: none,
-  stopSubagent: none,
-  askParent: none,
-  mcpTools: none,
-  mcpCall: none,
-  mcpCancel: none,
-  listSkills: none,
-  getProviderConfig: async () => undefined,
-};
 
 export async function benchWorker(): Promise<Record<string, Metric>> {
   const cold: number[] = [];

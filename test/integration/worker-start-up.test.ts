@@ -12,8 +12,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { WorkerHandle } from "../../src/main/broker/worker-handle";
 import { workerEnvironment } from "../../src/main/broker/worker-process";
-import type { MainControlApi } from "../../src/shared/protocol/control-protocol";
 import { identityOf } from "../../src/shared-node/folder-identity";
+import { BARE_MAIN } from "../../testkit/bare-main";
 import { TempFolders } from "../../testkit/temp-folders";
 import { testSettings, WORKER_FILE } from "../../testkit/worker-harness";
 
@@ -36,25 +36,6 @@ beforeAll(() => {
   writeFileSync(register, `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});`);
 });
 afterAll(() => temp.removeAll());
-
-const unused = async (): Promise<never> => {
-  throw new Error("not offered here");
-};
-const BARE_MAIN: MainControlApi = {
-  getApiKey: async () => undefined,
-  resolveModel: unused,
-  report: () => {},
-  listAgents: unused,
-  confirmProjectAgents: unused,
-  runSubagent: unused,
-  stopSubagent: unused,
-  askParent: unused,
-  mcpTools: unused,
-  mcpCall: unused,
-  mcpCancel: unused,
-  listSkills: unused,
-  getProviderConfig: async () => undefined,
-};
 
 /** Runs the built worker under the recording hook through `steps`, then stops it; the modules it loaded, in order. */
 async function modulesLoaded(steps: (worker: WorkerHandle) => Promise<unknown>): Promise<{ url: string; format: string }[]> {
