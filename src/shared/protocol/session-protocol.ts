@@ -96,19 +96,22 @@ export interface WorkspaceInfo {
   problem?: string;
 }
 
-/** What the mirror receives besides state events. */
+/**
+ * What the mirror receives besides state events. State events (`WireEvent`) keep one- and two-letter tags (`a`, `u`,
+ * `me`, `s`) because they ride on every streamed delta; these come seldom, so their tags say what they are.
+ */
 export type SessionStreamItem =
   | WireEvent
   /** The queues changed (enqueue, drain, removal, clear, held, sent or discarded); `held` absent: none held. */
-  | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[]; held?: HeldMessage[] }
+  | { k: "queues"; steering: AgentMessage[]; followUp: AgentMessage[]; held?: HeldMessage[] }
   /** The questions waiting for the user now (all of them). */
-  | { k: "ap"; pending: ApprovalRequest[] }
+  | { k: "approvals"; pending: ApprovalRequest[] }
   /** The chat's workspace changed (or its context files); undefined: none. */
-  | { k: "w"; workspace?: WorkspaceInfo }
+  | { k: "workspace"; workspace?: WorkspaceInfo }
   /** The chat's own instructions and parameters changed (all of them). */
-  | { k: "o"; options: ChatOptions }
+  | { k: "options"; options: ChatOptions }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
-  | { k: "n"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
+  | { k: "notice"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
 
 /**
  * Numbered per connection's worker: 1, 2, 3... A connection always ends with its worker process, and a new

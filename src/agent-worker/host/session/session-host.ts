@@ -214,7 +214,7 @@ export class SessionHost {
         describe: (tool, args) => this.describeCall(tool, args),
         protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
         changed: (pending) => {
-          this.mirrors.push({ k: "ap", pending });
+          this.mirrors.push({ k: "approvals", pending });
           this.reportStatus();
         },
         saveGrant: (grant) => this.journal.record({ t: "grant", grant }),
@@ -231,8 +231,8 @@ export class SessionHost {
         agent: () => this.agent,
         held: () => this.held.list(),
         streaming: () => this.mirrors.streamingMessage,
-        queuesShown: (queues) => this.mirrors.push({ k: "q", ...queues }),
-        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
+        queuesShown: (queues) => this.mirrors.push({ k: "queues", ...queues }),
+        notify: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
         recorded: () => this.reportStatus(),
       },
       loaded.title ?? titleFrom(loaded.messages),
@@ -259,7 +259,7 @@ export class SessionHost {
         apiKey: async (provider) => this.agent.getApiKey?.(provider),
         convertToLlm: (messages) => this.agent.convertToLlm(messages),
         append: (marker) => this.appendCompaction(marker),
-        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
+        notify: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
       },
       streamFn,
     );
@@ -336,7 +336,7 @@ export class SessionHost {
     if (resolved.problem) {
       host.modelProblem = resolved.problem;
       // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
-      host.mirrors.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
+      host.mirrors.push({ k: "notice", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
     }
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
@@ -393,7 +393,7 @@ export class SessionHost {
       this.chatOptions = normalizeChatOptions(options);
       this.agent.state.systemPrompt = this.systemPrompt();
       this.mcp.rebuild(); // the chat's servers may have changed
-      this.mirrors.push({ k: "o", options: this.chatOptions });
+      this.mirrors.push({ k: "options", options: this.chatOptions });
       await this.journal.record({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
@@ -507,7 +507,7 @@ export class SessionHost {
     this.workspaceIdentity = identity;
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
-    this.mirrors.push({ k: "w", workspace: workspace?.info() });
+    this.mirrors.push({ k: "workspace", workspace: workspace?.info() });
     this.announceSandbox(workspace);
   }
 
@@ -518,7 +518,7 @@ export class SessionHost {
         this.sandboxVerdict = choice.verdict;
         if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
       }
-      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "w", workspace: workspace.info() });
+      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "workspace", workspace: workspace.info() });
     });
   }
 
@@ -531,7 +531,7 @@ export class SessionHost {
     const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
     if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
       // Called once before the forwarder exists (the Agent's first tool list).
-      this.mirrors.push({ k: "n", kind: "error", text: mcpToolsLeftOutText(leftOut) });
+      this.mirrors.push({ k: "notice", kind: "error", text: mcpToolsLeftOutText(leftOut) });
     }
     this.mcpToolsLeftOut = leftOut;
     return tools;
