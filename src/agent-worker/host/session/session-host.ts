@@ -28,6 +28,7 @@ import type {
 import type { ModelRef, SessionActivity } from "../../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
+  sessionApiWith,
   type SessionApi,
   type SessionSnapshot,
 } from "../../../shared/protocol/session-protocol";
@@ -343,8 +344,8 @@ export class SessionHost {
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
   }
 
-  /** The commands mirrors call. Each validates its state and rejects with a readable Error. */
-  readonly api: SessionApi = {
+  /** The commands mirrors call, a handler per SESSION_COMMANDS entry; each checks its state, rejecting in words. */
+  readonly api: SessionApi = sessionApiWith({
     prompt: async (text, attachments) => {
       this.requireModel();
       await this.agent.prompt(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
@@ -452,7 +453,7 @@ export class SessionHost {
       this.mirrors.flush();
       return this.agent.data.messages.slice(start, Math.max(start, end));
     },
-  };
+  });
 
   /** Serves one mirror on `transport` until it closes. */
   connect(transport: Transport): void {
