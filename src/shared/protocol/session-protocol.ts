@@ -212,7 +212,7 @@ type SessionHandler = (...args: never[]) => Promise<unknown>;
  */
 export interface SessionCommand<S extends TSchema = TSchema, F extends SessionHandler = SessionHandler, P extends boolean = boolean> {
   readonly args: S;
-  /** A command the page sends (`SessionCommands`); false for the client's own reads and `reset` (tests, settings sync). */
+  /** A command the page sends (`SessionCommands`); false: the client's own reads and `reset` (tests, settings sync). */
   readonly page: P;
   /** Never set: the signature, for the types that follow from the table. */
   readonly signature?: F;
@@ -253,7 +253,13 @@ export const SESSION_COMMANDS = {
    * last message is no such reply.
    */
   continueReply: command<() => Promise<void>>()(NoArgs),
+  /**
+   * Queues a user message for the running agent, given after the current turn's tool calls, before the next model
+   * call (pi's steer). Resolves when the queues are journaled; without attachments the message is queued at once, so
+   * quick successive calls keep their order.
+   */
   steer: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
+  /** Queues a user message for when the agent would otherwise stop (pi's followUp); resolves when it is journaled. */
   followUp: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
   /**
    * Stores a file in the session's folder for a message to carry: `data` is its bytes in base64; `mimeType` one of
@@ -274,7 +280,12 @@ export const SESSION_COMMANDS = {
    * mirror; they apply from the next model request.
    */
   setChatOptions: command<(options: ChatOptions) => Promise<void>>()(Type.Tuple([ChatOptionsSchema])),
+  /**
+   * Stop: ends the active run, and a "Compact now" in progress. What the run leaves queued is held when it settles
+   * (held-queue.ts), or cleared at once when the settings say so (`clearQueuesOnAbort`).
+   */
   abort: command<() => Promise<void>>()(NoArgs),
+  /** Empties the chat (messages, queues, held messages, title, what "allow for this chat" allowed), journaled. */
   reset: command<() => Promise<void>>({ page: false })(NoArgs),
   /**
    * "Compact now": the older turns are summarised by the chat's model and from then on the model gets the summary
@@ -304,7 +315,9 @@ export const SESSION_COMMANDS = {
    * Rejects while a run is active, for a compaction marker, and for messages before the newest marker.
    */
   deleteMessage: command<(index: number) => Promise<void>>()(Type.Tuple([MessageIndex])),
+  /** Drops every queued and held message; resolves when the queues are journaled. */
   clearQueues: command<() => Promise<void>>()(NoArgs),
+  /** Drops the message at `index` of a queue; resolves when the queues are journaled. Rejects when there is none. */
   removeQueued: command<(queue: "steering" | "followUp", index: number) => Promise<void>>()(
     Type.Tuple([Type.Union([Type.Literal("steering"), Type.Literal("followUp")]), QueueIndex]),
   ),
@@ -315,7 +328,9 @@ export const SESSION_COMMANDS = {
   sendHeld: command<(index: number) => Promise<void>>()(Type.Tuple([QueueIndex])),
   /** "Discard" for the held message at `index`. Rejects when there is none. */
   discardHeld: command<(index: number) => Promise<void>>()(Type.Tuple([QueueIndex])),
+  /** Switches the chat's model, journaled; main resolves the ref, and refuses one it cannot with the reason. */
   setModel: command<(model: ModelRef) => Promise<void>>()(Type.Tuple([ModelRefSchema])),
+  /** The thinking level the chat's model is asked for, from its next request. */
   setThinkingLevel: command<(level: ThinkingLevel) => Promise<void>>()(Type.Tuple([ThinkingLevelSchema])),
   /**
    * Flushes pending events, then returns the state they lead to. With `tailMessages`, the snapshot carries at most
