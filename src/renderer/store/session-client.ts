@@ -8,12 +8,12 @@
  */
 import * as Comlink from "comlink";
 import { createAgentStateData } from "../../shared/agent/state";
-import { fromEventFrame, SESSION_METHOD_SCHEMAS, type EventBatch, type SessionApi, type SessionFrame, type SessionMethod } from "../../shared/protocol/session-protocol";
+import { fromEventFrame, PAGE_SESSION_METHODS, type EventBatch, type SessionApi, type SessionFrame } from "../../shared/protocol/session-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import type { Transport } from "../../shared/transport/transport";
 import { afterNextPaint } from "./frame-coalesced";
 import { SessionMirror } from "./session-mirror";
-import type { NonCommandMethod, SessionCommands } from "./session-view";
+import type { SessionCommands } from "./session-view";
 import { errorText } from "../../shared/error-text";
 
 export interface SessionConnection {
@@ -56,7 +56,7 @@ export interface SessionClientOptions {
 /** SessionApi's commands, each a pass-through to the worker (see `passThrough`). */
 type PassThroughs = Omit<SessionCommands, "dismissNotice">;
 
-// The pass-throughs are put on the prototype from the method list, so they are declared by SessionApi alone.
+// The pass-throughs are put on the prototype from the command table, so they are declared by SESSION_COMMANDS alone.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface SessionClient extends PassThroughs {}
 
@@ -103,7 +103,7 @@ export class SessionClient implements SessionCommands {
     this.mirror.setConnection("closed");
   }
 
-  // --- SessionCommands: SessionApi's pass through (installed below, from the schema table), and this one ---------
+  // --- SessionCommands: SessionApi's pass through (installed below, from the command table), and this one --------
 
   dismissNotice(id: number): void {
     this.mirror.dismissNotice(id);
@@ -265,11 +265,8 @@ function wireArgs(args: unknown[]): unknown[] {
   return args.slice(0, end);
 }
 
-/** Every SessionApi method but the client's own reads and `reset`: the commands a page sends. */
-const COMMANDS = (Object.keys(SESSION_METHOD_SCHEMAS) as SessionMethod[]).filter(
-  (method): method is Exclude<SessionMethod, NonCommandMethod> => !(["getSnapshot", "getHistory", "reset"] satisfies NonCommandMethod[]).includes(method as NonCommandMethod),
-);
-for (const method of COMMANDS) {
+// Every SessionApi method but the client's own reads and `reset`: the commands a page sends.
+for (const method of PAGE_SESSION_METHODS) {
   Object.defineProperty(SessionClient.prototype, method, {
     value: function passThrough(this: SessionClient, ...args: unknown[]): Promise<unknown> {
       return this.call((api) => (api[method] as (...wire: unknown[]) => Promise<unknown>)(...wireArgs(args)));

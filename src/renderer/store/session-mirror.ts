@@ -158,15 +158,15 @@ export class SessionMirror {
 
   private applyItem(view: SessionView, item: SessionStreamItem): SessionView {
     switch (item.k) {
-      case "q":
+      case "queues":
         return { ...view, steering: item.steering, followUp: item.followUp, held: item.held ?? [] };
-      case "n":
+      case "notice":
         return { ...view, notices: [...view.notices, { id: this.nextNoticeId++, kind: item.kind, text: item.text, ...(item.model ? { model: item.model } : {}) }] };
-      case "ap":
+      case "approvals":
         return { ...view, approvals: item.pending };
-      case "w":
+      case "workspace":
         return { ...view, workspace: item.workspace };
-      case "o":
+      case "options":
         return { ...view, chatOptions: item.options };
       default: {
         const event = this.decoder.decode(item, view.state, view.historyStart);

@@ -2,7 +2,7 @@ import type { AgentMessage } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import type { ApprovalRequest, SessionApi, WorkspaceInfo } from "../../shared/protocol/session-protocol";
+import type { ApprovalRequest, PageSessionMethod, SessionApi, SessionMethod, WorkspaceInfo } from "../../shared/protocol/session-protocol";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 import type { HeldMessage } from "../../shared/protocol/held-messages";
 
@@ -52,12 +52,12 @@ export interface SessionView {
 
 /**
  * The session methods a page does not send as commands: the client's own reads (its snapshot, history pages) and
- * `reset` (tests, settings sync: through `SessionClient.call`).
+ * `reset` (tests, settings sync: through `SessionClient.call`). Marked `{ page: false }` in SESSION_COMMANDS.
  */
-export type NonCommandMethod = "getSnapshot" | "getHistory" | "reset";
+export type NonCommandMethod = Exclude<SessionMethod, PageSessionMethod>;
 
 /**
- * Commands the UI sends to its session's worker: SessionApi's (declared there, once, with their argument schemas),
- * and `dismissNotice`, which stays in the page. Every call rejects with a readable Error on failure.
+ * Commands the UI sends to its session's worker: SESSION_COMMANDS' page commands (declared there, once, with their
+ * argument schemas), and `dismissNotice`, which stays in the page. Every call rejects with a readable Error on failure.
  */
-export type SessionCommands = Omit<SessionApi, NonCommandMethod> & { dismissNotice(id: number): void };
+export type SessionCommands = Pick<SessionApi, PageSessionMethod> & { dismissNotice(id: number): void };

@@ -96,19 +96,22 @@ export interface WorkspaceInfo {
   problem?: string;
 }
 
-/** What the mirror receives besides state events. */
+/**
+ * What the mirror receives besides state events. State events (`WireEvent`) keep one- and two-letter tags (`a`, `u`,
+ * `me`, `s`) because they ride on every streamed delta; these come seldom, so their tags say what they are.
+ */
 export type SessionStreamItem =
   | WireEvent
   /** The queues changed (enqueue, drain, removal, clear, held, sent or discarded); `held` absent: none held. */
-  | { k: "q"; steering: AgentMessage[]; followUp: AgentMessage[]; held?: HeldMessage[] }
+  | { k: "queues"; steering: AgentMessage[]; followUp: AgentMessage[]; held?: HeldMessage[] }
   /** The questions waiting for the user now (all of them). */
-  | { k: "ap"; pending: ApprovalRequest[] }
+  | { k: "approvals"; pending: ApprovalRequest[] }
   /** The chat's workspace changed (or its context files); undefined: none. */
-  | { k: "w"; workspace?: WorkspaceInfo }
+  | { k: "workspace"; workspace?: WorkspaceInfo }
   /** The chat's own instructions and parameters changed (all of them). */
-  | { k: "o"; options: ChatOptions }
+  | { k: "options"; options: ChatOptions }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
-  | { k: "n"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
+  | { k: "notice"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
 
 /**
  * Numbered per connection's worker: 1, 2, 3... A connection always ends with its worker process, and a new
@@ -157,95 +160,6 @@ export type SessionFrame =
   /** A protocol error that could not be answered as an RPC reply (no id). */
   | { ch: "err"; message: string };
 
-/** The commands a session's worker serves. Every method rejects with a readable Error on bad input or state. */
-export interface SessionApi {
-  /**
-   * Answers a waiting tool call: run it once, allow it (its tool, or its command prefix) for the rest of the chat, or
-   * deny it, with an optional reason the model is given. Rejects when nothing with that id waits (any more).
-   */
-  answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;
-  /**
-   * Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). `attachments` were
-   * stored with `putAttachment` first (a frame carries one large file at most); a message with images is refused,
-   * with the reason, when the chat's model does not read images.
-   */
-  prompt(text: string, attachments?: AttachmentRef[]): Promise<void>;
-  /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
-  continue(): Promise<void>;
-  /**
-   * Continue: keeps the interrupted or stopped last reply and asks the model to go on from it, with a visible user
-   * message (`CONTINUE_PROMPT`); the model sees the reply's text as said. Rejects while a run is active or when the
-   * last message is no such reply.
-   */
-  continueReply(): Promise<void>;
-  steer(text: string, attachments?: AttachmentRef[]): Promise<void>;
-  followUp(text: string, attachments?: AttachmentRef[]): Promise<void>;
-  /**
-   * Stores a file in the session's folder for a message to carry: `data` is its bytes in base64; `mimeType` one of
-   * the image types for an image, anything else for a text file (which must be UTF-8). Checks the kind by the bytes
-   * and the limits (attachments.ts); the same bytes give the same ref's id. Rejects with the reason otherwise.
-   */
-  putAttachment(name: string, mimeType: string, data: string): Promise<AttachmentRef>;
-  /** A stored attachment's bytes (base64) and type, for showing it. Rejects when the session has no such file. */
-  getAttachment(id: string): Promise<{ mimeType: string; data: string }>;
-  /**
-   * Replaces the chat's own instructions and parameters (absent fields: the defaults), journaled and told to every
-   * mirror; they apply from the next model request.
-   */
-  setChatOptions(options: ChatOptions): Promise<void>;
-  abort(): Promise<void>;
-  reset(): Promise<void>;
-  /**
-   * "Compact now": the older turns are summarised by the chat's model and from then on the model gets the summary
-   * and the newest messages (the transcript keeps every message; a `compaction` marker joins it). Rejects while a
-   * run is active (it is not queued: automatic compaction already happens inside runs), when there is nothing to
-   * compact, when summarising fails, or when Stop (`abort`) ends it.
-   */
-  compact(): Promise<void>;
-  /**
-   * Edit and resend: the user message at `index` (on the active path) gets `text`, its attachments kept, as a new
-   * version; the messages from it on stay as the earlier version (a branch: see shared/agent/branches.ts), and the
-   * model answers. Resolves when that run has settled. Rejects while a run is active, when the message is not the
-   * user's, or when the new message would be empty.
-   */
-  editMessage(index: number, text: string): Promise<void>;
-  /** Regenerate: the last reply gets a new version (the old one kept as a branch). Rejects while a run is active. */
-  regenerate(): Promise<void>;
-  /**
-   * Shows version `version` (0-based) of the messages at `at`: one small state event to the mirrors. Rejects while a
-   * run is active, or when there is no such version.
-   */
-  switchBranch(at: number, version: number): Promise<void>;
-  /**
-   * Deletes the message at `index` with what answered it: the messages after it up to the next user message.
-   * Rejects while a run is active, for a compaction marker, and for messages before the newest marker.
-   */
-  deleteMessage(index: number): Promise<void>;
-  clearQueues(): Promise<void>;
-  removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
-  /**
-   * "Send now" for the held message at `index`: while a run is active it rejoins its queue; otherwise it starts a
-   * run, and this resolves when the run has settled. Rejects when there is no such message, or no model.
-   */
-  sendHeld(index: number): Promise<void>;
-  /** "Discard" for the held message at `index`. Rejects when there is none. */
-  discardHeld(index: number): Promise<void>;
-  setModel(model: ModelRef): Promise<void>;
-  setThinkingLevel(level: ThinkingLevel): Promise<void>;
-  /**
-   * Flushes pending events, then returns the state they lead to. With `tailMessages`, the snapshot carries at most
-   * that many of the newest transcript messages (see `SessionSnapshot.historyStart`), so a long chat opens fast.
-   */
-  getSnapshot(tailMessages?: number): Promise<SessionSnapshot>;
-  /**
-   * Flushes pending events, then returns transcript messages [start, end) (clamped to the transcript), on the active
-   * path. Messages before the newest run only change by a reset, a whole-transcript replacement, or a branch, switch
-   * or delete at an index before them, and all reach the mirror as events ahead of this reply (a mirror resyncs on
-   * one that reaches before its loaded messages), so a page fetched for an older index is right or superseded.
-   */
-  getHistory(start: number, end: number): Promise<AgentMessage[]>;
-}
-
 /** Most messages one `getHistory` call returns. */
 export const MAX_HISTORY_PAGE = 5_000;
 
@@ -279,57 +193,207 @@ const ModelRefSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Argument-list schemas, one per method: the only methods the worker will run. */
-export const SESSION_METHOD_SCHEMAS = {
-  prompt: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]),
-  continue: Type.Tuple([]),
-  continueReply: Type.Tuple([]),
-  steer: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]),
-  followUp: Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]),
-  putAttachment: Type.Tuple([
+const NoArgs = Type.Tuple([]);
+/** A message's position in the transcript. */
+const MessageIndex = Type.Integer({ minimum: 0, maximum: 100_000_000 });
+/** A position in a queue, or among the held messages. */
+const QueueIndex = Type.Integer({ minimum: 0, maximum: 100_000 });
+const ToolCallId = Type.String({ minLength: 1, maxLength: 200 });
+const Answer = Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")]);
+/** A message: its text, and the attachments stored for it with `putAttachment` (none: the text alone). */
+const TextMessage = Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]);
+
+/** A command's handler in the worker, and its call in a client. */
+type SessionHandler = (...args: never[]) => Promise<unknown>;
+
+/**
+ * One session command: the schema of the argument lists the worker admits, whether a page sends it, and (a type only)
+ * its signature. The schema must admit no call the signature does not take; a type check below the table proves it.
+ */
+export interface SessionCommand<S extends TSchema = TSchema, F extends SessionHandler = SessionHandler, P extends boolean = boolean> {
+  readonly args: S;
+  /** A command the page sends (`SessionCommands`); false: the client's own reads and `reset` (tests, settings sync). */
+  readonly page: P;
+  /** Never set: the signature, for the types that follow from the table. */
+  readonly signature?: F;
+}
+
+/** Declares a command with signature `F`: `command<F>()(argsSchema)`, or `command<F>({ page: false })(…)`. */
+function command<F extends SessionHandler>(): <S extends TSchema>(args: S) => SessionCommand<S, F, true>;
+function command<F extends SessionHandler>(use: { page: false }): <S extends TSchema>(args: S) => SessionCommand<S, F, false>;
+function command(use?: { page: false }): (args: TSchema) => SessionCommand {
+  return (args) => ({ args, page: use?.page ?? true });
+}
+
+/**
+ * The commands a session's worker serves, each declared once: its doc (the contract), its signature, and the schema
+ * of the argument lists the worker admits (the only methods it will run). Every method rejects with a readable Error
+ * on bad input or state. `SessionApi`, `SESSION_METHOD_SCHEMAS`, the page's `SessionCommands` and its client's
+ * pass-throughs, the worker's handlers (`sessionApiWith`) and the e2e fake session all follow from this table.
+ */
+export const SESSION_COMMANDS = {
+  /**
+   * Answers a waiting tool call: run it once, allow it (its tool, or its command prefix) for the rest of the chat, or
+   * deny it, with an optional reason the model is given. Rejects when nothing with that id waits (any more).
+   */
+  answerApproval: command<(toolCallId: string, answer: ApprovalAnswer, reason?: string) => Promise<void>>()(
+    Type.Union([Type.Tuple([ToolCallId, Answer]), Type.Tuple([ToolCallId, Answer, Type.String({ maxLength: 4000 })])]),
+  ),
+  /**
+   * Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). `attachments` were
+   * stored with `putAttachment` first (a frame carries one large file at most); a message with images is refused,
+   * with the reason, when the chat's model does not read images.
+   */
+  prompt: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
+  /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
+  continue: command<() => Promise<void>>()(NoArgs),
+  /**
+   * Continue: keeps the interrupted or stopped last reply and asks the model to go on from it, with a visible user
+   * message (`CONTINUE_PROMPT`); the model sees the reply's text as said. Rejects while a run is active or when the
+   * last message is no such reply.
+   */
+  continueReply: command<() => Promise<void>>()(NoArgs),
+  /**
+   * Queues a user message for the running agent, given after the current turn's tool calls, before the next model
+   * call (pi's steer). Resolves when the queues are journaled; without attachments the message is queued at once, so
+   * quick successive calls keep their order.
+   */
+  steer: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
+  /** Queues a user message for when the agent would otherwise stop (pi's followUp); resolves when it is journaled. */
+  followUp: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
+  /**
+   * Stores a file in the session's folder for a message to carry: `data` is its bytes in base64; `mimeType` one of
+   * the image types for an image, anything else for a text file (which must be UTF-8). Checks the kind by the bytes
+   * and the limits (attachments.ts); the same bytes give the same ref's id. Rejects with the reason otherwise.
+   */
+  putAttachment: command<(name: string, mimeType: string, data: string) => Promise<AttachmentRef>>()(Type.Tuple([
     Type.String({ minLength: 1, maxLength: 4096 }),
     Type.String({ maxLength: 200 }),
     Type.String({ maxLength: MAX_ATTACHMENT_BASE64_CHARS }),
-  ]),
-  getAttachment: Type.Tuple([Type.String({ pattern: ATTACHMENT_ID_PATTERN })]),
-  setChatOptions: Type.Tuple([ChatOptionsSchema]),
-  abort: Type.Tuple([]),
-  reset: Type.Tuple([]),
-  compact: Type.Tuple([]),
-  editMessage: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Text]),
-  regenerate: Type.Tuple([]),
-  switchBranch: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Integer({ minimum: 0, maximum: 100_000 })]),
-  deleteMessage: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000_000 })]),
-  clearQueues: Type.Tuple([]),
-  removeQueued: Type.Tuple([
-    Type.Union([Type.Literal("steering"), Type.Literal("followUp")]),
-    Type.Integer({ minimum: 0, maximum: 100_000 }),
-  ]),
-  sendHeld: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000 })]),
-  discardHeld: Type.Tuple([Type.Integer({ minimum: 0, maximum: 100_000 })]),
-  setModel: Type.Tuple([ModelRefSchema]),
-  setThinkingLevel: Type.Tuple([ThinkingLevelSchema]),
-  answerApproval: Type.Union([
-    Type.Tuple([Type.String({ minLength: 1, maxLength: 200 }), Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")])]),
-    Type.Tuple([
-      Type.String({ minLength: 1, maxLength: 200 }),
-      Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")]),
-      Type.String({ maxLength: 4000 }),
-    ]),
-  ]),
-  getSnapshot: Type.Union([Type.Tuple([]), Type.Tuple([Type.Integer({ minimum: 1, maximum: 1_000_000 })])]),
-  getHistory: Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]),
-} satisfies Record<keyof SessionApi, TSchema>;
+  ])),
+  /** A stored attachment's bytes (base64) and type, for showing it. Rejects when the session has no such file. */
+  getAttachment: command<(id: string) => Promise<{ mimeType: string; data: string }>>()(
+    Type.Tuple([Type.String({ pattern: ATTACHMENT_ID_PATTERN })]),
+  ),
+  /**
+   * Replaces the chat's own instructions and parameters (absent fields: the defaults), journaled and told to every
+   * mirror; they apply from the next model request.
+   */
+  setChatOptions: command<(options: ChatOptions) => Promise<void>>()(Type.Tuple([ChatOptionsSchema])),
+  /**
+   * Stop: ends the active run, and a "Compact now" in progress. What the run leaves queued is held when it settles
+   * (held-queue.ts), or cleared at once when the settings say so (`clearQueuesOnAbort`).
+   */
+  abort: command<() => Promise<void>>()(NoArgs),
+  /** Empties the chat (messages, queues, held messages, title, what "allow for this chat" allowed), journaled. */
+  reset: command<() => Promise<void>>({ page: false })(NoArgs),
+  /**
+   * "Compact now": the older turns are summarised by the chat's model and from then on the model gets the summary
+   * and the newest messages (the transcript keeps every message; a `compaction` marker joins it). Rejects while a
+   * run is active (it is not queued: automatic compaction already happens inside runs), when there is nothing to
+   * compact, when summarising fails, or when Stop (`abort`) ends it.
+   */
+  compact: command<() => Promise<void>>()(NoArgs),
+  /**
+   * Edit and resend: the user message at `index` (on the active path) gets `text`, its attachments kept, as a new
+   * version; the messages from it on stay as the earlier version (a branch: see shared/agent/branches.ts), and the
+   * model answers. Resolves when that run has settled. Rejects while a run is active, when the message is not the
+   * user's, or when the new message would be empty.
+   */
+  editMessage: command<(index: number, text: string) => Promise<void>>()(Type.Tuple([MessageIndex, Text])),
+  /** Regenerate: the last reply gets a new version (the old one kept as a branch). Rejects while a run is active. */
+  regenerate: command<() => Promise<void>>()(NoArgs),
+  /**
+   * Shows version `version` (0-based) of the messages at `at`: one small state event to the mirrors. Rejects while a
+   * run is active, or when there is no such version.
+   */
+  switchBranch: command<(at: number, version: number) => Promise<void>>()(
+    Type.Tuple([MessageIndex, Type.Integer({ minimum: 0, maximum: 100_000 })]),
+  ),
+  /**
+   * Deletes the message at `index` with what answered it: the messages after it up to the next user message.
+   * Rejects while a run is active, for a compaction marker, and for messages before the newest marker.
+   */
+  deleteMessage: command<(index: number) => Promise<void>>()(Type.Tuple([MessageIndex])),
+  /** Drops every queued and held message; resolves when the queues are journaled. */
+  clearQueues: command<() => Promise<void>>()(NoArgs),
+  /** Drops the message at `index` of a queue; resolves when the queues are journaled. Rejects when there is none. */
+  removeQueued: command<(queue: "steering" | "followUp", index: number) => Promise<void>>()(
+    Type.Tuple([Type.Union([Type.Literal("steering"), Type.Literal("followUp")]), QueueIndex]),
+  ),
+  /**
+   * "Send now" for the held message at `index`: while a run is active it rejoins its queue; otherwise it starts a
+   * run, and this resolves when the run has settled. Rejects when there is no such message, or no model.
+   */
+  sendHeld: command<(index: number) => Promise<void>>()(Type.Tuple([QueueIndex])),
+  /** "Discard" for the held message at `index`. Rejects when there is none. */
+  discardHeld: command<(index: number) => Promise<void>>()(Type.Tuple([QueueIndex])),
+  /** Switches the chat's model, journaled; main resolves the ref, and refuses one it cannot with the reason. */
+  setModel: command<(model: ModelRef) => Promise<void>>()(Type.Tuple([ModelRefSchema])),
+  /** The thinking level the chat's model is asked for, from its next request. */
+  setThinkingLevel: command<(level: ThinkingLevel) => Promise<void>>()(Type.Tuple([ThinkingLevelSchema])),
+  /**
+   * Flushes pending events, then returns the state they lead to. With `tailMessages`, the snapshot carries at most
+   * that many of the newest transcript messages (see `SessionSnapshot.historyStart`), so a long chat opens fast.
+   */
+  getSnapshot: command<(tailMessages?: number) => Promise<SessionSnapshot>>({ page: false })(
+    Type.Union([Type.Tuple([]), Type.Tuple([Type.Integer({ minimum: 1, maximum: 1_000_000 })])]),
+  ),
+  /**
+   * Flushes pending events, then returns transcript messages [start, end) (clamped to the transcript), on the active
+   * path. Messages before the newest run only change by a reset, a whole-transcript replacement, or a branch, switch
+   * or delete at an index before them, and all reach the mirror as events ahead of this reply (a mirror resyncs on
+   * one that reaches before its loaded messages), so a page fetched for an older index is right or superseded.
+   */
+  getHistory: command<(start: number, end: number) => Promise<AgentMessage[]>>({ page: false })(
+    Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]),
+  ),
+};
+
+type SessionCommandTable = typeof SESSION_COMMANDS;
+
+/** The commands a session's worker serves, as callers and handlers see them (each documented in SESSION_COMMANDS). */
+export type SessionApi = { [K in keyof SessionCommandTable]: NonNullable<SessionCommandTable[K]["signature"]> };
 
 export type SessionMethod = keyof SessionApi;
 
+/** The commands a page sends (`SessionCommands`): all but the client's own reads and `reset`. */
+export type PageSessionMethod = { [K in SessionMethod]: SessionCommandTable[K]["page"] extends true ? K : never }[SessionMethod];
+
+/** Every session method, in the table's order. */
+export const SESSION_METHODS = Object.keys(SESSION_COMMANDS) as SessionMethod[];
+
+/** The methods a page sends as commands (see `PageSessionMethod`). */
+export const PAGE_SESSION_METHODS: readonly PageSessionMethod[] = SESSION_METHODS.filter(
+  (method): method is PageSessionMethod => SESSION_COMMANDS[method].page,
+);
+
+/** Argument-list schemas, one per method: the only methods the worker will run. */
+export const SESSION_METHOD_SCHEMAS = Object.fromEntries(SESSION_METHODS.map((method) => [method, SESSION_COMMANDS[method].args])) as {
+  readonly [K in SessionMethod]: SessionCommandTable[K]["args"];
+};
+
 export function isSessionMethod(name: unknown): name is SessionMethod {
-  return typeof name === "string" && Object.prototype.hasOwnProperty.call(SESSION_METHOD_SCHEMAS, name);
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(SESSION_COMMANDS, name);
+}
+
+/**
+ * The worker's `SessionApi` from its handlers, one per command (a missing or unknown one fails to compile, as
+ * `appApiWith` does for the AppApi): exactly the table's methods are served, each the handler given.
+ */
+export function sessionApiWith(handlers: SessionApi): SessionApi {
+  const api: Partial<Record<SessionMethod, unknown>> = {};
+  for (const method of SESSION_METHODS) {
+    const handler: unknown = handlers[method];
+    if (typeof handler !== "function") throw new Error(`The session command ${method} has no handler`);
+    api[method] = handler;
+  }
+  return api as SessionApi;
 }
 
 /** The methods whose schema admits a call their TypeScript signature does not take (must be none). */
 type Unsound = {
-  [K in SessionMethod]: Static<(typeof SESSION_METHOD_SCHEMAS)[K]> extends Parameters<SessionApi[K]> ? never : K;
+  [K in SessionMethod]: Static<SessionCommandTable[K]["args"]> extends Parameters<SessionApi[K]> ? never : K;
 }[SessionMethod];
 const everyAdmittedCallIsTyped: [Unsound] extends [never] ? true : Unsound = true;
 void everyAdmittedCallIsTyped;

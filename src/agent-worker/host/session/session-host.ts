@@ -28,6 +28,7 @@ import type {
 import type { ModelRef, SessionActivity } from "../../../shared/protocol/app-api";
 import {
   MAX_HISTORY_PAGE,
+  sessionApiWith,
   type SessionApi,
   type SessionSnapshot,
 } from "../../../shared/protocol/session-protocol";
@@ -214,7 +215,7 @@ export class SessionHost {
         describe: (tool, args) => this.describeCall(tool, args),
         protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
         changed: (pending) => {
-          this.mirrors.push({ k: "ap", pending });
+          this.mirrors.push({ k: "approvals", pending });
           this.reportStatus();
         },
         saveGrant: (grant) => this.journal.record({ t: "grant", grant }),
@@ -231,8 +232,8 @@ export class SessionHost {
         agent: () => this.agent,
         held: () => this.held.list(),
         streaming: () => this.mirrors.streamingMessage,
-        queuesShown: (queues) => this.mirrors.push({ k: "q", ...queues }),
-        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
+        queuesShown: (queues) => this.mirrors.push({ k: "queues", ...queues }),
+        notify: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
         recorded: () => this.reportStatus(),
       },
       loaded.title ?? titleFrom(loaded.messages),
@@ -259,7 +260,7 @@ export class SessionHost {
         apiKey: async (provider) => this.agent.getApiKey?.(provider),
         convertToLlm: (messages) => this.agent.convertToLlm(messages),
         append: (marker) => this.appendCompaction(marker),
-        notify: (text) => this.mirrors.push({ k: "n", kind: "error", text }),
+        notify: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
       },
       streamFn,
     );
@@ -336,15 +337,15 @@ export class SessionHost {
     if (resolved.problem) {
       host.modelProblem = resolved.problem;
       // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
-      host.mirrors.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
+      host.mirrors.push({ k: "notice", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
     }
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
   }
 
-  /** The commands mirrors call. Each validates its state and rejects with a readable Error. */
-  readonly api: SessionApi = {
+  /** The commands mirrors call, a handler per SESSION_COMMANDS entry; each checks its state, rejecting in words. */
+  readonly api: SessionApi = sessionApiWith({
     prompt: async (text, attachments) => {
       this.requireModel();
       await this.agent.prompt(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
@@ -393,7 +394,7 @@ export class SessionHost {
       this.chatOptions = normalizeChatOptions(options);
       this.agent.state.systemPrompt = this.systemPrompt();
       this.mcp.rebuild(); // the chat's servers may have changed
-      this.mirrors.push({ k: "o", options: this.chatOptions });
+      this.mirrors.push({ k: "options", options: this.chatOptions });
       await this.journal.record({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
@@ -452,7 +453,7 @@ export class SessionHost {
       this.mirrors.flush();
       return this.agent.data.messages.slice(start, Math.max(start, end));
     },
-  };
+  });
 
   /** Serves one mirror on `transport` until it closes. */
   connect(transport: Transport): void {
@@ -507,7 +508,7 @@ export class SessionHost {
     this.workspaceIdentity = identity;
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
-    this.mirrors.push({ k: "w", workspace: workspace?.info() });
+    this.mirrors.push({ k: "workspace", workspace: workspace?.info() });
     this.announceSandbox(workspace);
   }
 
@@ -518,7 +519,7 @@ export class SessionHost {
         this.sandboxVerdict = choice.verdict;
         if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
       }
-      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "w", workspace: workspace.info() });
+      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "workspace", workspace: workspace.info() });
     });
   }
 
@@ -531,7 +532,7 @@ export class SessionHost {
     const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
     if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
       // Called once before the forwarder exists (the Agent's first tool list).
-      this.mirrors.push({ k: "n", kind: "error", text: mcpToolsLeftOutText(leftOut) });
+      this.mirrors.push({ k: "notice", kind: "error", text: mcpToolsLeftOutText(leftOut) });
     }
     this.mcpToolsLeftOut = leftOut;
     return tools;

@@ -42,7 +42,7 @@ function wire(agentOptions: ConstructorParameters<typeof Agent>[0] = {}, withDig
   agent = new Agent({
     ...agentOptions,
     onStateEvent: (event, state) => forwarder.push(encoder.encode(event, state)),
-    onQueueChange: (c) => forwarder.push({ k: "q", steering: [...c.steering], followUp: [...c.followUp] }),
+    onQueueChange: (c) => forwarder.push({ k: "queues", steering: [...c.steering], followUp: [...c.followUp] }),
   });
   mirror.loadSnapshot({
     sessionId: "s", seq: 0, state: { ...agent.data, pendingToolCalls: [] }, steering: [], followUp: [],
