@@ -165,9 +165,11 @@ export interface SessionApi {
    */
   answerApproval(toolCallId: string, answer: ApprovalAnswer, reason?: string): Promise<void>;
   /**
-   * Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). `attachments` were
-   * stored with `putAttachment` first (a frame carries one large file at most); a message with images is refused,
-   * with the reason, when the chat's model does not read images.
+   * Starts a run with a user message; resolves once the message is accepted: in the chat and journaled (a crash after
+   * that cannot lose it), the events up to it sent to this mirror first. The run goes on; the mirror reports its end
+   * (`isStreaming` false again). Rejects, with the reason, when it is not accepted: no model, a run active, images to
+   * a model that does not read them. `attachments` were stored with `putAttachment` first (a frame carries one large
+   * file at most).
    */
   prompt(text: string, attachments?: AttachmentRef[]): Promise<void>;
   /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
@@ -205,8 +207,8 @@ export interface SessionApi {
   /**
    * Edit and resend: the user message at `index` (on the active path) gets `text`, its attachments kept, as a new
    * version; the messages from it on stay as the earlier version (a branch: see shared/agent/branches.ts), and the
-   * model answers. Resolves when that run has settled. Rejects while a run is active, when the message is not the
-   * user's, or when the new message would be empty.
+   * model answers. Resolves once the new version is accepted (journaled), as `prompt` does, while the model answers.
+   * Rejects while a run is active, when the message is not the user's, or when the new message would be empty.
    */
   editMessage(index: number, text: string): Promise<void>;
   /** Regenerate: the last reply gets a new version (the old one kept as a branch). Rejects while a run is active. */
@@ -225,7 +227,8 @@ export interface SessionApi {
   removeQueued(queue: "steering" | "followUp", index: number): Promise<void>;
   /**
    * "Send now" for the held message at `index`: while a run is active it rejoins its queue; otherwise it starts a
-   * run, and this resolves when the run has settled. Rejects when there is no such message, or no model.
+   * run, and this resolves once the message is accepted (journaled), as `prompt` does. Rejects when there is no such
+   * message, or no model.
    */
   sendHeld(index: number): Promise<void>;
   /** "Discard" for the held message at `index`. Rejects when there is none. */
