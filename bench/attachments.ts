@@ -63,6 +63,7 @@ export async function benchAttachments(): Promise<Record<string, Metric>> {
       send.push(performance.now() - t0);
       upload.push(uploaded - t0);
       await done;
+      await idle(client, 2);
       client.close();
     }
 
@@ -85,6 +86,7 @@ export async function benchAttachments(): Promise<Record<string, Metric>> {
       await nextRequest(server, before);
       restarted.push(performance.now() - t0);
       await done;
+      await idle(client, 4);
       client.close();
     }
   } finally {

@@ -123,6 +123,7 @@ async function compactingRequest(): Promise<number[]> {
       runs.push(performance.now() - t0);
       if (!server.requests.slice(before).some((r) => isSummaryRequest(r.body))) throw new Error("the bench's chat did not compact");
       await done;
+      await waitForView(client, (v) => !v.state.isStreaming, 30_000);
       client.close();
     }
   } finally {

@@ -7,7 +7,7 @@ import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../src/main/broker/secrets";
 import { endpointUrl } from "../src/main/broker/session-broker";
 import { SessionClient } from "../src/renderer/store/session-client";
-import { openWebSocket, WORKER_FILE } from "./worker-harness";
+import { openWebSocket, waitForIdle, WORKER_FILE } from "./worker-harness";
 
 export function createTestCore(options: Partial<CoreOptions<never>> & Pick<CoreOptions<never>, "dataDir">): Promise<Core<never>> {
   return createCore({
@@ -20,12 +20,16 @@ export function createTestCore(options: Partial<CoreOptions<never>> & Pick<CoreO
   });
 }
 
-/** A new chat, viewed as a page views it and asked one question; the client joins `clients` (the test closes them). */
+/**
+ * A new chat, viewed as a page views it and asked one question, resolving once the answer's run has settled; the
+ * client joins `clients` (the test closes them).
+ */
 export async function askInNewChat(core: Core<never>, question: string, clients: SessionClient[]): Promise<SessionClient> {
   const chat = await core.service.createSession();
   const client = new SessionClient(chat.id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(chat.id, "page"))) }));
   clients.push(client);
   await client.start();
   await client.prompt(question);
+  await waitForIdle(client);
   return client;
 }

@@ -187,10 +187,14 @@ export async function startHarness(
   };
 }
 
-/** Resolves when the client's chat is not streaming. */
-export const waitForIdle = (client: SessionClient): Promise<void> => waitForView(client, (v) => !v.state.isStreaming);
+/**
+ * Resolves when the client's chat is not streaming: after a command that starts a run, once that run has settled. A
+ * prompt (sendHeld, editMessage) resolves when its message is accepted, and the worker sends the mirror the run's
+ * start before that answer, so waiting here right after it waits for the run's end, as the mirror reports it.
+ */
+export const waitForIdle = (client: SessionClient, timeoutMs?: number): Promise<void> => waitForView(client, (v) => !v.state.isStreaming, timeoutMs);
 
-/** Sends `text` as a prompt and resolves once the chat is idle again. */
+/** Sends `text` as a prompt and resolves once its run has settled (the chat is idle again). */
 export async function ask(client: SessionClient, text: string): Promise<void> {
   await client.prompt(text);
   await waitForIdle(client);

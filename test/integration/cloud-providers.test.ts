@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Core } from "../../src/main/broker/core";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { askInNewChat, createTestCore } from "../../testkit/test-core";
+import { waitForIdle } from "../../testkit/worker-harness";
 
 interface AzureRequest {
   method: string;
@@ -96,6 +97,7 @@ describe("Azure OpenAI's settings", () => {
     // Changed in Settings: the next request follows, with no restart.
     await core.service.setCloudProvider("azure", { fields: { deployment: `${MODEL}=other-deploy`, apiVersion: "v1" }, secrets: {} });
     await client.prompt("again");
+    await waitForIdle(client);
     await until(() => requests.length === 2);
     expect(requests[1]).toMatchObject({ url: "/openai/v1/responses?api-version=v1", model: "other-deploy" });
   });

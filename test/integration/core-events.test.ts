@@ -11,7 +11,7 @@ import { endpointUrl } from "../../src/main/broker/session-broker";
 import type { AppEvent } from "../../src/shared/protocol/app-api";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { openWebSocket, waitForIdle, waitForView } from "../../testkit/worker-harness";
 import { createLoopbackCore } from "../../testkit/loopback-core";
 
 let dir: string;
@@ -89,6 +89,7 @@ describe("what main pushes as chats change", () => {
     const watched = await c.service.createSession();
     const client = await view(c, watched.id, "window-1");
     await client.prompt("answer while I watch");
+    await waitForIdle(client);
     await until(() => events.some((e) => e.type === "attention" && e.sessionId === watched.id));
     expect(c.index.get(watched.id)?.unread).toBeUndefined();
 
@@ -152,6 +153,7 @@ describe("a chat's workspace", () => {
       expect(client.mirror.getView().workspace).toMatchObject({ folder: realpathSync(folder), contextFiles: [join(realpathSync(folder), "AGENTS.md")] });
 
       await client.prompt("hello");
+      await waitForIdle(client);
       const system = JSON.stringify(server.requests.at(-1)!.body.messages[0]);
       expect(system).toContain("Always answer in haiku.");
       expect(system).toContain(`<cwd>\\n${realpathSync(folder)}\\n</cwd>`);

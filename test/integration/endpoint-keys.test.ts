@@ -12,6 +12,7 @@ import { KEYLESS_API_KEY } from "../../src/shared/providers/custom-provider";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { askInNewChat, createTestCore } from "../../testkit/test-core";
+import { waitForIdle } from "../../testkit/worker-harness";
 
 let dir: string;
 let serverA: OpenAITestServer;
@@ -61,6 +62,7 @@ describe("custom endpoint keys end to end", () => {
     await ask("hello B again");
     expect(lastKey(serverB)).toBe("sk-for-b");
     await old.prompt("still talking to A");
+    await waitForIdle(old);
     expect(serverA.requests).toHaveLength(2);
     expect(lastKey(serverA)).toBe(KEYLESS_API_KEY);
   }, 30_000);

@@ -18,7 +18,7 @@ import { createLoopbackCore } from "../../testkit/loopback-core";
 import { EVERYTHING_BIN } from "../../testkit/mcp-everything";
 import { isAlive } from "../../testkit/processes";
 import { TempFolders } from "../../testkit/temp-folders";
-import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { openWebSocket, waitForIdle, waitForView } from "../../testkit/worker-harness";
 
 let server: OpenAITestServer;
 let dir: string;
@@ -95,6 +95,7 @@ describe("a chat with an MCP server", () => {
     await addEverything(false);
     const toolsSent = async () => {
       await client.prompt("hi");
+      await waitForIdle(client);
       return (server.requests.at(-1)!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
     };
     await expect.poll(toolsSent, { interval: 200, timeout: 10_000 }).toContain("everything__echo");

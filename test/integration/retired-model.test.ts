@@ -3,7 +3,7 @@
  * and says why and what to pick: main's words, naming the closest current model (issue 22). Real worker processes.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "../../testkit/worker-harness";
+import { startHarness, waitForIdle, type Harness } from "../../testkit/worker-harness";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -28,5 +28,6 @@ describe("a chat naming a retired model", () => {
     await client.setModel({ provider: "custom:loopback", id: "test-model" });
     h.server.enqueue({ text: "hello" });
     await client.prompt("hi");
+    await waitForIdle(client);
   });
 });

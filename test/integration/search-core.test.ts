@@ -9,7 +9,7 @@ import type { Core } from "../../src/main/broker/core";
 import { endpointUrl } from "../../src/main/broker/session-broker";
 import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { openWebSocket, waitForIdle, waitForView } from "../../testkit/worker-harness";
 import { createLoopbackCore } from "../../testkit/loopback-core";
 import { TempFolders } from "../../testkit/temp-folders";
 import { messageText } from "../../testkit/message-text";
@@ -59,8 +59,10 @@ describe("search across chats with real workers", () => {
     const client = await view(c, chat.id);
     server.enqueue({ text: "Zeppelins float on hydrogen or helium." });
     await client.prompt("Tell me about airships");
+    await waitForIdle(client);
     server.enqueue({ text: "The Hindenburg burned in 1937." });
     await client.prompt("What happened to the Hindenburg?");
+    await waitForIdle(client);
     await until(async () => (await c.service.searchMessages("hindenburg", 10)).hits.length === 2);
     const { hits } = await c.service.searchMessages("hindenburg", 10);
     expect(hits.map((h) => [h.messageIndex, h.role]).sort()).toEqual([[2, "user"], [3, "assistant"]]);
@@ -78,6 +80,7 @@ describe("search across chats with real workers", () => {
     const client = await view(c, chat.id);
     server.enqueue({ text: "Quokkas live on Rottnest Island." });
     await client.prompt("Which animal smiles?");
+    await waitForIdle(client);
     await until(async () => (await c.service.searchMessages("quokkas", 10)).hits.length === 1);
     const exported = await c.service.exportSession(chat.id, "json");
     client.close();

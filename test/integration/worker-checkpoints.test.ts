@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { startHarness, waitForIdle, waitForView, type Harness } from "../../testkit/worker-harness";
 import { messageText } from "../../testkit/message-text";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { CONTINUE_PROMPT, isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
@@ -135,6 +135,7 @@ describe("continueReply", () => {
     const client = await h.client("cp-none");
     await expect(client.continueReply()).rejects.toThrow(/no interrupted or stopped reply/);
     await client.prompt("hello");
+    await waitForIdle(client);
     await expect(client.continueReply()).rejects.toThrow(/no interrupted or stopped reply/);
   });
 });

@@ -102,6 +102,7 @@ describe("compaction in a real worker, 2,000-token window", () => {
     await expect(client.compact()).rejects.toThrow(/The agent is working/);
     await client.abort();
     await running;
+    await idle(client);
     await expectMirrorInSync(client);
   });
 

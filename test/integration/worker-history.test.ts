@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { startHarness, waitForIdle, waitForView, type Harness } from "../../testkit/worker-harness";
 import { longTranscript } from "../../testkit/transcripts";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 
@@ -59,6 +59,7 @@ describe("a long chat in a real worker process", () => {
     const checksBefore = client.mirror.stats.digestChecks;
     h.server.enqueue({ text: "And one more." });
     await client.prompt("Once more.");
+    await waitForIdle(client);
     expect(client.mirror.stats.digestChecks).toBeGreaterThan(checksBefore);
     await expectWholeTranscript(client);
   });
@@ -80,6 +81,7 @@ describe("a long chat in a real worker process", () => {
     const client = await h.client("retry", undefined, { historyTail: 20, afterPaint: () => undefined });
     h.server.enqueue({ error: { status: 500, message: "upstream exploded" } });
     await client.prompt("fail once");
+    await waitForIdle(client);
     expect(client.mirror.getView().state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
     h.server.enqueue({ text: "second time lucky" });
     await client.continue();

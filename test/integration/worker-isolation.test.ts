@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { startHarness, waitForIdle, waitForView, type Harness } from "../../testkit/worker-harness";
 import { messageText } from "../../testkit/message-text";
 import { isAlive } from "../../testkit/processes";
 
@@ -39,6 +39,7 @@ describe("several sessions", () => {
     const first = await h.client("shared", "window-1");
     const second = await h.client("shared", "window-2");
     await first.prompt("hello both");
+    await waitForIdle(first);
     await waitForView(second, (v) => !v.state.isStreaming && v.state.messages.length === 2);
     expect(second.mirror.getView().state.messages).toEqual(first.mirror.getView().state.messages);
     const pid = (await h.broker.attach("shared", "probe")).worker.pid!;

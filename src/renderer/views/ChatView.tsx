@@ -28,10 +28,9 @@ import { useMessageActions } from "../components/messages/useMessageActions";
 import { MessageActionsContext } from "../components/messages/message-actions-context";
 import type { ApprovalAnswer } from "../../shared/protocol/session-protocol";
 import { isModelChosen } from "../../shared/agent/state";
-import { contentText } from "../../shared/agent/content-text";
 import { errorText } from "../../shared/error-text";
 import { hasTextToContinue, isInterruptedReply } from "../../shared/agent/unfinished-reply";
-import { attachmentsOf, imagesRefused, readsImages, type AttachmentRef } from "../../shared/protocol/attachments";
+import { imagesRefused, readsImages, type AttachmentRef } from "../../shared/protocol/attachments";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 import { uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
 import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
@@ -180,8 +179,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }, [commands, attachments, imagesRefusal]);
   const onSend = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => {
     setSent((n) => n + 1);
-    return sendPrompt(handle, text, refs);
-  }), [handle, withFiles]);
+    // Resolves once the worker has the message (journaled): a rejection means it was not sent, so the composer keeps
+    // the text; a connection lost later, while the reply streams, does not reach this call.
+    return commands.prompt(text, refs);
+  }), [commands, withFiles]);
   const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
   const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
@@ -275,32 +276,6 @@ function questionAnnouncement(toolName: string, count: number): string {
   const keys = chordLabel(shortcut("go-to-question").keys, onMac()).join(onMac() ? "" : "+");
   const more = count > 1 ? ` (${count} questions wait)` : "";
   return `Allow ${visibleText(toolName)}? Waiting for your answer${more}. ${keys} goes to the question.`;
-}
-
-/**
- * Sends a prompt. The call resolves only when the whole run ends, so a lost connection mid-run (the worker died)
- * rejects it even though the message was delivered and is in the transcript: that is not a failure to send, and
- * the composer must not put the text back (the user would send it twice).
- */
-function sendPrompt(handle: SessionHandle, text: string, attachments: AttachmentRef[] = []): Promise<void> {
-  // Counted session-wide: older history may be prepended while the prompt runs.
-  const before = messageCount(handle.getView());
-  const ids = attachments.map((a) => a.id).join();
-  return handle.commands.prompt(text, attachments).catch((error: unknown) => {
-    const view = handle.getView();
-    const added = view.state.messages.slice(Math.max(0, before - view.historyStart));
-    const delivered = added.some((m) => m.role === "user" && userText(m) === text && attachmentsOf(m).map((a) => a.id).join() === ids);
-    if (!delivered) throw error;
-  });
-}
-
-function messageCount(view: ReturnType<typeof useSessionView>): number {
-  return view.historyStart + view.state.messages.length;
-}
-
-function userText(message: ChatViewState["messages"][number]): string {
-  if (message.role !== "user") return "";
-  return contentText(message.content, "");
 }
 
 /** A placeholder row while the agent works but no message streams yet (waiting for the model's first token). */

@@ -240,9 +240,11 @@ export const SESSION_COMMANDS = {
     Type.Union([Type.Tuple([ToolCallId, Answer]), Type.Tuple([ToolCallId, Answer, Type.String({ maxLength: 4000 })])]),
   ),
   /**
-   * Starts a run with a user message; resolves when the run has settled (like pi's Agent.prompt). `attachments` were
-   * stored with `putAttachment` first (a frame carries one large file at most); a message with images is refused,
-   * with the reason, when the chat's model does not read images.
+   * Starts a run with a user message; resolves once the message is accepted: in the chat and journaled (a crash after
+   * that cannot lose it), the events up to it sent to this mirror first. The run goes on; the mirror reports its end
+   * (`isStreaming` false again). Rejects, with the reason, when it is not accepted: no model, a run active, images to
+   * a model that does not read them. `attachments` were stored with `putAttachment` first (a frame carries one large
+   * file at most).
    */
   prompt: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
   /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
@@ -297,8 +299,8 @@ export const SESSION_COMMANDS = {
   /**
    * Edit and resend: the user message at `index` (on the active path) gets `text`, its attachments kept, as a new
    * version; the messages from it on stay as the earlier version (a branch: see shared/agent/branches.ts), and the
-   * model answers. Resolves when that run has settled. Rejects while a run is active, when the message is not the
-   * user's, or when the new message would be empty.
+   * model answers. Resolves once the new version is accepted (journaled), as `prompt` does, while the model answers.
+   * Rejects while a run is active, when the message is not the user's, or when the new message would be empty.
    */
   editMessage: command<(index: number, text: string) => Promise<void>>()(Type.Tuple([MessageIndex, Text])),
   /** Regenerate: the last reply gets a new version (the old one kept as a branch). Rejects while a run is active. */
@@ -323,7 +325,8 @@ export const SESSION_COMMANDS = {
   ),
   /**
    * "Send now" for the held message at `index`: while a run is active it rejoins its queue; otherwise it starts a
-   * run, and this resolves when the run has settled. Rejects when there is no such message, or no model.
+   * run, and this resolves once the message is accepted (journaled), as `prompt` does. Rejects when there is no such
+   * message, or no model.
    */
   sendHeld: command<(index: number) => Promise<void>>()(Type.Tuple([QueueIndex])),
   /** "Discard" for the held message at `index`. Rejects when there is none. */

@@ -41,6 +41,8 @@ export class SessionJournal {
   /** The journal write of the latest queue change; steer/followUp return only once it is on disk. */
   private queueWrite: Promise<void> = Promise.resolve();
   private chatTitle: string | undefined;
+  /** Who waits for a message's record (untilJournaled), by the message. */
+  private readonly awaited = new Map<AgentMessage, () => void>();
 
   constructor(
     private readonly host: SessionJournalHost,
@@ -106,6 +108,15 @@ export class SessionJournal {
     return { t: "queues", steering, followUp, ...(held.length > 0 ? { held } : {}) };
   }
 
+  /**
+   * Resolves once `message` is journaled at its `message_end` (a failed write counts: it is said in the chat, and the
+   * message is in the chat all the same). `cancel` stops the wait (the run that would carry it did not start).
+   */
+  untilJournaled(message: AgentMessage): { written: Promise<void>; cancel(): void } {
+    const written = new Promise<void>((resolve) => this.awaited.set(message, resolve));
+    return { written, cancel: () => void this.awaited.delete(message) };
+  }
+
   /** Journals each message at its `message_end` (a subscriber of `agent`'s: the run waits for the write). */
   follow(agent: Agent): void {
     agent.subscribe(async (event) => {
@@ -121,6 +132,8 @@ export class SessionJournal {
         records.push({ t: "meta", title });
       }
       await this.record(...records);
+      this.awaited.get(event.message)?.();
+      this.awaited.delete(event.message);
       this.host.recorded();
     });
   }

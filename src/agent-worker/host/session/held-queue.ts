@@ -14,6 +14,7 @@
  * queues (a run cut off by a crash) stay queued for Retry, as before.
  */
 import type { Agent } from "../../agent/agent";
+import type { AgentMessage } from "../../../shared/agent/types";
 import type { HeldMessage } from "../../../shared/protocol/held-messages";
 
 export interface HeldQueueHost {
@@ -25,6 +26,8 @@ export interface HeldQueueHost {
   changed(journal: "now" | "with-next-message"): void;
   /** Throws a readable Error when the chat cannot start a run (no model chosen). */
   requireModel(): void;
+  /** Starts a run with `message`; resolves once the message is accepted (journaled), the run going on. */
+  prompt(message: AgentMessage): Promise<void>;
 }
 
 export class HeldQueue {
@@ -75,8 +78,8 @@ export class HeldQueue {
 
   /**
    * "Send now": the held message at `index` goes to the agent. While a run is active it rejoins the queue it came
-   * from (so the run takes it); otherwise it starts a run, and this resolves when that run has settled. Rejects,
-   * changing nothing, when there is no such message or no model to send it to.
+   * from (so the run takes it); otherwise it starts a run, and this resolves once the message is accepted (journaled;
+   * the run goes on). Rejects, changing nothing, when there is no such message or no model to send it to.
    */
   async send(index: number): Promise<void> {
     const item = this.take(index);
@@ -91,7 +94,7 @@ export class HeldQueue {
     this.host.requireModel();
     this.held.splice(index, 1);
     this.host.changed("with-next-message");
-    await agent.prompt(item.message);
+    await this.host.prompt(item.message);
   }
 
   /** "Discard": the held message at `index` is dropped. Throws, changing nothing, when there is none. */

@@ -21,6 +21,8 @@ export interface MessageActionsHost {
   /** The user message a prompt would send: checks attachments (and images against the model); rejects otherwise. */
   userMessage(text: string, attachments: readonly AttachmentRef[]): Promise<AgentMessage>;
   journal(record: BranchRecord): Promise<void>;
+  /** Starts a run with `message`; resolves once the message is accepted (journaled), the run going on. */
+  prompt(message: AgentMessage): Promise<void>;
   /** The path changed outside a run: tell main (message count, outcome). */
   changed(): void;
 }
@@ -34,7 +36,8 @@ export class MessageActions {
 
   /**
    * The user message at `index` gets `text` (its attachments kept) as a new version: the messages from it on are
-   * kept as the earlier version, and the model answers the new one. Resolves when that run has settled.
+   * kept as the earlier version, and the model answers the new one. Resolves once the new version is accepted
+   * (journaled), while the model answers.
    */
   async editMessage(index: number, text: string): Promise<void> {
     this.idle("edit a message");
@@ -46,7 +49,7 @@ export class MessageActions {
     // Built (and checked) before anything changes, so a refusal leaves the chat as it was.
     const message = await this.host.userMessage(text, attachments);
     this.idle("edit a message");
-    await this.branchAndRun(index, () => this.host.agent.prompt(message));
+    await this.branchAndRun(index, () => this.host.prompt(message));
   }
 
   /** The last reply gets a new version: the model answers the last user message again. Resolves when settled. */
@@ -92,9 +95,9 @@ export class MessageActions {
   private async branchAndRun(at: number, run: () => Promise<void>): Promise<void> {
     this.host.agent.changePath({ type: "branch", at });
     const journaled = this.host.journal({ t: "branch", at });
-    const settled = run();
+    const started = run();
     await journaled;
-    await settled;
+    await started;
   }
 
   private idle(action: string): void {

@@ -265,7 +265,12 @@ export class SessionHost {
       streamFn,
     );
     this.held = new HeldQueue(
-      { agent: () => this.agent, changed: (journal) => this.journal.queuesChanged(journal), requireModel: () => this.requireModel() },
+      {
+        agent: () => this.agent,
+        changed: (journal) => this.journal.queuesChanged(journal),
+        requireModel: () => this.requireModel(),
+        prompt: (message) => this.accept(message),
+      },
       loaded.held,
     );
     this.agent = new Agent({
@@ -304,6 +309,7 @@ export class SessionHost {
       requireModel: () => this.requireModel(),
       userMessage: async (text, attachments) => (attachments.length > 0 ? this.messageWith(text, attachments) : this.userMessage(text)),
       journal: (record) => this.journal.record(record),
+      prompt: (message) => this.accept(message),
       changed: () => this.reportStatus(),
     });
     this.journal.restoreQueues(loaded.steering, loaded.followUp);
@@ -348,7 +354,7 @@ export class SessionHost {
   readonly api: SessionApi = sessionApiWith({
     prompt: async (text, attachments) => {
       this.requireModel();
-      await this.agent.prompt(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
+      await this.accept(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
     },
     continue: async () => {
       this.requireModel();
@@ -454,6 +460,28 @@ export class SessionHost {
       return this.agent.data.messages.slice(start, Math.max(start, end));
     },
   });
+
+  /**
+   * Starts a run with `message` and resolves once the message is accepted: in the chat and journaled, so a crash after
+   * this cannot lose it. The run goes on; the mirrors report its end (`run_settled`). Rejects, changing nothing, when
+   * a run is active (the Agent's Error). The mirrors are sent what happened before the caller hears back.
+   */
+  private async accept(message: AgentMessage): Promise<void> {
+    const journaled = this.journal.untilJournaled(message);
+    const run = this.agent.prompt(message);
+    let accepted = false;
+    // The Agent ends a failed run in its transcript; only a listener throwing in its safety net rejects it later.
+    run.catch((error: unknown) => {
+      if (accepted) console.error("Paddock: a run failed after its message was accepted:", error);
+    });
+    try {
+      await Promise.race([journaled.written, run]);
+    } finally {
+      journaled.cancel();
+    }
+    accepted = true;
+    this.mirrors.flush();
+  }
 
   /** Serves one mirror on `transport` until it closes. */
   connect(transport: Transport): void {
@@ -593,6 +621,8 @@ export class SessionHost {
         const problem = this.workspace?.info().problem;
         if (problem) throw new Error(problem);
         await this.api.prompt(task);
+        // Accepted: the task's result is its run's, once that has settled.
+        await this.agent.waitForIdle();
       });
     } catch (error) {
       return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])) };

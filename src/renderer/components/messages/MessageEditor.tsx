@@ -26,7 +26,7 @@ export function MessageEditor({ index, initialText, onClose }: MessageEditorProp
   const send = () => {
     if (sending || actions.blocked !== undefined) return;
     setSending(true);
-    // The edit shows at once (the branch); the call resolves only when the new reply has settled.
+    // The edit shows at once (the branch); the call resolves once the new version is journaled, while the model answers.
     const done = actions.editMessage(index, text);
     onClose();
     done.catch(actions.onError);

@@ -17,9 +17,9 @@ import {
   sessionApiWith,
   type SessionApi,
   type SessionMethod,
-} from "../../../src/shared/protocol/session-protocol";
-import { SessionClient } from "../../../src/renderer/store/session-client";
-import type { SessionCommands } from "../../../src/renderer/store/session-view";
+} from "../../../../src/shared/protocol/session-protocol";
+import { SessionClient } from "../../../../src/renderer/store/session-client";
+import type { SessionCommands } from "../../../../src/renderer/store/session-view";
 
 const sorted = (names: Iterable<string>): string[] => [...names].sort();
 

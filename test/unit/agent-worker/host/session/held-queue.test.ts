@@ -32,6 +32,7 @@ function session(responses: FauxResponseStep[] = Array.from({ length: 8 }, () =>
     agent: () => agent,
     changed: (when) => journal.push(`held:${when}`),
     requireModel: () => undefined,
+    prompt: (message) => agent.prompt(message),
   });
   const said = () => agent.state.messages.filter((m) => m.role === "user").map((m) => textOf(m));
   return { agent, held, journal, said };
@@ -105,7 +106,7 @@ describe("queued messages after Stop", () => {
     held.stopping();
     agent.abort();
     await run;
-    const strict = new HeldQueue({ agent: () => agent, changed: () => undefined, requireModel: () => { throw new Error("No model selected."); } }, held.list());
+    const strict = new HeldQueue({ agent: () => agent, changed: () => undefined, requireModel: () => { throw new Error("No model selected."); }, prompt: (m) => agent.prompt(m) }, held.list());
     await expect(strict.send(0)).rejects.toThrow("No model selected.");
     expect(strict.list()).toHaveLength(1);
   });
@@ -145,7 +146,7 @@ describe("queued messages after other endings", () => {
 
   it("a restarted session keeps what was held", () => {
     const { agent } = session();
-    const restored = new HeldQueue({ agent: () => agent, changed: () => undefined, requireModel: () => undefined }, [
+    const restored = new HeldQueue({ agent: () => agent, changed: () => undefined, requireModel: () => undefined, prompt: (m) => agent.prompt(m) }, [
       { queue: "followUp", message: userMessage("from the journal") },
     ]);
     expect(restored.list().map((h) => textOf(h.message))).toEqual(["from the journal"]);
