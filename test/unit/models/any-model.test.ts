@@ -14,6 +14,8 @@ import { ModelDirectory } from "../../../src/main/broker/model-directory";
 import { PiModelsSource } from "../../../src/main/broker/pi-models-file";
 import { catalogProviders } from "../../../src/main/broker/model-catalog";
 import { DEFAULT_SETTINGS, type Settings } from "../../../src/shared/settings/schema";
+import { AppService } from "../../../src/main/broker/app-service";
+import { startAppServiceRig } from "../../../testkit/app-service-rig";
 
 const dir = mkdtempSync(join(tmpdir(), "paddock-any-model-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,6 +86,28 @@ describe("pi's models.json", () => {
     expect(directory.fileKey("pi:ollama", "http://127.0.0.1:11434/v1")).toBe("sk-proxy");
     expect(directory.fileKey("pi:ollama", "http://evil.example/v1")).toBeUndefined();
     expect(directory.fileKey("pi:ollama", undefined)).toBeUndefined();
+  });
+
+  it("a built-in provider keyed only there is usable everywhere alike: its models listed, its key source shown, Refresh asked with that key", async () => {
+    const piModels = piFile({ providers: { groq: { apiKey: "$PROXY_KEY" } } });
+    const rig = await startAppServiceRig();
+    try {
+      const asked: { url: string; auth: string | null }[] = [];
+      const fetch = (async (url: string, init?: RequestInit) => {
+        asked.push({ url, auth: new Headers(init?.headers).get("authorization") });
+        return new Response(JSON.stringify({ data: [{ id: "groq-next" }] }), { headers: { "content-type": "application/json" } });
+      }) as unknown as typeof globalThis.fetch;
+      const models = new ModelDirectory({ settings: rig.settings, secrets: { get: () => undefined }, piModels, list: { fetch } });
+      const service = new AppService({ ...rig, models, openSession: async () => {} });
+      expect((await service.listModels()).filter((m) => m.provider === "groq").length).toBe(catalogModels("groq").length);
+      const status = (await service.providerStatus()).find((p) => p.provider === "groq");
+      expect(status).toEqual({ provider: "groq", keySource: "pi" });
+      const refreshed = await service.refreshModels("groq");
+      expect(refreshed).toMatchObject({ ok: true, models: [{ id: "groq-next", known: false, added: false }] });
+      expect(asked).toEqual([{ url: expect.stringMatching(/\/models$/), auth: "Bearer sk-proxy" }]);
+    } finally {
+      await rig.close();
+    }
   });
 
   it("a broken file loses nothing else: the catalogue and added models stay", async () => {
