@@ -88,6 +88,39 @@ describe("pi's models.json", () => {
     expect(directory.fileKey("pi:ollama", undefined)).toBeUndefined();
   });
 
+  it("applies a provider's modelOverrides by id, as pi does: to the catalogue's models and the file's own, not to those the user added in Paddock", async () => {
+    const [first, second] = catalogModels("groq");
+    const piModels = piFile({
+      providers: {
+        groq: {
+          models: [{ id: "groq-next", maxTokens: 2_000, headers: { "X-Own": "model" } }],
+          modelOverrides: {
+            [first.id]: { name: "Groq first (proxy)", contextWindow: 42_000, maxTokens: 4_000, input: ["text", "image"], cost: { input: 7 }, compat: { supportsStore: false } },
+            "groq-next": { contextWindow: 99_000, headers: { "X-Own": "override", "X-Team": "t" } },
+            "my-added": { contextWindow: 1_000 },
+          },
+        },
+        ollama: { baseUrl: "http://127.0.0.1:11434/v1", api: "openai-completions", apiKey: "ollama", models: [{ id: "qwen3:8b" }], modelOverrides: { "qwen3:8b": { name: "Qwen 3", maxTokens: 8_192 } } },
+      },
+    });
+    const directory = new ModelDirectory({
+      settings: settings({ addedModels: [{ provider: "groq", id: "my-added", contextWindow: 64_000 }] }), secrets: secrets({ groq: "sk-groq" }), piModels,
+    });
+    const options = await directory.list();
+    expect(options.find((o) => o.provider === "groq" && o.id === first.id)).toMatchObject({ name: "Groq first (proxy)", contextWindow: 42_000, maxTokens: 4_000, images: true });
+    const model = directory.resolve({ provider: "groq", id: first.id });
+    expect(model.cost).toEqual({ ...first.cost, input: 7 });
+    expect(model.compat).toEqual({ ...(first.compat as object | undefined), supportsStore: false });
+    expect(model.reasoning).toBe(first.reasoning);
+    // Another model of the provider is left as it was.
+    expect(directory.resolve({ provider: "groq", id: second.id })).toMatchObject({ name: second.name, contextWindow: second.contextWindow, cost: second.cost });
+    // The file's own model: the override's fields over the entry's, its own header kept.
+    expect(directory.resolve({ provider: "groq", id: "groq-next" })).toMatchObject({ contextWindow: 99_000, maxTokens: 2_000, headers: expect.objectContaining({ "X-Own": "model", "X-Team": "t" }) });
+    expect(directory.resolve({ provider: "groq", id: "my-added" }).contextWindow).toBe(64_000);
+    expect(options.find((o) => o.provider === "pi:ollama")).toMatchObject({ id: "qwen3:8b", name: "Qwen 3", maxTokens: 8_192 });
+    expect(directory.resolve({ provider: "pi:ollama", id: "qwen3:8b" })).toMatchObject({ name: "Qwen 3", maxTokens: 8_192, contextWindow: 128_000 });
+  });
+
   it("a built-in provider keyed only there is usable everywhere alike: its models listed, its key source shown, Refresh asked with that key", async () => {
     const piModels = piFile({ providers: { groq: { apiKey: "$PROXY_KEY" } } });
     const rig = await startAppServiceRig();
