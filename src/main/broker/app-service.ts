@@ -108,8 +108,16 @@ export class AppService<Port = never> implements AppApi {
     this.forgetRemovedEndpointKeys(options.settings.get());
     // Only what workers use: window moves also change settings, and must not ping every worker.
     let last = JSON.stringify(toWorkerSettings(options.settings.get()));
+    // What a model reference resolves to: an added model's limits or an endpoint's address change open chats' models.
+    const modelSources = (s: Settings) => JSON.stringify([s.addedModels ?? [], s.customProviders]);
+    let lastModels = modelSources(options.settings.get());
     options.settings.subscribe((settings) => {
       this.forgetRemovedEndpointKeys(settings);
+      const models = modelSources(settings);
+      if (models !== lastModels) {
+        lastModels = models;
+        void options.broker.modelsChanged();
+      }
       const next = toWorkerSettings(settings);
       const text = JSON.stringify(next);
       if (text === last) return;

@@ -301,6 +301,11 @@ export class SessionBroker<Port = never> {
     return this.toEveryWorker((c) => c.mcpToolsChanged(tools));
   }
 
+  /** Tells every live worker that models may resolve differently now (SessionHost.modelsChanged). */
+  modelsChanged(): Promise<void> {
+    return this.toEveryWorker((c) => c.modelsChanged());
+  }
+
   /** Sends changed settings to every live worker. */
   broadcastSettings(settings: WorkerSettings): Promise<void> {
     return this.toEveryWorker((c) => c.updateSettings(settings));

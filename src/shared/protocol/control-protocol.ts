@@ -251,6 +251,11 @@ export interface WorkerControlApi {
   askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
   /** The MCP tools on offer changed (a server became ready or went away, or its `tools/list_changed`): all of them. */
   mcpToolsChanged(tools: McpToolDescriptor[]): Promise<void>;
+  /**
+   * What a model reference resolves to may have changed (Settings' added models or endpoints): the session resolves
+   * its model again (`MainControlApi.resolveModel`), so a changed limit applies from its next request.
+   */
+  modelsChanged(): Promise<void>;
   /** Progress of one of this worker's MCP calls (`callId` as the worker named it in `mcpCall`). */
   mcpProgress(progress: McpCallProgress): Promise<void>;
 }

@@ -542,6 +542,19 @@ export class SessionHost {
     if (!this.closed) this.mcp.offer(tools);
   }
 
+  /**
+   * Main's models changed: the chat's model is resolved again and, if it differs, replaces the one in use (the page
+   * sees it at once; a run uses it from its next request). A model that can no longer be resolved stays in use until
+   * the chat opens again, as before; a chat without a model is left to the user's pick.
+   */
+  async modelsChanged(): Promise<void> {
+    const ref = this.modelRef;
+    if (!ref || this.modelProblem !== undefined || this.closed) return;
+    const model = await this.main.resolveModel(ref).catch(() => undefined);
+    if (!model || this.closed || this.modelRef !== ref) return;
+    if (JSON.stringify(model) !== JSON.stringify(this.agent.state.model)) this.agent.state.model = model;
+  }
+
   /** Progress of one of this session's MCP calls. */
   mcpProgress(progress: McpCallProgress): void {
     this.mcp.onProgress(progress);
