@@ -333,11 +333,9 @@ export class SessionHost {
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
     created = host;
-    if (resolved.problem) {
-      host.modelProblem = resolved.problem;
-      // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
-      host.mirrors.push({ k: "n", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
-    }
+    // Every page hears of it from its snapshot (`modelProblem`, `unresolvedModel`: the model it names lets the page
+    // offer the closest one it lists); no page is connected yet to be told anything else.
+    if (resolved.problem) host.modelProblem = resolved.problem;
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
