@@ -107,6 +107,9 @@ const api: WorkerControlApi = {
   async mcpToolsChanged(tools) {
     host?.mcpToolsChanged(tools);
   },
+  async modelsChanged() {
+    await host?.modelsChanged();
+  },
   async mcpProgress(progress) {
     host?.mcpProgress(progress);
   },

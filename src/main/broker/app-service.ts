@@ -108,8 +108,16 @@ export class AppService<Port = never> implements AppApi {
     this.forgetRemovedEndpointKeys(options.settings.get());
     // Only what workers use: window moves also change settings, and must not ping every worker.
     let last = JSON.stringify(toWorkerSettings(options.settings.get()));
+    // What a model reference resolves to: an added model's limits or an endpoint's address change open chats' models.
+    const modelSources = (s: Settings) => JSON.stringify([s.addedModels ?? [], s.customProviders]);
+    let lastModels = modelSources(options.settings.get());
     options.settings.subscribe((settings) => {
       this.forgetRemovedEndpointKeys(settings);
+      const models = modelSources(settings);
+      if (models !== lastModels) {
+        lastModels = models;
+        void options.broker.modelsChanged();
+      }
       const next = toWorkerSettings(settings);
       const text = JSON.stringify(next);
       if (text === last) return;
@@ -331,7 +339,7 @@ export class AppService<Port = never> implements AppApi {
   /** pi-ai's providers, then each custom endpoint with the address its key is for. Never a key. */
   async providerStatus(): Promise<ProviderStatus[]> {
     const builtIn = catalogProviders().map((provider): ProviderStatus => {
-      const keySource = this.builtInKeySource(provider);
+      const keySource = this.models.keySource(provider);
       const saved = apiKeySource(provider, this.options.secrets) === "settings";
       const setUpBy = keySource === "settings" && !saved ? (this.options.accounts?.tokens.signedIn(provider) ? "account" : "cloud") : undefined;
       return { provider, keySource, ...(setUpBy ? { setUpBy } : {}), ...this.options.accounts?.status(provider) };
@@ -357,16 +365,6 @@ export class AppService<Port = never> implements AppApi {
 
   piModelsFile(): Promise<PiModelsFileStatus> {
     return this.models.fileStatus();
-  }
-
-  /**
-   * Where a built-in provider's credential comes from, in the order main uses them (accounts.ts): a saved key, a
-   * signed-in account or the cloud fields ("settings"), else the environment.
-   */
-  private builtInKeySource(provider: string): ProviderStatus["keySource"] {
-    const source = apiKeySource(provider, this.options.secrets);
-    if (source === "settings" || this.options.accounts?.configured(provider)) return "settings";
-    return source;
   }
 
   async setCloudProvider(provider: string, change: CloudProviderChange): Promise<void> {

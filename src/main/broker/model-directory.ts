@@ -5,7 +5,7 @@
  */
 import type { Api, Model } from "@earendil-works/pi-ai";
 import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
-import type { ModelOption, ModelRef } from "../../shared/protocol/app-api";
+import type { ModelOption, ModelRef, ProviderStatus } from "../../shared/protocol/app-api";
 import type { PiModelsFileStatus, ProviderModelList } from "../../shared/protocol/model-lists";
 import { customModel } from "../../shared/providers/custom-provider";
 import type { ThinkingLevel } from "../../shared/agent/types";
@@ -51,7 +51,7 @@ export class ModelDirectory {
     const sources = this.sources();
     const options: ModelOption[] = [];
     for (const provider of catalogProviders()) {
-      if (!this.hasKey(provider)) continue;
+      if (this.keySource(provider) === "none") continue;
       for (const { model, origin } of builtInModels(provider, sources)) options.push(option(provider, model, origin));
     }
     for (const { entry, model } of piProviderModels(sources.piModels)) {
@@ -96,7 +96,7 @@ export class ModelDirectory {
   /** `models.json` read again, and what came of it: never a key. */
   async fileStatus(): Promise<PiModelsFileStatus> {
     const file = (await this.options.piModels?.reload()) ?? this.piModels();
-    const models = file.providers.reduce((n, p) => n + (p.builtIn ? (this.hasKey(p.key) ? p.models.length : 0) : p.apiKey !== undefined ? p.models.length : 0), 0);
+    const models = file.providers.reduce((n, p) => n + (p.builtIn ? (this.keySource(p.key) !== "none" ? p.models.length : 0) : p.apiKey !== undefined ? p.models.length : 0), 0);
     const movedProviders = file.providers.filter((p) => p.builtIn && p.baseUrl !== undefined).map((p) => p.key);
     return { path: file.path, state: file.state, problems: file.problems, models, movedProviders };
   }
@@ -105,13 +105,17 @@ export class ModelDirectory {
     return this.options.piModels?.current() ?? { path: "", state: "none", providers: [], problems: [] };
   }
 
-  /** Whether a built-in provider has a key: in Settings, the environment, or `models.json`. */
-  private hasKey(provider: string): boolean {
-    return (
-      apiKeySource(provider, this.options.secrets) !== "none" ||
-      this.options.configured?.(provider) === true ||
-      this.fileKey(provider, undefined) !== undefined
-    );
+  /**
+   * Where a built-in provider's credential comes from, in the order main uses them (accounts.ts, then this file's
+   * `fileKey`): a saved key, a signed-in account or the cloud fields ("settings"), the environment, pi's `models.json`
+   * ("pi"); "none" when there is none. The one answer to whether the provider can be used: its models are listed, its
+   * key shown as set and "Refresh models" offered exactly when this is not "none".
+   */
+  keySource(provider: string): ProviderStatus["keySource"] {
+    const source = apiKeySource(provider, this.options.secrets);
+    if (source === "settings" || this.options.configured?.(provider) === true) return "settings";
+    if (source === "environment") return source;
+    return this.fileKey(provider, undefined) !== undefined ? "pi" : "none";
   }
 }
 

@@ -14,7 +14,7 @@ import { currentProviderId } from "../../shared/providers/renamed-providers";
 import { closestModel } from "../../shared/providers/closest-model";
 import type { AddedModel } from "../../shared/settings/schema";
 import { modelLike } from "./added-model";
-import { piProviderKey, piProviderName, type PiModelEntry, type PiModels, type PiProviderEntry } from "./pi-models-file";
+import { piProviderKey, piProviderName, type PiModelEntry, type PiModelOverride, type PiModels, type PiProviderEntry } from "./pi-models-file";
 
 export { closestModel };
 
@@ -43,7 +43,7 @@ export function resolveModel(ref: ModelRef, sources: ModelSources): Model<any> {
     const entry = sources.piModels?.providers.find((p) => !p.builtIn && p.key === piKey);
     const model = entry?.models.find((m) => m.id === ref.id);
     if (!entry || !model) throw new Error(`pi's models.json no longer lists the model "${ref.id}" of provider "${piKey}". Pick another in the model picker.`);
-    return piModel(entry, model);
+    return overridden(piModel(entry, model), entry, model);
   }
   const providerId = currentProviderId(ref.provider);
   if (!catalogProviders().includes(providerId)) throw new Error(`Unknown provider "${ref.provider}"`);
@@ -61,17 +61,18 @@ export interface SourcedModel {
 /**
  * Every model of built-in `provider`: the catalogue's, then those `models.json` adds (replacing a catalogue model of
  * the same id, as pi does), then the user's added ones that neither lists. `models.json`'s `baseUrl` and headers for
- * the provider apply to all of them, as in pi.
+ * the provider apply to all of them, as in pi; its `modelOverrides` to the catalogue's and its own, last, as in pi.
+ * An added model is the user's own in Paddock: its fields are the ones Settings show, so no override changes it.
  */
 export function builtInModels(provider: string, sources: ModelSources): SourcedModel[] {
   const catalog = catalogModels(provider);
   const file = sources.piModels?.providers.find((p) => p.builtIn && p.key === provider);
   const out = new Map<string, SourcedModel>();
-  for (const model of catalog) out.set(model.id, { model: withProvider(model, file) });
+  for (const model of catalog) out.set(model.id, { model: overridden(withProvider(model, file), file) });
   for (const entry of file?.models ?? []) {
     const base = catalog.find((m) => m.id === entry.id);
     const model = modelLike(entry.id, catalog, fileChanges(entry, file), base);
-    if (model) out.set(entry.id, { model: withProvider(model, file), origin: "pi" });
+    if (model) out.set(entry.id, { model: overridden(withProvider(model, file), file, entry), origin: "pi" });
   }
   for (const added of sources.addedModels ?? []) {
     if (added.provider !== provider || out.has(added.id)) continue;
@@ -85,7 +86,46 @@ export function builtInModels(provider: string, sources: ModelSources): SourcedM
 export function piProviderModels(piModels: Pick<PiModels, "providers"> | undefined): { entry: PiProviderEntry; model: Model<Api> }[] {
   return (piModels?.providers ?? [])
     .filter((p) => !p.builtIn && p.apiKey !== undefined)
-    .flatMap((entry) => entry.models.map((m) => ({ entry, model: piModel(entry, m) })));
+    .flatMap((entry) => entry.models.map((m) => ({ entry, model: overridden(piModel(entry, m), entry, m) })));
+}
+
+/**
+ * `model` with its provider's `modelOverrides` entry for its id, applied as pi 1.6.0 applies one: each field the
+ * override gives replaces the model's; a cost's rates, the thinking map, headers and compatibility are merged into
+ * the model's. A header the file's own entry for the model sets stays (pi's order: override, then definition).
+ */
+function overridden(model: Model<Api>, provider: PiProviderEntry | undefined, entry?: PiModelEntry): Model<Api> {
+  const override = provider?.modelOverrides?.get(model.id);
+  return override ? applyModelOverride(model, override, entry?.headers) : model;
+}
+
+export function applyModelOverride(model: Model<Api>, override: PiModelOverride, ownHeaders?: Record<string, string>): Model<Api> {
+  const out: Model<Api> = {
+    ...model,
+    name: override.name ?? model.name,
+    reasoning: override.reasoning ?? model.reasoning,
+    input: override.input ?? model.input,
+    contextWindow: override.contextWindow ?? model.contextWindow,
+    maxTokens: override.maxTokens ?? model.maxTokens,
+  };
+  if (override.cost) {
+    const { tiers, ...rates } = override.cost;
+    out.cost = { ...model.cost, ...rates, ...(tiers ? { tiers } : {}) };
+  }
+  if (override.thinkingLevelMap) out.thinkingLevelMap = { ...model.thinkingLevelMap, ...override.thinkingLevelMap };
+  if (override.headers) out.headers = { ...model.headers, ...override.headers, ...ownHeaders };
+  if (override.compat) out.compat = mergedCompat(model.compat as Record<string, unknown> | undefined, override.compat) as Model<Api>["compat"];
+  return out;
+}
+
+/** pi's merge of compatibility settings: key by key, and so are the routing and chat-template objects within. */
+function mergedCompat(base: Record<string, unknown> | undefined, change: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...base, ...change };
+  for (const key of ["openRouterRouting", "vercelGatewayRouting", "chatTemplateKwargs", "chatTemplateArgs"]) {
+    const [a, b] = [base?.[key], change[key]];
+    if ((typeof a === "object" && a !== null) || (typeof b === "object" && b !== null)) merged[key] = { ...(a as object | undefined), ...(b as object | undefined) };
+  }
+  return merged;
 }
 
 /** The catalogue model with `models.json`'s address and headers for its provider. */

@@ -4,6 +4,8 @@
  * - a provider keyed by a built-in id changes that provider: its `baseUrl` applies to all its models, its `models`
  *   add (or, by id, replace) models, each made like a model the user added (added-model.ts);
  * - any other key adds a provider (Paddock names it `pi:<key>`), which needs `baseUrl` and an `api`;
+ * - a provider's `modelOverrides` change its models by id (the catalogue's and the file's): name, reasoning, input,
+ *   limits, cost, thinking map, headers, compatibility, each field left out keeping the model's (model-resolver.ts);
  * - `apiKey` and header values are literals or `$NAME` / `${NAME}` environment interpolation (`$$` and `$!` are a
  *   literal `$` and `!`), as pi resolves them; a `!command` value is not run (Paddock runs no commands from a file),
  *   which the problems say.
@@ -22,6 +24,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_PROVIDERS = 100;
 const MAX_MODELS = 500;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 /** One model entry, checked; fields absent where the file leaves them out. */
 export interface PiModelEntry {
@@ -35,6 +38,28 @@ export interface PiModelEntry {
   maxTokens?: number;
   headers?: Record<string, string>;
   compat?: Record<string, unknown>;
+}
+
+/** A `modelOverrides` value, checked: what it changes of the model of its id; fields absent where the file leaves them out. */
+export interface PiModelOverride {
+  name?: string;
+  reasoning?: boolean;
+  input?: ("text" | "image")[];
+  contextWindow?: number;
+  maxTokens?: number;
+  /** Per million tokens, as pi-ai's; a rate left out keeps the model's. */
+  cost?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; tiers?: PiCostTier[] };
+  thinkingLevelMap?: Record<string, string | null>;
+  headers?: Record<string, string>;
+  compat?: Record<string, unknown>;
+}
+
+export interface PiCostTier {
+  inputTokensAbove: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
 }
 
 /** One provider entry, checked, its key and headers resolved (never shown to a page). */
@@ -51,6 +76,8 @@ export interface PiProviderEntry {
   headers?: Record<string, string>;
   compat?: Record<string, unknown>;
   models: PiModelEntry[];
+  /** `modelOverrides`, by model id; absent when the file gives none. */
+  modelOverrides?: ReadonlyMap<string, PiModelOverride>;
 }
 
 export interface PiModels {
@@ -159,6 +186,8 @@ function parseProvider(key: string, value: unknown, options: PiModelsOptions, pr
     }
     entry.models = [...entry.models.filter((m) => m.id !== model.id), model];
   }
+  const overrides = parseOverrides(value.modelOverrides, options.env ?? process.env, say);
+  if (overrides) entry.modelOverrides = overrides;
   if (!builtIn && entry.apiKey === undefined && value.apiKey === undefined && entry.models.length > 0) {
     say("it has no \"apiKey\" (pi offers such models only with one; a local server takes any, like \"ollama\"): its models are not offered.");
   }
@@ -190,6 +219,75 @@ function parseModel(item: unknown, env: NodeJS.ProcessEnv, say: (text: string) =
   if (headers) model.headers = headers;
   if (isRecord(item.compat)) model.compat = item.compat;
   return model;
+}
+
+function parseOverrides(value: unknown, env: NodeJS.ProcessEnv, say: (text: string) => void): Map<string, PiModelOverride> | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) {
+    say("\"modelOverrides\" is not an object: no model changed.");
+    return undefined;
+  }
+  const overrides = new Map<string, PiModelOverride>();
+  for (const [id, item] of Object.entries(value)) {
+    if (overrides.size >= MAX_MODELS) {
+      say(`more than ${MAX_MODELS} model overrides: the rest are not read.`);
+      break;
+    }
+    const sayModel = (text: string) => say(`the override of model "${id.slice(0, 200)}": ${text}`);
+    if (!id.trim() || id.length > 200 || !isRecord(item)) {
+      sayModel("not an object for a model id (text of at most 200 characters): skipped.");
+      continue;
+    }
+    overrides.set(id, parseOverride(item, env, sayModel));
+  }
+  return overrides;
+}
+
+function parseOverride(item: Record<string, unknown>, env: NodeJS.ProcessEnv, say: (text: string) => void): PiModelOverride {
+  const override: PiModelOverride = {};
+  if (typeof item.name === "string" && item.name.trim()) override.name = item.name.trim().slice(0, 200);
+  if (typeof item.reasoning === "boolean") override.reasoning = item.reasoning;
+  if (Array.isArray(item.input) && item.input.every((i) => i === "text" || i === "image")) override.input = [...new Set(item.input as ("text" | "image")[])];
+  for (const field of ["contextWindow", "maxTokens"] as const) {
+    const n = item[field];
+    if (n === undefined) continue;
+    if (typeof n === "number" && Number.isInteger(n) && n > 0 && n <= 100_000_000) override[field] = n;
+    else say(`"${field}" is not a whole number of tokens: the model's is kept.`);
+  }
+  if (item.cost !== undefined) {
+    const cost = parseCost(item.cost);
+    if (cost) override.cost = cost;
+    else say("\"cost\" is not an object of prices (numbers of at least 0): the model's is kept.");
+  }
+  if (item.thinkingLevelMap !== undefined) {
+    const map = item.thinkingLevelMap;
+    if (isRecord(map) && Object.entries(map).every(([level, v]) => THINKING_LEVELS.includes(level) && (v === null || typeof v === "string"))) {
+      override.thinkingLevelMap = map as Record<string, string | null>;
+    } else say(`"thinkingLevelMap" is not an object of thinking levels (${THINKING_LEVELS.join(", ")}) to text or null: the model's is kept.`);
+  }
+  const headers = parseHeaders(item.headers, env, say);
+  if (headers) override.headers = headers;
+  if (isRecord(item.compat)) override.compat = item.compat;
+  return override;
+}
+
+const isPrice = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0;
+
+function parseCost(value: unknown): PiModelOverride["cost"] | undefined {
+  if (!isRecord(value)) return undefined;
+  const cost: NonNullable<PiModelOverride["cost"]> = {};
+  for (const rate of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+    const n = value[rate];
+    if (n === undefined) continue;
+    if (!isPrice(n)) return undefined;
+    cost[rate] = n;
+  }
+  if (value.tiers !== undefined) {
+    const fields = ["inputTokensAbove", "input", "output", "cacheRead", "cacheWrite"] as const;
+    if (!Array.isArray(value.tiers) || value.tiers.length > 20 || !value.tiers.every((t) => isRecord(t) && fields.every((f) => isPrice(t[f])))) return undefined;
+    cost.tiers = (value.tiers as Record<string, number>[]).map((t) => Object.fromEntries(fields.map((f) => [f, t[f]])) as unknown as PiCostTier);
+  }
+  return cost;
 }
 
 function optionalUrl(value: unknown, say: (text: string) => void): string | undefined {

@@ -301,6 +301,11 @@ export class SessionBroker<Port = never> {
     return this.toEveryWorker((c) => c.mcpToolsChanged(tools));
   }
 
+  /** Tells every live worker that models may resolve differently now (SessionHost.modelsChanged). */
+  modelsChanged(): Promise<void> {
+    return this.toEveryWorker((c) => c.modelsChanged());
+  }
+
   /** Sends changed settings to every live worker. */
   broadcastSettings(settings: WorkerSettings): Promise<void> {
     return this.toEveryWorker((c) => c.updateSettings(settings));
@@ -518,8 +523,8 @@ export class SessionBroker<Port = never> {
         this.setActivity(live, status.waiting ? "waiting" : status.running ? "running" : "idle", status.lastRun);
         this.subagents?.childStatus(status);
       },
-      listAgents: async (scope) => this.requireSubagents().listAgents(this.callerSession(worker()), scope),
-      confirmProjectAgents: async (names) => this.requireSubagents().confirmProjectAgents(this.callerSession(worker()), names),
+      listAgents: async (scope, cwd?: string) => this.requireSubagents().listAgents(this.callerSession(worker()), scope, cwd),
+      confirmProjectAgents: async (names, cwd?: string) => this.requireSubagents().confirmProjectAgents(this.callerSession(worker()), names, cwd),
       runSubagent: async (request) => this.requireSubagents().run(this.callerSession(worker()), request),
       stopSubagent: async (requestId) => this.requireSubagents().stop(this.callerSession(worker()), requestId),
       askParent: async (question) => this.requireSubagents().askParent(this.callerSession(worker()), question),

@@ -118,8 +118,9 @@ export class SubagentRuns {
     return this.catalog.folders();
   }
 
-  async listAgents(parentSessionId: string, scope: AgentScope): Promise<AgentList> {
-    const found = await this.catalog.discover(checkScope(scope), this.host.workspaceOf(parentSessionId));
+  /** The agents in `scope`; a project's are found from `cwd` (a task's, in the workspace), else from the workspace. */
+  async listAgents(parentSessionId: string, scope: AgentScope, cwd?: string): Promise<AgentList> {
+    const found = await this.catalog.discover(checkScope(scope), await this.projectFolder(parentSessionId, cwd));
     return {
       agents: found.agents.map((a) => ({
         name: a.name,
@@ -132,10 +133,20 @@ export class SubagentRuns {
     };
   }
 
-  async confirmProjectAgents(parentSessionId: string, names: string[]): Promise<void> {
+  async confirmProjectAgents(parentSessionId: string, names: string[], cwd?: string): Promise<void> {
     if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) throw new Error("confirmProjectAgents: names must be strings");
-    const found = await this.catalog.discover("project", this.host.workspaceOf(parentSessionId));
+    const found = await this.catalog.discover("project", await this.projectFolder(parentSessionId, cwd));
     await this.catalog.confirm(found.agents.filter((a) => names.includes(a.name)));
+  }
+
+  /**
+   * Where a project's agents are looked for (the nearest `.pi/agents` at or above it): the folder a task runs in, its
+   * `cwd` inside the chat's workspace (checked as the task's is), or the workspace itself.
+   */
+  private async projectFolder(parentSessionId: string, cwd: string | undefined): Promise<string | undefined> {
+    const workspace = this.host.workspaceOf(parentSessionId);
+    if (workspace === undefined || cwd === undefined || cwd === "" || cwd === ".") return workspace;
+    return (await folderInside(workspace, cwd)).folder;
   }
 
   /** See MainControlApi.runSubagent. */
@@ -144,7 +155,9 @@ export class SubagentRuns {
     if (this.byRequest.has(request.requestId)) throw new Error(`A subagent task ${request.requestId} is already running`);
     const workspace = this.host.workspaceOf(parentSessionId);
     if (!workspace) throw new Error("Subagents work in the chat's workspace: choose a workspace folder first.");
-    const found = await this.catalog.discover(request.scope, workspace);
+    const { folder, identity } = await folderInside(workspace, request.cwd);
+    // A project's agents are the ones of the folder the task runs in (as the list the tool asked about them from).
+    const found = await this.catalog.discover(request.scope, await this.projectFolder(parentSessionId, request.cwd));
     const definition = found.agents.find((a) => a.name === request.agent);
     if (!definition) {
       const available = found.agents.map((a) => `"${a.name}"`).join(", ") || "none";
@@ -153,7 +166,6 @@ export class SubagentRuns {
     if (definition.source === "project" && !this.catalog.isConfirmed(definition)) {
       throw new Error(`Project agent "${definition.name}" has not been confirmed by the user.`);
     }
-    const { folder, identity } = await folderInside(workspace, request.cwd);
     const { model, notice, inherited } = await this.chooseModel(definition.model, request.parentModel);
 
     const child: RunningChild = {

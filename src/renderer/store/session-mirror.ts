@@ -68,8 +68,8 @@ export class SessionMirror {
 
 
   /**
-   * Takes a snapshot as the whole state. A model problem it carries shows as a notice, once: the notice the worker
-   * sent as the chat opened reached no page that was not connected yet.
+   * Takes a snapshot as the whole state. A model problem it carries (the chat's model could not be resolved when it
+   * opened) shows as a notice, once: a later snapshot (a resync) does not repeat it.
    */
   loadSnapshot(snapshot: SessionSnapshot): void {
     const { pendingToolCalls, ...rest } = snapshot.state;

@@ -74,8 +74,8 @@ export type AppEvent =
 
 export interface ProviderStatus {
   provider: string;
-  /** Where the key comes from, if any; the key itself never reaches a page. */
-  keySource: "settings" | "environment" | "none";
+  /** Where the key comes from, if any ("pi": pi's `models.json`); the key itself never reaches a page. */
+  keySource: "settings" | "environment" | "pi" | "none";
   /** Custom endpoints: the only address (origin: scheme, host, port) their key is sent to, from their base URL. */
   origin?: string;
   /**

@@ -14,6 +14,7 @@ import type { MainControlApi } from "./control-protocol";
 export const MAX_CONTROL_FRAME_CHARS = 16 * 1024 * 1024;
 
 const Name = Type.String({ maxLength: 1000 });
+const Cwd = Type.String({ maxLength: 4096 });
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 /**
  * A usage total: summed from the transcript's messages, where a message from an older or odd provider may lack a
@@ -53,7 +54,7 @@ const SubagentRequestSchema = Type.Object(
     toolCallId: Id,
     agent: Name,
     task: Type.String(),
-    cwd: Type.Optional(Type.String({ maxLength: 4096 })),
+    cwd: Type.Optional(Cwd),
     scope: AgentScopeSchema,
     parentModel: Type.Optional(ModelRefSchema),
     upcoming: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -81,8 +82,8 @@ export const MAIN_CONTROL_SCHEMAS = {
   getApiKey: Type.Tuple([Name]),
   resolveModel: Type.Tuple([ModelRefSchema]),
   report: Type.Tuple([WorkerStatusSchema]),
-  listAgents: Type.Tuple([AgentScopeSchema]),
-  confirmProjectAgents: Type.Tuple([Type.Array(Name, { maxItems: 1000 })]),
+  listAgents: Type.Union([Type.Tuple([AgentScopeSchema]), Type.Tuple([AgentScopeSchema, Cwd])]),
+  confirmProjectAgents: Type.Union([Type.Tuple([Type.Array(Name, { maxItems: 1000 })]), Type.Tuple([Type.Array(Name, { maxItems: 1000 }), Cwd])]),
   runSubagent: Type.Tuple([SubagentRequestSchema]),
   stopSubagent: Type.Tuple([Id]),
   askParent: Type.Tuple([SubagentApprovalQuestionSchema]),

@@ -251,6 +251,11 @@ export interface WorkerControlApi {
   askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
   /** The MCP tools on offer changed (a server became ready or went away, or its `tools/list_changed`): all of them. */
   mcpToolsChanged(tools: McpToolDescriptor[]): Promise<void>;
+  /**
+   * What a model reference resolves to may have changed (Settings' added models or endpoints): the session resolves
+   * its model again (`MainControlApi.resolveModel`), so a changed limit applies from its next request.
+   */
+  modelsChanged(): Promise<void>;
   /** Progress of one of this worker's MCP calls (`callId` as the worker named it in `mcpCall`). */
   mcpProgress(progress: McpCallProgress): Promise<void>;
 }
@@ -274,10 +279,13 @@ export interface MainControlApi {
    */
   resolveModel(ref: ModelRef): Promise<Model<any>>;
   report(status: WorkerStatus): void;
-  /** The agents the session's `subagent` tool may use, from Paddock's, pi's and (scope allowing) the project's folders. */
-  listAgents(scope: AgentScope): Promise<AgentList>;
-  /** The user confirmed these project agents: remembered per file content (a changed file asks again). */
-  confirmProjectAgents(names: string[]): Promise<void>;
+  /**
+   * The agents the session's `subagent` tool may use, from Paddock's, pi's and (scope allowing) the project's folders:
+   * a project's found from `cwd` (a task's, inside the workspace), else from the workspace.
+   */
+  listAgents(...args: [scope: AgentScope] | [scope: AgentScope, cwd: string]): Promise<AgentList>;
+  /** The user confirmed these project agents (of `cwd`'s project, as listAgents): remembered per file content (a changed file asks again). */
+  confirmProjectAgents(...args: [names: string[]] | [names: string[], cwd: string]): Promise<void>;
   /**
    * Runs one task in a subagent worker of its own, within the limits (4 at once per parent, Settings' global cap:
    * more wait their turn). Resolves with the outcome, a failed one when the worker dies; rejects only for a request

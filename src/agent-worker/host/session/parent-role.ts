@@ -57,8 +57,9 @@ export class ParentRole implements SessionRole {
   private subagentTool(): AgentTool<any> {
     const { main, options } = this.host;
     return subagentTool({
-      listAgents: (scope) => main.listAgents(scope),
-      confirmProjectAgents: (names) => main.confirmProjectAgents(names),
+      // A cwd only when the task has one: the control channel's schema takes no `undefined`.
+      listAgents: (scope, cwd) => (cwd === undefined ? main.listAgents(scope) : main.listAgents(scope, cwd)),
+      confirmProjectAgents: (names, cwd) => (cwd === undefined ? main.confirmProjectAgents(names) : main.confirmProjectAgents(names, cwd)),
       confirm: async (toolCallId, question, signal) =>
         (await this.host.approvals().ask({ id: toolCallId, toolName: "subagent", args: {}, described: { summary: question }, policy: "every-call" }, signal)) === undefined,
       run: async (request, onProgress) => {

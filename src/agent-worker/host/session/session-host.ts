@@ -340,11 +340,9 @@ export class SessionHost {
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
     created = host;
-    if (resolved.problem) {
-      host.modelProblem = resolved.problem;
-      // Said once, when the chat opens; the model it names lets a page offer the closest one it lists.
-      host.mirrors.push({ k: "notice", kind: "error", text: resolved.problem, ...(modelRef ? { model: modelRef } : {}) });
-    }
+    // Every page hears of it from its snapshot (`modelProblem`, `unresolvedModel`: the model it names lets the page
+    // offer the closest one it lists); no page is connected yet to be told anything else.
+    if (resolved.problem) host.modelProblem = resolved.problem;
     await host.mcp.load();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
@@ -569,6 +567,19 @@ export class SessionHost {
   /** Main's list of the MCP tools on offer changed. */
   mcpToolsChanged(tools: McpToolDescriptor[]): void {
     if (!this.closed) this.mcp.offer(tools);
+  }
+
+  /**
+   * Main's models changed: the chat's model is resolved again and, if it differs, replaces the one in use (the page
+   * sees it at once; a run uses it from its next request). A model that can no longer be resolved stays in use until
+   * the chat opens again, as before; a chat without a model is left to the user's pick.
+   */
+  async modelsChanged(): Promise<void> {
+    const ref = this.modelRef;
+    if (!ref || this.modelProblem !== undefined || this.closed) return;
+    const model = await this.main.resolveModel(ref).catch(() => undefined);
+    if (!model || this.closed || this.modelRef !== ref) return;
+    if (JSON.stringify(model) !== JSON.stringify(this.agent.state.model)) this.agent.state.model = model;
   }
 
   /** Progress of one of this session's MCP calls. */

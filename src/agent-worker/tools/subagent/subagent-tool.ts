@@ -63,10 +63,11 @@ const parameters = Type.Object({
 
 /** What the tool needs of its session (and, through it, of main). */
 export interface SubagentRunner {
-  listAgents(scope: AgentScope): Promise<AgentList>;
+  /** A project's agents are found from `cwd` (a task's), else from the workspace. */
+  listAgents(scope: AgentScope, cwd?: string): Promise<AgentList>;
   /** Asks the user, in this chat, a yes-or-no question about this tool call. */
   confirm(toolCallId: string, question: string, signal?: AbortSignal): Promise<boolean>;
-  confirmProjectAgents(names: string[]): Promise<void>;
+  confirmProjectAgents(names: string[], cwd?: string): Promise<void>;
   /** Runs one task; progress arrives through `onProgress` until it resolves. */
   run(request: SubagentRequest, onProgress: (progress: SubagentProgress) => void): Promise<SubagentOutcome>;
   stop(requestId: string): Promise<void>;
@@ -140,21 +141,30 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
         throw new ToolFailure(`Too many parallel tasks (${params.tasks!.length}). Max is ${MAX_PARALLEL_TASKS}.`, details([]));
       }
 
-      // Project agents are prompts a repository controls: the user says yes first (remembered per file content).
-      const wanted = new Set([params.agent, ...(params.tasks ?? []).map((t) => t.agent), ...(params.chain ?? []).map((s) => s.agent)]);
-      const unconfirmed = list.agents.filter((a) => a.source === "project" && wanted.has(a.name) && !a.confirmed).map((a) => a.name);
+      // Project agents are prompts a repository controls: the user says yes first (remembered per file content). A
+      // task's are those found from the folder it runs in (its cwd), so they are asked about per cwd.
+      const items = hasSingle ? [{ agent: params.agent!, cwd: params.cwd }] : (params.tasks ?? params.chain ?? []);
+      const unconfirmed: { cwd: string | undefined; dir: string; names: string[] }[] = [];
+      for (const cwd of new Set(items.map((item) => item.cwd || undefined))) {
+        const wanted = new Set(items.filter((item) => (item.cwd || undefined) === cwd).map((item) => item.agent));
+        // A cwd main refuses (outside the workspace) is said by that task's own failure.
+        const found = cwd === undefined ? list : scope === "user" ? undefined : await runner.listAgents(scope, cwd).catch(() => undefined);
+        const names = (found?.agents ?? []).filter((a) => a.source === "project" && wanted.has(a.name) && !a.confirmed).map((a) => a.name);
+        if (names.length > 0) unconfirmed.push({ cwd, dir: found?.projectAgentsDir ?? "(unknown)", names });
+      }
       if (unconfirmed.length > 0) {
-        const dir = list.projectAgentsDir ?? "(unknown)";
+        const names = [...new Set(unconfirmed.flatMap((u) => u.names))].join(", ");
+        const dir = [...new Set(unconfirmed.map((u) => u.dir))].join(", ");
         if (params.confirmProjectAgents === false) {
-          throw new ToolFailure(`Project agents need the user's confirmation first: ${unconfirmed.join(", ")} (${dir}).`, details([]));
+          throw new ToolFailure(`Project agents need the user's confirmation first: ${names} (${dir}).`, details([]));
         }
         const ok = await runner.confirm(
           toolCallId,
-          `Run project-local agents ${unconfirmed.join(", ")} from ${dir}? Project agents are prompts the repository controls: only continue for trusted repositories.`,
+          `Run project-local agents ${names} from ${dir}? Project agents are prompts the repository controls: only continue for trusted repositories.`,
           signal,
         );
         if (!ok) return text("Canceled: project-local agents not approved.", details([]));
-        await runner.confirmProjectAgents(unconfirmed);
+        for (const u of unconfirmed) await runner.confirmProjectAgents(u.names, u.cwd);
       }
 
       // Parallel tasks are all listed, pending, from the start (pi's placeholders); a chain's steps appear as they start.

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { AgentOverview } from "../../../shared/protocol/app-api";
 import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
+import { DefinitionCard } from "./DefinitionCard";
 
 const SOURCE_LABEL: Record<AgentOverview["agents"][number]["source"], string> = {
   builtin: "Paddock",
@@ -28,16 +29,14 @@ export function AgentsList() {
     <div className="agents-list" data-testid="agents-list">
       <ul className="agents">
         {overview.agents.map((a) => (
-          <li key={a.name} className="agent" data-testid="agent">
-            <div className="agent-head">
-              <span className="agent-name">{a.name}</span>
-              <span className="muted agent-source">from {SOURCE_LABEL[a.source]}</span>
-            </div>
-            <div className="agent-description">{a.description}</div>
-            <div className="muted agent-tools">
-              Tools: {a.tools.join(", ")}{a.model ? ` · model ${a.model}` : ""}{a.filePath ? ` · ${a.filePath}` : ""}
-            </div>
-          </li>
+          <DefinitionCard
+            key={a.name}
+            testId="agent"
+            name={a.name}
+            notes={[`from ${SOURCE_LABEL[a.source]}`]}
+            description={a.description}
+            detail={`Tools: ${a.tools.join(", ")}${a.model ? ` · model ${a.model}` : ""}${a.filePath ? ` · ${a.filePath}` : ""}`}
+          />
         ))}
       </ul>
       {overview.problems.length > 0 ? (

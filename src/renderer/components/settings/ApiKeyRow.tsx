@@ -17,12 +17,13 @@ interface ApiKeyRowProps {
 const SOURCE_LABEL: Record<ProviderStatus["keySource"], string> = {
   settings: "Key saved",
   environment: "From environment",
+  pi: "From pi's models.json",
   none: "Not set",
 };
 
 /**
  * Where a provider's key stands, in words: saved (for a custom endpoint, for which address), from the environment,
- * not set, or saved for an address the endpoint has left (that key is not used). Never the key.
+ * from pi's models.json, not set, or saved for an address the endpoint has left (that key is not used). Never the key.
  */
 export function KeyStatus({ status }: { status: ProviderStatus }) {
   if (status.keySavedFor !== undefined) {

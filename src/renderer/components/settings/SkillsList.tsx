@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { ResourceSource, SkillsOverview } from "../../../shared/protocol/skills";
 import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
+import { DefinitionCard } from "./DefinitionCard";
 
 const FROM: Record<ResourceSource, string> = {
   "pi-user": "pi",
@@ -30,31 +31,30 @@ export function SkillsList() {
       {overview.skills.length === 0 ? <p className="muted">No skills yet. Put a folder with a SKILL.md in one of the folders below.</p> : null}
       <ul className="agents">
         {overview.skills.map((s) => (
-          <li key={s.location} className="agent" data-testid="skill">
-            <div className="agent-head">
-              <span className="agent-name">{s.name}</span>
-              <span className="muted agent-source">from {FROM[s.source]}</span>
-              {s.hidden ? <span className="muted agent-source">· not offered to the model (only when asked for)</span> : null}
-            </div>
-            <div className="agent-description">{s.description}</div>
-            <div className="muted agent-tools">{s.location}</div>
+          <DefinitionCard
+            key={s.location}
+            testId="skill"
+            name={s.name}
+            notes={[`from ${FROM[s.source]}`, s.hidden && "· not offered to the model (only when asked for)"]}
+            description={s.description}
+            detail={s.location}
+          >
             {s.warnings.map((w) => <div key={w} className="skill-warning" data-testid="skill-warning">⚠ {w}</div>)}
-          </li>
+          </DefinitionCard>
         ))}
       </ul>
       <h3 className="skills-heading">Prompt templates</h3>
       {overview.templates.length === 0 ? <p className="muted">No prompt templates yet. Put a Markdown file in one of the prompts folders below; /its-name calls it.</p> : null}
       <ul className="agents">
         {overview.templates.map((t) => (
-          <li key={t.location} className="agent" data-testid="template">
-            <div className="agent-head">
-              <span className="agent-name">/{t.name}</span>
-              {t.argumentHint ? <span className="muted agent-source">{t.argumentHint}</span> : null}
-              <span className="muted agent-source">from {FROM[t.source]}</span>
-            </div>
-            <div className="agent-description">{t.description}</div>
-            <div className="muted agent-tools">{t.location}</div>
-          </li>
+          <DefinitionCard
+            key={t.location}
+            testId="template"
+            name={`/${t.name}`}
+            notes={[t.argumentHint, `from ${FROM[t.source]}`]}
+            description={t.description}
+            detail={t.location}
+          />
         ))}
       </ul>
       {overview.problems.length > 0 ? (

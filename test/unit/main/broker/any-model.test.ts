@@ -14,6 +14,8 @@ import { ModelDirectory } from "../../../../src/main/broker/model-directory";
 import { PiModelsSource } from "../../../../src/main/broker/pi-models-file";
 import { catalogProviders } from "../../../../src/main/broker/model-catalog";
 import { DEFAULT_SETTINGS, type Settings } from "../../../../src/shared/settings/schema";
+import { AppService } from "../../../../src/main/broker/app-service";
+import { startAppServiceRig } from "../../../../testkit/app-service-rig";
 
 const dir = mkdtempSync(join(tmpdir(), "paddock-any-model-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,6 +86,61 @@ describe("pi's models.json", () => {
     expect(directory.fileKey("pi:ollama", "http://127.0.0.1:11434/v1")).toBe("sk-proxy");
     expect(directory.fileKey("pi:ollama", "http://evil.example/v1")).toBeUndefined();
     expect(directory.fileKey("pi:ollama", undefined)).toBeUndefined();
+  });
+
+  it("applies a provider's modelOverrides by id, as pi does: to the catalogue's models and the file's own, not to those the user added in Paddock", async () => {
+    const [first, second] = catalogModels("groq");
+    const piModels = piFile({
+      providers: {
+        groq: {
+          models: [{ id: "groq-next", maxTokens: 2_000, headers: { "X-Own": "model" } }],
+          modelOverrides: {
+            [first.id]: { name: "Groq first (proxy)", contextWindow: 42_000, maxTokens: 4_000, input: ["text", "image"], cost: { input: 7 }, compat: { supportsStore: false } },
+            "groq-next": { contextWindow: 99_000, headers: { "X-Own": "override", "X-Team": "t" } },
+            "my-added": { contextWindow: 1_000 },
+          },
+        },
+        ollama: { baseUrl: "http://127.0.0.1:11434/v1", api: "openai-completions", apiKey: "ollama", models: [{ id: "qwen3:8b" }], modelOverrides: { "qwen3:8b": { name: "Qwen 3", maxTokens: 8_192 } } },
+      },
+    });
+    const directory = new ModelDirectory({
+      settings: settings({ addedModels: [{ provider: "groq", id: "my-added", contextWindow: 64_000 }] }), secrets: secrets({ groq: "sk-groq" }), piModels,
+    });
+    const options = await directory.list();
+    expect(options.find((o) => o.provider === "groq" && o.id === first.id)).toMatchObject({ name: "Groq first (proxy)", contextWindow: 42_000, maxTokens: 4_000, images: true });
+    const model = directory.resolve({ provider: "groq", id: first.id });
+    expect(model.cost).toEqual({ ...first.cost, input: 7 });
+    expect(model.compat).toEqual({ ...(first.compat as object | undefined), supportsStore: false });
+    expect(model.reasoning).toBe(first.reasoning);
+    // Another model of the provider is left as it was.
+    expect(directory.resolve({ provider: "groq", id: second.id })).toMatchObject({ name: second.name, contextWindow: second.contextWindow, cost: second.cost });
+    // The file's own model: the override's fields over the entry's, its own header kept.
+    expect(directory.resolve({ provider: "groq", id: "groq-next" })).toMatchObject({ contextWindow: 99_000, maxTokens: 2_000, headers: expect.objectContaining({ "X-Own": "model", "X-Team": "t" }) });
+    expect(directory.resolve({ provider: "groq", id: "my-added" }).contextWindow).toBe(64_000);
+    expect(options.find((o) => o.provider === "pi:ollama")).toMatchObject({ id: "qwen3:8b", name: "Qwen 3", maxTokens: 8_192 });
+    expect(directory.resolve({ provider: "pi:ollama", id: "qwen3:8b" })).toMatchObject({ name: "Qwen 3", maxTokens: 8_192, contextWindow: 128_000 });
+  });
+
+  it("a built-in provider keyed only there is usable everywhere alike: its models listed, its key source shown, Refresh asked with that key", async () => {
+    const piModels = piFile({ providers: { groq: { apiKey: "$PROXY_KEY" } } });
+    const rig = await startAppServiceRig();
+    try {
+      const asked: { url: string; auth: string | null }[] = [];
+      const fetch = (async (url: string, init?: RequestInit) => {
+        asked.push({ url, auth: new Headers(init?.headers).get("authorization") });
+        return new Response(JSON.stringify({ data: [{ id: "groq-next" }] }), { headers: { "content-type": "application/json" } });
+      }) as unknown as typeof globalThis.fetch;
+      const models = new ModelDirectory({ settings: rig.settings, secrets: { get: () => undefined }, piModels, list: { fetch } });
+      const service = new AppService({ ...rig, models, openSession: async () => {} });
+      expect((await service.listModels()).filter((m) => m.provider === "groq").length).toBe(catalogModels("groq").length);
+      const status = (await service.providerStatus()).find((p) => p.provider === "groq");
+      expect(status).toEqual({ provider: "groq", keySource: "pi" });
+      const refreshed = await service.refreshModels("groq");
+      expect(refreshed).toMatchObject({ ok: true, models: [{ id: "groq-next", known: false, added: false }] });
+      expect(asked).toEqual([{ url: expect.stringMatching(/\/models$/), auth: "Bearer sk-proxy" }]);
+    } finally {
+      await rig.close();
+    }
   });
 
   it("a broken file loses nothing else: the catalogue and added models stay", async () => {

@@ -101,6 +101,16 @@ describe("the control channel's frame guard (main's side)", () => {
     expect(calls).toEqual([]);
   });
 
+  it("takes a subagent task's cwd with the agents asked for, a text or nothing", async () => {
+    const { main, calls } = connected();
+    await main.listAgents!("project");
+    await main.listAgents!("both", "pkg/src");
+    await main.confirmProjectAgents!(["local"], "pkg/src");
+    await expect(main.listAgents!("both", 42)).rejects.toThrow(/^listAgents: invalid arguments/);
+    await expect(main.confirmProjectAgents!(["local"], "pkg", "extra")).rejects.toThrow(/^confirmProjectAgents: invalid arguments/);
+    expect(calls).toEqual(["listAgents", "listAgents", "confirmProjectAgents"]);
+  });
+
   it("refuses what is not a plain method call, and drops a message with no id", async () => {
     const { main, calls, workerEnd } = connected();
     const remote = main as unknown as { report: Promise<unknown> };

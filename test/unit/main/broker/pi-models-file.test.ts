@@ -80,6 +80,38 @@ describe("parsePiModels", () => {
     expect(text).not.toMatch(/sk-literal-secret|sk-groq-secret|op read secret/);
   });
 
+  it("reads a provider's modelOverrides by model id, keeping each good field and saying what of a bad one is ignored", () => {
+    const { providers, problems } = parsePiModels({
+      providers: {
+        anthropic: {
+          modelOverrides: {
+            "claude-a": {
+              name: " Claude A (proxy) ", contextWindow: 500_000, maxTokens: -5, input: ["text"], reasoning: false,
+              cost: { input: 1.5, cacheRead: 0 }, thinkingLevelMap: { high: "max", off: null }, headers: { "X-Route": "$GROQ_PROXY_KEY" }, compat: { supportsTemperature: false },
+            },
+            "claude-b": { cost: { input: "free" }, thinkingLevelMap: { turbo: "x" } },
+            "claude-c": 7,
+          },
+        },
+        groq: { modelOverrides: [] },
+      },
+    }, { isBuiltIn, env });
+    expect(providers[0].modelOverrides).toEqual(new Map([
+      ["claude-a", {
+        name: "Claude A (proxy)", contextWindow: 500_000, input: ["text"], reasoning: false, cost: { input: 1.5, cacheRead: 0 },
+        thinkingLevelMap: { high: "max", off: null }, headers: { "X-Route": "sk-groq-secret" }, compat: { supportsTemperature: false },
+      }],
+      ["claude-b", {}],
+    ]));
+    expect(providers[1].modelOverrides).toBeUndefined();
+    const text = problems.join("\n");
+    for (const said of ['the override of model "claude-a": "maxTokens" is not a whole number of tokens', 'the override of model "claude-b": "cost" is not an object of prices',
+      'the override of model "claude-b": "thinkingLevelMap" is not an object of thinking levels', 'the override of model "claude-c": not an object', 'Provider "groq": "modelOverrides" is not an object']) {
+      expect(text).toContain(said);
+    }
+    expect(text).not.toContain("sk-groq-secret");
+  });
+
   it("a file that is not an object, or whose providers are not, adds nothing and says so", () => {
     expect(parsePiModels([1, 2], { isBuiltIn }).problems).toEqual(["models.json is not a JSON object: none of its models are offered."]);
     expect(parsePiModels({ providers: [] }, { isBuiltIn }).problems[0]).toMatch(/"providers" is not an object/);

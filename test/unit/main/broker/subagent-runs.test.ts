@@ -3,10 +3,12 @@
  * (pi's `Task: <task>`), which model and thinking level it runs with (an agent without a model inherits the parent's
  * model and thinking level, as pi's dispatch defaults), and pi's text for an agent that does not exist.
  */
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childWorkerSettings, SubagentRuns, type AgentCatalog, type SubagentBrokerHost } from "../../../../src/main/broker/subagent-runs";
 import type { ChildLaunch } from "../../../../src/main/broker/child-launch";
-import type { AgentDefinition } from "../../../../src/main/agents/agent-definitions";
+import { discoverAgents, type AgentDefinition } from "../../../../src/main/agents/agent-definitions";
 import type { SubagentRequest, WorkerSettings } from "../../../../src/shared/protocol/control-protocol";
 import type { WorkerHandle } from "../../../../src/main/broker/worker-handle";
 import type { ModelRef } from "../../../../src/shared/protocol/app-api";
@@ -20,8 +22,8 @@ function agent(name: string, model?: string): AgentDefinition {
 }
 
 /** SubagentRuns over a fake broker whose child worker answers every task at once; records what it was given. */
-function rig(agents: AgentDefinition[], options: { knownModels?: string[]; records?: boolean } = {}) {
-  const workspace = folders.make({});
+function rig(agents: AgentDefinition[], options: { knownModels?: string[]; records?: boolean; files?: Record<string, string> } = {}) {
+  const workspace = folders.make(options.files ?? {});
   const launches: ChildLaunch[] = [];
   const recorded = new Map<string, ChildLaunch>();
   const tasks: string[] = [];
@@ -56,12 +58,13 @@ function rig(agents: AgentDefinition[], options: { knownModels?: string[]; recor
     tasksDone: () => {},
   };
   const catalog: AgentCatalog = {
-    discover: async () => ({ agents, problems: [] }),
+    // With files: the agents found on disk (the project's, from the folder discovery is given), as main finds them.
+    discover: async (scope, from) => (options.files ? discoverAgents({ scope, dataDir: join(workspace, "no-data"), workspace: from }) : { agents, problems: [] }),
     folders: () => ({ paddock: "/data/agents", pi: "/home/.pi/agent/agents" }),
     isConfirmed: () => true,
     confirm: async () => {},
   };
-  return { runs: new SubagentRuns(host, catalog), launches, tasks };
+  return { runs: new SubagentRuns(host, catalog), launches, tasks, workspace };
 }
 
 const parentModel = { provider: "openai", id: "gpt-4.1" };
@@ -117,6 +120,25 @@ describe("a subagent task in main", () => {
     await expect(runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: "scout", "worker".');
     await expect(rig([]).runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: none.');
     expect(launches).toHaveLength(0);
+  });
+
+  it("finds a project's agents from the folder a task runs in (its cwd, confined to the workspace), for the list and the task alike", async () => {
+    const definition = (name: string) => `---\nname: ${name}\ndescription: The ${name} agent\n---\nYou are ${name}.\n`;
+    const { runs, launches, workspace } = rig([], {
+      files: { ".pi/agents/top.md": definition("top"), "pkg/.pi/agents/local.md": definition("local"), "pkg/src/index.ts": "" },
+    });
+    const real = realpathSync(workspace);
+    const names = (list: { agents: { name: string }[] }) => list.agents.map((a) => a.name);
+    expect(names(await runs.listAgents("parent", "project"))).toEqual(["top"]);
+    const fromCwd = await runs.listAgents("parent", "project", "pkg/src");
+    expect(names(fromCwd)).toEqual(["local"]);
+    expect(fromCwd.projectAgentsDir).toBe(join(real, "pkg", ".pi", "agents"));
+    await runs.run("parent", request("local", { scope: "project", cwd: "pkg/src" }));
+    expect(launches[0]).toMatchObject({ setup: { agent: "local", instructions: "You are local." }, workspace: join(real, "pkg", "src") });
+    // Without a cwd, the workspace's.
+    await expect(runs.run("parent", request("local", { scope: "project", requestId: "r-2" }))).rejects.toThrow('Unknown agent: "local". Available agents: "top".');
+    await expect(runs.listAgents("parent", "project", "..")).rejects.toThrow('cwd ".." is outside the workspace; subagents work inside it.');
+    await expect(runs.run("parent", request("top", { scope: "project", cwd: "..", requestId: "r-3" }))).rejects.toThrow("outside the workspace");
   });
 
   it("never starts a child whose launch main could not record (it would start as an ordinary chat)", async () => {

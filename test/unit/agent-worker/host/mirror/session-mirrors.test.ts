@@ -71,6 +71,17 @@ describe("session mirrors", () => {
     expect(snapshot.seq).toBeGreaterThan(0);
   });
 
+  it("a chat whose model could not be resolved says so from its snapshot alone: once, naming the model, not again on a resync", async () => {
+    const { agent, mirrors } = hosted("hi");
+    const problem = 'Anthropic no longer offers the model "claude-opus-4-1". Pick another in the model picker.';
+    const model = { provider: "anthropic", id: "claude-opus-4-1" };
+    const snapshot = { ...mirrors.snapshot(undefined, () => details(agent)), modelProblem: problem, unresolvedModel: model };
+    const mirror = new SessionMirror("s1", agent.data);
+    mirror.loadSnapshot(snapshot);
+    mirror.loadSnapshot(snapshot);
+    expect(mirror.getView().notices).toEqual([{ id: expect.any(Number), kind: "error", text: problem, model }]);
+  });
+
   it("counts the pages connected, and a closed page stops counting", async () => {
     const viewers: number[] = [];
     const { mirrors } = hosted("hi", viewers);

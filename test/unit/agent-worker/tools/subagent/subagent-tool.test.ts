@@ -225,4 +225,25 @@ describe("the subagent tool", () => {
     expect(text(result)).toBe("Canceled: project-local agents not approved.");
     expect(started).toHaveLength(0);
   });
+
+  it("asks about a task's project agents as found from its cwd, and confirms each for the folder it was found from", async () => {
+    const asked: string[] = [];
+    const listed: (string | undefined)[] = [];
+    const confirmed: [string[], string | undefined][] = [];
+    const { fake, started } = runner(() => ({ output: "x" }), {
+      listAgents: async (_scope, cwd) => {
+        listed.push(cwd);
+        return cwd === "pkg"
+          ? { agents: [{ name: "local", description: "d", source: "project", confirmed: false }], projectAgentsDir: "/repo/pkg/.pi/agents", problems: [] }
+          : { agents: [{ name: "top", description: "d", source: "project", confirmed: false }], projectAgentsDir: "/repo/.pi/agents", problems: [] };
+      },
+      confirm: async (_id, question) => (asked.push(question), true),
+      confirmProjectAgents: async (names, cwd) => void confirmed.push([names, cwd]),
+    });
+    await subagentTool(fake).execute("c1", { tasks: [{ agent: "top", task: "a" }, { agent: "local", task: "b", cwd: "pkg" }], agentScope: "both" });
+    expect(listed).toEqual([undefined, "pkg"]);
+    expect(asked).toEqual([expect.stringContaining("Run project-local agents top, local from /repo/.pi/agents, /repo/pkg/.pi/agents?")]);
+    expect(confirmed).toEqual([[["top"], undefined], [["local"], "pkg"]]);
+    expect(started.map((r) => [r.agent, r.cwd])).toEqual([["top", undefined], ["local", "pkg"]]);
+  });
 });
