@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { attribute } from "../../../src/shared/changes/attribution";
+import { AuthorTable, changedFileOf, conflictOf, fileDiffOf } from "../../../src/shared/changes/diff-view";
 
 const numbered = (n: number, eol = "\n") => Array.from({ length: n }, (_, i) => `line ${i + 1}${eol}`).join("");
 
@@ -58,5 +59,31 @@ describe("attribution", () => {
     const intoBinary = attribute([{ content: "text\n" }, { content: new Uint8Array([0, 1]), by: "bash" }]);
     expect(intoBinary.hunks).toEqual([]);
     expect(intoBinary.changedBy).toEqual(["bash"]);
+  });
+});
+
+describe("the changes view's data", () => {
+  const edit = { kind: "tool" as const, id: "call-1", name: "edit", label: "edit a.txt" };
+  const sub = { kind: "subagent" as const, id: "call-2", name: "reviewer" };
+
+  it("a file diff carries unified hunks and its authors once each", () => {
+    const v0 = numbered(30);
+    const v1 = v0.replace("line 2\n", "two\n");
+    const v2 = v1.replace("line 28\n", "twenty-eight\n").replace("two\n", "TWO\n");
+    const history = { path: "a.txt", versions: [{ content: v0 }, { content: v1, by: edit }, { content: v2, by: sub }] };
+    const diff = fileDiffOf("cp-1", "cp-3", history);
+    expect(diff.authors).toEqual([edit, sub]);
+    expect(diff.hunks.map((h) => [h.header, h.authors])).toEqual([["@@ -1,5 +1,5 @@", [0, 1]], ["@@ -25,6 +25,6 @@", [1]]]);
+    expect(diff.hunks[0].lines).toContain("-line 2");
+    expect([diff.status, diff.added, diff.removed]).toEqual(["modified", 2, 2]);
+    const table = new AuthorTable();
+    table.indexOf(sub);
+    expect(changedFileOf(history, table)).toEqual({ path: "a.txt", status: "modified", added: 2, removed: 2, authors: [1, 0] });
+    expect(changedFileOf({ path: "b.bin", versions: [{ content: null }, { content: new Uint8Array([0, 7]), by: edit }] }, table)).toMatchObject({ status: "added", binary: { size: 2 } });
+  });
+
+  it("a conflict shows what changed outside", () => {
+    expect(conflictOf("a.txt", "one\ntwo\n", "one\nmine\n").hunks?.[0].lines).toEqual([" one", "-two", "+mine"]);
+    expect(conflictOf("a.bin", "one\n", new Uint8Array([0]))).toEqual({ path: "a.bin" });
   });
 });
