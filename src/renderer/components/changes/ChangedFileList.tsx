@@ -84,9 +84,12 @@ export const ChangedFileList = memo(function ChangedFileList({ files, authors, s
               data-testid={`changed-file-${row.index}`}
             >
               <span className="changed-file-status" aria-hidden="true">{mark.letter}</span>
+              {/* Cut at the start when long (the file's name is what matters): the box runs right to left, the path inside it left to right. */}
               <span className="changed-file-path" title={file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}>
-                {file.oldPath ? <span className="changed-file-old">{file.oldPath} → </span> : null}
-                {file.path}
+                <span dir="ltr">
+                  {file.oldPath ? <span className="changed-file-old">{file.oldPath} → </span> : null}
+                  {file.path}
+                </span>
               </span>
               {by ? <span className="changed-file-by" aria-hidden="true">{by}</span> : null}
               <span className="changed-file-figures" aria-hidden="true">
