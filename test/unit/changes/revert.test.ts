@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { attribute } from "../../../src/shared/changes/attribution";
 import { textHunks } from "../../../src/shared/changes/hunks";
 import { planRevert, revertFile, revertHunk } from "../../../src/shared/changes/revert";
 
@@ -58,6 +59,16 @@ describe("reverting a hunk", () => {
     const s = "one\r\ntwo\r\nthree";
     const a = "one\r\nTWO\r\nthree\r\n";
     for (const hunk of textHunks(s, a)) expect(revertHunk(a, enc(a), hunk)).toEqual({ kind: "ok", text: s });
+  });
+
+  it("a file deleted by one call and created again by another: each net hunk goes back", () => {
+    const v0 = numbered(20);
+    const v2 = v0.replace("line 2\n", "two\n").replace("line 18\n", "eighteen\n");
+    const { hunks } = attribute([{ content: v0 }, { content: null, by: "rm" }, { content: v2, by: "write" }]);
+    expect(hunks.map((h) => h.authors)).toEqual([["rm", "write"], ["rm", "write"]]);
+    const once = revertHunk(v2, v2, hunks[1]);
+    expect(once).toEqual({ kind: "ok", text: v0.replace("line 2\n", "two\n") });
+    if (once.kind === "ok") expect(revertHunk(v2, once.text, hunks[0])).toEqual({ kind: "ok", text: v0 });
   });
 
   it("a file deleted outside, or binary now, conflicts", () => {
