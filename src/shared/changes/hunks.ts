@@ -127,6 +127,16 @@ export function unifiedLines(hunk: Hunk, newLines: string[]): { header: string; 
     at = block.newStart + block.newLines.length;
   }
   for (; at < hunk.newStart + hunk.newCount; at++) push(" ", newLines[at]);
+  return { header: hunkHeader(hunk), lines };
+}
+
+/** A hunk's `diff -u` header, 1-based: "@@ -12,7 +12,9 @@". A hunk is named by it (protocol/changes.ts's revertHunk). */
+export function hunkHeader(hunk: Hunk): string {
   const range = (start: number, count: number) => (count === 1 ? `${start + 1}` : `${count === 0 ? start : start + 1},${count}`);
-  return { header: `@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`, lines };
+  return `@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@`;
+}
+
+/** The hunk a page named by its header, among a file's hunks computed again the same way; undefined when none has it. */
+export function findHunk<H extends Hunk>(hunks: readonly H[], header: string): H | undefined {
+  return hunks.find((h) => hunkHeader(h) === header);
 }

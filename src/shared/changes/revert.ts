@@ -77,7 +77,10 @@ export function revertFile(start: FileContent, agent: FileContent, disk: FileCon
   return { kind: "no-copy", size: start.size };
 }
 
-/** One file of a set to take back. */
+/**
+ * One file of a set to take back. A rename is two: the old path (start: its content, agent: absent) and the new
+ * one (start: absent, agent: its content), so taking it back writes the first and deletes the second.
+ */
 export interface FileToRevert {
   path: string;
   start: FileContent;

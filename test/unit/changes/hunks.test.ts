@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readContent, sameContent, splitLines } from "../../../src/shared/changes/file-content";
-import { textHunks, unifiedLines, NO_NEWLINE } from "../../../src/shared/changes/hunks";
+import { findHunk, textHunks, unifiedLines, NO_NEWLINE } from "../../../src/shared/changes/hunks";
 import { changeWithoutHunks, fileChange } from "../../../src/shared/changes/file-change";
 import { changeSummary, countChanges } from "../../../src/shared/changes/summary";
 
@@ -63,6 +63,13 @@ describe("hunks", () => {
     const view = unifiedLines(hunk, splitLines(after));
     expect(view.header).toBe("@@ -1,3 +1,3 @@");
     expect(view.lines).toEqual([" a", "-b", "-c", NO_NEWLINE, "+B", "+c"]);
+  });
+
+  it("finds a hunk again by the header a page names it by", () => {
+    const before = numbered(40);
+    const hunks = textHunks(before, before.replace("line 5\n", "five\n").replace("line 30\n", "thirty\n"));
+    expect(findHunk(hunks, "@@ -27,7 +27,7 @@")).toBe(hunks[1]);
+    expect(findHunk(hunks, "@@ -1,1 +1,1 @@")).toBeUndefined();
   });
 
   it("an empty side has a zero-length range", () => {

@@ -93,6 +93,14 @@ describe("reverting files", () => {
     expect(revertFile("a\n", "b\n", "b and mine\n", { overwrite: true })).toEqual({ kind: "write", content: "a\n" });
   });
 
+  it("a rename goes back as its two paths: the old one written, the new one deleted", () => {
+    const plan = planRevert([
+      { path: "old.txt", start: "x\n", agent: null, disk: null },
+      { path: "new.txt", start: null, agent: "x\n", disk: "x\n" },
+    ]);
+    expect(plan).toEqual({ writes: [{ path: "old.txt", content: "x\n" }], deletes: ["new.txt"], conflicts: [], kept: [], noCopy: [] });
+  });
+
   it("a turn's revert is all or nothing until the user answers a conflict", () => {
     const files = [
       { path: "a.txt", start: "a\n", agent: "A\n", disk: "A\n" },
