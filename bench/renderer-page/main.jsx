@@ -2,13 +2,15 @@
 /**
  * BENCH ONLY. The real App, with the UI fixture's in-memory AppApi for the sidebar and settings, and a REAL session:
  * a SessionClient + SessionMirror connected over a WebSocket to a real worker (URL in `?ws=`). Exposes
- * `window.__bench` for bench/renderer.ts: the client, frame/long-task recording, and first-paint marks.
+ * `window.__bench` for bench/renderer.ts: the client, frame/long-task recording, and first-paint marks. With
+ * `?view=changes`, the Changes panel instead (changes.jsx).
  */
 import { createRoot } from "react-dom/client";
 import { App } from "../../src/renderer/app/App";
 import { openSessionHandle } from "../../src/renderer/services/session-handle";
 import { WebSocketTransport } from "../../src/shared/transport/websocket-transport";
 import { FakeApp, defaultSettings } from "../../testkit/fake-app.js";
+import { mountChangesBench } from "./changes.jsx";
 
 const params = new URLSearchParams(location.search);
 const sessionId = params.get("session") ?? "bench";
@@ -21,7 +23,7 @@ if (otherId) wsUrls.set(otherId, params.get("otherWs") ?? "");
 const paintRows = params.get("paint") ?? "message-";
 const now = Date.now();
 
-/** The latest openSession's marks (reset at each). @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number, historyLoadedAt?: number }} */
+/** The latest openSession's marks (reset at each). @type {{ openedAt?: number, connectedAt?: number, snapshotLoadedAt?: number, firstMessagePaintAt?: number, historyLoadedAt?: number, firstRowPaintAt?: number }} */
 const marks = {};
 /** @type {import("../../src/renderer/store/session-client").SessionClient | undefined} */
 let client;
@@ -142,4 +144,6 @@ Object.assign(window, {
 });
 
 const root = document.getElementById("root");
-if (root) createRoot(root).render(<App services={services} />);
+// `?view=changes&files=N`: the Changes panel over N changed files instead of the App (bench/changes-panel.ts).
+if (root && params.get("view") === "changes") mountChangesBench(root, marks, Number(params.get("files") ?? "1000"));
+else if (root) createRoot(root).render(<App services={services} />);

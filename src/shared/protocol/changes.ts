@@ -1,0 +1,175 @@
+/**
+ * The changes view's contract (issue 24 §2, §3): what a page gets about the files a chat's agent changed, and the
+ * commands it calls to take changes back, rewind and redo. Served by the session's worker on the session channel,
+ * next to `SessionApi` (session-protocol.ts); its own table of argument schemas, `CHANGES_METHOD_SCHEMAS`, which the
+ * worker checks every call against, as it does `SESSION_METHOD_SCHEMAS`. Plain JSON-compatible data throughout.
+ *
+ * Changes are between two checkpoints (the workspace's recorded states, `CheckpointId`): a change set names the two
+ * it was computed between, and a file diff or a revert names them again, so each acts on what the user was shown
+ * even if the agent went on working meanwhile.
+ */
+import { Type, type Static, type TSchema } from "typebox";
+
+/** A recorded state of the workspace (the checkpoint store's id). */
+export type CheckpointId = string;
+export const CHECKPOINT_ID_PATTERN = "^[A-Za-z0-9._:-]{1,200}$";
+/** The longest workspace-relative path a command takes. */
+export const MAX_CHANGE_PATH_CHARS = 4096;
+
+/** Where a change set starts: the chat's start, the latest turn's (its user message), or any user message's. */
+export type ChangesSince = { kind: "chat" } | { kind: "turn" } | { kind: "message"; index: number };
+
+/** The call that changed a file: a tool call, a subagent's whole task, or the user's own revert or rewind. */
+export interface ChangeAuthor {
+  kind: "tool" | "subagent" | "revert";
+  /** The tool call's id (a subagent's: this chat's `subagent` call that ran it); a revert's action id. */
+  id: string;
+  /** The tool's name (`edit`, `bash`, an MCP tool's), the subagent's agent name, or "revert" / "rewind". */
+  name: string;
+  /** What the call did, in a line, as its card's title shows it: "edit src/app.ts", "npm run format". */
+  label?: string;
+}
+
+export type ChangedFileStatus = "added" | "modified" | "deleted" | "renamed";
+
+/** One file in a change set. */
+export interface ChangedFile {
+  /** Workspace-relative, "/" separated. */
+  path: string;
+  /** A renamed file's path at the start. */
+  oldPath?: string;
+  status: ChangedFileStatus;
+  /** Lines added and removed (0 for binary and unkept files). */
+  added: number;
+  removed: number;
+  /** A binary file: shown by its size, without hunks. */
+  binary?: { size: number };
+  /** Over the size limit: changed, and no copy kept (it cannot be shown or reverted). */
+  tooLarge?: { size: number };
+  /** A link, not a file: its target is what changed. */
+  symlink?: boolean;
+  /** Every call that changed it, in order, as indexes into the change set's `authors`. */
+  authors: number[];
+}
+
+/** The files changed between two checkpoints. */
+export interface ChangeSet {
+  since: ChangesSince;
+  from: CheckpointId;
+  to: CheckpointId;
+  /** Sorted by path. */
+  files: ChangedFile[];
+  /** The calls the files name, each once. */
+  authors: ChangeAuthor[];
+  /** Counts over `files`, as the summary line shows them ("3 files changed, +40 −12"). */
+  totals: { files: number; added: number; removed: number };
+  /** Why some changes may be missing (files `.gitignore` leaves out are not tracked; checkpoints are off here). */
+  notes?: string[];
+}
+
+/** A hunk as `diff -u` shows it, with the calls that made it. */
+export interface DiffHunk {
+  /** "@@ -12,7 +12,9 @@" (1-based). */
+  header: string;
+  /** Each line with its sign (" ", "-", "+"), no line endings; "\ No newline at end of file" after a last line without one. */
+  lines: string[];
+  added: number;
+  removed: number;
+  /** The calls that made it, in order, as indexes into the file diff's `authors` (empty for a conflict's changes). */
+  authors: number[];
+}
+
+/** One file's change between two checkpoints, hunk by hunk. */
+export interface FileDiff {
+  from: CheckpointId;
+  to: CheckpointId;
+  path: string;
+  oldPath?: string;
+  status: ChangedFileStatus;
+  added: number;
+  removed: number;
+  binary?: { size: number };
+  tooLarge?: { size: number };
+  symlink?: boolean;
+  /** Empty for a binary or unkept file. */
+  hunks: DiffHunk[];
+  authors: ChangeAuthor[];
+}
+
+/** How to go on when a file changed outside the chat since the agent wrote it: write over it, or leave it be. */
+export type ConflictAnswer = "overwrite" | "keep-mine";
+
+/** A file changed outside since the agent wrote it. */
+export interface ChangeConflict {
+  path: string;
+  /** What changed outside: the agent's version to the disk's now (what "show diff" shows); absent when binary or unkept. */
+  hunks?: DiffHunk[];
+}
+
+/**
+ * What a revert, rewind or redo did. Asked without an answer while any file it would write changed outside, it
+ * writes nothing and lists the conflicts; asked again with an answer, it goes ahead. Done, it is recorded as a
+ * change of its own (`actionId`, an author "revert"), so `redo(actionId)` takes it back.
+ */
+export type RevertResult =
+  | { done: true; actionId: string; reverted: string[]; kept: string[]; noCopy: string[] }
+  | { done: false; conflicts: ChangeConflict[] };
+
+/** What a rewind restores: the files, the chat (the later messages kept as a version, as an edit does), or both. */
+export type RewindScope = "files" | "chat" | "both";
+
+/** The commands of the changes view. Every method rejects with a readable Error on bad input or state. */
+export interface ChangesApi {
+  /** The files changed since a point, up to now. */
+  listChanges(since: ChangesSince): Promise<ChangeSet>;
+  /** One file's change between two checkpoints of a change set, with each hunk's authors. */
+  fileDiff(from: CheckpointId, to: CheckpointId, path: string): Promise<FileDiff>;
+  /** Takes back every change between the two checkpoints (a turn's, or since any point). */
+  revertTurn(from: CheckpointId, to: CheckpointId, answer?: ConflictAnswer): Promise<RevertResult>;
+  /** Takes back one file's change. */
+  revertFile(from: CheckpointId, to: CheckpointId, path: string, answer?: ConflictAnswer): Promise<RevertResult>;
+  /** Takes back one hunk of a file's change, named by its header as the file diff showed it. */
+  revertHunk(from: CheckpointId, to: CheckpointId, path: string, header: string, answer?: ConflictAnswer): Promise<RevertResult>;
+  /** From a user message (transcript index): its files, the chat, or both, back to the state before it was sent. */
+  rewind(messageIndex: number, scope: RewindScope, answer?: ConflictAnswer): Promise<RevertResult>;
+  /** Brings back what a revert or rewind took away. */
+  redo(actionId: string, answer?: ConflictAnswer): Promise<RevertResult>;
+}
+
+const Checkpoint = Type.String({ pattern: CHECKPOINT_ID_PATTERN });
+const Path = Type.String({ minLength: 1, maxLength: MAX_CHANGE_PATH_CHARS });
+const Answer = Type.Union([Type.Literal("overwrite"), Type.Literal("keep-mine")]);
+const MessageIndex = Type.Integer({ minimum: 0, maximum: 100_000_000 });
+const ActionId = Type.String({ minLength: 1, maxLength: 200 });
+const Hunk = Type.String({ minLength: 1, maxLength: 200 });
+const Scope = Type.Union([Type.Literal("files"), Type.Literal("chat"), Type.Literal("both")]);
+const Since = Type.Union([
+  Type.Object({ kind: Type.Literal("chat") }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal("turn") }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal("message"), index: MessageIndex }, { additionalProperties: false }),
+]);
+
+/** Each command's arguments, as the worker checks them before calling it. */
+export const CHANGES_METHOD_SCHEMAS = {
+  listChanges: Type.Tuple([Since]),
+  fileDiff: Type.Tuple([Checkpoint, Checkpoint, Path]),
+  // Each revert with or without the trailing conflict answer.
+  revertTurn: Type.Union([Type.Tuple([Checkpoint, Checkpoint]), Type.Tuple([Checkpoint, Checkpoint, Answer])]),
+  revertFile: Type.Union([Type.Tuple([Checkpoint, Checkpoint, Path]), Type.Tuple([Checkpoint, Checkpoint, Path, Answer])]),
+  revertHunk: Type.Union([Type.Tuple([Checkpoint, Checkpoint, Path, Hunk]), Type.Tuple([Checkpoint, Checkpoint, Path, Hunk, Answer])]),
+  rewind: Type.Union([Type.Tuple([MessageIndex, Scope]), Type.Tuple([MessageIndex, Scope, Answer])]),
+  redo: Type.Union([Type.Tuple([ActionId]), Type.Tuple([ActionId, Answer])]),
+} satisfies Record<keyof ChangesApi, TSchema>;
+
+export type ChangesMethod = keyof ChangesApi;
+
+export function isChangesMethod(name: unknown): name is ChangesMethod {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(CHANGES_METHOD_SCHEMAS, name);
+}
+
+/** The methods whose schema admits a call their TypeScript signature does not take (must be none). */
+type Unsound = {
+  [K in ChangesMethod]: Static<(typeof CHANGES_METHOD_SCHEMAS)[K]> extends Parameters<ChangesApi[K]> ? never : K;
+}[ChangesMethod];
+const everyAdmittedCallIsTyped: [Unsound] extends [never] ? true : Unsound = true;
+void everyAdmittedCallIsTyped;
