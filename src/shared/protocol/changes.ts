@@ -8,7 +8,7 @@
  * it was computed between, and a file diff or a revert names them again, so each acts on what the user was shown
  * even if the agent went on working meanwhile.
  */
-import { Type, type Static, type TSchema } from "typebox";
+import { Type } from "typebox";
 
 /** A recorded state of the workspace (the checkpoint store's id). */
 export type CheckpointId = string;
@@ -118,24 +118,6 @@ export type RevertResult =
 /** What a rewind restores: the files, the chat (the later messages kept as a version, as an edit does), or both. */
 export type RewindScope = "files" | "chat" | "both";
 
-/** The commands of the changes view. Every method rejects with a readable Error on bad input or state. */
-export interface ChangesApi {
-  /** The files changed since a point, up to now. */
-  listChanges(since: ChangesSince): Promise<ChangeSet>;
-  /** One file's change between two checkpoints of a change set, with each hunk's authors. */
-  fileDiff(from: CheckpointId, to: CheckpointId, path: string): Promise<FileDiff>;
-  /** Takes back every change between the two checkpoints (a turn's, or since any point). */
-  revertTurn(from: CheckpointId, to: CheckpointId, answer?: ConflictAnswer): Promise<RevertResult>;
-  /** Takes back one file's change. */
-  revertFile(from: CheckpointId, to: CheckpointId, path: string, answer?: ConflictAnswer): Promise<RevertResult>;
-  /** Takes back one hunk of a file's change, named by its header as the file diff showed it. */
-  revertHunk(from: CheckpointId, to: CheckpointId, path: string, header: string, answer?: ConflictAnswer): Promise<RevertResult>;
-  /** From a user message (transcript index): its files, the chat, or both, back to the state before it was sent. */
-  rewind(messageIndex: number, scope: RewindScope, answer?: ConflictAnswer): Promise<RevertResult>;
-  /** Brings back what a revert or rewind took away. */
-  redo(actionId: string, answer?: ConflictAnswer): Promise<RevertResult>;
-}
-
 const Checkpoint = Type.String({ pattern: CHECKPOINT_ID_PATTERN });
 const Path = Type.String({ minLength: 1, maxLength: MAX_CHANGE_PATH_CHARS });
 const Answer = Type.Union([Type.Literal("overwrite"), Type.Literal("keep-mine")]);
@@ -149,8 +131,11 @@ const Since = Type.Union([
   Type.Object({ kind: Type.Literal("message"), index: MessageIndex }, { additionalProperties: false }),
 ]);
 
-/** Each command's arguments, as the worker checks them before calling it. */
-export const CHANGES_METHOD_SCHEMAS = {
+/**
+ * The changes view's argument lists, as the worker admits them. The commands themselves (their docs and signatures)
+ * are declared with every other session command in session-protocol.ts's `SESSION_COMMANDS`, which uses these.
+ */
+export const CHANGES_ARGS = {
   listChanges: Type.Tuple([Since]),
   fileDiff: Type.Tuple([Checkpoint, Checkpoint, Path]),
   // Each revert with or without the trailing conflict answer.
@@ -159,17 +144,4 @@ export const CHANGES_METHOD_SCHEMAS = {
   revertHunk: Type.Union([Type.Tuple([Checkpoint, Checkpoint, Path, Hunk]), Type.Tuple([Checkpoint, Checkpoint, Path, Hunk, Answer])]),
   rewind: Type.Union([Type.Tuple([MessageIndex, Scope]), Type.Tuple([MessageIndex, Scope, Answer])]),
   redo: Type.Union([Type.Tuple([ActionId]), Type.Tuple([ActionId, Answer])]),
-} satisfies Record<keyof ChangesApi, TSchema>;
-
-export type ChangesMethod = keyof ChangesApi;
-
-export function isChangesMethod(name: unknown): name is ChangesMethod {
-  return typeof name === "string" && Object.prototype.hasOwnProperty.call(CHANGES_METHOD_SCHEMAS, name);
-}
-
-/** The methods whose schema admits a call their TypeScript signature does not take (must be none). */
-type Unsound = {
-  [K in ChangesMethod]: Static<(typeof CHANGES_METHOD_SCHEMAS)[K]> extends Parameters<ChangesApi[K]> ? never : K;
-}[ChangesMethod];
-const everyAdmittedCallIsTyped: [Unsound] extends [never] ? true : Unsound = true;
-void everyAdmittedCallIsTyped;
+};

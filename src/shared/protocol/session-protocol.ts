@@ -15,6 +15,7 @@ import type { WireEvent } from "./wire-events";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
 import { MAX_INSTRUCTIONS_CHARS, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE, MIN_TEMPERATURE, type ChatOptions } from "./chat-options";
 import type { HeldMessage } from "./held-messages";
+import { CHANGES_ARGS, type ChangeSet, type ChangesSince, type CheckpointId, type ConflictAnswer, type FileDiff, type RevertResult, type RewindScope } from "./changes";
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
 
 
@@ -351,6 +352,31 @@ export const SESSION_COMMANDS = {
   getHistory: command<(start: number, end: number) => Promise<AgentMessage[]>>({ page: false })(
     Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]),
   ),
+  /** The changes view (changes.ts): the files changed since a point, up to now. */
+  listChanges: command<(since: ChangesSince) => Promise<ChangeSet>>()(CHANGES_ARGS.listChanges),
+  /** One file's change between two checkpoints of a change set, with each hunk's authors. */
+  fileDiff: command<(from: CheckpointId, to: CheckpointId, path: string) => Promise<FileDiff>>()(CHANGES_ARGS.fileDiff),
+  /**
+   * Takes back every change between the two checkpoints (a turn's, or since any point). Asked without an answer while
+   * a file it would write changed outside the chat, it writes nothing and lists the conflicts (see `RevertResult`).
+   */
+  revertTurn: command<(from: CheckpointId, to: CheckpointId, answer?: ConflictAnswer) => Promise<RevertResult>>()(CHANGES_ARGS.revertTurn),
+  /** Takes back one file's change, with the same conflict rule. */
+  revertFile: command<(from: CheckpointId, to: CheckpointId, path: string, answer?: ConflictAnswer) => Promise<RevertResult>>()(
+    CHANGES_ARGS.revertFile,
+  ),
+  /** Takes back one hunk of a file's change, named by its header as the file diff showed it; same conflict rule. */
+  revertHunk: command<(from: CheckpointId, to: CheckpointId, path: string, header: string, answer?: ConflictAnswer) => Promise<RevertResult>>()(
+    CHANGES_ARGS.revertHunk,
+  ),
+  /**
+   * From a user message (transcript index): its files, the chat, or both, back to the state before it was sent (the
+   * chat's later messages kept as a version, as an edit does); same conflict rule. The model is told, in its next
+   * request, that files were restored.
+   */
+  rewind: command<(messageIndex: number, scope: RewindScope, answer?: ConflictAnswer) => Promise<RevertResult>>()(CHANGES_ARGS.rewind),
+  /** Brings back what a revert or rewind took away; same conflict rule. */
+  redo: command<(actionId: string, answer?: ConflictAnswer) => Promise<RevertResult>>()(CHANGES_ARGS.redo),
 };
 
 type SessionCommandTable = typeof SESSION_COMMANDS;
@@ -359,6 +385,10 @@ type SessionCommandTable = typeof SESSION_COMMANDS;
 export type SessionApi = { [K in keyof SessionCommandTable]: NonNullable<SessionCommandTable[K]["signature"]> };
 
 export type SessionMethod = keyof SessionApi;
+
+/** The changes view's commands (issue 24: review, revert, rewind). */
+export type ChangesMethod = "listChanges" | "fileDiff" | "revertTurn" | "revertFile" | "revertHunk" | "rewind" | "redo";
+export type ChangesApi = Pick<SessionApi, ChangesMethod>;
 
 /** The commands a page sends (`SessionCommands`): all but the client's own reads and `reset`. */
 export type PageSessionMethod = { [K in SessionMethod]: SessionCommandTable[K]["page"] extends true ? K : never }[SessionMethod];

@@ -457,6 +457,14 @@ export class SessionHost {
       this.mirrors.flush();
       return this.agent.data.messages.slice(start, Math.max(start, end));
     },
+    // The changes view's commands: served once the chat records checkpoints (issue 24, being wired).
+    listChanges: () => notRecorded(),
+    fileDiff: () => notRecorded(),
+    revertTurn: () => notRecorded(),
+    revertFile: () => notRecorded(),
+    revertHunk: () => notRecorded(),
+    rewind: () => notRecorded(),
+    redo: () => notRecorded(),
   });
 
   /**
@@ -768,4 +776,8 @@ export class SessionHost {
     const message: UserMessageWithAttachments = { role: "user", content: text ? [{ type: "text", text }] : [], attachments, timestamp: Date.now() };
     return message;
   }
+}
+
+function notRecorded(): Promise<never> {
+  return Promise.reject(new Error("This chat does not record its workspace's changes yet"));
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { ChangeConflict, ChangesApi, ChangeSet, ConflictAnswer, DiffHunk, FileDiff, RevertResult } from "../../../shared/protocol/changes";
+import type { ChangeConflict, ChangeSet, ConflictAnswer, DiffHunk, FileDiff, RevertResult } from "../../../shared/protocol/changes";
+import type { ChangesApi } from "../../../shared/protocol/session-protocol";
 import { ChangedFileList } from "./ChangedFileList";
 import { ChangeStat } from "./ChangeStat";
 import { ConflictDialog } from "./ConflictDialog";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Value } from "typebox/value";
-import { CHANGES_METHOD_SCHEMAS, isChangesMethod } from "../../../../src/shared/protocol/changes";
+import { SESSION_METHOD_SCHEMAS, isSessionMethod as isChangesMethod } from "../../../../src/shared/protocol/session-protocol";
 
-const admits = (method: keyof typeof CHANGES_METHOD_SCHEMAS, args: unknown[]) => Value.Check(CHANGES_METHOD_SCHEMAS[method], args);
+const admits = (method: keyof typeof SESSION_METHOD_SCHEMAS, args: unknown[]) => Value.Check(SESSION_METHOD_SCHEMAS[method], args);
 
 describe("the changes view's commands", () => {
   it("admits the calls the page makes", () => {
