@@ -44,7 +44,7 @@ afterEach(async () => {
 const ask = (question: string): Promise<SessionClient> => askInNewChat(core, question, clients);
 
 describe("custom endpoint keys end to end", () => {
-  it("the key goes to the address it was saved for; after the URL moves, neither a new chat nor an old one sends a key elsewhere", async () => {
+  it("the key goes to the address it was saved for; after the URL moves, neither a new chat nor an old one sends a key elsewhere (the old one follows it)", async () => {
     await core.service.setApiKey("custom:lab", "sk-for-a");
     const old = await ask("hello A");
     expect(lastKey(serverA)).toBe("sk-for-a");
@@ -57,14 +57,16 @@ describe("custom endpoint keys end to end", () => {
     const status = (await core.service.providerStatus()).find((p) => p.provider === "custom:lab");
     expect(status).toMatchObject({ keySource: "none", keySavedFor: new URL(serverA.baseUrl).origin });
 
-    // A key entered for B goes to B, and never to A, where the older chat's worker still sends its requests.
+    // A key entered for B goes to B, and never to A. The older chat follows the endpoint to B (a changed endpoint
+    // applies to open chats at once), so A hears nothing more, not even without a key.
     await core.service.setApiKey("custom:lab", "sk-for-b");
     await ask("hello B again");
     expect(lastKey(serverB)).toBe("sk-for-b");
-    await old.prompt("still talking to A");
+    await old.prompt("now talking to B");
     await waitForIdle(old);
-    expect(serverA.requests).toHaveLength(2);
-    expect(lastKey(serverA)).toBe(KEYLESS_API_KEY);
+    expect(serverA.requests).toHaveLength(1);
+    expect(serverB.requests).toHaveLength(3);
+    expect(lastKey(serverB)).toBe("sk-for-b");
   }, 30_000);
 
   it("removing the endpoint removes its key: the same id re-added, even at the same address, starts without one", async () => {
