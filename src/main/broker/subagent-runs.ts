@@ -126,6 +126,7 @@ export class SubagentRuns {
         description: a.description,
         source: a.source,
         ...(a.source === "project" ? { confirmed: this.catalog.isConfirmed(a) } : {}),
+        ...(a.isolation ? { isolation: a.isolation } : {}),
       })),
       ...(found.projectAgentsDir ? { projectAgentsDir: found.projectAgentsDir } : {}),
       problems: found.problems,
@@ -361,6 +362,7 @@ function checkRequest(request: SubagentRequest): void {
     !text(request.requestId, 100) || !text(request.toolCallId, 200) || !text(request.agent, 64) ||
     typeof request.task !== "string" || request.task.length > 1_000_000 ||
     (request.cwd !== undefined && typeof request.cwd !== "string") ||
+    (request.isolation !== undefined && request.isolation !== "worktree") ||
     (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string")) ||
     (request.parentThinkingLevel !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(request.parentThinkingLevel))
   ) {

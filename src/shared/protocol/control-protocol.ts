@@ -110,6 +110,8 @@ export interface SubagentRequest {
   upcoming?: number;
   /** The parent's thinking level: the subagent's along with the parent's model (pi's dispatch defaults). */
   parentThinkingLevel?: ThinkingLevel;
+  /** `worktree`: the task runs in a git worktree of its own (else as its agent's definition says; else in the workspace). */
+  isolation?: "worktree";
 }
 
 export type AgentScope = "user" | "project" | "both";
@@ -121,6 +123,8 @@ export interface AgentSummary {
   source: "builtin" | "user" | "pi-user" | "project";
   /** For project agents: whether the user confirmed this file's current content. */
   confirmed?: boolean;
+  /** The definition's `isolation`: its tasks run in a git worktree of their own. */
+  isolation?: "worktree";
 }
 
 export interface AgentList {

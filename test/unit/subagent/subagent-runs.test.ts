@@ -112,6 +112,11 @@ describe("a subagent task in main", () => {
     await expect(runs.run("parent", request("scout", { parentThinkingLevel: "enormous" as never }))).rejects.toThrow("runSubagent: invalid request");
   });
 
+  it("refuses an isolation that is not worktree", async () => {
+    const { runs } = rig([agent("scout")]);
+    await expect(runs.run("parent", request("scout", { isolation: "container" as never }))).rejects.toThrow("runSubagent: invalid request");
+  });
+
   it("names an unknown agent in pi's words, listing the agents there are", async () => {
     const { runs, launches } = rig([agent("scout"), agent("worker")]);
     await expect(runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: "scout", "worker".');

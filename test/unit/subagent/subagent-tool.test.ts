@@ -57,6 +57,21 @@ describe("the subagent tool", () => {
     expect(result.details.usage.turns).toBe(1);
   });
 
+  it("isolation: worktree goes to main with each task that asks, a task's own word before the call's", async () => {
+    const { fake, started } = runner(() => ({ output: "ok" }));
+    await subagentTool(fake).execute("c1", { agent: "worker", task: "Do it", isolation: "worktree" });
+    await subagentTool(fake).execute("c2", {
+      tasks: [
+        { agent: "worker", task: "a" },
+        { agent: "worker", task: "b", isolation: "worktree" },
+      ],
+    });
+    await subagentTool(fake).execute("c3", { agent: "worker", task: "plain" });
+    expect(started.map((request) => request.isolation)).toEqual(["worktree", undefined, "worktree", undefined]);
+    const schema = JSON.parse(JSON.stringify(subagentTool(fake).parameters)) as { properties: Record<string, { enum?: string[] }> };
+    expect(schema.properties.isolation.enum).toEqual(["worktree"]);
+  });
+
   it("a failed single task fails the call with pi's text: the stop reason, then the evidence", async () => {
     const { fake } = runner(() => ({ ok: false, stopReason: "error", errorMessage: "rate limited", output: "half an answer" }));
     const call = subagentTool(fake).execute("c1", { agent: "worker", task: "Do it" });

@@ -30,16 +30,26 @@ export const PER_TASK_OUTPUT_CAP = 50 * 1024;
 /** Room kept for the truncation notice when a single or chain result is cut (pi's TRUNCATION_NOTICE_RESERVE). */
 const TRUNCATION_NOTICE_RESERVE = 256;
 
+// `isolation: worktree`, as Claude Code's agent files spell it; StringEnum for the same reason as the scope below.
+const IsolationSchema = Type.Unsafe<"worktree">(
+  StringEnum(["worktree"] as const, {
+    description:
+      'Set "worktree" to run the agent in a git worktree of its own (a new branch from the workspace\'s last commit): its result lists what it changed there, for you or the user to apply to the workspace. Default: the agent\'s own setting, else the workspace itself.',
+  }) as TSchema,
+);
+
 const TaskItem = Type.Object({
   agent: Type.String({ description: "Name of the agent to invoke" }),
   task: Type.String({ description: "Task to delegate to the agent" }),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process" })),
+  isolation: Type.Optional(IsolationSchema),
 });
 
 const ChainItem = Type.Object({
   agent: Type.String({ description: "Name of the agent to invoke" }),
   task: Type.String({ description: "Task with optional {previous} placeholder for prior output" }),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process" })),
+  isolation: Type.Optional(IsolationSchema),
 });
 
 // pi-ai's StringEnum, `{ type: "string", enum: [...] }`, as pi's tool has it: Google's API refuses a union of consts.
@@ -59,6 +69,7 @@ const parameters = Type.Object({
   agentScope: Type.Optional(AgentScopeSchema),
   confirmProjectAgents: Type.Optional(Type.Boolean({ description: "Prompt before running project-local agents. Default: true.", default: true })),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process (single mode)" })),
+  isolation: Type.Optional(IsolationSchema),
 });
 
 /** What the tool needs of its session (and, through it, of main). */
@@ -85,14 +96,18 @@ export interface SubagentToolOptions {
   paddockAgents?: string;
 }
 
+type Isolation = "worktree";
+type Item = { agent: string; task: string; cwd?: string; isolation?: Isolation };
 type Params = {
   agent?: string;
   task?: string;
-  tasks?: { agent: string; task: string; cwd?: string }[];
-  chain?: { agent: string; task: string; cwd?: string }[];
+  tasks?: Item[];
+  chain?: Item[];
   agentScope?: AgentScope;
   confirmProjectAgents?: boolean;
   cwd?: string;
+  /** For every task that does not say (single mode: its task). */
+  isolation?: Isolation;
 };
 
 /**
@@ -168,7 +183,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
 
       /** Runs one task as runs[index], publishing its progress. */
       const total = params.tasks?.length ?? params.chain?.length ?? 1;
-      const runOne = async (index: number, item: { agent: string; task: string; cwd?: string }, progressLine: () => string): Promise<SubagentRun> => {
+      const runOne = async (index: number, item: Item, progressLine: () => string): Promise<SubagentRun> => {
         const run = runs[index] ?? pendingRun(item);
         runs[index] = run;
         if (signal?.aborted) return Object.assign(run, { status: "aborted", errorMessage: "Subagent was aborted before starting" });
@@ -177,6 +192,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
         publish(progressLine());
         try {
           const parentModel = runner.parentModel();
+          const isolation = item.isolation ?? params.isolation;
           const outcome = await runner.run(
             {
               requestId,
@@ -184,6 +200,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
               agent: item.agent,
               task: item.task,
               ...(item.cwd !== undefined ? { cwd: item.cwd } : {}),
+              ...(isolation ? { isolation } : {}),
               scope,
               upcoming: total - index - 1,
               ...(parentModel ? { parentModel } : {}),
