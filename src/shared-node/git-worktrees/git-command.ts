@@ -125,3 +125,25 @@ export function nulFields(out: Buffer): string[] {
   if (fields.at(-1) === "") fields.pop();
   return fields;
 }
+
+const repositoryQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` when no other worktree operation of this process on the same repository runs (keyed by its common git
+ * folder): git's `worktree add`, `remove` and `list` read each other's half-written entries under `.git/worktrees`
+ * ("failed to read …/commondir") when parallel tasks make worktrees at once.
+ */
+export async function withRepositoryLock<T>(folder: string, options: GitOptions, fn: () => Promise<T>): Promise<T> {
+  const key = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { ...options, cwd: folder });
+  const before = repositoryQueues.get(key) ?? Promise.resolve();
+  const run = before.then(fn, fn);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  repositoryQueues.set(key, settled);
+  void settled.then(() => {
+    if (repositoryQueues.get(key) === settled) repositoryQueues.delete(key);
+  });
+  return run;
+}

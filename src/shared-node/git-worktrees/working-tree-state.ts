@@ -4,7 +4,7 @@
  * `git write-tree` names the result. Uncommitted and untracked files count; files `.gitignore` ignores do not.
  * The only trace left in the repository is objects nothing refers to, which `git gc` removes in time.
  */
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GitOptions, gitText, nulFields, runGit } from "./git-command";
@@ -16,10 +16,7 @@ export async function workingTreeState(root: string, options: GitOptions = {}): 
   const call = { ...options, cwd: root, set: { GIT_INDEX_FILE: index } };
   try {
     const ownIndex = await gitText(["rev-parse", "--path-format=absolute", "--git-path", "index"], { ...options, cwd: root });
-    const copied = await copyFile(ownIndex, index).then(
-      () => true,
-      () => false,
-    );
+    const copied = await copyIndex(ownIndex, index);
     const added = copied ? await runGit(["add", "-A"], { ...call, okCodes: [128] }) : undefined;
     if (!added || added.code !== 0) {
       // No index yet, or one caught mid-write: start from HEAD's tree instead (every file is read once).
@@ -30,6 +27,23 @@ export async function workingTreeState(root: string, options: GitOptions = {}): 
     return await gitText(["write-tree"], call);
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A copy of an index with the original's times. Git trusts an entry's cached file times only when the file is older
+ * than the index file itself ("racy git"): a copy made now would make a file edited in the same second as the index
+ * was written, to the same size, look unchanged. With the original's time (or a little earlier, as `utimes` rounds
+ * it) such entries are checked by content, as git checks them.
+ */
+async function copyIndex(from: string, to: string): Promise<boolean> {
+  try {
+    const times = await stat(from);
+    await copyFile(from, to);
+    await utimes(to, times.atime, times.mtime);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, realpath } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
-import { type GitOptions, WorktreeError, gitText, nulFields, runGit } from "./git-command";
+import { type GitOptions, WorktreeError, gitText, nulFields, runGit, withRepositoryLock } from "./git-command";
 import { repositoryOf } from "./repository";
 import { commitIdentity, workingTreeState } from "./working-tree-state";
 
@@ -73,8 +73,6 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
   if (inside(repository.root, dataFolder) || inside(dataFolder, repository.root)) {
     throw new WorktreeError("inside-workspace", `Worktrees cannot be made in ${dataFolder}: it overlaps the repository at ${repository.root}`);
   }
-  const branch = await freeBranchName(branchSlug(options.title), call);
-  const path = join(dataFolder, `${branchSlug(basename(repository.root))}-${branch.slice(BRANCH_PREFIX.length)}-${randomBytes(3).toString("hex")}`);
   let base = repository.head;
   let carried = false;
   if (options.carryUncommitted) {
@@ -85,7 +83,13 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
       carried = true;
     }
   }
-  await runGit(["worktree", "add", "--quiet", "-b", branch, "--", path, base], call);
+  // The name is chosen and taken under the lock, so two tasks named alike cannot both choose the same one.
+  const { branch, path } = await withRepositoryLock(repository.root, options, async () => {
+    const branch = await freeBranchName(branchSlug(options.title), call);
+    const path = join(dataFolder, `${branchSlug(basename(repository.root))}-${branch.slice(BRANCH_PREFIX.length)}-${randomBytes(3).toString("hex")}`);
+    await runGit(["worktree", "add", "--quiet", "-b", branch, "--", path, base], call);
+    return { branch, path };
+  });
   const root = await realpath(path);
   return {
     repositoryRoot: repository.root,
@@ -160,8 +164,10 @@ async function removeWorktreeFolder(worktree: WorktreeRef, options: GitOptions):
   const call = { ...options, cwd: worktree.repositoryRoot };
   const ours = (await listWorktrees(worktree.repositoryRoot, options)).some((entry) => entry.path === worktree.path && entry.branch === worktree.branch);
   if (!ours) throw new WorktreeError("not-a-paddock-worktree", `${worktree.path} is not a worktree of ${worktree.repositoryRoot} on ${worktree.branch}`);
-  if (existsSync(worktree.path)) await runGit(["worktree", "remove", "--force", "--force", "--", worktree.path], call);
-  await runGit(["worktree", "prune"], call);
+  await withRepositoryLock(worktree.repositoryRoot, options, async () => {
+    if (existsSync(worktree.path)) await runGit(["worktree", "remove", "--force", "--force", "--", worktree.path], call);
+    await runGit(["worktree", "prune"], call);
+  });
 }
 
 export interface ListedWorktree {
@@ -175,7 +181,7 @@ export interface ListedWorktree {
 
 /** Every worktree of the repository at `folder` (its main checkout first), as git lists them. */
 export async function listWorktrees(folder: string, options: GitOptions = {}): Promise<ListedWorktree[]> {
-  const out = await runGit(["worktree", "list", "--porcelain", "-z"], { ...options, cwd: folder });
+  const out = await withRepositoryLock(folder, options, () => runGit(["worktree", "list", "--porcelain", "-z"], { ...options, cwd: folder }));
   const entries: ListedWorktree[] = [];
   let current: ListedWorktree | undefined;
   for (const field of nulFields(out.stdout)) {
@@ -213,7 +219,7 @@ export async function prunePaddockWorktrees(folder: string, dataFolder: string, 
     if (inUse.has(leftover.path)) continue;
     kept.push(await keepBranch({ repositoryRoot: repository.root, path: leftover.path, branch: leftover.branch }, "Changes left in a Paddock worktree", options));
   }
-  await runGit(["worktree", "prune"], { ...options, cwd: repository.root });
+  await withRepositoryLock(repository.root, options, () => runGit(["worktree", "prune"], { ...options, cwd: repository.root }));
   return kept;
 }
 

@@ -149,7 +149,31 @@ export interface SubagentOutcome {
   /** Said when the definition's model could not be used and the parent's was taken instead. */
   notice?: string;
   usage: SubagentUsage;
+  /** `isolation: worktree`: the worktree the task ran in, and what it changed there. */
+  worktree?: SubagentWorktree;
   // No messages: the run is journaled in the child's own session, which the parent's card opens to show it.
+}
+
+/** An isolated task's git worktree and its changes against the commit it started from (shared-node/git-worktrees). */
+export interface SubagentWorktree {
+  /** The worktree's folder (under Paddock's worktrees folder, never in the user's tree). */
+  path: string;
+  /** Its branch (`paddock/…`): the changes are there, not in the workspace, until applied. */
+  branch: string;
+  /** The commit it started from. */
+  base: string;
+  files: Array<{
+    path: string;
+    oldPath?: string;
+    status: "added" | "modified" | "deleted" | "renamed" | "type-changed";
+    added: number;
+    removed: number;
+    binary: boolean;
+  }>;
+  added: number;
+  removed: number;
+  /** Why its changes could not be listed (then `files` is empty). */
+  problem?: string;
 }
 
 export interface SubagentUsage {

@@ -200,6 +200,17 @@ describe("worktreeChanges and applyToWorkspace", () => {
     expect(git(workspace, "status", "--porcelain")).toContain(" M a.txt");
   });
 
+  it("sees a file changed to the same size in the second its worktree was made (git's racy-clean entries)", async () => {
+    for (let i = 0; i < 4; i++) {
+      const worktree = await createWorktree({ workspace, dataFolder: data, title: `racy ${i}` });
+      await writeFile(join(worktree.path, "b.txt"), "BEE\n");
+      expect((await worktreeChanges(worktree)).files.map((file) => file.path)).toEqual(["b.txt"]);
+      await writeFile(join(workspace, "b.txt"), "Bee\n");
+      expect(await applyToWorkspace(worktree)).toMatchObject({ applied: false, conflicts: [{ path: "b.txt" }] });
+      await writeFile(join(workspace, "b.txt"), "bee\n");
+    }
+  });
+
   it("refuses when the workspace changed a file under the worktree, naming it, and leaves the workspace untouched", async () => {
     const worktree = await createWorktree({ workspace, dataFolder: data, title: "refused" });
     await writeFile(join(worktree.path, "a.txt"), "agent\n");

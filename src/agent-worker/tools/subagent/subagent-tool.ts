@@ -221,6 +221,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
             ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
             ...(outcome.errorMessage ? { errorMessage: outcome.errorMessage } : {}),
             ...(outcome.notice ? { notice: outcome.notice } : {}),
+            ...(outcome.worktree ? { worktree: outcome.worktree } : {}),
           });
         } catch (error) {
           // It never started (an unknown agent, a cwd outside the workspace, ...): pi's unstarted result, no stop reason.
@@ -302,11 +303,34 @@ function failureEvidence(run: SubagentRun): string {
   };
   add("Error", run.errorMessage);
   add("Assistant output", run.output);
-  return evidence.join("\n\n") || "(no output)";
+  return withWorktree(run, evidence.join("\n\n") || "(no output)");
 }
 
 function withNotice(run: SubagentRun, body: string): string {
-  return run.notice ? `Note: ${run.notice}\n\n${body}` : body;
+  return withWorktree(run, run.notice ? `Note: ${run.notice}\n\n${body}` : body);
+}
+
+/** Files listed by name in what the model is told of a worktree's changes; the card lists them all. */
+const WORKTREE_FILES_LISTED = 50;
+
+/** An isolated task's output, followed by where it worked and what it changed there (for the parent model). */
+export function withWorktree(run: Pick<SubagentRun, "worktree">, body: string): string {
+  const worktree = run.worktree;
+  if (!worktree) return body;
+  const where = `Worked in its own git worktree ${worktree.path} (branch ${worktree.branch})`;
+  if (worktree.problem) return `${body}\n\n${where}; its changes could not be listed: ${worktree.problem}`;
+  if (worktree.files.length === 0) return `${body}\n\n${where}: no files changed.`;
+  const count = worktree.files.length === 1 ? "1 file" : `${worktree.files.length} files`;
+  const lines = worktree.files.slice(0, WORKTREE_FILES_LISTED).map((file) => {
+    const name = file.oldPath ? `${file.oldPath} → ${file.path}` : file.path;
+    return `- ${file.status} ${name}${file.binary ? " (binary)" : ` (+${file.added} −${file.removed})`}`;
+  });
+  if (worktree.files.length > WORKTREE_FILES_LISTED) lines.push(`- … and ${worktree.files.length - WORKTREE_FILES_LISTED} more`);
+  return [
+    `${body}\n\n${where}: ${count} changed, +${worktree.added} −${worktree.removed}:`,
+    ...lines,
+    `These changes are on branch ${worktree.branch}, not in the workspace, until they are applied.`,
+  ].join("\n");
 }
 
 /** Usage summed over the runs of one call. */
