@@ -23,6 +23,7 @@ export const GIT_MISSING_MESSAGE = "git is not installed: worktrees are off";
 
 export type WorktreeErrorCode =
   | "git-missing"
+  | "git-too-old"
   | "not-a-repository"
   | "bare-repository"
   | "inside-git-folder"

@@ -24,6 +24,27 @@ export interface Repository {
   superproject?: string;
 }
 
+/** The oldest git whose options this uses (`worktree list -z`: 2.36; `rev-parse --path-format`: 2.31). */
+export const MIN_GIT_VERSION = [2, 36] as const;
+
+/** Throws `git-too-old` for a git older than MIN_GIT_VERSION (checked once per process and git). */
+let versionChecked: Promise<void> | undefined;
+async function requireGitVersion(call: GitOptions & { cwd: string }): Promise<void> {
+  const check = async () => {
+    const said = await gitText(["version"], call);
+    const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(said) ?? []).slice(1).map(Number);
+    if (major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
+      throw new WorktreeError("git-too-old", `Worktrees need git ${MIN_GIT_VERSION.join(".")} or newer; this is ${said.replace(/^git version /, "")}`);
+    }
+  };
+  if (call.env) return check(); // another environment may find another git (tests)
+  versionChecked ??= check().catch((error: unknown) => {
+    versionChecked = undefined;
+    throw error;
+  });
+  return versionChecked;
+}
+
 export type RepositoryProbe = { ok: true; repository: Repository } | { ok: false; code: WorktreeError["code"]; message: string };
 
 /** What `folder` is, for worktrees. Never throws: a failure is an answer with a message for the user. */
@@ -39,6 +60,7 @@ export async function probeRepository(folder: string, options: GitOptions = {}):
 /** The repository `folder` is in; throws a `WorktreeError` saying why it cannot have worktrees. */
 export async function repositoryOf(folder: string, options: GitOptions = {}): Promise<Repository> {
   const call = { ...options, cwd: folder };
+  await requireGitVersion(call);
   const where = await runGit(["rev-parse", "--is-bare-repository", "--is-inside-git-dir"], { ...call, okCodes: [128] });
   if (where.code !== 0) {
     if (/not a git repository/i.test(where.stderr)) throw new WorktreeError("not-a-repository", `${folder} is not in a git repository`);

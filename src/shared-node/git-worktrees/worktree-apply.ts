@@ -14,7 +14,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type GitOptions, WorktreeError, runGit } from "./git-command";
+import { type GitOptions, WorktreeError, runGit, withRepositoryLock } from "./git-command";
 import type { Worktree } from "./worktree-lifecycle";
 import { type RawChange, rawChanges, workingTreeState } from "./working-tree-state";
 
@@ -48,7 +48,12 @@ export interface ApplyOptions extends GitOptions {
 const DIFF = ["--no-ext-diff", "--no-textconv", "--no-color", "--no-renames"] as const;
 const REGULAR = new Set(["100644", "100755"]);
 
-export async function applyToWorkspace(worktree: Pick<Worktree, "repositoryRoot" | "path" | "base" | "branch">, options: ApplyOptions = {}): Promise<ApplyResult> {
+/** Applies one worktree at a time to a repository: two at once would each check the workspace before the other wrote. */
+export function applyToWorkspace(worktree: Pick<Worktree, "repositoryRoot" | "path" | "base" | "branch">, options: ApplyOptions = {}): Promise<ApplyResult> {
+  return withRepositoryLock(worktree.repositoryRoot, options, () => applyNow(worktree, options));
+}
+
+async function applyNow(worktree: Pick<Worktree, "repositoryRoot" | "path" | "base" | "branch">, options: ApplyOptions): Promise<ApplyResult> {
   const root = worktree.repositoryRoot;
   const call = { ...options, cwd: root };
   const worktreeState = await workingTreeState(worktree.path, options);

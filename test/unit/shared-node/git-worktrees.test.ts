@@ -74,6 +74,18 @@ describe("probeRepository", () => {
     expect(GIT_MISSING_MESSAGE).toBe("git is not installed: worktrees are off");
   });
 
+  it.skipIf(process.platform === "win32")("says a git too old for its options is too old", async () => {
+    const bin = join(scratch, "old-bin");
+    await mkdir(bin);
+    await writeFile(join(bin, "git"), '#!/bin/sh\necho "git version 2.30.1"\n');
+    await chmod(join(bin, "git"), 0o755);
+    expect(await probeRepository(workspace, { env: { ...process.env, PATH: bin } })).toEqual({
+      ok: false,
+      code: "git-too-old",
+      message: "Worktrees need git 2.36 or newer; this is 2.30.1",
+    });
+  });
+
   it("tells a detached HEAD, a repository with no commit, a bare repository and the .git folder apart", async () => {
     git(workspace, "checkout", "-q", "--detach");
     expect(await probeRepository(workspace)).toMatchObject({ ok: true, repository: { branch: undefined } });
