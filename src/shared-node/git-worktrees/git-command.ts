@@ -47,6 +47,11 @@ export class WorktreeError extends Error {
 /** Options every worktree operation takes: the environment to start from (tests hide `git` by changing its PATH). */
 export interface GitOptions {
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The git folder to use (`--git-dir`, with the call's folder as `--work-tree`) instead of the one git would find from
+   * the folder: for a worktree, whose `.git` file is in the agent's reach (worktree-git-dir.ts).
+   */
+  gitDir?: string;
 }
 
 export interface GitCall extends GitOptions {
@@ -85,7 +90,7 @@ export function runGit(args: readonly string[], call: GitCall): Promise<GitResul
   return new Promise((resolve, reject) => {
     const child = execFile(
       "git",
-      [...FIXED_CONFIG, "--literal-pathspecs", ...args],
+      [...FIXED_CONFIG, "--literal-pathspecs", ...(call.gitDir ? [`--git-dir=${call.gitDir}`, `--work-tree=${call.cwd}`] : []), ...args],
       {
         cwd: call.cwd,
         env: gitEnvironment(call.env ?? process.env, call.set),

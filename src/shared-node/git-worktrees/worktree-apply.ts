@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { type GitOptions, WorktreeError, runGit, withRepositoryLock } from "./git-command";
 import type { Worktree } from "./worktree-lifecycle";
 import { type RawChange, rawChanges, workingTreeState } from "./working-tree-state";
+import { inWorktree } from "./worktree-git-dir";
 
 export interface ApplyConflict {
   path: string;
@@ -56,7 +57,7 @@ export function applyToWorkspace(worktree: Pick<Worktree, "repositoryRoot" | "pa
 async function applyNow(worktree: Pick<Worktree, "repositoryRoot" | "path" | "base" | "branch">, options: ApplyOptions): Promise<ApplyResult> {
   const root = worktree.repositoryRoot;
   const call = { ...options, cwd: root };
-  const worktreeState = await workingTreeState(worktree.path, options);
+  const worktreeState = await workingTreeState(worktree.path, await inWorktree(worktree, options));
   const theirs = await rawChanges(worktree.base, worktreeState, root, options);
   const workspaceState = await workingTreeState(root, options);
   const ours = await rawChanges(worktree.base, workspaceState, root, options);

@@ -6,6 +6,7 @@
 import { type GitOptions, nulFields, runGit } from "./git-command";
 import type { Worktree } from "./worktree-lifecycle";
 import { workingTreeState } from "./working-tree-state";
+import { inWorktree } from "./worktree-git-dir";
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "renamed" | "type-changed";
 
@@ -35,9 +36,10 @@ const DIFF = ["--no-ext-diff", "--no-textconv", "--no-color", "-M"] as const;
 
 const STATUS: Record<string, ChangeStatus> = { A: "added", M: "modified", D: "deleted", R: "renamed", T: "type-changed" };
 
-export async function worktreeChanges(worktree: Pick<Worktree, "path" | "base">, options: GitOptions = {}): Promise<WorktreeChanges> {
-  const call = { ...options, cwd: worktree.path };
-  const state = await workingTreeState(worktree.path, options);
+export async function worktreeChanges(worktree: Pick<Worktree, "repositoryRoot" | "path" | "base">, options: GitOptions = {}): Promise<WorktreeChanges> {
+  const own = await inWorktree(worktree, options);
+  const call = { ...own, cwd: worktree.path };
+  const state = await workingTreeState(worktree.path, own);
   const raw = nulFields((await runGit(["diff", "--raw", "-z", ...DIFF, worktree.base, state, "--"], call)).stdout);
   const files: ChangedFile[] = [];
   const byPath = new Map<string, ChangedFile>();
@@ -73,12 +75,13 @@ export async function worktreeChanges(worktree: Pick<Worktree, "path" | "base">,
 
 /** One changed file's unified diff (both names for a rename), from the base to `state` (default: as it is now). */
 export async function worktreeFileDiff(
-  worktree: Pick<Worktree, "path" | "base">,
+  worktree: Pick<Worktree, "repositoryRoot" | "path" | "base">,
   file: Pick<ChangedFile, "path" | "oldPath">,
   state?: string,
   options: GitOptions = {},
 ): Promise<string> {
-  const to = state ?? (await workingTreeState(worktree.path, options));
+  const own = await inWorktree(worktree, options);
+  const to = state ?? (await workingTreeState(worktree.path, own));
   const paths = file.oldPath ? [file.oldPath, file.path] : [file.path];
-  return (await runGit(["diff", ...DIFF, worktree.base, to, "--", ...paths], { ...options, cwd: worktree.path })).stdout.toString("utf8");
+  return (await runGit(["diff", ...DIFF, worktree.base, to, "--", ...paths], { ...own, cwd: worktree.path })).stdout.toString("utf8");
 }

@@ -5,11 +5,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir, realpath, rm } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { type GitOptions, WorktreeError, gitText, nulFields, runGit, withRepositoryLock } from "./git-command";
 import { repositoryOf } from "./repository";
 import { commitIdentity, workingTreeState } from "./working-tree-state";
+import { inWorktree } from "./worktree-git-dir";
 
 /** Every branch Paddock makes is under this prefix, and Paddock only ever removes branches under it. */
 export const BRANCH_PREFIX = "paddock/";
@@ -139,11 +140,12 @@ export async function keepBranch(worktree: WorktreeRef, message = "Changes made 
   await validBranchName(worktree.branch, { ...options, cwd: worktree.repositoryRoot });
   let committed = false;
   if (existsSync(worktree.path)) {
-    const call = { ...options, cwd: worktree.path };
+    const own = await inWorktree(worktree, options);
+    const call = { ...own, cwd: worktree.path };
     await runGit(["add", "-A"], call);
     const staged = await runGit(["diff", "--cached", "--quiet"], { ...call, okCodes: [1] });
     if (staged.code === 1) {
-      await runGit(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message], { ...call, set: await commitIdentity(worktree.path, options) });
+      await runGit(["commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message], { ...call, set: await commitIdentity(worktree.path, own) });
       committed = true;
     }
   }
@@ -164,8 +166,10 @@ async function removeWorktreeFolder(worktree: WorktreeRef, options: GitOptions):
   const call = { ...options, cwd: worktree.repositoryRoot };
   const ours = (await listWorktrees(worktree.repositoryRoot, options)).some((entry) => entry.path === worktree.path && entry.branch === worktree.branch);
   if (!ours) throw new WorktreeError("not-a-paddock-worktree", `${worktree.path} is not a worktree of ${worktree.repositoryRoot} on ${worktree.branch}`);
+  // Removed by us, not by `git worktree remove`, which would first check that the worktree's `.git` file still points
+  // back, and an agent may have rewritten it; `prune` then drops git's entry of a worktree whose folder is gone.
   await withRepositoryLock(worktree.repositoryRoot, options, async () => {
-    if (existsSync(worktree.path)) await runGit(["worktree", "remove", "--force", "--force", "--", worktree.path], call);
+    await rm(worktree.path, { recursive: true, force: true });
     await runGit(["worktree", "prune"], call);
   });
 }

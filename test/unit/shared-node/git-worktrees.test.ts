@@ -314,6 +314,31 @@ describe("worktreeChanges and applyToWorkspace", () => {
   });
 });
 
+describe("a worktree's .git file, in the agent's reach", () => {
+  it.skipIf(process.platform === "win32")("is never followed: git runs on the worktree's own git folder, so a repository the agent made runs nothing", async () => {
+    const worktree = await createWorktree({ workspace, dataFolder: data, title: "trap" });
+    const marker = join(scratch, "pwned");
+    const evil = join(scratch, "evil");
+    await mkdir(evil);
+    git(evil, "init", "-q");
+    git(evil, "config", "filter.pwn.clean", `touch ${marker}; cat`);
+    await writeFile(join(worktree.path, ".gitattributes"), "* filter=pwn\n");
+    await writeFile(join(worktree.path, ".git"), `gitdir: ${join(evil, ".git")}\n`);
+    await writeFile(join(worktree.path, "b.txt"), "agent\n");
+
+    const changes = await worktreeChanges(worktree);
+    expect(changes.files.map((file) => [file.path, file.status])).toEqual([
+      [".gitattributes", "added"],
+      ["b.txt", "modified"],
+    ]);
+    expect(await applyToWorkspace(worktree)).toMatchObject({ applied: true });
+    expect(await readFile(join(workspace, "b.txt"), "utf8")).toBe("agent\n");
+    expect(await keepBranch(worktree)).toMatchObject({ committed: true });
+    expect(git(workspace, "show", `${worktree.branch}:b.txt`)).toBe("agent\n");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe("keepBranch, discardWorktree, prune", () => {
   it("keep branch commits the worktree's changes to its branch, then removes the folder", async () => {
     const worktree = await createWorktree({ workspace, dataFolder: data, title: "keep" });
