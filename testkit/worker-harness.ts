@@ -119,6 +119,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
       confirmations: { list: () => confirmed, add: (hashes) => void confirmed.push(...hashes) },
     }),
     maxSubagents: () => options.maxSubagents ?? 8,
+    worktreesDir: `${dataDir}-worktrees`,
     onChildSession: (child) => {
       if (child.workspace) childWorkspaces.set(child.sessionId, child.workspace);
       childLaunches.set(child.sessionId, child.launch);
@@ -150,6 +151,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
       for (const c of clients) c.close();
       await broker.dispose();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(`${dataDir}-worktrees`, { recursive: true, force: true });
     },
   };
 }

@@ -5,13 +5,16 @@
  * and from the project (asked about first), and a subagent's tool calls decided in the parent's chat.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TempFolders } from "../../testkit/temp-folders";
 import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { defaultFallback, turnDirective, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { SubagentDetails } from "../../src/agent-worker/tools/subagent/subagent-tool";
+import type { ChildLaunch } from "../../src/main/broker/child-launch";
+import { applyToWorkspace } from "../../src/shared-node/git-worktrees/worktree-apply";
 
 let h: Harness | undefined;
 const folders = new TempFolders();
@@ -408,5 +411,72 @@ describe("a subagent's tool calls", () => {
     await client.answerApproval(question.toolCallId, "deny");
     await settled(client, 4);
     expect(existsSync(join(root, ".git/hooks/pre-commit"))).toBe(false);
+  });
+});
+
+describe("an isolated subagent (isolation: worktree)", () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
+
+  it("writes in a worktree of its own, the workspace untouched; the parent is told its changes, which then apply to the workspace", async () => {
+    const root = realpathSync(folder({ "a.txt": "one\n", "sub/b.txt": "bee\n" }));
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "first");
+    const launches: ChildLaunch[] = [];
+    h = await startHarness({
+      workspaceOf: () => root,
+      settings: { toolApproval: { subagent: "allow", write: "allow" } },
+      onChildSession: (child) => void launches.push(child.launch),
+    });
+    const client = await h.client("parent");
+    const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "one\ntwo\n" } }] };
+    await client.prompt(subagent({ agent: "worker", task: task("Add a line.", write), isolation: "worktree" }));
+    await settled(client, 4);
+    const worktree = launches[0].worktree!;
+    expect(launches[0].workspace).toBe(worktree.folder);
+    expect(worktree.branch).toMatch(/^paddock\/worker-add-a-line-/); // the task's first words, its turn directive included
+    expect(readFileSync(join(worktree.path, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("one\n");
+    const result = toolResult(client);
+    expect(result.text).toContain(`Worked in its own git worktree ${worktree.path} (branch ${worktree.branch}): 1 file changed, +1 −0:\n- modified a.txt (+1 −0)`);
+    expect(result.details.runs[0].worktree).toMatchObject({ branch: worktree.branch, files: [{ path: "a.txt", status: "modified" }] });
+    expect(await applyToWorkspace(worktree)).toMatchObject({ applied: true, files: ["a.txt"] });
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
+  it("two parallel tasks writing the same file: both results kept; the first applies, the second is refused naming the file, then merges with markers", async () => {
+    const root = realpathSync(folder({ "a.txt": "one\n" }));
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "first");
+    const launches: ChildLaunch[] = [];
+    h = await startHarness({
+      workspaceOf: () => root,
+      settings: { toolApproval: { subagent: "allow", write: "allow" } },
+      onChildSession: (child) => void launches.push(child.launch),
+    });
+    const client = await h.client("parent");
+    const write = (content: string) => ({ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content } }] });
+    await client.prompt(
+      subagent({
+        isolation: "worktree",
+        tasks: [
+          { agent: "worker", task: task("Say red.", write("red\n")) },
+          { agent: "worker", task: task("Say blue.", write("blue\n")) },
+        ],
+      }),
+    );
+    await settled(client, 4);
+    const runs = toolResult(client).details.runs;
+    expect(runs.map((run) => run.worktree?.files.map((file) => file.path))).toEqual([["a.txt"], ["a.txt"]]);
+    const [red, blue] = ["red", "blue"].map((word) => launches.find((launch) => launch.worktree!.branch.includes(`say-${word}`))!.worktree!);
+    expect(await applyToWorkspace(red)).toMatchObject({ applied: true });
+    const refused = await applyToWorkspace(blue);
+    expect(refused).toMatchObject({ applied: false, conflicts: [{ path: "a.txt" }] });
+    expect(!refused.applied && refused.message).toContain("a.txt");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("red\n");
+    expect(await applyToWorkspace(blue, { merge: true })).toMatchObject({ applied: true, withConflictMarkers: ["a.txt"] });
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(`<<<<<<< workspace\nred\n=======\nblue\n>>>>>>> ${blue.branch}\n`);
   });
 });

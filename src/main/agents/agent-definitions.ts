@@ -25,6 +25,11 @@ export interface AgentDefinition {
   tools: string[];
   /** Frontmatter `model` as written ("claude-haiku-4-5", "anthropic/claude-haiku-4-5"); resolving it is the caller's job. */
   model?: string;
+  /**
+   * Frontmatter `isolation: worktree` (Claude Code's spelling): each task runs in a git worktree of its own, made by
+   * main from the workspace's HEAD (shared-node/git-worktrees), and its result lists its changes there.
+   */
+  isolation?: AgentIsolation;
   /** The markdown body after the frontmatter, trimmed. */
   systemPrompt: string;
   source: AgentSource;
@@ -35,6 +40,10 @@ export interface AgentDefinition {
 }
 
 export type AgentScope = "user" | "project" | "both";
+
+/** The isolations an agent file or a task may ask for: only `worktree` (Claude Code's one value). */
+export const AGENT_ISOLATIONS = ["worktree"] as const;
+export type AgentIsolation = (typeof AGENT_ISOLATIONS)[number];
 
 export interface AgentDiscovery {
   /** Usable agents, one per name (the highest-precedence source wins), sorted by name. */
@@ -203,6 +212,10 @@ function parseAgentText(
   if (!description) return fail("missing description");
   const model = optionalText(fields.model);
   if (model === null) return fail("model must be text");
+  const isolation = optionalText(fields.isolation);
+  if (isolation === null || (isolation && !(AGENT_ISOLATIONS as readonly string[]).includes(isolation))) {
+    return fail(`isolation must be ${AGENT_ISOLATIONS.join(" or ")} (or left out)`);
+  }
   const tools = parseTools(fields.tools);
   if (tools === undefined) return fail("tools must be a comma-separated list or a YAML list of tool names");
 
@@ -215,6 +228,7 @@ function parseAgentText(
     contentHash,
   };
   if (model) agent.model = model;
+  if (isolation) agent.isolation = isolation as AgentIsolation;
   if (filePath !== undefined) agent.filePath = filePath;
   return { agent };
 }

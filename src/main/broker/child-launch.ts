@@ -16,6 +16,7 @@ import { ThinkingLevelSchema } from "../../shared/settings/schema";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import type { FolderIdentity, SubagentSetup } from "../../shared/protocol/control-protocol";
 import type { SessionRecord } from "../../shared/protocol/session-summary";
+import type { Worktree } from "../../shared-node/git-worktrees/worktree-lifecycle";
 
 export interface ChildLaunch {
   setup: SubagentSetup;
@@ -27,7 +28,22 @@ export interface ChildLaunch {
   model?: ModelRef;
   /** Set when it runs on the parent's model: the parent's thinking level goes with it (pi's dispatch defaults). */
   thinkingLevel?: ThinkingLevel;
+  /**
+   * `isolation: worktree`: the git worktree main made for the task (its `folder` is `workspace`). Kept so that its
+   * changes can be listed, applied, kept or discarded after the task, in this run of the app or a later one.
+   */
+  worktree?: Worktree;
 }
+
+const WorktreeSchema = Type.Object({
+  repositoryRoot: Type.String({ minLength: 1 }),
+  path: Type.String({ minLength: 1 }),
+  folder: Type.String({ minLength: 1 }),
+  branch: Type.String({ minLength: 1 }),
+  base: Type.String({ minLength: 1 }),
+  startedFrom: Type.String({ minLength: 1 }),
+  carried: Type.Boolean(),
+});
 
 /**
  * What the index keeps of a launch (its `launch` field). The parent, its tool call and the agent's name are the
@@ -41,6 +57,7 @@ export const StoredLaunchSchema = Type.Object({
   workspaceIdentity: Type.Optional(Type.Object({ dev: Type.String(), ino: Type.String() })),
   model: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })),
   thinkingLevel: Type.Optional(ThinkingLevelSchema),
+  worktree: Type.Optional(WorktreeSchema),
 });
 export type StoredLaunch = Static<typeof StoredLaunchSchema>;
 
@@ -60,6 +77,7 @@ export function storedLaunch(launch: ChildLaunch): StoredLaunch {
     ...(launch.workspaceIdentity ? { workspaceIdentity: { ...launch.workspaceIdentity } } : {}),
     ...(launch.model ? { model: { ...launch.model } } : {}),
     ...(launch.thinkingLevel ? { thinkingLevel: launch.thinkingLevel } : {}),
+    ...(launch.worktree ? { worktree: { ...launch.worktree } } : {}),
   };
 }
 
@@ -82,6 +100,7 @@ export function recordedLaunch(record: SessionRecord | undefined): RecordedLaunc
         ...(stored.workspaceIdentity ? { workspaceIdentity: { ...stored.workspaceIdentity } } : {}),
         ...(stored.model ? { model: { ...stored.model } } : {}),
         ...(stored.thinkingLevel ? { thinkingLevel: stored.thinkingLevel } : {}),
+        ...(stored.worktree ? { worktree: { ...stored.worktree } } : {}),
       },
     };
   }

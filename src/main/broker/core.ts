@@ -6,7 +6,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { skillCatalog } from "../skills/skill-catalog";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
@@ -43,6 +43,12 @@ export interface DataFiles {
    * in a folder only the user may write, never the system's shared temp folder.
    */
   compileCacheDir: string;
+  /**
+   * Isolated subagent tasks' git worktrees (`isolation: worktree`): next to the data folder, not in it, because the
+   * file tools and the sandbox keep out of the data folder, and an agent must work in its worktree; never in the
+   * user's tree either (shared-node/git-worktrees).
+   */
+  worktreesDir: string;
 }
 
 export function dataFiles(dataDir: string): DataFiles {
@@ -54,6 +60,7 @@ export function dataFiles(dataDir: string): DataFiles {
     sessionIndexFile: join(sessionsDir, "index.json"),
     searchIndexFile: join(sessionsDir, "search-index.bin"),
     compileCacheDir: join(dataDir, "compile-cache"),
+    worktreesDir: join(dirname(resolve(dataDir)), `${basename(resolve(dataDir))}-worktrees`),
   };
 }
 
@@ -188,6 +195,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     agents,
     skills,
     maxSubagents: () => settings.get().tools.maxSubagents,
+    worktreesDir: files.worktreesDir,
     ...(mcp ? { mcp } : {}),
     onChildSession: (child) => {
       const now = Date.now();

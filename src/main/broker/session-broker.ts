@@ -86,6 +86,8 @@ export interface SessionBrokerOptions<Port = never> {
   agents?: AgentCatalog;
   /** Settings' cap on subagents running at once across all chats (default 8). */
   maxSubagents?(): number;
+  /** Where isolated subagent tasks' git worktrees are made (`isolation: worktree`); absent: such tasks are refused. */
+  worktreesDir?: string;
   /**
    * A subagent's session was created: main records it (hidden from the sidebar, linked to its parent) with its launch,
    * which `childLaunchOf` must give back from then on. Required with `agents`: a child whose launch is not recorded
@@ -194,6 +196,7 @@ export class SessionBroker<Port = never> {
         maxSubagents: () => this.options.maxSubagents?.() ?? 8,
         prewarm: (count, now, callWidth) => this.pool.prewarm(count, now, callWidth),
         tasksDone: () => this.pool.refillSoon(),
+        ...(options.worktreesDir ? { worktreesDir: options.worktreesDir } : {}),
       },
       options.agents,
     );

@@ -18,6 +18,7 @@ import type {
   SubagentProgress,
   SubagentRequest,
   SubagentUsage,
+  SubagentWorktree,
   WorkerSettings,
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
@@ -28,6 +29,8 @@ import type { AgentDefinition } from "../agents/agent-definitions";
 import { folderIdentity } from "../../shared-node/folder-identity";
 import type { WorkerHandle } from "./worker-handle";
 import type { ChildLaunch, RecordedLaunch } from "./child-launch";
+import { createWorktree, type Worktree } from "../../shared-node/git-worktrees/worktree-lifecycle";
+import { worktreeChanges } from "../../shared-node/git-worktrees/worktree-changes";
 
 /** At most this many of one parent's subagents run at once (pi's example extension: 4). */
 export const MAX_PER_PARENT = 4;
@@ -69,6 +72,11 @@ export interface SubagentBrokerHost {
   prewarm(count: number, now?: boolean, callWidth?: number): void;
   /** No subagent task runs any more: spares held back while they ran may start. */
   tasksDone(): void;
+  /**
+   * The folder isolated tasks' git worktrees are made in (`isolation: worktree`); absent: such tasks are refused.
+   * Outside the data folder, which the tools and the sandbox keep out of (core.ts's `dataFiles`).
+   */
+  worktreesDir?: string;
 }
 
 /** A subagent session just created, as main records it. */
@@ -101,6 +109,8 @@ interface RunningChild {
   agent: string;
   model?: ModelRef;
   stopped: boolean;
+  /** `isolation: worktree`: the worktree it works in. */
+  worktree?: Worktree;
 }
 
 export class SubagentRuns {
@@ -127,6 +137,7 @@ export class SubagentRuns {
         description: a.description,
         source: a.source,
         ...(a.source === "project" ? { confirmed: this.catalog.isConfirmed(a) } : {}),
+        ...(a.isolation ? { isolation: a.isolation } : {}),
       })),
       ...(found.projectAgentsDir ? { projectAgentsDir: found.projectAgentsDir } : {}),
       problems: found.problems,
@@ -155,7 +166,7 @@ export class SubagentRuns {
     if (this.byRequest.has(request.requestId)) throw new Error(`A subagent task ${request.requestId} is already running`);
     const workspace = this.host.workspaceOf(parentSessionId);
     if (!workspace) throw new Error("Subagents work in the chat's workspace: choose a workspace folder first.");
-    const { folder, identity } = await folderInside(workspace, request.cwd);
+    const inside = await folderInside(workspace, request.cwd);
     // A project's agents are the ones of the folder the task runs in (as the list the tool asked about them from).
     const found = await this.catalog.discover(request.scope, await this.projectFolder(parentSessionId, request.cwd));
     const definition = found.agents.find((a) => a.name === request.agent);
@@ -166,6 +177,8 @@ export class SubagentRuns {
     if (definition.source === "project" && !this.catalog.isConfirmed(definition)) {
       throw new Error(`Project agent "${definition.name}" has not been confirmed by the user.`);
     }
+    const isolation = request.isolation ?? definition.isolation;
+    if (isolation === "worktree" && !this.host.worktreesDir) throw new Error("isolation: worktree is not available in this app: it has no folder for worktrees.");
     const { model, notice, inherited } = await this.chooseModel(definition.model, request.parentModel);
 
     const child: RunningChild = {
@@ -184,6 +197,7 @@ export class SubagentRuns {
     const holder = `subagent:${request.requestId}`;
     try {
       if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
+      const { folder, identity } = isolation === "worktree" ? await this.isolate(child, inside.folder, request.task) : inside;
       const launch: ChildLaunch = {
         setup: { parentSessionId, agent: definition.name, instructions: definition.systemPrompt, tools: definition.tools },
         toolCallId: request.toolCallId,
@@ -191,6 +205,7 @@ export class SubagentRuns {
         workspaceIdentity: identity,
         model,
         ...(inherited && request.parentThinkingLevel ? { thinkingLevel: request.parentThinkingLevel } : {}),
+        ...(child.worktree ? { worktree: child.worktree } : {}),
       };
       this.bySession.set(child.sessionId, child);
       this.host.childCreated({ sessionId: child.sessionId, parentSessionId, toolCallId: request.toolCallId, agent: definition.name, workspace: folder, model, launch });
@@ -213,13 +228,13 @@ export class SubagentRuns {
       ]).catch((error: unknown) => ({ kind: "failed" as const, error }));
       if (result.kind === "ran") {
         const ok = result.r.ok && !child.stopped;
-        return this.outcome(child, { ...result.r, ok }, notice);
+        return this.outcome(child, { ...result.r, ok }, notice, await this.changes(child));
       }
       const why =
         child.stopped ? "Stopped." :
         result.kind === "died" ? `The subagent's process ended (${result.exit.signal ?? `code ${result.exit.code}`}).` :
         `The subagent could not run: ${(result.error as Error)?.message ?? String(result.error)}`;
-      return this.outcome(child, { ok: false, output: "", stopReason: child.stopped ? "aborted" : "error", errorMessage: why }, notice);
+      return this.outcome(child, { ok: false, output: "", stopReason: child.stopped ? "aborted" : "error", errorMessage: why }, notice, await this.changes(child));
     } finally {
       release();
       this.byRequest.delete(request.requestId);
@@ -228,6 +243,37 @@ export class SubagentRuns {
       this.host.releaseChild(child.sessionId, holder);
       // A stop that came while the worker was starting found nothing to end yet.
       if (child.stopped) void this.host.close(child.sessionId);
+    }
+  }
+
+  /**
+   * `isolation: worktree`: a branch and a worktree of the workspace's repository for this task (from its last
+   * commit: the user's uncommitted work stays theirs), and the task's folder in it (the counterpart of `folder`).
+   * Throws a readable Error when the workspace is not in a git repository or git is not there.
+   */
+  private async isolate(child: RunningChild, folder: string, task: string): Promise<{ folder: string; identity: FolderIdentity }> {
+    try {
+      child.worktree = await createWorktree({ workspace: folder, dataFolder: this.host.worktreesDir!, title: `${child.agent} ${task.slice(0, 40)}` });
+    } catch (error) {
+      throw new Error(`isolation: worktree needs the workspace in a git repository with a commit: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const stats = await stat(child.worktree.folder, { bigint: true }).catch(() => undefined);
+    if (!stats?.isDirectory()) {
+      throw new Error(`${folder} has no counterpart in the worktree (${child.worktree.folder}): a folder must be committed for an isolated task to work in it.`);
+    }
+    return { folder: child.worktree.folder, identity: folderIdentity(stats) };
+  }
+
+  /** What an isolated task changed in its worktree, for its outcome; undefined for a task that was not isolated. */
+  private async changes(child: RunningChild): Promise<SubagentWorktree | undefined> {
+    const worktree = child.worktree;
+    if (!worktree) return undefined;
+    const where = { path: worktree.path, branch: worktree.branch, base: worktree.base };
+    try {
+      const { files, added, removed } = await worktreeChanges(worktree);
+      return { ...where, files, added, removed };
+    } catch (error) {
+      return { ...where, files: [], added: 0, removed: 0, problem: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -292,6 +338,7 @@ export class SubagentRuns {
     child: RunningChild,
     ran: Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "usage"> & Partial<Pick<SubagentOutcome, "usage">>,
     notice: string | undefined,
+    worktree?: SubagentWorktree,
   ): SubagentOutcome {
     // Only these fields go on to the parent: whatever else a child's answer carries (an older worker's messages)
     // would end up in the parent's transcript.
@@ -307,6 +354,7 @@ export class SubagentRuns {
       ...(stopReason ? { stopReason } : {}),
       ...(errorMessage ? { errorMessage } : {}),
       ...(notice ? { notice } : {}),
+      ...(worktree ? { worktree } : {}),
     };
   }
 
@@ -373,6 +421,7 @@ function checkRequest(request: SubagentRequest): void {
     !text(request.requestId, 100) || !text(request.toolCallId, 200) || !text(request.agent, 64) ||
     typeof request.task !== "string" || request.task.length > 1_000_000 ||
     (request.cwd !== undefined && typeof request.cwd !== "string") ||
+    (request.isolation !== undefined && request.isolation !== "worktree") ||
     (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string")) ||
     (request.parentThinkingLevel !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(request.parentThinkingLevel))
   ) {

@@ -59,6 +59,7 @@ const SubagentRequestSchema = Type.Object(
     parentModel: Type.Optional(ModelRefSchema),
     upcoming: Type.Optional(Type.Integer({ minimum: 0 })),
     parentThinkingLevel: Type.Optional(ThinkingLevelSchema),
+    isolation: Type.Optional(Type.Literal("worktree")),
   },
   { additionalProperties: false },
 );

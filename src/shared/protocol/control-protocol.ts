@@ -110,6 +110,8 @@ export interface SubagentRequest {
   upcoming?: number;
   /** The parent's thinking level: the subagent's along with the parent's model (pi's dispatch defaults). */
   parentThinkingLevel?: ThinkingLevel;
+  /** `worktree`: the task runs in a git worktree of its own (else as its agent's definition says; else in the workspace). */
+  isolation?: "worktree";
 }
 
 export type AgentScope = "user" | "project" | "both";
@@ -121,6 +123,8 @@ export interface AgentSummary {
   source: "builtin" | "user" | "pi-user" | "project";
   /** For project agents: whether the user confirmed this file's current content. */
   confirmed?: boolean;
+  /** The definition's `isolation`: its tasks run in a git worktree of their own. */
+  isolation?: "worktree";
 }
 
 export interface AgentList {
@@ -145,7 +149,31 @@ export interface SubagentOutcome {
   /** Said when the definition's model could not be used and the parent's was taken instead. */
   notice?: string;
   usage: SubagentUsage;
+  /** `isolation: worktree`: the worktree the task ran in, and what it changed there. */
+  worktree?: SubagentWorktree;
   // No messages: the run is journaled in the child's own session, which the parent's card opens to show it.
+}
+
+/** An isolated task's git worktree and its changes against the commit it started from (shared-node/git-worktrees). */
+export interface SubagentWorktree {
+  /** The worktree's folder (under Paddock's worktrees folder, never in the user's tree). */
+  path: string;
+  /** Its branch (`paddock/…`): the changes are there, not in the workspace, until applied. */
+  branch: string;
+  /** The commit it started from. */
+  base: string;
+  files: Array<{
+    path: string;
+    oldPath?: string;
+    status: "added" | "modified" | "deleted" | "renamed" | "type-changed";
+    added: number;
+    removed: number;
+    binary: boolean;
+  }>;
+  added: number;
+  removed: number;
+  /** Why its changes could not be listed (then `files` is empty). */
+  problem?: string;
 }
 
 export interface SubagentUsage {

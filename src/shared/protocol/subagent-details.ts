@@ -3,7 +3,7 @@
  * and usage summed. The parent's tool card reads it to show every subagent live (see SubagentRuns.tsx).
  */
 import type { ModelRef } from "./app-api";
-import type { AgentScope, SubagentUsage } from "./control-protocol";
+import type { AgentScope, SubagentUsage, SubagentWorktree } from "./control-protocol";
 
 /**
  * A task's status, as pi 1.6.0's subagent tool names it: pending (waiting for its turn or its worker), running,
@@ -27,6 +27,8 @@ export interface SubagentRun {
   errorMessage?: string;
   /** The definition's model could not be used; the chat's was. */
   notice?: string;
+  /** `isolation: worktree`: where it worked and what it changed there (not in the workspace until applied). */
+  worktree?: SubagentWorktree;
   /**
    * Only in chats saved before the run stayed in the child's session alone: its messages, copied in here. Nothing
    * reads them (the card opens the child's session, `sessionId`); today's results never carry them.

@@ -30,16 +30,26 @@ export const PER_TASK_OUTPUT_CAP = 50 * 1024;
 /** Room kept for the truncation notice when a single or chain result is cut (pi's TRUNCATION_NOTICE_RESERVE). */
 const TRUNCATION_NOTICE_RESERVE = 256;
 
+// `isolation: worktree`, as Claude Code's agent files spell it; StringEnum for the same reason as the scope below.
+const IsolationSchema = Type.Unsafe<"worktree">(
+  StringEnum(["worktree"] as const, {
+    description:
+      'Set "worktree" to run the agent in a git worktree of its own (a new branch from the workspace\'s last commit): its result lists what it changed there, for you or the user to apply to the workspace. Default: the agent\'s own setting, else the workspace itself.',
+  }) as TSchema,
+);
+
 const TaskItem = Type.Object({
   agent: Type.String({ description: "Name of the agent to invoke" }),
   task: Type.String({ description: "Task to delegate to the agent" }),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process" })),
+  isolation: Type.Optional(IsolationSchema),
 });
 
 const ChainItem = Type.Object({
   agent: Type.String({ description: "Name of the agent to invoke" }),
   task: Type.String({ description: "Task with optional {previous} placeholder for prior output" }),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process" })),
+  isolation: Type.Optional(IsolationSchema),
 });
 
 // pi-ai's StringEnum, `{ type: "string", enum: [...] }`, as pi's tool has it: Google's API refuses a union of consts.
@@ -59,6 +69,7 @@ const parameters = Type.Object({
   agentScope: Type.Optional(AgentScopeSchema),
   confirmProjectAgents: Type.Optional(Type.Boolean({ description: "Prompt before running project-local agents. Default: true.", default: true })),
   cwd: Type.Optional(Type.String({ description: "Working directory for the agent process (single mode)" })),
+  isolation: Type.Optional(IsolationSchema),
 });
 
 /** What the tool needs of its session (and, through it, of main). */
@@ -86,14 +97,18 @@ export interface SubagentToolOptions {
   paddockAgents?: string;
 }
 
+type Isolation = "worktree";
+type Item = { agent: string; task: string; cwd?: string; isolation?: Isolation };
 type Params = {
   agent?: string;
   task?: string;
-  tasks?: { agent: string; task: string; cwd?: string }[];
-  chain?: { agent: string; task: string; cwd?: string }[];
+  tasks?: Item[];
+  chain?: Item[];
   agentScope?: AgentScope;
   confirmProjectAgents?: boolean;
   cwd?: string;
+  /** For every task that does not say (single mode: its task). */
+  isolation?: Isolation;
 };
 
 /**
@@ -178,7 +193,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
 
       /** Runs one task as runs[index], publishing its progress. */
       const total = params.tasks?.length ?? params.chain?.length ?? 1;
-      const runOne = async (index: number, item: { agent: string; task: string; cwd?: string }, progressLine: () => string): Promise<SubagentRun> => {
+      const runOne = async (index: number, item: Item, progressLine: () => string): Promise<SubagentRun> => {
         const run = runs[index] ?? pendingRun(item);
         runs[index] = run;
         if (signal?.aborted) return Object.assign(run, { status: "aborted", errorMessage: "Subagent was aborted before starting" });
@@ -187,6 +202,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
         publish(progressLine());
         try {
           const parentModel = runner.parentModel();
+          const isolation = item.isolation ?? params.isolation;
           const outcome = await runner.run(
             {
               requestId,
@@ -194,6 +210,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
               agent: item.agent,
               task: item.task,
               ...(item.cwd !== undefined ? { cwd: item.cwd } : {}),
+              ...(isolation ? { isolation } : {}),
               scope,
               upcoming: total - index - 1,
               ...(parentModel ? { parentModel } : {}),
@@ -214,6 +231,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
             ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {}),
             ...(outcome.errorMessage ? { errorMessage: outcome.errorMessage } : {}),
             ...(outcome.notice ? { notice: outcome.notice } : {}),
+            ...(outcome.worktree ? { worktree: outcome.worktree } : {}),
           });
         } catch (error) {
           // It never started (an unknown agent, a cwd outside the workspace, ...): pi's unstarted result, no stop reason.
@@ -295,11 +313,34 @@ function failureEvidence(run: SubagentRun): string {
   };
   add("Error", run.errorMessage);
   add("Assistant output", run.output);
-  return evidence.join("\n\n") || "(no output)";
+  return withWorktree(run, evidence.join("\n\n") || "(no output)");
 }
 
 function withNotice(run: SubagentRun, body: string): string {
-  return run.notice ? `Note: ${run.notice}\n\n${body}` : body;
+  return withWorktree(run, run.notice ? `Note: ${run.notice}\n\n${body}` : body);
+}
+
+/** Files listed by name in what the model is told of a worktree's changes; the card lists them all. */
+const WORKTREE_FILES_LISTED = 50;
+
+/** An isolated task's output, followed by where it worked and what it changed there (for the parent model). */
+export function withWorktree(run: Pick<SubagentRun, "worktree">, body: string): string {
+  const worktree = run.worktree;
+  if (!worktree) return body;
+  const where = `Worked in its own git worktree ${worktree.path} (branch ${worktree.branch})`;
+  if (worktree.problem) return `${body}\n\n${where}; its changes could not be listed: ${worktree.problem}`;
+  if (worktree.files.length === 0) return `${body}\n\n${where}: no files changed.`;
+  const count = worktree.files.length === 1 ? "1 file" : `${worktree.files.length} files`;
+  const lines = worktree.files.slice(0, WORKTREE_FILES_LISTED).map((file) => {
+    const name = file.oldPath ? `${file.oldPath} → ${file.path}` : file.path;
+    return `- ${file.status} ${name}${file.binary ? " (binary)" : ` (+${file.added} −${file.removed})`}`;
+  });
+  if (worktree.files.length > WORKTREE_FILES_LISTED) lines.push(`- … and ${worktree.files.length - WORKTREE_FILES_LISTED} more`);
+  return [
+    `${body}\n\n${where}: ${count} changed, +${worktree.added} −${worktree.removed}:`,
+    ...lines,
+    `These changes are on branch ${worktree.branch}, not in the workspace, until they are applied.`,
+  ].join("\n");
 }
 
 /** Usage summed over the runs of one call. */

@@ -84,6 +84,13 @@ describe("parseAgentFile", () => {
     expect(agent!.model).toBe("anthropic/claude-haiku-4-5");
   });
 
+  it("reads isolation: worktree as Claude Code's agent files spell it, and refuses any other isolation", () => {
+    expect(parseAgentFile(agentFile("a", "x", "isolation: worktree\n"), "user").agent!.isolation).toBe("worktree");
+    expect(parseAgentFile(agentFile("b", "x"), "user").agent!.isolation).toBeUndefined();
+    expect(parseAgentFile(agentFile("c", "x", "isolation: container\n"), "user", "/x/c.md")).toEqual({ problem: "/x/c.md: isolation must be worktree (or left out)" });
+    expect(parseAgentFile(agentFile("d", "x", "isolation: [worktree]\n"), "user", "/x/d.md")).toEqual({ problem: "/x/d.md: isolation must be worktree (or left out)" });
+  });
+
   it("gives pi's default tools when none are listed", () => {
     const { agent } = parseAgentFile(agentFile("worker"), "user");
     expect(agent!.tools).toEqual(["read", "bash", "edit", "write"]);

@@ -32,6 +32,21 @@ describe("a subagent's recorded launch", () => {
     expect(recordedLaunch(childRecord(storedLaunch(launch)))).toEqual({ launch });
   });
 
+  it("keeps the worktree an isolated task runs in", () => {
+    const worktree = {
+      repositoryRoot: "/work/project",
+      path: "/data/worktrees/project-fix-abc123",
+      folder: "/data/worktrees/project-fix-abc123",
+      branch: "paddock/fix",
+      base: "0123456789abcdef0123456789abcdef01234567",
+      startedFrom: "0123456789abcdef0123456789abcdef01234567",
+      carried: false,
+    };
+    const isolated: ChildLaunch = { ...launch, workspace: worktree.folder, worktree };
+    expect(recordedLaunch(childRecord(storedLaunch(isolated)))).toEqual({ launch: isolated });
+    expect(recordedLaunch(childRecord({ ...storedLaunch(isolated), worktree: { ...worktree, branch: 7 } }))?.problem).toContain("is damaged");
+  });
+
   it("does not repeat the record's parent link in what the index keeps", () => {
     expect(Object.keys(storedLaunch(launch)).sort()).toEqual(["instructions", "model", "thinkingLevel", "tools", "version", "workspace", "workspaceIdentity"]);
   });

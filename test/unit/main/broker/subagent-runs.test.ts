@@ -3,9 +3,12 @@
  * (pi's `Task: <task>`), which model and thinking level it runs with (an agent without a model inherits the parent's
  * model and thinking level, as pi's dispatch defaults), and pi's text for an agent that does not exist.
  */
-import { realpathSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { applyToWorkspace } from "../../../../src/shared-node/git-worktrees/worktree-apply";
 import { childWorkerSettings, SubagentRuns, type AgentCatalog, type SubagentBrokerHost } from "../../../../src/main/broker/subagent-runs";
 import type { ChildLaunch } from "../../../../src/main/broker/child-launch";
 import { discoverAgents, type AgentDefinition } from "../../../../src/main/agents/agent-definitions";
@@ -22,25 +25,37 @@ function agent(name: string, model?: string): AgentDefinition {
 }
 
 /** SubagentRuns over a fake broker whose child worker answers every task at once; records what it was given. */
-function rig(agents: AgentDefinition[], options: { knownModels?: string[]; records?: boolean; files?: Record<string, string> } = {}) {
-  const workspace = folders.make(options.files ?? {});
+function rig(
+  agents: AgentDefinition[],
+  options: {
+    knownModels?: string[];
+    records?: boolean;
+    files?: Record<string, string>;
+    workspace?: string;
+    worktreesDir?: string;
+    work?: (folder: string, task: string) => Promise<void>;
+  } = {},
+) {
+  const workspace = options.workspace ?? folders.make(options.files ?? {});
   const launches: ChildLaunch[] = [];
   const recorded = new Map<string, ChildLaunch>();
   const tasks: string[] = [];
-  const worker = {
+  const workerFor = (launch?: ChildLaunch) => ({
     process: { exited: new Promise(() => {}) },
     call: (fn: (control: unknown) => Promise<unknown>) =>
       fn({
         runTask: async (task: string) => {
           tasks.push(task);
+          if (launch?.workspace) await options.work?.(launch.workspace, task);
           return { ok: true, output: "done", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 } };
         },
         subagentProgress: async () => {},
       }),
-  } as unknown as WorkerHandle<unknown>;
+  }) as unknown as WorkerHandle<unknown>;
+  const worker = workerFor();
   const host: SubagentBrokerHost = {
     workspaceOf: () => workspace,
-    startChild: async (id) => (launches.push(recorded.get(id)!), worker),
+    startChild: async (id) => (launches.push(recorded.get(id)!), workerFor(recorded.get(id))),
     releaseChild: () => {},
     close: async () => {},
     workerOf: () => worker,
@@ -56,6 +71,7 @@ function rig(agents: AgentDefinition[], options: { knownModels?: string[]; recor
     maxSubagents: () => 8,
     prewarm: () => {},
     tasksDone: () => {},
+    ...(options.worktreesDir ? { worktreesDir: options.worktreesDir } : {}),
   };
   const catalog: AgentCatalog = {
     // With files: the agents found on disk (the project's, from the folder discovery is given), as main finds them.
@@ -115,6 +131,11 @@ describe("a subagent task in main", () => {
     await expect(runs.run("parent", request("scout", { parentThinkingLevel: "enormous" as never }))).rejects.toThrow("runSubagent: invalid request");
   });
 
+  it("refuses an isolation that is not worktree", async () => {
+    const { runs } = rig([agent("scout")]);
+    await expect(runs.run("parent", request("scout", { isolation: "container" as never }))).rejects.toThrow("runSubagent: invalid request");
+  });
+
   it("names an unknown agent in pi's words, listing the agents there are", async () => {
     const { runs, launches } = rig([agent("scout"), agent("worker")]);
     await expect(runs.run("parent", request("nobody"))).rejects.toThrow('Unknown agent: "nobody". Available agents: "scout", "worker".');
@@ -146,5 +167,90 @@ describe("a subagent task in main", () => {
     await expect(runs.run("parent", request("scout"))).rejects.toThrow("The subagent's set-up could not be recorded, so it was not started.");
     expect(launches).toHaveLength(0);
     expect(tasks).toHaveLength(0);
+  });
+});
+
+describe("an isolated task (isolation: worktree)", () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
+  async function repository(): Promise<string> {
+    const root = await realpath(folders.make({ "a.txt": "one\ntwo\nthree\nfour\nfive\n", "sub/b.txt": "bee\n" }));
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "first");
+    return root;
+  }
+  const worktreesDir = () => join(folders.make({}), "worktrees");
+
+  it("runs in a worktree of its own, the workspace untouched, its outcome listing its changes, its launch keeping the worktree", async () => {
+    const workspace = await repository();
+    const { runs, launches } = rig([agent("worker")], {
+      workspace,
+      worktreesDir: worktreesDir(),
+      work: async (folder) => {
+        await writeFile(join(folder, "a.txt"), "one\ntwo\nTHREE\nfour\nfive\n");
+        await writeFile(join(folder, "new.txt"), "new\n");
+      },
+    });
+    const outcome = await runs.run("parent", request("worker", { isolation: "worktree", task: "Fix the parser" }));
+    const worktree = launches[0].worktree!;
+    expect(worktree.branch).toBe("paddock/worker-fix-the-parser");
+    expect(launches[0].workspace).toBe(worktree.folder);
+    expect(worktree.folder).not.toBe(workspace);
+    expect(outcome.worktree).toEqual({
+      path: worktree.path,
+      branch: worktree.branch,
+      base: git(workspace, "rev-parse", "HEAD").trim(),
+      files: [
+        { path: "a.txt", status: "modified", added: 1, removed: 1, binary: false },
+        { path: "new.txt", status: "added", added: 1, removed: 0, binary: false },
+      ],
+      added: 2,
+      removed: 1,
+    });
+    expect(await readFile(join(workspace, "a.txt"), "utf8")).toBe("one\ntwo\nthree\nfour\nfive\n");
+    expect(existsSync(join(workspace, "new.txt"))).toBe(false);
+    expect(await applyToWorkspace(worktree)).toMatchObject({ applied: true });
+    expect(await readFile(join(workspace, "new.txt"), "utf8")).toBe("new\n");
+  });
+
+  it("is what an agent file's isolation: worktree asks for, in the counterpart of the task's cwd", async () => {
+    const workspace = await repository();
+    const { runs, launches } = rig([{ ...agent("worker"), isolation: "worktree" }], { workspace, worktreesDir: worktreesDir() });
+    await runs.run("parent", request("worker", { cwd: "sub" }));
+    expect(launches[0].workspace).toBe(join(launches[0].worktree!.path, "sub"));
+  });
+
+  it("two parallel isolated tasks writing the same file: both kept; the first applies, the second is refused with the conflict, then merges", async () => {
+    const workspace = await repository();
+    const { runs, launches } = rig([agent("worker")], {
+      workspace,
+      worktreesDir: worktreesDir(),
+      work: async (folder, task) => {
+        const text = await readFile(join(folder, "a.txt"), "utf8");
+        await writeFile(join(folder, "a.txt"), task.includes("first") ? text.replace("one", "ONE") : text.replace("five", "FIVE"));
+      },
+    });
+    const outcomes = await Promise.all([
+      runs.run("parent", request("worker", { requestId: "r1", isolation: "worktree", task: "the first line" })),
+      runs.run("parent", request("worker", { requestId: "r2", isolation: "worktree", task: "the last line" })),
+    ]);
+    expect(outcomes.map((outcome) => outcome.worktree?.files.map((file) => file.path))).toEqual([["a.txt"], ["a.txt"]]);
+    const [first, second] = ["r1", "r2"].map((id) => launches.find((launch) => launch.worktree!.branch.includes(id === "r1" ? "first" : "last"))!.worktree!);
+    expect(await applyToWorkspace(first)).toMatchObject({ applied: true });
+    expect(await applyToWorkspace(second)).toMatchObject({ applied: false, conflicts: [{ path: "a.txt" }] });
+    expect(await applyToWorkspace(second, { merge: true })).toMatchObject({ applied: true, withConflictMarkers: [] });
+    expect(await readFile(join(workspace, "a.txt"), "utf8")).toBe("ONE\ntwo\nthree\nfour\nFIVE\n");
+  });
+
+  it("is refused, in words, outside a git repository or where the app has no worktrees folder", async () => {
+    const { runs, launches } = rig([agent("worker")], { worktreesDir: worktreesDir() });
+    await expect(runs.run("parent", request("worker", { isolation: "worktree" }))).rejects.toThrow(
+      /^isolation: worktree needs the workspace in a git repository with a commit: .* is not in a git repository$/,
+    );
+    await expect(rig([agent("worker")], { workspace: await repository() }).runs.run("parent", request("worker", { isolation: "worktree" }))).rejects.toThrow(
+      "isolation: worktree is not available in this app: it has no folder for worktrees.",
+    );
+    expect(launches).toHaveLength(0);
   });
 });

@@ -57,6 +57,54 @@ describe("the subagent tool", () => {
     expect(result.details.usage.turns).toBe(1);
   });
 
+  it("isolation: worktree goes to main with each task that asks, a task's own word before the call's", async () => {
+    const { fake, started } = runner(() => ({ output: "ok" }));
+    await subagentTool(fake).execute("c1", { agent: "worker", task: "Do it", isolation: "worktree" });
+    await subagentTool(fake).execute("c2", {
+      tasks: [
+        { agent: "worker", task: "a" },
+        { agent: "worker", task: "b", isolation: "worktree" },
+      ],
+    });
+    await subagentTool(fake).execute("c3", { agent: "worker", task: "plain" });
+    expect(started.map((request) => request.isolation)).toEqual(["worktree", undefined, "worktree", undefined]);
+    const schema = JSON.parse(JSON.stringify(subagentTool(fake).parameters)) as { properties: Record<string, { enum?: string[] }> };
+    expect(schema.properties.isolation.enum).toEqual(["worktree"]);
+  });
+
+  it("an isolated task's result tells the parent where it worked and what it changed there, and the details keep it", async () => {
+    const worktree = {
+      path: "/data-worktrees/project-fix-abc123",
+      branch: "paddock/worker-fix",
+      base: "0123456",
+      files: [
+        { path: "a.txt", status: "modified" as const, added: 2, removed: 1, binary: false },
+        { path: "img.png", status: "added" as const, added: 0, removed: 0, binary: true },
+        { path: "new.ts", oldPath: "old.ts", status: "renamed" as const, added: 0, removed: 0, binary: false },
+      ],
+      added: 2,
+      removed: 1,
+    };
+    const { fake } = runner(() => ({ output: "Fixed.", worktree }));
+    const result = await subagentTool(fake).execute("c1", { agent: "worker", task: "Fix it", isolation: "worktree" });
+    expect(text(result)).toBe(
+      [
+        "Fixed.",
+        "",
+        "Worked in its own git worktree /data-worktrees/project-fix-abc123 (branch paddock/worker-fix): 3 files changed, +2 −1:",
+        "- modified a.txt (+2 −1)",
+        "- added img.png (binary)",
+        "- renamed old.ts → new.ts (+0 −0)",
+        "These changes are on branch paddock/worker-fix, not in the workspace, until they are applied.",
+      ].join("\n"),
+    );
+    expect(result.details.runs[0].worktree).toEqual(worktree);
+    const none = runner(() => ({ output: "Nothing to do.", worktree: { ...worktree, files: [], added: 0, removed: 0 } }));
+    expect(text(await subagentTool(none.fake).execute("c2", { agent: "worker", task: "x" }))).toBe(
+      "Nothing to do.\n\nWorked in its own git worktree /data-worktrees/project-fix-abc123 (branch paddock/worker-fix): no files changed.",
+    );
+  });
+
   it("a failed single task fails the call with pi's text: the stop reason, then the evidence", async () => {
     const { fake } = runner(() => ({ ok: false, stopReason: "error", errorMessage: "rate limited", output: "half an answer" }));
     const call = subagentTool(fake).execute("c1", { agent: "worker", task: "Do it" });
