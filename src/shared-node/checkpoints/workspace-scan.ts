@@ -1,0 +1,241 @@
+/**
+ * The live state of one workspace as this process last saw it (trees in memory, with each file's stat), and the
+ * scans that bring it up to date: a full scan (every folder read, every entry lstat'ed, only files whose size, mtime,
+ * ctime, inode or mode changed are read again), or a scan of named paths (only those re-examined: what `write` and
+ * `edit` changed). A folder that changed is marked so that writing the trees writes it and its ancestors only.
+ *
+ * Never follows a symlink (entries are lstat'ed, links recorded by their target), never opens a FIFO, socket or device
+ * (they are skipped), skips `.git` anywhere and what `.gitignore` ignores (ignore-rules.ts).
+ *
+ * A scan is a generator that yields after each folder: the caller runs it to the end at once (`runSync`) or in slices
+ * of a few milliseconds between which the event loop runs (`runSliced`), which is how the first snapshot of a large
+ * workspace happens in the background.
+ */
+import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import { GITIGNORE_NAME, GIT_NAME, IgnoreRules, readRulesFile } from "./ignore-rules";
+import type { ObjectStore } from "./object-store";
+import { emptyDir, type DirNode, type FileNode, type StatKey } from "./tree";
+
+/** A file modified this recently may change again within the file system's timestamp tick: rehash it next time. */
+const RACY_MS = 2000;
+
+export interface ScanOptions {
+  /** Files larger than this are recorded (size, "too large") but not stored. */
+  maxFileBytes: number;
+  /** Absolute paths never scanned: the store's own folder when it lies inside the workspace. */
+  skipAbsolute?: readonly string[];
+}
+
+export class WorkspaceScanner {
+  /** The workspace's root folder as last scanned. */
+  root: DirNode = emptyDir();
+  private readonly rulesCache = new Map<string, { signature: string; parent: IgnoreRules; rules: IgnoreRules }>();
+  private excludeCache: { signature: string; rules: IgnoreRules } | null = null;
+
+  constructor(
+    readonly workspace: string,
+    private readonly store: ObjectStore,
+    private readonly options: ScanOptions,
+  ) {}
+
+  /** A full scan of the workspace. */
+  *scanAll(): Generator<void, void, void> {
+    const st = lstatSync(this.workspace);
+    this.root.mode = st.mode & 0o7777;
+    yield* this.scanDir(this.root, "", this.workspace, this.excludeRules());
+  }
+
+  /**
+   * Re-examines only `paths` (relative, "/"-separated; "" = everything): a file, a link, a folder (scanned whole), or
+   * a path now missing (dropped, with what was under it). A path under a folder the state does not know yet scans
+   * that folder. A `.gitignore` named re-scans its folder, since what is tracked there changed.
+   */
+  *scanPaths(paths: readonly string[]): Generator<void, void, void> {
+    for (const path of paths) {
+      if (path === "") {
+        yield* this.scanAll();
+        continue;
+      }
+      let parts = path.split("/");
+      if (parts.includes(GIT_NAME)) continue;
+      if (parts[parts.length - 1] === GITIGNORE_NAME) parts = parts.slice(0, -1);
+      if (parts.length === 0) {
+        yield* this.scanAll();
+        continue;
+      }
+      // Walk down while the state and the disk agree there is a folder; examine the first entry that is not one.
+      let dir = this.root;
+      let rel = "";
+      for (let i = 0; i < parts.length; i++) {
+        const name = parts[i];
+        const childRel = rel === "" ? name : `${rel}/${name}`;
+        const known = dir.children.get(name);
+        const last = i === parts.length - 1;
+        if (!last && known?.kind === "dir") {
+          const st = lstatSync(join(this.workspace, childRel), { throwIfNoEntry: false });
+          if (st?.isDirectory() && !this.rulesFor(rel).ignores(childRel, true)) {
+            dir = known;
+            rel = childRel;
+            continue;
+          }
+        }
+        const changed = yield* this.scanEntry(dir, name, childRel, this.rulesFor(rel));
+        if (changed) this.markDirty(parts.slice(0, i));
+        break;
+      }
+    }
+  }
+
+  private markDirty(parts: readonly string[]): void {
+    let dir = this.root;
+    dir.id = null;
+    for (const name of parts) {
+      const next = dir.children.get(name);
+      if (next?.kind !== "dir") return;
+      next.id = null;
+      dir = next;
+    }
+  }
+
+  /** Scans one folder's entries; returns whether anything in it (or under it) changed. Marks it dirty if so. */
+  private *scanDir(dir: DirNode, rel: string, abs: string, parentRules: IgnoreRules): Generator<void, boolean, void> {
+    let names: string[];
+    try {
+      names = readdirSync(abs);
+    } catch {
+      names = [];
+    }
+    const rules = names.includes(GITIGNORE_NAME) ? this.rulesOf(rel, parentRules) : parentRules;
+    let changed = false;
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (name === GIT_NAME) continue;
+      seen.add(name);
+      if (yield* this.scanEntry(dir, name, rel === "" ? name : `${rel}/${name}`, rules)) changed = true;
+    }
+    for (const name of [...dir.children.keys()]) {
+      if (!seen.has(name)) {
+        dir.children.delete(name);
+        changed = true;
+      }
+    }
+    if (changed) dir.id = null;
+    yield;
+    return changed;
+  }
+
+  /** Examines one entry of `dir` and updates it; returns whether the recorded state changed. */
+  private *scanEntry(dir: DirNode, name: string, rel: string, rules: IgnoreRules): Generator<void, boolean, void> {
+    const abs = join(this.workspace, rel);
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    const known = dir.children.get(name);
+    const gone = () => {
+      if (!known) return false;
+      dir.children.delete(name);
+      dir.id = null;
+      return true;
+    };
+    if (!st || name === GIT_NAME || this.options.skipAbsolute?.includes(abs)) return gone();
+    const isDir = st.isDirectory();
+    if (rules.ignores(rel, isDir)) return gone();
+    const mode = st.mode & 0o7777;
+    if (isDir) {
+      const node = known?.kind === "dir" ? known : emptyDir(mode);
+      let changed = node !== known || node.mode !== mode;
+      node.mode = mode;
+      if (node !== known) dir.children.set(name, node);
+      if (yield* this.scanDir(node, rel, abs, rules)) changed = true;
+      if (changed) {
+        node.id = null;
+        dir.id = null;
+      }
+      return changed;
+    }
+    if (st.isFile()) {
+      if (known?.kind === "file" && known.mode === mode && sameStat(known, st)) return false;
+      const stored = this.store.storeFile(abs, this.options.maxFileBytes);
+      if (!stored) return gone();
+      const node: FileNode = { kind: "file", mode: stored.stat.mode & 0o7777, id: stored.id, ...statKey(stored.stat) };
+      if (stored.id === null) node.largeMtimeMs = stored.stat.mtimeMs;
+      dir.children.set(name, node);
+      const changed = !(
+        known?.kind === "file" &&
+        known.id === node.id &&
+        known.mode === node.mode &&
+        known.size === node.size &&
+        known.largeMtimeMs === node.largeMtimeMs
+      );
+      if (changed) dir.id = null;
+      return changed;
+    }
+    if (st.isSymbolicLink()) {
+      if (known?.kind === "symlink" && sameStat(known, st)) return false;
+      let target: string;
+      try {
+        target = readlinkSync(abs);
+      } catch {
+        return gone();
+      }
+      dir.children.set(name, { kind: "symlink", mode, target, ...statKey(st) });
+      const changed = !(known?.kind === "symlink" && known.target === target);
+      if (changed) dir.id = null;
+      return changed;
+    }
+    return gone(); // a FIFO, socket or device: never recorded, never opened
+  }
+
+  /** The rules at the root: .git/info/exclude (when there is one), then the root's .gitignore. */
+  private rootRules(): IgnoreRules {
+    return this.rulesOf("", this.excludeRules());
+  }
+
+  /** .git/info/exclude's rules, when there is one. */
+  private excludeRules(): IgnoreRules {
+    const abs = join(this.workspace, GIT_NAME, "info", "exclude");
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    const signature = signatureOf(st);
+    if (this.excludeCache?.signature !== signature) {
+      this.excludeCache = { signature, rules: IgnoreRules.none().child("", st ? readRulesFile(abs, st) : null) };
+    }
+    return this.excludeCache.rules;
+  }
+
+  /** The rules for the entries of folder `rel` (its own .gitignore on top of its ancestors'). */
+  private rulesFor(rel: string): IgnoreRules {
+    let rules = this.rootRules();
+    if (rel === "") return rules;
+    let at = "";
+    for (const part of rel.split("/")) {
+      at = at === "" ? part : `${at}/${part}`;
+      rules = this.rulesOf(at, rules);
+    }
+    return rules;
+  }
+
+  /** `parent` plus the folder `rel`'s own .gitignore, cached while the file's stat and the parent rules stay. */
+  private rulesOf(rel: string, parent: IgnoreRules): IgnoreRules {
+    const abs = join(this.workspace, rel, GITIGNORE_NAME);
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    const signature = signatureOf(st);
+    const cached = this.rulesCache.get(rel);
+    if (cached && cached.signature === signature && cached.parent === parent) return cached.rules;
+    const rules = parent.child(rel, st ? readRulesFile(abs, st) : null);
+    this.rulesCache.set(rel, { signature, parent, rules });
+    return rules;
+  }
+}
+
+function signatureOf(st: Stats | undefined): string {
+  return st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : "-";
+}
+
+function sameStat(known: StatKey, st: Stats): boolean {
+  return known.mtimeMs === st.mtimeMs && known.size === st.size && known.ctimeMs === st.ctimeMs && known.ino === st.ino;
+}
+
+function statKey(st: Stats): StatKey {
+  // A file changed within the last tick could change again without its stat changing: never trust that stat.
+  const racy = Date.now() - st.mtimeMs < RACY_MS || Date.now() - st.ctimeMs < RACY_MS;
+  return { size: st.size, mtimeMs: racy ? -1 : st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+}
