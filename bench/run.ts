@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (after `npm run build`): runs every benchmark in turn, prints a table and writes
- * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, machine, timestamp }). Loopback only; every loop is
+ * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, checkpoints, machine, timestamp }). Loopback only; every loop is
  * bounded and every wait has a timeout. Not part of `npm test`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { benchAttachments } from "./attachments";
 import { benchBackground } from "./background";
 import { benchBroker } from "./broker";
+import { benchCheckpoints } from "./checkpoints";
 import { benchCompaction } from "./compaction";
 import { benchEndpoints } from "./endpoints";
 import { benchIpc } from "./ipc";
@@ -40,6 +41,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["endpoints", benchEndpoints],
   ["mcp", benchMcp],
   ["reading", benchReading],
+  ["checkpoints", benchCheckpoints],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

@@ -7,10 +7,12 @@
  * - `snapshot({ paths })` records the workspace now: with paths (what `write`/`edit` changed) only those are
  *   re-examined; without, a full scan (after `bash`: only files whose stat changed are read). Returns the checkpoint id.
  * - `changes(fromId, toId)` lists what differs; `read(blobId)` a stored file's bytes.
- * - `restore(toId, { paths, expectedId, force })` puts those paths (or all) back as they were at `toId`, unless a path
- *   to restore changed outside since `expectedId` (the state the agent left; default: this session's latest
- *   checkpoint): then nothing is written and the conflicts come back (`force` lists paths to restore anyway). It
- *   returns what it changed, so the caller checkpoints the restore (`snapshot({ paths })`) and can undo it.
+ * - `restore(toId, { paths, expectedId, force })` puts back, as they were at `toId`, the paths (under `paths`, or all)
+ *   that differ between `expectedId` (the state the agent left; default: this session's latest checkpoint) and
+ *   `toId`; paths that changed outside since `expectedId` are conflicts, and when there is any nothing is written
+ *   (`force` lists paths to restore anyway). Paths the rewind does not concern (the user's own edits elsewhere) are
+ *   neither read nor touched. It returns what it changed, so the caller checkpoints the restore
+ *   (`snapshot({ paths })`) and can undo it.
  * - `removeSession()`, `enforceSizeLimit(maxBytes)`: the clean-up (maintenance.ts, which main calls directly).
  *
  * Calls on one store run one at a time, in order. Several stores (processes) may work on the same workspace and the
@@ -105,8 +107,9 @@ export class CheckpointStore {
     this.store = new ObjectStore(this.root);
     this.reader = new TreeReader(this.store);
     this.key = workspaceKey(this.workspace);
-    const skip = [this.root, safeRealpath(this.root)].filter((p): p is string => p !== null);
-    this.scanner = new WorkspaceScanner(this.workspace, this.store, { maxFileBytes: this.options.maxFileBytes, skipAbsolute: skip });
+    // The store inside the workspace (a data folder under the user's home, opened as a workspace) is never scanned.
+    const skip = this.relativePath(safeRealpath(this.root) ?? this.root);
+    this.scanner = new WorkspaceScanner(this.workspace, this.store, { maxFileBytes: this.options.maxFileBytes, skipRelative: skip ?? undefined });
   }
 
   /** Starts the first snapshot (or returns the one started) and resolves with its checkpoint id. */
@@ -158,11 +161,13 @@ export class CheckpointStore {
       if (!expectedId) throw new Error("checkpoints: no checkpoint to compare the workspace with");
       const expected = this.checkpoint(expectedId).root;
       const scope = options.paths?.map((p) => this.relativePath(p)).filter((p): p is string => p !== null);
-      if (scope) runSync(this.scanner.scanPaths(scope));
-      else await runSliced(this.scanner.scanAll(), this.options.scanSliceMs);
+      // Only what differs between the state the agent left and the target is restored (a file the user changed
+      // that the agent never touched is not the rewind's business), and only those paths are read from the disk.
+      const candidates = new Set(diffTrees(this.reader, expected, target, scope).map((d) => d.path));
+      runSync(this.scanner.scanPaths([...candidates]));
       const current = runSync(writeTrees(this.store, this.scanner.root));
-      const toChange = diffTrees(this.reader, current, target, scope);
-      const changedOutside = diffTrees(this.reader, expected, current, scope);
+      const toChange = diffTrees(this.reader, current, target, scope).filter((d) => candidates.has(d.path));
+      const changedOutside = diffTrees(this.reader, expected, current, scope).filter((d) => candidates.has(d.path));
       const force = (options.force ?? []).map((p) => this.relativePath(p)).filter((p): p is string => p !== null);
       const conflicts = findConflicts(toChange, changedOutside, force);
       if (conflicts.length > 0) return { conflicts, restored: [], skipped: [], paths: [] };

@@ -12,7 +12,7 @@
  * workspace happens in the background.
  */
 import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { GITIGNORE_NAME, GIT_NAME, IgnoreRules, readRulesFile } from "./ignore-rules";
 import type { ObjectStore } from "./object-store";
 import { emptyDir, type DirNode, type FileNode, type StatKey } from "./tree";
@@ -23,8 +23,8 @@ const RACY_MS = 2000;
 export interface ScanOptions {
   /** Files larger than this are recorded (size, "too large") but not stored. */
   maxFileBytes: number;
-  /** Absolute paths never scanned: the store's own folder when it lies inside the workspace. */
-  skipAbsolute?: readonly string[];
+  /** A folder never scanned (relative, "/"-separated): the store's own when it lies inside the workspace. */
+  skipRelative?: string;
 }
 
 export class WorkspaceScanner {
@@ -33,11 +33,15 @@ export class WorkspaceScanner {
   private readonly rulesCache = new Map<string, { signature: string; parent: IgnoreRules; rules: IgnoreRules }>();
   private excludeCache: { signature: string; rules: IgnoreRules } | null = null;
 
+  private readonly skipRel: string | undefined;
+
   constructor(
     readonly workspace: string,
     private readonly store: ObjectStore,
     private readonly options: ScanOptions,
-  ) {}
+  ) {
+    this.skipRel = options.skipRelative;
+  }
 
   /** A full scan of the workspace. */
   *scanAll(): Generator<void, void, void> {
@@ -108,17 +112,16 @@ export class WorkspaceScanner {
     }
     const rules = names.includes(GITIGNORE_NAME) ? this.rulesOf(rel, parentRules) : parentRules;
     let changed = false;
-    const seen = new Set<string>();
+    let kept = 0;
     for (const name of names) {
       if (name === GIT_NAME) continue;
-      seen.add(name);
       if (yield* this.scanEntry(dir, name, rel === "" ? name : `${rel}/${name}`, rules)) changed = true;
+      if (dir.children.has(name)) kept++;
     }
-    for (const name of [...dir.children.keys()]) {
-      if (!seen.has(name)) {
-        dir.children.delete(name);
-        changed = true;
-      }
+    if (kept !== dir.children.size) {
+      const present = new Set(names);
+      for (const name of [...dir.children.keys()]) if (!present.has(name)) dir.children.delete(name);
+      changed = true;
     }
     if (changed) dir.id = null;
     yield;
@@ -127,35 +130,33 @@ export class WorkspaceScanner {
 
   /** Examines one entry of `dir` and updates it; returns whether the recorded state changed. */
   private *scanEntry(dir: DirNode, name: string, rel: string, rules: IgnoreRules): Generator<void, boolean, void> {
-    const abs = join(this.workspace, rel);
+    const abs = `${this.workspace}${sep}${rel}`;
     const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (!st?.isDirectory()) return this.examineLeaf(dir, name, rel, abs, st, rules);
     const known = dir.children.get(name);
-    const gone = () => {
-      if (!known) return false;
-      dir.children.delete(name);
-      dir.id = null;
-      return true;
-    };
-    if (!st || name === GIT_NAME || this.options.skipAbsolute?.includes(abs)) return gone();
-    const isDir = st.isDirectory();
-    if (rules.ignores(rel, isDir)) return gone();
+    if (name === GIT_NAME || rel === this.skipRel || rules.ignores(rel, true)) return this.drop(dir, name);
     const mode = st.mode & 0o7777;
-    if (isDir) {
-      const node = known?.kind === "dir" ? known : emptyDir(mode);
-      let changed = node !== known || node.mode !== mode;
-      node.mode = mode;
-      if (node !== known) dir.children.set(name, node);
-      if (yield* this.scanDir(node, rel, abs, rules)) changed = true;
-      if (changed) {
-        node.id = null;
-        dir.id = null;
-      }
-      return changed;
+    const node = known?.kind === "dir" ? known : emptyDir(mode);
+    let changed = node !== known || node.mode !== mode;
+    node.mode = mode;
+    if (node !== known) dir.children.set(name, node);
+    if (yield* this.scanDir(node, rel, abs, rules)) changed = true;
+    if (changed) {
+      node.id = null;
+      dir.id = null;
     }
+    return changed;
+  }
+
+  /** A file, link or anything else that is not a folder (or nothing: st undefined). */
+  private examineLeaf(dir: DirNode, name: string, rel: string, abs: string, st: Stats | undefined, rules: IgnoreRules): boolean {
+    if (!st || name === GIT_NAME || rules.ignores(rel, false)) return this.drop(dir, name);
+    const known = dir.children.get(name);
+    const mode = st.mode & 0o7777;
     if (st.isFile()) {
       if (known?.kind === "file" && known.mode === mode && sameStat(known, st)) return false;
       const stored = this.store.storeFile(abs, this.options.maxFileBytes);
-      if (!stored) return gone();
+      if (!stored) return this.drop(dir, name);
       const node: FileNode = { kind: "file", mode: stored.stat.mode & 0o7777, id: stored.id, ...statKey(stored.stat) };
       if (stored.id === null) node.largeMtimeMs = stored.stat.mtimeMs;
       dir.children.set(name, node);
@@ -175,15 +176,22 @@ export class WorkspaceScanner {
       try {
         target = readlinkSync(abs);
       } catch {
-        return gone();
+        return this.drop(dir, name);
       }
       dir.children.set(name, { kind: "symlink", mode, target, ...statKey(st) });
       const changed = !(known?.kind === "symlink" && known.target === target);
       if (changed) dir.id = null;
       return changed;
     }
-    return gone(); // a FIFO, socket or device: never recorded, never opened
+    return this.drop(dir, name); // a FIFO, socket or device: never recorded, never opened
   }
+
+  private drop(dir: DirNode, name: string): boolean {
+    if (!dir.children.delete(name)) return false;
+    dir.id = null;
+    return true;
+  }
+
 
   /** The rules at the root: .git/info/exclude (when there is one), then the root's .gitignore. */
   private rootRules(): IgnoreRules {

@@ -162,6 +162,21 @@ describe("checkpoints: the conflict rule", () => {
     expect(forced.conflicts).toEqual([]);
     expect(readFileSync(join(ws, "notes.md"), "utf8")).toBe("original\n");
   });
+
+  it("neither reads nor reverts a file the agent never touched, changed outside meanwhile", async () => {
+    write("agent.txt", "before\n");
+    write("user.txt", "user before\n");
+    const store = open();
+    const start = await store.baseline();
+    write("agent.txt", "agent's\n");
+    const agentLeft = await store.snapshot({ paths: ["agent.txt"] });
+    write("user.txt", "the user's edit\n");
+    const result = await store.restore(start, { expectedId: agentLeft });
+    expect(result.conflicts).toEqual([]);
+    expect(result.paths).toEqual(["agent.txt"]);
+    expect(readFileSync(join(ws, "agent.txt"), "utf8")).toBe("before\n");
+    expect(readFileSync(join(ws, "user.txt"), "utf8")).toBe("the user's edit\n");
+  });
 });
 
 describe("checkpoints: the user's repository", () => {
@@ -391,6 +406,21 @@ describe("checkpoints: storage", () => {
     // The newest checkpoint of a chat is never dropped.
     expect(enforceCheckpointSizeLimit(data, 1, { graceMs: 0 }).dropped.map((r) => r.id)).toEqual([ids[3]]);
     expect(store.list().map((r) => r.id)).toEqual([ids[4]]);
+  });
+
+  it("never scans its own store when the data folder lies inside the workspace", async () => {
+    write("a.txt", "a\n");
+    data = join(ws, "app-data");
+    mkdirSync(data);
+    const store = open();
+    const start = await store.baseline();
+    write("b.txt", "b\n");
+    const end = await store.snapshot();
+    expect(store.changes(start, end).map((c) => c.path)).toEqual(["b.txt"]);
+    expect(store.list()).toHaveLength(2);
+    await store.close();
+    const again = await store.snapshot();
+    expect(store.changes(end, again)).toEqual([]);
   });
 
   it("lets a new process start from the saved stat cache, and sees what changed meanwhile", async () => {
