@@ -95,34 +95,47 @@ export function parseTree(text: string): Map<string, TreeEntry> {
   return entries;
 }
 
+/**
+ * A scan or a tree write as a generator: it yields after each folder (a point where it may pause), or a promise (a
+ * file read or object write done off the event loop, in the background mode) whose value it is sent back.
+ */
+export type Work<T> = Generator<Promise<unknown> | undefined, T, unknown>;
+
 /** Writes every changed folder's tree (children first), yielding after each; returns the root's id. */
-export function* writeTrees(store: ObjectStore, dir: DirNode): Generator<void, string, void> {
+export function* writeTrees(store: ObjectStore, dir: DirNode, background = false): Work<string> {
   if (dir.id !== null) return dir.id;
   const entries = new Map<string, TreeEntry>();
   for (const [name, child] of dir.children) {
-    if (child.kind === "dir") yield* writeTrees(store, child);
+    if (child.kind === "dir") yield* writeTrees(store, child, background);
     entries.set(name, entryOf(child));
   }
-  dir.id = store.writeBytes(serializeTree(entries));
+  const text = serializeTree(entries);
+  dir.id = background ? ((yield store.writeBytesAsync(text)) as string) : store.writeBytes(text);
   yield;
   return dir.id;
 }
 
-/** Runs a generator (a scan, a tree write) to its end at once. */
-export function runSync<T>(work: Generator<void, T, void>): T {
+/** Runs work (a scan, a tree write) to its end at once. */
+export function runSync<T>(work: Work<T>): T {
   for (;;) {
     const step = work.next();
     if (step.done) return step.value;
+    if (step.value) throw new Error("checkpoints: background work run at once");
   }
 }
 
-/** Runs a generator in slices of about `sliceMs`, letting the event loop run between them. */
-export async function runSliced<T>(work: Generator<void, T, void>, sliceMs: number): Promise<T> {
+/** Runs work in slices of about `sliceMs`, letting the event loop run between them and while its I/O is done. */
+export async function runSliced<T>(work: Work<T>, sliceMs: number): Promise<T> {
   let sliceStart = performance.now();
+  let sent: unknown;
   for (;;) {
-    const step = work.next();
+    const step = work.next(sent);
+    sent = undefined;
     if (step.done) return step.value;
-    if (performance.now() - sliceStart >= sliceMs) {
+    if (step.value) {
+      sent = await step.value;
+      sliceStart = performance.now();
+    } else if (performance.now() - sliceStart >= sliceMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
     }

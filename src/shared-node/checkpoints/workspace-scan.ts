@@ -15,7 +15,8 @@ import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
 import { GITIGNORE_NAME, GIT_NAME, IgnoreRules, readRulesFile } from "./ignore-rules";
 import type { ObjectStore } from "./object-store";
-import { emptyDir, type DirNode, type FileNode, type StatKey } from "./tree";
+import type { StoredFile } from "./object-store";
+import { emptyDir, type DirNode, type FileNode, type StatKey, type Work } from "./tree";
 
 /** A file modified this recently may change again within the file system's timestamp tick: rehash it next time. */
 const RACY_MS = 2000;
@@ -34,6 +35,8 @@ export class WorkspaceScanner {
   private excludeCache: { signature: string; rules: IgnoreRules } | null = null;
 
   private readonly skipRel: string | undefined;
+  /** Files are read and stored off the event loop (yielded promises): the first snapshot, run in the background. */
+  background = false;
 
   constructor(
     readonly workspace: string,
@@ -44,7 +47,7 @@ export class WorkspaceScanner {
   }
 
   /** A full scan of the workspace. */
-  *scanAll(): Generator<void, void, void> {
+  *scanAll(): Work<void> {
     const st = lstatSync(this.workspace);
     this.root.mode = st.mode & 0o7777;
     yield* this.scanDir(this.root, "", this.workspace, this.excludeRules());
@@ -55,7 +58,7 @@ export class WorkspaceScanner {
    * a path now missing (dropped, with what was under it). A path under a folder the state does not know yet scans
    * that folder. A `.gitignore` named re-scans its folder, since what is tracked there changed.
    */
-  *scanPaths(paths: readonly string[]): Generator<void, void, void> {
+  *scanPaths(paths: readonly string[]): Work<void> {
     for (const path of paths) {
       if (path === "") {
         yield* this.scanAll();
@@ -103,7 +106,7 @@ export class WorkspaceScanner {
   }
 
   /** Scans one folder's entries; returns whether anything in it (or under it) changed. Marks it dirty if so. */
-  private *scanDir(dir: DirNode, rel: string, abs: string, parentRules: IgnoreRules): Generator<void, boolean, void> {
+  private *scanDir(dir: DirNode, rel: string, abs: string, parentRules: IgnoreRules): Work<boolean> {
     let names: string[];
     try {
       names = readdirSync(abs);
@@ -129,10 +132,19 @@ export class WorkspaceScanner {
   }
 
   /** Examines one entry of `dir` and updates it; returns whether the recorded state changed. */
-  private *scanEntry(dir: DirNode, name: string, rel: string, rules: IgnoreRules): Generator<void, boolean, void> {
+  private *scanEntry(dir: DirNode, name: string, rel: string, rules: IgnoreRules): Work<boolean> {
     const abs = `${this.workspace}${sep}${rel}`;
     const st = lstatSync(abs, { throwIfNoEntry: false });
-    if (!st?.isDirectory()) return this.examineLeaf(dir, name, rel, abs, st, rules);
+    if (!st?.isDirectory()) {
+      if (this.background && st?.isFile() && name !== GIT_NAME) {
+        const known = dir.children.get(name);
+        if (known?.kind === "file" && known.mode === (st.mode & 0o7777) && sameStat(known, st)) return false;
+        if (rules.ignores(rel, false)) return this.drop(dir, name);
+        const stored = (yield this.store.storeFileAsync(abs, this.options.maxFileBytes)) as StoredFile | null;
+        return this.applyStored(dir, name, stored);
+      }
+      return this.examineLeaf(dir, name, rel, abs, st, rules);
+    }
     const known = dir.children.get(name);
     if (name === GIT_NAME || rel === this.skipRel || rules.ignores(rel, true)) return this.drop(dir, name);
     const mode = st.mode & 0o7777;
@@ -155,20 +167,7 @@ export class WorkspaceScanner {
     const mode = st.mode & 0o7777;
     if (st.isFile()) {
       if (known?.kind === "file" && known.mode === mode && sameStat(known, st)) return false;
-      const stored = this.store.storeFile(abs, this.options.maxFileBytes);
-      if (!stored) return this.drop(dir, name);
-      const node: FileNode = { kind: "file", mode: stored.stat.mode & 0o7777, id: stored.id, ...statKey(stored.stat) };
-      if (stored.id === null) node.largeMtimeMs = stored.stat.mtimeMs;
-      dir.children.set(name, node);
-      const changed = !(
-        known?.kind === "file" &&
-        known.id === node.id &&
-        known.mode === node.mode &&
-        known.size === node.size &&
-        known.largeMtimeMs === node.largeMtimeMs
-      );
-      if (changed) dir.id = null;
-      return changed;
+      return this.applyStored(dir, name, this.store.storeFile(abs, this.options.maxFileBytes));
     }
     if (st.isSymbolicLink()) {
       if (known?.kind === "symlink" && sameStat(known, st)) return false;
@@ -186,12 +185,29 @@ export class WorkspaceScanner {
     return this.drop(dir, name); // a FIFO, socket or device: never recorded, never opened
   }
 
+  /** Records a file just stored (null: it is no longer a regular file). */
+  private applyStored(dir: DirNode, name: string, stored: StoredFile | null): boolean {
+    const known = dir.children.get(name);
+    if (!stored) return this.drop(dir, name);
+    const node: FileNode = { kind: "file", mode: stored.stat.mode & 0o7777, id: stored.id, ...statKey(stored.stat) };
+    if (stored.id === null) node.largeMtimeMs = stored.stat.mtimeMs;
+    dir.children.set(name, node);
+    const changed = !(
+      known?.kind === "file" &&
+      known.id === node.id &&
+      known.mode === node.mode &&
+      known.size === node.size &&
+      known.largeMtimeMs === node.largeMtimeMs
+    );
+    if (changed) dir.id = null;
+    return changed;
+  }
+
   private drop(dir: DirNode, name: string): boolean {
     if (!dir.children.delete(name)) return false;
     dir.id = null;
     return true;
   }
-
 
   /** The rules at the root: .git/info/exclude (when there is one), then the root's .gitignore. */
   private rootRules(): IgnoreRules {

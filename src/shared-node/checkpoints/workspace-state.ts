@@ -9,7 +9,8 @@
  * while a session still records that workspace (so the next scan's unchanged files keep their objects).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ObjectStore } from "./object-store";
 import { type DirNode, type LiveNode } from "./tree";
@@ -29,12 +30,14 @@ export function workspaceStatePath(storeRoot: string, key: string): string {
   return join(storeRoot, "workspaces", `${key}.json`);
 }
 
-export function saveWorkspaceState(store: ObjectStore, key: string, workspace: string, root: DirNode): void {
+/** Saves the state; the JSON is made at once (the state may change right after), written off the event loop. */
+export async function saveWorkspaceState(store: ObjectStore, key: string, workspace: string, root: DirNode): Promise<void> {
+  const text = JSON.stringify({ v: FORMAT, workspace, root: save(root) });
   const path = workspaceStatePath(store.root, key);
-  mkdirSync(join(store.root, "workspaces"), { recursive: true });
+  await mkdir(join(store.root, "workspaces"), { recursive: true });
   const temp = store.tempPath();
-  writeFileSync(temp, JSON.stringify({ v: FORMAT, workspace, root: save(root) }), { flag: "wx" });
-  renameSync(temp, path);
+  await writeFile(temp, text, { flag: "wx" });
+  await rename(temp, path);
 }
 
 /** The saved state, or null (none yet, unreadable, another format, or naming objects the store lost). */
