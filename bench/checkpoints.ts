@@ -6,7 +6,8 @@
  *
  * - editCallMs: a checkpoint after `write`/`edit` (the changed path named), median of 15.
  * - bashCallVsGitRatio: a full-tree checkpoint after a command changed 10 files (6 modified, 2 created, 2 deleted),
- *   over git's incremental snapshot of the same kind of change, medians of 5 each, interleaved.
+ *   over git's incremental snapshot of the same kind of change, medians of 5 each, interleaved. The store watches
+ *   the workspace (its default); `noWatchFullScanMs` is the same checkpoint by a full stat walk.
  * - firstSnapshotBlocksMs: the first snapshot of the workspace runs in the background: the longest the event loop
  *   was held up while it ran (what a first model request would wait), the call's own return included.
  * - rewind100FilesMs: restoring 100 changed files (the full scan that finds what to restore included), median of 3.
@@ -49,6 +50,7 @@ export async function benchCheckpoints(): Promise<Record<string, Metric>> {
     let last = performance.now();
     let running = true;
     const tick = () => {
+      if (!running) return;
       const now = performance.now();
       longestStall = Math.max(longestStall, now - last);
       last = now;
@@ -127,8 +129,24 @@ export async function benchCheckpoints(): Promise<Record<string, Metric>> {
       rewindTimes.push(performance.now() - t);
       if (result.conflicts.length > 0 || result.restored.length !== 100) throw new Error(`bench: rewind restored ${result.restored.length}, ${result.conflicts.length} conflicts`);
     }
+    const watchedFolders = store.watchedFolders;
     await store.close();
+
+    // The same bash checkpoint by a full stat walk (no watcher), from the saved stat cache.
+    const scanning = openCheckpointStore(data, ws, "bench-scan", { watch: false });
+    t = performance.now();
+    await scanning.baseline();
+    const reopenBaselineMs = performance.now() - t;
+    const fullScanBash: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      changeTen();
+      t = performance.now();
+      await scanning.snapshot();
+      fullScanBash.push(performance.now() - t);
+    }
+    await scanning.close();
     const storeBytes = checkpointStoreBytes(data);
+    const statCacheBytes = readdirSync(join(data, "checkpoints", "workspaces")).reduce((sum, name) => sum + lstatSync(join(data, "checkpoints", "workspaces", name)).size, 0);
 
     const alternatives = await measureAlternatives(ws, files, base);
     const gitMedian = median(gitBash);
@@ -137,11 +155,11 @@ export async function benchCheckpoints(): Promise<Record<string, Metric>> {
       editCallMs: metric(median(editTimes), "<=", 20, "ms", { note: `a write's checkpoint (path named), median of ${EDIT_RUNS}; ${note}` }),
       bashCallVsGitRatio: metric(median(oursBash) / gitMedian, "<=", 0.5, "x", {
         note: "full-tree checkpoint after 10 files changed, over git add -A && write-tree on a shadow repository",
-        detail: { oursMs: round(median(oursBash), 1), gitMs: round(gitMedian, 1), oursRunsMs: oursBash.map((v) => round(v, 1)), gitRunsMs: gitBash.map((v) => round(v, 1)), noChangeFullScanMs: round(median(noChangeScan), 1), gitStatusMs: round(gitStatusMs, 1), alternatives },
+        detail: { oursMs: round(median(oursBash), 1), gitMs: round(gitMedian, 1), oursRunsMs: oursBash.map((v) => round(v, 1)), gitRunsMs: gitBash.map((v) => round(v, 1)), noChangeMs: round(median(noChangeScan), 1), noWatchFullScanMs: round(median(fullScanBash), 1), gitStatusMs: round(gitStatusMs, 1), alternatives },
       }),
       firstSnapshotBlocksMs: metric(firstSnapshotBlocksMs, "<=", 100, "ms", {
         note: "longest event-loop stall while the first snapshot ran in the background (the call's return included)",
-        detail: { callReturnMs: round(callReturnMs, 2), longestStallMs: round(longestStall, 1), backgroundTotalMs: Math.round(baselineTotalMs), gitFirstAddWriteTreeMs: Math.round(gitFirstMs), heapAfterBaselineMb: round((heapAfterBaseline - heapBefore) / 1e6, 1), storeMb: round(storeBytes / 1e6, 1), lastCheckpoint: checkpoint },
+        detail: { callReturnMs: round(callReturnMs, 2), longestStallMs: round(longestStall, 1), backgroundTotalMs: Math.round(baselineTotalMs), gitFirstAddWriteTreeMs: Math.round(gitFirstMs), heapAfterBaselineMb: round((heapAfterBaseline - heapBefore) / 1e6, 1), savedStatCacheMb: round(statCacheBytes / 1e6, 1), watchedFolders, reopenWithSavedStatCacheMs: Math.round(reopenBaselineMs), storeMb: round(storeBytes / 1e6, 1), lastCheckpoint: checkpoint },
       }),
       rewind100FilesMs: metric(median(rewindTimes), "<=", 500, "ms", { note: `restore of 100 changed files (scan included), median of ${REWIND_RUNS}`, detail: { runsMs: rewindTimes.map((v) => round(v, 1)) } }),
     };

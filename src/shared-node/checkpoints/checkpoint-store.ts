@@ -5,7 +5,8 @@
  * - `baseline()` starts the first snapshot (in slices of a few ms, in the background) and resolves with its id; every
  *   later call awaits it. Holding up the caller only for the first slice is what lets the first model request go.
  * - `snapshot({ paths })` records the workspace now: with paths (what `write`/`edit` changed) only those are
- *   re-examined; without, a full scan (after `bash`: only files whose stat changed are read). Returns the checkpoint id.
+ *   re-examined; without (after `bash`), what the watcher saw change, or a full scan when it cannot be sure (only
+ *   files whose stat changed are read). Returns the checkpoint id.
  * - `changes(fromId, toId)` lists what differs; `read(blobId)` a stored file's bytes.
  * - `restore(toId, { paths, expectedId, force })` puts back, as they were at `toId`, the paths (under `paths`, or all)
  *   that differ between `expectedId` (the state the agent left; default: this session's latest checkpoint) and
@@ -31,6 +32,7 @@ import {
   type SweepOptions,
   type SweepResult,
 } from "./maintenance";
+import { ChangeWatcher } from "./change-watcher";
 import { ObjectStore } from "./object-store";
 import { applyRestore, findConflicts, type RestoreConflict, type RestoredPath, type SkippedPath } from "./restore-plan";
 import { runSliced, runSync, TreeReader, writeTrees } from "./tree";
@@ -49,6 +51,11 @@ export interface CheckpointStoreOptions {
   scanSliceMs?: number;
   /** How long after a snapshot the stat cache is saved for other processes (debounced). Default 2 s. */
   saveStateDelayMs?: number;
+  /**
+   * Watch the workspace (change-watcher.ts) so that a full-tree snapshot re-examines only what the system says
+   * changed, falling back to a full scan whenever the watcher cannot be sure. Default true.
+   */
+  watch?: boolean;
 }
 
 export interface RestoreOptions {
@@ -88,6 +95,7 @@ export class CheckpointStore {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private stateDirty = false;
   private latestId: string | null = null;
+  private watcher: ChangeWatcher | null = null;
 
   constructor(
     readonly dataFolder: string,
@@ -102,6 +110,7 @@ export class CheckpointStore {
       baselineSliceMs: options.baselineSliceMs ?? 8,
       scanSliceMs: options.scanSliceMs ?? 50,
       saveStateDelayMs: options.saveStateDelayMs ?? 2000,
+      watch: options.watch ?? true,
     };
     this.root = checkpointsRoot(dataFolder);
     this.store = new ObjectStore(this.root);
@@ -117,6 +126,11 @@ export class CheckpointStore {
     this.baselinePromise ??= this.enqueue(async () => {
       const saved = loadWorkspaceState(this.store, this.key);
       if (saved) this.scanner.root = saved;
+      if (this.options.watch) {
+        const watcher = new ChangeWatcher(this.workspace);
+        this.watcher = watcher;
+        this.scanner.folderHooks = { read: (rel, ino) => watcher.watchDir(rel, ino), dropped: (rel) => watcher.unwatchTree(rel) };
+      }
       // Files are read and stored off the event loop: a disk busy writing back (a first snapshot of a large tree
       // writes hundreds of MB) blocks a synchronous write for whole seconds (measured: 1.4 s).
       this.scanner.background = true;
@@ -137,7 +151,11 @@ export class CheckpointStore {
     return this.enqueue(async () => {
       const paths = options.paths?.map((p) => this.relativePath(p)).filter((p): p is string => p !== null);
       if (paths) runSync(this.scanner.scanPaths(paths));
-      else await runSliced(this.scanner.scanAll(), this.options.scanSliceMs);
+      else {
+        const changed = this.watcher?.watching ? await this.watcher.take() : null;
+        if (changed) runSync(this.scanner.scanPaths(changed));
+        else await runSliced(this.scanner.scanAll(), this.options.scanSliceMs);
+      }
       const rootId = runSync(writeTrees(this.store, this.scanner.root));
       return this.record(rootId, paths);
     });
@@ -152,6 +170,11 @@ export class CheckpointStore {
   /** A stored file's bytes by its blob id (from `changes`). */
   read(blobId: string): Buffer {
     return this.store.read(blobId);
+  }
+
+  /** How many folders the watcher watches (0: not watching). */
+  get watchedFolders(): number {
+    return this.watcher?.watching ? this.watcher.size : 0;
   }
 
   /** This session's checkpoints, oldest first. */
@@ -198,9 +221,12 @@ export class CheckpointStore {
     return enforceCheckpointSizeLimit(this.dataFolder, maxBytes, options);
   }
 
-  /** Waits for calls in progress and saves the stat cache. */
+  /** Waits for calls in progress, stops watching and saves the stat cache. */
   async close(): Promise<void> {
     await this.queue.catch(() => {});
+    this.watcher?.close();
+    this.watcher = null;
+    this.scanner.folderHooks = null;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.saveState();

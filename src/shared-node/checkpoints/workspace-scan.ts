@@ -37,6 +37,8 @@ export class WorkspaceScanner {
   private readonly skipRel: string | undefined;
   /** Files are read and stored off the event loop (yielded promises): the first snapshot, run in the background. */
   background = false;
+  /** Told of each folder just before it is read, and of each folder dropped from the state (change-watcher.ts). */
+  folderHooks: { read(rel: string, ino: number): void; dropped(rel: string): void } | null = null;
 
   constructor(
     readonly workspace: string,
@@ -50,7 +52,7 @@ export class WorkspaceScanner {
   *scanAll(): Work<void> {
     const st = lstatSync(this.workspace);
     this.root.mode = st.mode & 0o7777;
-    yield* this.scanDir(this.root, "", this.workspace, this.excludeRules());
+    yield* this.scanDir(this.root, "", this.workspace, this.excludeRules(), st.ino);
   }
 
   /**
@@ -106,7 +108,8 @@ export class WorkspaceScanner {
   }
 
   /** Scans one folder's entries; returns whether anything in it (or under it) changed. Marks it dirty if so. */
-  private *scanDir(dir: DirNode, rel: string, abs: string, parentRules: IgnoreRules): Work<boolean> {
+  private *scanDir(dir: DirNode, rel: string, abs: string, parentRules: IgnoreRules, ino: number): Work<boolean> {
+    this.folderHooks?.read(rel, ino);
     let names: string[];
     try {
       names = readdirSync(abs);
@@ -123,7 +126,7 @@ export class WorkspaceScanner {
     }
     if (kept !== dir.children.size) {
       const present = new Set(names);
-      for (const name of [...dir.children.keys()]) if (!present.has(name)) dir.children.delete(name);
+      for (const name of [...dir.children.keys()]) if (!present.has(name)) this.drop(dir, name, rel === "" ? name : `${rel}/${name}`);
       changed = true;
     }
     if (changed) dir.id = null;
@@ -139,20 +142,20 @@ export class WorkspaceScanner {
       if (this.background && st?.isFile() && name !== GIT_NAME) {
         const known = dir.children.get(name);
         if (known?.kind === "file" && known.mode === (st.mode & 0o7777) && sameStat(known, st)) return false;
-        if (rules.ignores(rel, false)) return this.drop(dir, name);
+        if (rules.ignores(rel, false)) return this.drop(dir, name, rel);
         const stored = (yield this.store.storeFileAsync(abs, this.options.maxFileBytes)) as StoredFile | null;
-        return this.applyStored(dir, name, stored);
+        return this.applyStored(dir, name, rel, stored);
       }
       return this.examineLeaf(dir, name, rel, abs, st, rules);
     }
     const known = dir.children.get(name);
-    if (name === GIT_NAME || rel === this.skipRel || rules.ignores(rel, true)) return this.drop(dir, name);
+    if (name === GIT_NAME || rel === this.skipRel || rules.ignores(rel, true)) return this.drop(dir, name, rel);
     const mode = st.mode & 0o7777;
     const node = known?.kind === "dir" ? known : emptyDir(mode);
     let changed = node !== known || node.mode !== mode;
     node.mode = mode;
     if (node !== known) dir.children.set(name, node);
-    if (yield* this.scanDir(node, rel, abs, rules)) changed = true;
+    if (yield* this.scanDir(node, rel, abs, rules, st.ino)) changed = true;
     if (changed) {
       node.id = null;
       dir.id = null;
@@ -162,12 +165,12 @@ export class WorkspaceScanner {
 
   /** A file, link or anything else that is not a folder (or nothing: st undefined). */
   private examineLeaf(dir: DirNode, name: string, rel: string, abs: string, st: Stats | undefined, rules: IgnoreRules): boolean {
-    if (!st || name === GIT_NAME || rules.ignores(rel, false)) return this.drop(dir, name);
+    if (!st || name === GIT_NAME || rules.ignores(rel, false)) return this.drop(dir, name, rel);
     const known = dir.children.get(name);
     const mode = st.mode & 0o7777;
     if (st.isFile()) {
       if (known?.kind === "file" && known.mode === mode && sameStat(known, st)) return false;
-      return this.applyStored(dir, name, this.store.storeFile(abs, this.options.maxFileBytes));
+      return this.applyStored(dir, name, rel, this.store.storeFile(abs, this.options.maxFileBytes));
     }
     if (st.isSymbolicLink()) {
       if (known?.kind === "symlink" && sameStat(known, st)) return false;
@@ -175,20 +178,20 @@ export class WorkspaceScanner {
       try {
         target = readlinkSync(abs);
       } catch {
-        return this.drop(dir, name);
+        return this.drop(dir, name, rel);
       }
       dir.children.set(name, { kind: "symlink", mode, target, ...statKey(st) });
       const changed = !(known?.kind === "symlink" && known.target === target);
       if (changed) dir.id = null;
       return changed;
     }
-    return this.drop(dir, name); // a FIFO, socket or device: never recorded, never opened
+    return this.drop(dir, name, rel); // a FIFO, socket or device: never recorded, never opened
   }
 
   /** Records a file just stored (null: it is no longer a regular file). */
-  private applyStored(dir: DirNode, name: string, stored: StoredFile | null): boolean {
+  private applyStored(dir: DirNode, name: string, rel: string, stored: StoredFile | null): boolean {
     const known = dir.children.get(name);
-    if (!stored) return this.drop(dir, name);
+    if (!stored) return this.drop(dir, name, rel);
     const node: FileNode = { kind: "file", mode: stored.stat.mode & 0o7777, id: stored.id, ...statKey(stored.stat) };
     if (stored.id === null) node.largeMtimeMs = stored.stat.mtimeMs;
     dir.children.set(name, node);
@@ -203,8 +206,11 @@ export class WorkspaceScanner {
     return changed;
   }
 
-  private drop(dir: DirNode, name: string): boolean {
-    if (!dir.children.delete(name)) return false;
+  private drop(dir: DirNode, name: string, rel: string): boolean {
+    const known = dir.children.get(name);
+    if (!known) return false;
+    dir.children.delete(name);
+    if (known.kind === "dir") this.folderHooks?.dropped(rel);
     dir.id = null;
     return true;
   }

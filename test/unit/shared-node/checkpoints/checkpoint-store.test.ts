@@ -135,6 +135,50 @@ describe("checkpoints: a shell command's changes, recorded and restored", () => 
   });
 });
 
+describe("checkpoints: the watcher", () => {
+  it("records after each command exactly what a full scan records", async () => {
+    write(".gitignore", "out/\n");
+    write("a/b/c/deep.txt", "deep\n");
+    write("a/keep.txt", "keep\n");
+    write("x/y.txt", "y\n");
+    write("out/ignored.txt", "ignored\n");
+    const watching = open("watching");
+    await watching.baseline();
+    const rootOf = (store: CheckpointStore) => store.list().at(-1)!.root;
+    const commands: (() => void)[] = [
+      () => write("a/b/c/deep.txt", "deep changed\n"),
+      () => {
+        rmSync(join(ws, "a/b"), { recursive: true });
+        write("a/b/c/deep.txt", "made again\n"); // the folder removed and made again, a new inode
+      },
+      () => write("a/b/c/deep.txt", "then changed inside the new folder\n"),
+      () => {
+        write("new/one/two/three.txt", "3\n");
+        write("new/one/four.txt", "4\n");
+        mkdirSync(join(ws, "new/empty"));
+      },
+      () => {
+        renameSync(join(ws, "x"), join(ws, "new/one/moved-x"));
+        chmodSync(join(ws, "a/keep.txt"), 0o700);
+      },
+      () => write("new/one/moved-x/y.txt", "changed after the move\n"),
+      () => {
+        write(".gitignore", "\n"); // out/ is tracked from now on
+        unlinkSync(join(ws, "a/keep.txt"));
+        symlinkSync("b/c/deep.txt", join(ws, "a/keep.txt"));
+      },
+      () => write("out/ignored.txt", "no longer ignored, changed\n"),
+    ];
+    for (const [i, command] of commands.entries()) {
+      command();
+      await watching.snapshot();
+      const scanning = open(`scanning-${i}`, { watch: false });
+      await scanning.baseline();
+      expect(rootOf(watching), `after command ${i}`).toBe(rootOf(scanning));
+    }
+  });
+});
+
 describe("checkpoints: the conflict rule", () => {
   it("returns a conflict instead of overwriting a file changed outside since the agent's checkpoint; force restores it", async () => {
     write("notes.md", "original\n");
