@@ -145,15 +145,18 @@ export class CheckpointStore {
     return this.baselinePromise;
   }
 
-  /** Records the workspace now: only `paths` re-examined when given (relative to the workspace or absolute). */
-  async snapshot(options: { paths?: readonly string[] } = {}): Promise<string> {
+  /**
+   * Records the workspace now: only `paths` re-examined when given (relative to the workspace or absolute); else
+   * what the watcher saw change, or (`full`, or the watcher unsure) every entry lstat'ed.
+   */
+  async snapshot(options: { paths?: readonly string[]; full?: boolean } = {}): Promise<string> {
     await this.baseline();
     return this.enqueue(async () => {
       const paths = options.paths?.map((p) => this.relativePath(p)).filter((p): p is string => p !== null);
       if (paths) runSync(this.scanner.scanPaths(paths));
       else {
-        const changed = this.watcher?.watching ? await this.watcher.take() : null;
-        if (changed) runSync(this.scanner.scanPaths(changed));
+        const changed = this.watcher?.watching ? await this.watcher.take() : null; // taken even when full: it starts afresh
+        if (changed && !options.full) runSync(this.scanner.scanPaths(changed));
         else await runSliced(this.scanner.scanAll(), this.options.scanSliceMs);
       }
       const rootId = runSync(writeTrees(this.store, this.scanner.root));

@@ -177,6 +177,17 @@ describe("checkpoints: the watcher", () => {
       expect(rootOf(watching), `after command ${i}`).toBe(rootOf(scanning));
     }
   });
+
+  it("takes a full scan when asked, which sees a write through a hard link from outside the tree", async () => {
+    write("linked.txt", "one\n");
+    (await import("node:fs")).linkSync(join(ws, "linked.txt"), join(base, "outside-link.txt"));
+    const store = open();
+    const start = await store.baseline();
+    await store.snapshot();
+    writeFileSync(join(base, "outside-link.txt"), "changed from outside, through the other link\n");
+    const full = await store.snapshot({ full: true });
+    expect(store.changes(start, full).map((c) => c.path)).toEqual(["linked.txt"]);
+  });
 });
 
 describe("checkpoints: the conflict rule", () => {
