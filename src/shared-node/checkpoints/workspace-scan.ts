@@ -7,9 +7,10 @@
  * Never follows a symlink (entries are lstat'ed, links recorded by their target), never opens a FIFO, socket or device
  * (they are skipped), skips `.git` anywhere and what `.gitignore` ignores (ignore-rules.ts).
  *
- * A scan is a generator that yields after each folder: the caller runs it to the end at once (`runSync`) or in slices
- * of a few milliseconds between which the event loop runs (`runSliced`), which is how the first snapshot of a large
- * workspace happens in the background.
+ * A scan is a generator that yields after each folder (and, in the background mode, a promise for each file to read
+ * and store): the caller runs it to the end at once (`runSync`) or in slices of a few milliseconds between which the
+ * event loop runs (`runSliced`), which is how the first snapshot of a large workspace happens in the background. Each
+ * folder is announced (`folderHooks`) before it is read, so the change watcher watches it from then on.
  */
 import { lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import { join, sep } from "node:path";
