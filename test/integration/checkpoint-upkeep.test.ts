@@ -5,7 +5,7 @@
  * what was dropped, with the date, and the store's use; "Clear all" empties it.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -84,6 +84,8 @@ describe("the checkpoint store's upkeep in the real core", () => {
     await record(other.id, [1]);
     const folder = join(root(), "sessions", chat.id);
     expect(existsSync(folder)).toBe(true);
+    // The store's folder is made at start, for the user alone (what it holds are copies of workspaces' files).
+    if (process.platform !== "win32") expect(statSync(root()).mode & 0o777).toBe(0o700);
 
     await c.service.deleteSession(chat.id);
     // Within the undo window nothing goes, and undo brings the chat back with its checkpoints.

@@ -30,6 +30,7 @@ import type { OAuthFlows } from "../accounts/oauth-providers";
 import { CheckpointUpkeep, type CheckpointUpkeepOptions } from "../checkpoints/checkpoint-upkeep";
 import type { MaintenanceRunner } from "../checkpoints/maintenance-ops";
 import { errorText } from "../../shared/error-text";
+import { checkpointsRoot } from "../../shared-node/checkpoints/maintenance";
 
 /** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
 export interface DataFiles {
@@ -137,6 +138,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   keepDataFolderPrivate(options.dataDir, [files.sessionsDir]);
   // Before any launch: a worker uses the folder only if it exists, is the user's, and nobody else may write it.
   await mkdir(files.compileCacheDir, { recursive: true, mode: 0o700 });
+  // The checkpoint store (copies of workspaces' files, written by workers): the user's alone whatever their umask.
+  await mkdir(checkpointsRoot(options.dataDir), { recursive: true, mode: 0o700 });
   adoptLegacyIndex(options.dataDir, files.sessionIndexFile);
   const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
   options.prepareSettings?.(settings);
