@@ -431,10 +431,16 @@ describe("chat UI fixture", () => {
     await page.getByLabel("Storage limit (MB)").fill("10");
     await page.getByLabel("Storage limit (MB)").blur();
     await page.getByText("The storage limit must be a whole number of MB from 100 to 1048576.").waitFor();
+    // Below what the store holds: Settings say why it stays over.
+    await page.getByLabel("Storage limit (MB)").fill("1000");
+    await page.getByLabel("Storage limit (MB)").blur();
+    await expect.poll(() => page.getByTestId("checkpoint-usage").textContent()).toBe("1.4 GB of 1000 MB used");
+    expect(await page.getByTestId("checkpoint-over-limit").textContent()).toBe("Over the limit: each chat keeps its latest checkpoint. A higher limit, or Clear all, makes room.");
     await page.getByLabel("Storage limit (MB)").fill("4096");
     await page.getByLabel("Storage limit (MB)").blur();
     await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "updateSettings").at(-1)?.args[0]).toEqual({ checkpoints: { storageLimitMB: 4096 } });
     await expect.poll(() => page.getByTestId("checkpoint-usage").textContent()).toBe("1.4 GB of 4 GB used");
+    expect(await page.getByTestId("checkpoint-over-limit").count()).toBe(0);
     await page.locator("#settings-section-checkpoints").scrollIntoViewIfNeeded();
     await shot(page, "settings-checkpoints-fixture");
     await page.getByRole("button", { name: "Clear all checkpoints" }).click();

@@ -64,6 +64,11 @@ function CheckpointStorage({ limitMB }: { limitMB: number }) {
       <div className="field-label">
         <span className="field-label-text">Storage used</span>
         <div className="field-hint" role="status" data-testid="checkpoint-usage">{use}</div>
+        {status && status.bytes > status.limitBytes ? (
+          <div className="field-hint" data-testid="checkpoint-over-limit">
+            Over the limit: each chat keeps its latest checkpoint. A higher limit, or Clear all, makes room.
+          </div>
+        ) : null}
         {status?.lastDrop ? (
           <div className="field-hint" data-testid="checkpoint-last-drop">
             {dropReportText(status.lastDrop)}, <time dateTime={new Date(status.lastDrop.at).toISOString()}>{new Date(status.lastDrop.at).toLocaleString()}</time>.
