@@ -14,7 +14,8 @@ const devContentSecurityPolicy: Plugin = {
 
 /**
  * Three builds:
- * - main: Electron's main process (`index`), the agent worker (`agent-worker`) and the MCP host (`mcp-host`), all
+ * - main: Electron's main process (`index`), the agent worker (`agent-worker`), the MCP host (`mcp-host`) and main's
+ *   checkpoint clean-up thread (`checkpoint-maintenance`), all
  *   ESM because pi-ai and electron-store are ESM-only. The worker and the host are output files of their own so the
  *   same file runs under Electron's utilityProcess and Node's child_process.fork (tests, `npm run dev:web`).
  * - preload: CommonJS, because a sandboxed preload cannot be an ES module.
@@ -45,6 +46,8 @@ export default defineConfig({
           "agent-worker": resolve(root, "src/agent-worker/host/entry.ts"),
           // The MCP host process (src/mcp-host/): the official MCP SDK stays external, loaded from node_modules.
           "mcp-host": resolve(root, "src/mcp-host/entry.ts"),
+          // The checkpoint store's clean-up, a worker thread of main (src/main/checkpoints/maintenance-thread.ts).
+          "checkpoint-maintenance": resolve(root, "src/main/checkpoints/maintenance-thread.ts"),
         },
         // Loading the catalogue has no side effects a worker needs: what imports nothing from it does not load it.
         treeshake: { moduleSideEffects: (id: string) => !PI_AI_MODELS.test(id) },

@@ -21,7 +21,7 @@ export interface AppServiceRig {
   index: SessionIndex;
   broker: SessionBroker;
   service: AppService;
-  /** Disposes the broker and removes the folder. */
+  /** Disposes the service (its delayed clean-up of deleted chats) and the broker, and removes the folder. */
   close(): Promise<void>;
 }
 
@@ -43,6 +43,7 @@ export async function startAppServiceRig(prefix = "paddock-app-"): Promise<AppSe
   return {
     dir, settings, secrets, index, broker, service,
     close: async () => {
+      service.dispose();
       await broker.dispose();
       rmSync(dir, { recursive: true, force: true });
     },

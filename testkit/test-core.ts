@@ -1,13 +1,19 @@
 /**
  * The core both hosts assemble (`createCore`), set up as integration tests want it: built workers under Node,
- * WebSocket sessions, no spare worker, plaintext secrets, no window to open. `options` add to or override that.
+ * WebSocket sessions, no spare worker, plaintext secrets, no window to open, the built checkpoint clean-up thread.
+ * `options` add to or override that.
  */
+import { resolve } from "node:path";
 import { createCore, type Core, type CoreOptions } from "../src/main/broker/core";
+import { threadRunner } from "../src/main/checkpoints/thread-runner";
 import { NodeWorkerLauncher } from "../src/main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../src/main/broker/secrets";
 import { endpointUrl } from "../src/main/broker/session-broker";
 import { SessionClient } from "../src/renderer/store/session-client";
 import { openWebSocket, waitForIdle, WORKER_FILE } from "./worker-harness";
+
+/** Main's checkpoint clean-up thread, as built. */
+export const CHECKPOINT_MAINTENANCE_FILE = resolve("out/main/checkpoint-maintenance.js");
 
 export function createTestCore(options: Partial<CoreOptions<never>> & Pick<CoreOptions<never>, "dataDir">): Promise<Core<never>> {
   return createCore({
@@ -16,6 +22,7 @@ export function createTestCore(options: Partial<CoreOptions<never>> & Pick<CoreO
     cipher: plaintextDevCipher,
     keepSpare: false,
     openSession: async () => {},
+    checkpointRunner: threadRunner(CHECKPOINT_MAINTENANCE_FILE),
     ...options,
   });
 }

@@ -10,6 +10,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dispatchAppCall } from "../main/broker/app-call";
 import { createCore, dataFiles, type Core } from "../main/broker/core";
+import { threadRunner } from "../main/checkpoints/thread-runner";
 import { NodeWorkerLauncher } from "../main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../main/broker/secrets";
 import { endpointUrl } from "../main/broker/session-broker";
@@ -55,6 +56,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     dataDir,
     launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js"), [], compileCacheDir),
     mcpLauncher: new NodeWorkerLauncher(join(options.buildDir, "main", "mcp-host.js"), [], compileCacheDir),
+    checkpointRunner: threadRunner(join(options.buildDir, "main", "checkpoint-maintenance.js")),
     sessionTransport: "websocket",
     cipher: plaintextDevCipher,
     integrityCheck: options.integrityCheck,

@@ -421,6 +421,37 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("settings: Checkpoints show the store's use against the limit and what was dropped, with the date; Clear all asks first", async () => {
+    const page = await open("chat");
+    await page.getByTestId("open-settings").click();
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Checkpoints" }).click();
+    await expect.poll(() => page.getByTestId("checkpoint-usage").textContent()).toBe("1.4 GB of 2 GB used");
+    expect(await page.getByTestId("checkpoint-last-drop").textContent()).toMatch(/^Dropped the oldest checkpoints of 3 chats to stay under 2 GB, .*2026.*\.$/);
+    expect(await page.getByTestId("checkpoint-last-drop").locator("time").getAttribute("datetime")).toBe("2026-12-01T09:30:00.000Z");
+    await page.getByLabel("Storage limit (MB)").fill("10");
+    await page.getByLabel("Storage limit (MB)").blur();
+    await page.getByText("The storage limit must be a whole number of MB from 100 to 1048576.").waitFor();
+    // Below what the store holds: Settings say why it stays over.
+    await page.getByLabel("Storage limit (MB)").fill("1000");
+    await page.getByLabel("Storage limit (MB)").blur();
+    await expect.poll(() => page.getByTestId("checkpoint-usage").textContent()).toBe("1.4 GB of 1000 MB used");
+    expect(await page.getByTestId("checkpoint-over-limit").textContent()).toBe("Over the limit: each chat keeps its latest checkpoint. A higher limit, or Clear all, makes room.");
+    await page.getByLabel("Storage limit (MB)").fill("4096");
+    await page.getByLabel("Storage limit (MB)").blur();
+    await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "updateSettings").at(-1)?.args[0]).toEqual({ checkpoints: { storageLimitMB: 4096 } });
+    await expect.poll(() => page.getByTestId("checkpoint-usage").textContent()).toBe("1.4 GB of 4 GB used");
+    expect(await page.getByTestId("checkpoint-over-limit").count()).toBe(0);
+    await page.locator("#settings-section-checkpoints").scrollIntoViewIfNeeded();
+    await shot(page, "settings-checkpoints-fixture");
+    await page.getByRole("button", { name: "Clear all checkpoints" }).click();
+    expect((await appCalls(page)).some((c) => c.name === "clearCheckpoints")).toBe(false);
+    await page.getByTestId("checkpoint-clear-confirm").click();
+    await expect.poll(() => page.getByTestId("checkpoint-usage").textContent()).toBe("0 bytes of 4 GB used");
+    expect(await page.getByTestId("checkpoint-last-drop").textContent()).toMatch(/^Cleared all checkpoints \(1\.4 GB freed\), /);
+    expect((await appCalls(page)).filter((c) => c.name === "clearCheckpoints")).toHaveLength(1);
+    await page.close();
+  });
+
   it("first launch without keys shows setup; a local endpoint gets the user chatting", async () => {
     const page = await open("setup");
     await page.getByTestId("setup-view").waitFor();

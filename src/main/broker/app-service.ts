@@ -11,6 +11,7 @@ import type { WorkerSettings } from "../../shared/protocol/control-protocol";
 import { customProviderId } from "../../shared/providers/custom-provider";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import { Listeners } from "../../shared/transport/transport";
+import { errorText } from "../../shared/error-text";
 import { endpointKeyStatus, endpointOf, endpointOrigin, isProviderKeyName, orphanedKeys } from "./endpoint-keys";
 import { probeEndpoint as probeServer, probeKey } from "./endpoint-probe";
 import type { EndpointProbeRequest, EndpointProbeResult } from "../../shared/protocol/endpoint-probe";
@@ -37,9 +38,11 @@ import type { SkillsOverview } from "../../shared/protocol/skills";
 import type { Accounts } from "../accounts/accounts";
 import type { SignInState } from "../../shared/protocol/accounts";
 import type { CloudProviderChange } from "../../shared/providers/cloud-settings";
+import type { CheckpointUpkeep } from "../checkpoints/checkpoint-upkeep";
+import type { CheckpointStorageStatus } from "../../shared/protocol/checkpoint-storage";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
-const UNDO_WINDOW_MS = 60_000;
+export const UNDO_WINDOW_MS = 60_000;
 
 export function toWorkerSettings(settings: Settings): WorkerSettings {
   return {
@@ -55,8 +58,11 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     allowedDomains: settings.tools.allowedDomains,
     defaultSystemPrompt: settings.defaultSystemPrompt,
     shellCommandPrefix: settings.tools.shellCommandPrefix,
+    checkpoints: { enabled: settings.checkpoints.enabled, maxFileBytes: settings.checkpoints.maxFileMB * MB },
   };
 }
+
+const MB = 1024 * 1024;
 
 export interface AppServiceOptions<Port> {
   settings: SettingsStore;
@@ -86,6 +92,10 @@ export interface AppServiceOptions<Port> {
   models?: ModelDirectory;
   /** Accounts (sign-ins) and cloud providers' fields (main/accounts); absent: those calls are refused. */
   accounts?: Accounts;
+  /** The checkpoint store's clean-up (main/checkpoints); absent: no chat keeps checkpoints here, the calls are refused. */
+  checkpoints?: CheckpointUpkeep;
+  /** How long a deleted chat can be brought back (default UNDO_WINDOW_MS; tests shorten it). */
+  undoWindowMs?: number;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -94,6 +104,8 @@ export class AppService<Port = never> implements AppApi {
   private readonly broker: SessionBroker<Port>;
   private readonly events = new Listeners<[AppEvent]>();
   private readonly models: ModelDirectory;
+  private purgeTimer: ReturnType<typeof setTimeout> | undefined;
+  private purging: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
@@ -101,6 +113,7 @@ export class AppService<Port = never> implements AppApi {
       options.models ??
       new ModelDirectory({ settings: options.settings, secrets: options.secrets, configured: (provider) => options.accounts?.configured(provider) === true });
     for (const n of [...options.settings.notices, ...options.secrets.notices, ...options.index.notices]) this.notify(n.level, n.text);
+    for (const text of options.checkpoints?.notices ?? []) this.notify("warning", text);
     options.index.onNotice((n) => this.notify(n.level, n.text));
     options.broker.onEvent((event) => this.onBrokerEvent(event));
     options.index.onChange((id) => this.publishSession(id));
@@ -270,10 +283,41 @@ export class AppService<Port = never> implements AppApi {
     // A deleted chat's agent stops (its run journaled as stopped; the page need not wait for that); undo reloads the
     // transcript in a new worker, which waits for this one to have flushed.
     void this.broker.close(id);
-    // Sessions deleted longer ago than the undo window are gone for good, transcripts included (closed back then).
-    for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
-      await this.removeChatFiles(purged);
-    }
+    await this.purgeDeleted();
+    // Once its undo window is over the chat goes for good even if nothing else is deleted (a moment after, so the
+    // window is over by then).
+    clearTimeout(this.purgeTimer);
+    this.purgeTimer = setTimeout(() => {
+      this.purgeDeleted().catch((error) => this.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
+    }, this.undoWindowMs() + Math.min(1000, this.undoWindowMs()));
+    this.purgeTimer.unref?.();
+  }
+
+  /**
+   * Chats deleted longer ago than the undo window are gone for good: transcripts and folders (closed back then), and
+   * their checkpoints with their subagents' (removed in the background: a failure is said in a notice, and the
+   * delete stays done). Also run at start, for chats deleted before Paddock last quit.
+   */
+  purgeDeleted(): Promise<void> {
+    const run = this.purging.catch(() => undefined).then(async () => {
+      const index = this.options.index;
+      const purged = index.purgeDeleted(Date.now() - this.undoWindowMs());
+      if (purged.length === 0) return;
+      const sessions = purged.flatMap((id) => [id, ...index.descendantsOf(id)]);
+      for (const id of purged) await this.removeChatFiles(id);
+      void this.options.checkpoints?.removeChats(sessions);
+    });
+    this.purging = run;
+    return run;
+  }
+
+  private undoWindowMs(): number {
+    return this.options.undoWindowMs ?? UNDO_WINDOW_MS;
+  }
+
+  /** Stops the delayed clean-up of deleted chats (quitting). */
+  dispose(): void {
+    clearTimeout(this.purgeTimer);
   }
 
   /** A chat's transcript and its folder (saved command output and temporary files are the chat's data too). */
@@ -365,6 +409,19 @@ export class AppService<Port = never> implements AppApi {
 
   piModelsFile(): Promise<PiModelsFileStatus> {
     return this.models.fileStatus();
+  }
+
+  async checkpointStorage(): Promise<CheckpointStorageStatus> {
+    return this.requireCheckpoints().status();
+  }
+
+  async clearCheckpoints(): Promise<CheckpointStorageStatus> {
+    return this.requireCheckpoints().clearAll();
+  }
+
+  private requireCheckpoints(): CheckpointUpkeep {
+    if (!this.options.checkpoints) throw new Error("Checkpoints are not kept here.");
+    return this.options.checkpoints;
   }
 
   async setCloudProvider(provider: string, change: CloudProviderChange): Promise<void> {

@@ -27,6 +27,10 @@ import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
 import { Accounts } from "../accounts/accounts";
 import type { OAuthFlows } from "../accounts/oauth-providers";
+import { CheckpointUpkeep, type CheckpointUpkeepOptions } from "../checkpoints/checkpoint-upkeep";
+import type { MaintenanceRunner } from "../checkpoints/maintenance-ops";
+import { errorText } from "../../shared/error-text";
+import { checkpointsRoot } from "../../shared-node/checkpoints/maintenance";
 
 /** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
 export interface DataFiles {
@@ -100,6 +104,10 @@ export interface CoreOptions<Port> {
   openExternal?(url: string): void;
   /** The account sign-in flows; default pi-ai's. Tests and the e2e host give stand-ins that follow pi-ai's contract. */
   oauthFlows?: () => OAuthFlows;
+  /** Where the checkpoint store's clean-up runs (the app: a worker thread); default main's own thread, after each call. */
+  checkpointRunner?: MaintenanceRunner;
+  /** Tests shorten these: the undo window of a deleted chat, and the checkpoint clean-up's grace, debounce and start delay. */
+  timing?: { undoWindowMs?: number } & Pick<CheckpointUpkeepOptions, "graceMs" | "debounceMs" | "startDelayMs">;
 }
 
 export interface Core<Port> {
@@ -112,6 +120,8 @@ export interface Core<Port> {
   search: MessageSearch;
   /** Signed-in accounts and cloud providers' fields (main/accounts). */
   accounts: Accounts;
+  /** The checkpoint store's clean-up (main/checkpoints). */
+  checkpoints: CheckpointUpkeep;
   /** MCP server configs; `resolveServerConfig(id)` gives the MCP runtime a server with its secrets. */
   mcpConfig: McpConfig;
   /** The MCP runtime: the host process, the servers' status, chats' calls (absent without `mcpLauncher`). */
@@ -135,6 +145,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   keepDataFolderPrivate(options.dataDir, [files.sessionsDir]);
   // Before any launch: a worker uses the folder only if it exists, is the user's, and nobody else may write it.
   await mkdir(files.compileCacheDir, { recursive: true, mode: 0o700 });
+  // The checkpoint store (copies of workspaces' files, written by workers): the user's alone whatever their umask.
+  await mkdir(checkpointsRoot(options.dataDir), { recursive: true, mode: 0o700 });
   adoptLegacyIndex(options.dataDir, files.sessionIndexFile);
   const settings = SettingsStore.open({ cwd: files.settingsDir, storeFactory: options.storeFactory });
   options.prepareSettings?.(settings);
@@ -223,6 +235,25 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const mcpConfig = new McpConfig(settings, secrets);
   mcpConfig.onChange(() => void mcp?.reconfigure());
   void mcp?.reconfigure();
+  const { undoWindowMs, ...upkeepTiming } = options.timing ?? {};
+  const checkpoints = new CheckpointUpkeep({
+    dataDir: options.dataDir,
+    limitBytes: () => settings.get().checkpoints.storageLimitMB * 1024 * 1024,
+    liveSessions: () => broker.openSessionIds(),
+    chatOf: (session) => topChat(index, session),
+    notify: (text) => service.notify("warning", text),
+    ...(options.checkpointRunner ? { runner: options.checkpointRunner } : {}),
+    ...upkeepTiming,
+  });
+  // The limit is checked at start, a while after a run ends (the run's checkpoints are in), and when it is lowered.
+  broker.onEvent((event) => {
+    if (event.type === "activity" && event.activity === "idle" && event.outcome) checkpoints.scheduleLimit();
+  });
+  let limit = settings.get().checkpoints.storageLimitMB;
+  settings.subscribe((next) => {
+    if (next.checkpoints.storageLimitMB < limit) checkpoints.scheduleLimit(0);
+    limit = next.checkpoints.storageLimitMB;
+  });
   const service = new AppService<Port>({
     settings,
     secrets,
@@ -236,9 +267,14 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     guardedPlaces: { home: options.homeDir ?? homedir(), dataDir: options.dataDir },
     models,
     accounts,
+    checkpoints,
+    ...(undoWindowMs !== undefined ? { undoWindowMs } : {}),
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
+  // Chats deleted before Paddock last quit, their undo window long over, go now; then the limit's first check.
+  void service.purgeDeleted().catch((error) => service.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
+  checkpoints.start();
   let shuttingDown: Promise<void> | undefined;
   return {
     files,
@@ -249,6 +285,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     service,
     search,
     accounts,
+    checkpoints,
     mcpConfig,
     ...(mcp ? { mcp } : {}),
     agentsToConfirm: () => (settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
@@ -256,11 +293,23 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
       (shuttingDown ??= (async () => {
         // Workers report their last status as they stop: the index is written after that.
         accounts.signIns.dispose();
-        await Promise.all([broker.dispose(), mcp?.dispose()]);
+        service.dispose();
+        await Promise.all([broker.dispose(), mcp?.dispose(), checkpoints.dispose()]);
         await index.flush().catch(() => undefined);
         await search.dispose();
       })()),
   };
+}
+
+/** The chat a session belongs to: a subagent's parent chat (and its parent's, up), else the session itself. */
+function topChat(index: SessionIndex, session: string): string {
+  let id = session;
+  for (let depth = 0; depth < 10; depth++) {
+    const parent = index.get(id)?.parent?.sessionId;
+    if (parent === undefined) return id;
+    id = parent;
+  }
+  return id;
 }
 
 /** The browser host's old index at `<data>/session-index.json` moves to the shared place, unless one is there. */

@@ -123,6 +123,22 @@ export class SessionIndex {
     return this.update(id, { deleted: undefined }) !== undefined;
   }
 
+  /** The subagents' sessions a session started, and theirs, deleted or not. */
+  descendantsOf(id: string): string[] {
+    const found: string[] = [];
+    const stack = [id];
+    while (stack.length > 0) {
+      const parent = stack.pop()!;
+      for (const s of this.sessions.values()) {
+        if (s.parent?.sessionId === parent && !found.includes(s.id)) {
+          found.push(s.id);
+          stack.push(s.id);
+        }
+      }
+    }
+    return found;
+  }
+
   /** Forgets sessions deleted before `olderThan` (ms since epoch) and returns their ids, so their files can go too. */
   purgeDeleted(olderThan: number): string[] {
     const purged = [...this.sessions.values()].filter((s) => s.deleted !== undefined && s.deleted < olderThan).map((s) => s.id);

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, session, shell, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
 import { createCore, dataFiles } from "../broker/core";
+import { threadRunner } from "../checkpoints/thread-runner";
 import { appPageUrl, isAppPageUrl } from "../app-page/app-origin";
 import { SESSION_QUERY_PARAM } from "../../shared/protocol/desktop-bridge";
 import { registerAppScheme, serveAppPages } from "./app-protocol";
@@ -54,6 +55,7 @@ async function start(): Promise<ChatWindows> {
     dataDir,
     launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js"), "Paddock Agent", compileCacheDir),
     mcpLauncher: new UtilityWorkerLauncher(join(here, "mcp-host.js"), "Paddock MCP", compileCacheDir),
+    checkpointRunner: threadRunner(join(here, "checkpoint-maintenance.js")),
     sessionTransport: "port",
     cipher: safeStorageCipher,
     // Settings persist through electron-store (the stack's choice); the core reads, checks and sets aside.

@@ -10,6 +10,7 @@ import { ModelsSection } from "../components/settings/sections/ModelsSection";
 import { EndpointsSection } from "../components/settings/sections/EndpointsSection";
 import { ChatsSection } from "../components/settings/sections/ChatsSection";
 import { ToolsSection } from "../components/settings/sections/ToolsSection";
+import { CheckpointsSection } from "../components/settings/sections/CheckpointsSection";
 import { AgentsSection } from "../components/settings/sections/AgentsSection";
 import { AppearanceSection } from "../components/settings/sections/AppearanceSection";
 import { SkillsSection } from "../components/settings/sections/SkillsSection";
@@ -43,6 +44,7 @@ const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "endpoints", title: "Endpoints", render: (p) => <EndpointsSection {...p} /> },
   { id: "chats", title: "Chats & runs", render: (p) => <ChatsSection {...p} /> },
   { id: "tools", title: "Workspace & tools", render: (p) => <ToolsSection {...p} /> },
+  { id: "checkpoints", title: "Checkpoints", render: (p) => <CheckpointsSection {...p} /> },
   { id: "mcp", title: "MCP servers", render: (p) => <McpServersSection {...p} /> },
   { id: "agents", title: "Agents & subagents", render: (p) => <AgentsSection {...p} /> },
   { id: "skills", title: "Skills & prompts", render: (p) => <SkillsSection {...p} /> },

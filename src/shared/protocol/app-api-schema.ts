@@ -57,6 +57,8 @@ export const APP_API_SCHEMAS = {
   ...MCP_CONFIG_API_SCHEMAS,
   refreshModels: RefreshModelsArgsSchema,
   piModelsFile: Type.Tuple([]),
+  checkpointStorage: Type.Tuple([]),
+  clearCheckpoints: Type.Tuple([]),
   listSkills: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
   confirmProjectSkills: Type.Tuple([SessionId]),
   setCloudProvider: Type.Tuple([ProviderName, CloudProviderChangeSchema]),

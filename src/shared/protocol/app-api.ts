@@ -13,6 +13,7 @@ import type { PiModelsFileStatus, ProviderModelList } from "./model-lists";
 import type { SkillsOverview } from "./skills";
 import type { AccountInfo, SignInState } from "./accounts";
 import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settings";
+import type { CheckpointStorageStatus } from "./checkpoint-storage";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -171,6 +172,13 @@ export interface AppApi extends McpStatusApi, McpConfigApi {
   refreshModels(provider: string): Promise<ProviderModelList>;
   /** pi's `models.json`: read again now, and what came of it (its problems in words, never a key). */
   piModelsFile(): Promise<PiModelsFileStatus>;
+  /** The checkpoint store (every chat's): its size now, Settings' limit, and what main last dropped to stay under it. */
+  checkpointStorage(): Promise<CheckpointStorageStatus>;
+  /**
+   * "Clear all checkpoints": every chat's checkpoints go, except the latest of a chat whose agent runs now (the state
+   * it works from); resolves the store's status after. Chats and their messages are untouched.
+   */
+  clearCheckpoints(): Promise<CheckpointStorageStatus>;
   /**
    * The skills and prompt templates on offer (main/skills/), where each comes from, and the files skipped and why.
    * With a chat, its workspace's too: those the user agreed to, and how many wait for the user's agreement.

@@ -38,6 +38,15 @@ export interface WorkerSettings {
   defaultSystemPrompt?: string;
   /** pi's `shellCommandPrefix` (Settings → Tools): run by bash before every command; absent or blank: none. */
   shellCommandPrefix?: string;
+  /** Settings → Checkpoints, as the worker's store wants them; absent: on, with the default largest file kept. */
+  checkpoints?: WorkerCheckpointSettings;
+}
+
+/** Whether the chat records checkpoints of its workspace, and the largest file a checkpoint keeps a copy of. */
+export interface WorkerCheckpointSettings {
+  enabled: boolean;
+  /** A file larger than this is recorded as changed without a copy (the store's `maxFileBytes`). */
+  maxFileBytes: number;
 }
 
 export interface WorkerInitOptions {

@@ -81,6 +81,27 @@ export const ToolsSettingsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The largest file a checkpoint may keep a copy of, and the store's limit, in MB: the bounds Settings accept. */
+export const CHECKPOINT_FILE_MB = { min: 1, max: 1024 } as const;
+export const CHECKPOINT_STORAGE_MB = { min: 100, max: 1024 * 1024 } as const;
+
+/**
+ * Checkpoints (issue 24): what a chat records of its workspace so its changes can be seen and taken back. Files
+ * `.gitignore` ignores are not tracked; a file larger than `maxFileMB` is recorded as changed without a copy. Main
+ * holds the whole store (every chat's) under `storageLimitMB` by dropping the oldest checkpoints.
+ */
+export const CheckpointSettingsSchema = Type.Object(
+  {
+    /** Whether chats record checkpoints at all. */
+    enabled: Type.Boolean(),
+    /** A file larger than this (MB) is not stored: the changes view says it changed, without a copy. */
+    maxFileMB: Type.Integer({ minimum: CHECKPOINT_FILE_MB.min, maximum: CHECKPOINT_FILE_MB.max }),
+    /** The store's limit (MB), across chats: above it the oldest checkpoints are dropped. */
+    storageLimitMB: Type.Integer({ minimum: CHECKPOINT_STORAGE_MB.min, maximum: CHECKPOINT_STORAGE_MB.max }),
+  },
+  { additionalProperties: false },
+);
+
 /**
  * An OpenAI-compatible endpoint (Ollama, LM Studio, vLLM...). Its models are addressed as provider `custom:<id>`;
  * its optional key is a secret stored under that same provider name.
@@ -159,6 +180,7 @@ export const SettingsSchema = Type.Object(
     abort: AbortSettingsSchema,
     background: BackgroundSettingsSchema,
     tools: ToolsSettingsSchema,
+    checkpoints: CheckpointSettingsSchema,
     /** Workspace folders chosen lately, newest first (main keeps them; offered when choosing a chat's workspace). */
     recentWorkspaces: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: RECENT_WORKSPACES }),
     /**
@@ -194,7 +216,7 @@ export const SettingsSchema = Type.Object(
 );
 
 /**
- * What a page may change, each part optional. `abort`, `background` and `tools` merge field by field (and
+ * What a page may change, each part optional. `abort`, `background`, `tools` and `checkpoints` merge field by field (and
  * `tools.approval` tool by tool); `customProviders` replaces the whole
  * list; `defaultModel: null` clears the default. `version`, `windows`, `recentWorkspaces`, `confirmedProjectAgents` and `mcpServers` belong to main and are not patchable.
  */
@@ -209,6 +231,7 @@ export const SettingsPatchSchema = Type.Object(
     abort: Type.Optional(Type.Partial(AbortSettingsSchema)),
     background: Type.Optional(Type.Partial(BackgroundSettingsSchema)),
     tools: Type.Optional(Type.Partial(ToolsSettingsSchema)),
+    checkpoints: Type.Optional(Type.Partial(CheckpointSettingsSchema)),
     customProviders: Type.Optional(Type.Array(CustomProviderSchema)),
     theme: Type.Optional(ThemeSchema),
     onboarded: Type.Optional(Type.Boolean()),
@@ -223,6 +246,7 @@ export type SettingsPatch = Static<typeof SettingsPatchSchema>;
 export type AbortSettings = Settings["abort"];
 export type BackgroundSettings = Settings["background"];
 export type ToolsSettings = Settings["tools"];
+export type CheckpointSettings = Settings["checkpoints"];
 export type ToolPolicy = ToolsSettings["approval"][string];
 export type CustomProvider = Static<typeof CustomProviderSchema>;
 export type AddedModel = Static<typeof AddedModelSchema>;
@@ -256,6 +280,11 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     maxSubagents: 8,
     shellCommandPrefix: "",
   },
+  checkpoints: {
+    enabled: true,
+    maxFileMB: 20,
+    storageLimitMB: 2048,
+  },
   recentWorkspaces: [],
   confirmedProjectAgents: [],
   customProviders: [],
@@ -279,7 +308,7 @@ export function validateSettings(value: unknown): SettingsValidation {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: settings };
 }
 
-/** The rules a schema cannot say, for settings that pass the schema: custom provider and MCP server ids are unique, an MCP server's own rules (server-fields.ts), and a model is added to a provider once. */
+/** The rules a schema cannot say, for settings that pass the schema: custom provider and MCP server ids are unique, an MCP server's own rules (server-fields.ts), a model is added to a provider once, and checkpoints' largest file fits their storage limit. */
 export function settingsRuleErrors(settings: Settings): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
@@ -294,6 +323,8 @@ export function settingsRuleErrors(settings: Settings): string[] {
     if (added.has(key)) errors.push(`addedModels: ${model.provider}'s model "${model.id}" is added twice`);
     added.add(key);
   }
+  const { maxFileMB, storageLimitMB } = settings.checkpoints;
+  if (maxFileMB > storageLimitMB) errors.push(`checkpoints: the largest file kept (${maxFileMB} MB) must not be more than the storage limit (${storageLimitMB} MB)`);
   return errors;
 }
 
@@ -304,7 +335,7 @@ export function settingsRuleErrors(settings: Settings): string[] {
 export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
   const patchErrors = schemaErrors(SettingsPatchSchema, patch, "settings");
   if (patchErrors.length > 0) throw new Error(`Invalid settings change: ${patchErrors.join("; ")}`);
-  const { defaultModel, abort, background, tools, ...rest } = structuredClone(patch);
+  const { defaultModel, abort, background, tools, checkpoints, ...rest } = structuredClone(patch);
   const next: Settings = {
     ...settings,
     ...withoutUndefined(rest),
@@ -315,6 +346,7 @@ export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Se
       ...withoutUndefined(tools ?? {}),
       approval: { ...settings.tools.approval, ...(tools?.approval ?? {}) },
     },
+    checkpoints: { ...settings.checkpoints, ...withoutUndefined(checkpoints ?? {}) },
   };
   if (defaultModel === null) delete next.defaultModel;
   else if (defaultModel !== undefined) next.defaultModel = defaultModel;
@@ -391,11 +423,11 @@ export function upgradeSettings(raw: unknown): unknown {
   }
   const defaults = structuredClone(DEFAULT_SETTINGS) as Settings;
   // A missing group takes the defaults; a partial one is completed; anything else is left to fail validation.
-  const group = (key: "abort" | "background" | "tools") => {
+  const group = (key: "abort" | "background" | "tools" | "checkpoints") => {
     const value = data[key] ?? defaults[key];
     return isRecord(value) ? { ...defaults[key], ...value } : value;
   };
-  return { ...defaults, ...data, abort: group("abort"), background: group("background"), tools: group("tools") };
+  return { ...defaults, ...data, abort: group("abort"), background: group("background"), tools: group("tools"), checkpoints: group("checkpoints") };
 }
 
 function field(settings: Settings, key: string): unknown {

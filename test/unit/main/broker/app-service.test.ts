@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppService } from "../../../../src/main/broker/app-service";
+import { AppService, toWorkerSettings } from "../../../../src/main/broker/app-service";
+import { CheckpointUpkeep } from "../../../../src/main/checkpoints/checkpoint-upkeep";
+import { openCheckpointStore } from "../../../../src/shared-node/checkpoints/checkpoint-store";
+import { listSessions } from "../../../../src/shared-node/checkpoints/checkpoint-refs";
+import { checkpointsRoot } from "../../../../src/shared-node/checkpoints/maintenance";
 import { dispatchAppCall } from "../../../../src/main/broker/app-call";
 import { SecretStore } from "../../../../src/main/broker/secrets";
 import { workerApiKey } from "../../../../src/main/broker/endpoint-keys";
@@ -50,6 +54,43 @@ describe("the app service behind every page call", () => {
     expect(existsSync(broker.sessionDir(chat.id))).toBe(false);
     await service.restoreSession(chat.id);
     expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
+  });
+
+  it("removes a deleted chat's checkpoints, and its subagents', only once its undo window is over", async () => {
+    const notices: string[] = [];
+    const checkpoints = new CheckpointUpkeep({ dataDir: dir, limitBytes: () => 1 << 30, liveSessions: () => [], notify: (t) => notices.push(t), graceMs: 0 });
+    const withCheckpoints = new AppService({ settings, secrets, index, broker, openSession: async () => {}, checkpoints, undoWindowMs: 150 });
+    const chat = await withCheckpoints.createSession();
+    const other = await withCheckpoints.createSession();
+    index.upsert({ id: "sub-1", title: "scout (subagent)", created: 1, updated: 1, messageCount: 0, parent: { sessionId: chat.id, toolCallId: "c1", agent: "scout" } });
+    index.upsert({ id: "sub-2", title: "nested (subagent)", created: 1, updated: 1, messageCount: 0, parent: { sessionId: "sub-1", toolCallId: "c2", agent: "scout" } });
+    const workspace = join(dir, "workspace");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "a.txt"), "a\n");
+    for (const session of [chat.id, "sub-1", "sub-2", other.id]) {
+      const store = openCheckpointStore(dir, workspace, session);
+      await store.baseline();
+      await store.close();
+    }
+    const recorded = () => listSessions(checkpointsRoot(dir)).sort();
+
+    await withCheckpoints.deleteSession(chat.id);
+    await withCheckpoints.restoreSession(chat.id);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(recorded()).toEqual([chat.id, other.id, "sub-1", "sub-2"].sort());
+
+    await withCheckpoints.deleteSession(chat.id);
+    expect(recorded()).toHaveLength(4);
+    await vi.waitFor(() => expect(recorded()).toEqual([other.id]), { timeout: 3000 });
+    expect(notices).toEqual([]);
+    withCheckpoints.dispose();
+    await checkpoints.dispose();
+  });
+
+  it("gives workers the checkpoints settings as their store wants them", async () => {
+    await service.updateSettings({ checkpoints: { enabled: false, maxFileMB: 5 } });
+    expect(toWorkerSettings(settings.get()).checkpoints).toEqual({ enabled: false, maxFileBytes: 5 * 1024 * 1024 });
+    await expect(service.checkpointStorage()).rejects.toThrow("Checkpoints are not kept here.");
   });
 
   it("a subagent's folder is its launch's: a page cannot change it", async () => {
