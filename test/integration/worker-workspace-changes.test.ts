@@ -202,4 +202,17 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
     expect(b).toMatchObject({ status: "added" });
     expect(set.authors[b!.authors[0]]).toMatchObject({ kind: "subagent", id: "s1", name: "worker" });
   });
+
+  it("a workspace that cannot be recorded: the chat says plainly that checkpoints are off, and works on", async () => {
+    const root = folders.make({ "a.txt": "a\n" });
+    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    writeFileSync(join(h.dataDir, "checkpoints"), "not a folder"); // the store cannot be made
+    const client = await h.client("off");
+    void client.prompt(call("w1", "write", { path: "a.txt", content: "b\n" })).catch(() => {});
+    await settled(client, 4);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("b\n");
+    await waitForView(client, (v) => v.workspace?.checkpointsOff !== undefined);
+    expect(client.mirror.getView().notices.some((n) => n.text.startsWith("Checkpoints are off for this chat:"))).toBe(true);
+    await expect(client.listChanges({ kind: "chat" })).rejects.toThrow(/Checkpoints are off for this chat/);
+  });
 });

@@ -110,7 +110,7 @@ export class WorkspaceChanges {
       const id = this.baselined ? await store.snapshot() : await store.baseline();
       this.baselined = true;
       await this.add({ id, workspace: store.workspace, at, cause: "run" });
-    }).catch(() => undefined);
+    }).catch((error: unknown) => this.turnOff(`the workspace's state could not be recorded (${errorText(error)})`));
   }
 
   /** Resolves once the run's start is recorded: a tool call waits for it before it may change anything. */
@@ -422,6 +422,7 @@ export class WorkspaceChanges {
 
   private open(): Promise<CheckpointStore | null> {
     const folder = this.host.workspace();
+    if (this.offReason !== undefined && this.storeFolder === folder) return Promise.resolve(null);
     if (this.store && this.storeFolder === folder) return this.store;
     this.storeFolder = folder;
     this.baselined = false;

@@ -31,6 +31,7 @@ import {
   sessionApiWith,
   type SessionApi,
   type SessionSnapshot,
+  type WorkspaceInfo,
 } from "../../../shared/protocol/session-protocol";
 import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
@@ -287,7 +288,10 @@ export class SessionHost {
             messageCount: () => this.agent.state.messages.length,
             userMessageIndexes: () => this.agent.state.messages.flatMap((m, i) => (m.role === "user" ? [i] : [])),
             journal: (checkpoint) => this.journal.record({ t: "workspace-checkpoint", ...checkpoint }),
-            off: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
+            off: (text) => {
+              this.mirrors.push({ k: "notice", kind: "error", text });
+              if (this.workspace) this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(this.workspace) });
+            },
           },
           loaded.workspaceCheckpoints,
         );
@@ -675,8 +679,15 @@ export class SessionHost {
     if (folderChanged) void this.changes?.workspaceChanged();
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
-    this.mirrors.push({ k: "workspace", workspace: workspace?.info() });
+    this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(workspace) });
     this.announceSandbox(workspace);
+  }
+
+  /** What the page is told about a workspace: the folder's info, and whether its changes are recorded. */
+  private workspaceInfo(workspace: SessionWorkspace | undefined): WorkspaceInfo | undefined {
+    if (!workspace) return undefined;
+    const off = this.changes?.off;
+    return off ? { ...workspace.info(), checkpointsOff: off } : workspace.info();
   }
 
   /** Once the workspace knows whether its commands are sandboxed, the mirrors are told (if it is still the one). */
@@ -686,7 +697,7 @@ export class SessionHost {
         this.sandboxVerdict = choice.verdict;
         if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
       }
-      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "workspace", workspace: workspace.info() });
+      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(workspace) });
     });
   }
 
@@ -856,7 +867,7 @@ export class SessionHost {
       toolExecution: this.agent.toolExecution,
       toolRuns: this.toolRuns,
       approvals: this.approvals.pending(),
-      ...(this.workspace ? { workspace: this.workspace.info() } : {}),
+      ...(this.workspace ? { workspace: this.workspaceInfo(this.workspace) } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
       ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
     }));
