@@ -17,8 +17,8 @@
  *   recorded as checkpoints of their own, with an action id, so redo takes them back.
  * A workspace that cannot be recorded (no data folder, the store failing) turns recording off for the chat, which says so.
  */
-import { lstatSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
 import { randomUUID } from "node:crypto";
 import type { CheckpointStore } from "../../../shared-node/checkpoints/checkpoint-store";
 import type { Change } from "../../../shared-node/checkpoints/tree-diff";
@@ -217,6 +217,9 @@ export class WorkspaceChanges {
       const before = chain[chain.length - 1];
       const stat = lstatSync(file, { throwIfNoEntry: false });
       if (stat && !stat.isFile()) throw new Error(`${path} is not a regular file now`);
+      // Never through a link: the folder it is in must still be inside the workspace.
+      const parent = realpathSync(dirname(file));
+      if (parent !== store.workspace && !parent.startsWith(`${store.workspace}${sep}`)) throw new Error(`${path} is no longer inside the workspace`);
       writeFileSync(file, result.text);
       return this.done(store, chain, "revert", [path], [path], [], [], before.id);
     });
