@@ -23,6 +23,7 @@ import { randomUUID } from "node:crypto";
 import type { CheckpointStore } from "../../../shared-node/checkpoints/checkpoint-store";
 import type { Change } from "../../../shared-node/checkpoints/tree-diff";
 import type { WorkspaceCheckpoint } from "../../../shared-node/session-files/workspace-checkpoint-record";
+import type { WorkerCheckpointSettings } from "../../../shared/protocol/control-protocol";
 import type {
   ChangeAuthor,
   ChangeConflict,
@@ -57,8 +58,8 @@ export interface WorkspaceChangesHost {
   journal(checkpoint: WorkspaceCheckpoint): Promise<void>;
   /** Tells the chat (once) that its checkpoints are off, and why. */
   off(reason: string): void;
-  /** The store's size limit for one file (Settings); default the store's. */
-  maxFileBytes?: number;
+  /** Settings → Checkpoints now (absent: on, the store's default largest file). Read at each store opening. */
+  checkpointSettings(): WorkerCheckpointSettings | undefined;
 }
 
 /** Which calls can change files, and how to find out what they changed. */
@@ -77,6 +78,7 @@ export function callScope(toolName: string, args: unknown, isReadOnlyMcp: (name:
 }
 
 const OUTSIDE: ChangeAuthor = { kind: "tool", id: "", name: "outside", label: "changed outside the chat" };
+const OFF_IN_SETTINGS = "Settings → Checkpoints turns them off";
 const NOTE_IGNORED = "Files that .gitignore leaves out are not tracked.";
 const NOTE_TOO_LARGE = "Some files are over the size limit: their changes are listed, without a copy to show or restore.";
 
@@ -432,6 +434,16 @@ export class WorkspaceChanges {
 
   private open(): Promise<CheckpointStore | null> {
     const folder = this.host.workspace();
+    const settings = this.host.checkpointSettings();
+    if (settings?.enabled === false) {
+      this.turnOff(OFF_IN_SETTINGS);
+      return Promise.resolve(null);
+    }
+    if (this.offReason === OFF_IN_SETTINGS) {
+      // Turned on again in Settings: record from here (a new baseline), and say so no longer.
+      this.offReason = undefined;
+      this.store = null;
+    }
     if (this.offReason !== undefined && this.storeFolder === folder) return Promise.resolve(null);
     if (this.store && this.storeFolder === folder) return this.store;
     this.storeFolder = folder;
@@ -444,7 +456,7 @@ export class WorkspaceChanges {
     }
     this.store = import("../../../shared-node/checkpoints/checkpoint-store").then(
       ({ openCheckpointStore }) =>
-        openCheckpointStore(dataFolder, folder, this.host.sessionId, this.host.maxFileBytes !== undefined ? { maxFileBytes: this.host.maxFileBytes } : {}),
+        openCheckpointStore(dataFolder, folder, this.host.sessionId, settings ? { maxFileBytes: settings.maxFileBytes } : {}),
       (error: unknown) => {
         this.turnOff(errorText(error));
         return null;

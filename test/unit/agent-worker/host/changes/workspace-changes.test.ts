@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { TempFolders } from "../../../../../testkit/temp-folders";
 import { callScope, WorkspaceChanges } from "../../../../../src/agent-worker/host/changes/workspace-changes";
 import type { WorkspaceCheckpoint } from "../../../../../src/shared-node/session-files/workspace-checkpoint-record";
+import type { WorkerCheckpointSettings } from "../../../../../src/shared/protocol/control-protocol";
 
 const folders = new TempFolders();
 const open: WorkspaceChanges[] = [];
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 function rig(files: Record<string, string>, loaded: WorkspaceCheckpoint[] = [], root = folders.make(files), data = folders.make()) {
-  const state = { count: 0, journaled: [] as WorkspaceCheckpoint[], off: [] as string[] };
+  const state = { count: 0, journaled: [] as WorkspaceCheckpoint[], off: [] as string[], settings: undefined as WorkerCheckpointSettings | undefined };
   const changes = new WorkspaceChanges(
     {
       sessionId: "s1",
@@ -28,6 +29,7 @@ function rig(files: Record<string, string>, loaded: WorkspaceCheckpoint[] = [], 
       userMessageIndexes: () => [0],
       journal: async (c) => void state.journaled.push(c),
       off: (text) => void state.off.push(text),
+      checkpointSettings: () => state.settings,
     },
     loaded,
   );
@@ -65,6 +67,31 @@ describe("WorkspaceChanges", () => {
       ["tool", 2, "c1"],
       ["tool", 2, "c2"],
     ]);
+  });
+
+  it("Settings turning checkpoints off: nothing is recorded and the chat is told once; turned on again, a new baseline", async () => {
+    const { root, state, changes } = rig({ "a.txt": "one\n" });
+    state.settings = { enabled: false, maxFileBytes: 20 * 1024 * 1024 };
+    changes.runStarted();
+    await changes.beforeCall();
+    writeFileSync(join(root, "a.txt"), "two\n");
+    expect(await changes.afterCall({ paths: ["a.txt"] }, tool("c1", "edit"))).toBeUndefined();
+    changes.runStarted();
+    await changes.beforeCall();
+    expect(state.journaled).toEqual([]);
+    expect(state.off).toHaveLength(1);
+    expect(state.off[0]).toMatch(/Checkpoints are off for this chat: Settings → Checkpoints turns them off/);
+    expect(changes.off).toBeDefined();
+
+    state.settings = { enabled: true, maxFileBytes: 4 };
+    changes.runStarted();
+    await changes.beforeCall();
+    expect(changes.off).toBeUndefined();
+    writeFileSync(join(root, "a.txt"), "three, longer than four bytes\n");
+    expect(await changes.afterCall({ paths: ["a.txt"] }, tool("c2", "edit"))).toMatchObject({ files: 1 });
+    const set = await changes.listChanges({ kind: "chat" });
+    // The largest file kept comes from Settings: this one changed, with no copy kept.
+    expect(set.files.map((f) => [f.path, f.tooLarge !== undefined])).toEqual([["a.txt", true]]);
   });
 
   it("'since a message' after the chat went back to an earlier message: the set-aside run's checkpoints no longer count", async () => {
