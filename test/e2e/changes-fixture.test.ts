@@ -186,5 +186,12 @@ describe("the changes view in the chat", () => {
     await button.click();
     await poll(() => page.getByTestId("changes-panel").getByRole("alert").textContent()).toBe("The fake session records no workspace changes (listChanges)");
     await shot(page, "changes-refused");
+    await page.getByTestId("changes-panel").getByRole("button", { name: "Close changes" }).click();
+    // A rewind refused: the chat's banner says why.
+    const first = page.getByTestId("message-user").first();
+    await first.hover();
+    await first.getByTestId("rewind-button").click();
+    await first.getByRole("menuitem", { name: "Rewind files" }).click();
+    await poll(() => page.getByTestId("notice").locator(".notice-text").textContent()).toBe("Rewind files failed: The fake session records no workspace changes (rewind)");
   });
 });

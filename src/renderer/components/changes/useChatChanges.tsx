@@ -44,7 +44,9 @@ export function useChatChanges({ commands, messages, historyStart, running, setE
   const [target, setTarget] = useState<ChangesTarget & { seq: number }>();
   const [refresh, setRefresh] = useState(0);
   const [count, setCount] = useState<number>();
-  const [pending, setPending] = useState<{ conflicts: ChangeConflict[]; what: string; retry(answer?: ConflictAnswer): Promise<RevertResult> }>();
+  const [pending, setPending] = useState<{
+    conflicts: ChangeConflict[]; what: string; action: string; redoable: boolean; retry(answer?: ConflictAnswer): Promise<RevertResult>;
+  }>();
   const [notice, setNotice] = useState<{ text: string; redo?: string }>();
   const opener = useRef<HTMLElement | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -99,21 +101,22 @@ export function useChatChanges({ commands, messages, historyStart, running, setE
     setNotice({ text: doneText(what, result), redo: redoable ? result.actionId : undefined });
   }, []);
 
-  const attempt = useCallback((what: string, call: (answer?: ConflictAnswer) => Promise<RevertResult>, redoable: boolean, answer?: ConflictAnswer) => {
+  /** `what` names it done ("Files rewound"), `action` failing ("Rewind files"). */
+  const attempt = useCallback((what: string, action: string, call: (answer?: ConflictAnswer) => Promise<RevertResult>, redoable: boolean, answer?: ConflictAnswer) => {
     setPending(undefined);
     setError(null);
     call(answer).then(
-      (result) => (result.done ? done(what, result, redoable) : setPending({ conflicts: result.conflicts, what, retry: call })),
-      (e: unknown) => setError(`${what} failed: ${errorText(e)}`),
+      (result) => (result.done ? done(what, result, redoable) : setPending({ conflicts: result.conflicts, what, action, redoable, retry: call })),
+      (e: unknown) => setError(`${action} failed: ${errorText(e)}`),
     );
   }, [done, setError]);
 
   const rewind = useCallback((index: number, scope: RewindScope) => {
-    attempt(REWIND_LABELS[scope].done, (answer) => commands.rewind(index, scope, answer), true);
+    attempt(REWIND_LABELS[scope].done, REWIND_LABELS[scope].item, (answer) => commands.rewind(index, scope, answer), true);
   }, [attempt, commands]);
   const redo = useCallback((actionId: string) => {
     setNotice(undefined);
-    attempt("Redone", (answer) => commands.redo(actionId, answer), false);
+    attempt("Redone", "Redo", (answer) => commands.redo(actionId, answer), false);
   }, [attempt, commands]);
   const onReverted = useCallback((result: Extract<RevertResult, { done: true }>) => done("Reverted", result, true), [done]);
 
@@ -132,7 +135,7 @@ export function useChatChanges({ commands, messages, historyStart, running, setE
     ) : null,
     dialog: pending ? (
       <ConflictDialog conflicts={pending.conflicts} onCancel={() => setPending(undefined)}
-        onAnswer={(answer) => attempt(pending.what, pending.retry, pending.what !== "Redone", answer)} />
+        onAnswer={(answer) => attempt(pending.what, pending.action, pending.retry, pending.redoable, answer)} />
     ) : null,
     notice: notice ? (
       <NoticeBanner level="info" text={notice.text} onDismiss={() => setNotice(undefined)}
