@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (after `npm run build`): runs every benchmark in turn, prints a table and writes
- * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, …, checkpoints, machine, timestamp }). Loopback only; every loop is
+ * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, checkpoints, machine, timestamp }). Loopback only; every loop is
  * bounded and every wait has a timeout. Not part of `npm test`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { benchAttachments } from "./attachments";
 import { benchBackground } from "./background";
 import { benchBroker } from "./broker";
 import { benchChangesPanel } from "./changes-panel";
+import { benchCheckpoints } from "./checkpoints";
 import { benchCompaction } from "./compaction";
 import { benchEndpoints } from "./endpoints";
 import { benchIpc } from "./ipc";
@@ -41,8 +42,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["endpoints", benchEndpoints],
   ["mcp", benchMcp],
   ["reading", benchReading],
-  // Issue 24's checkpoint figures; the Changes panel's alone so far (the store's join it when it lands).
-  ["checkpoints", benchChangesPanel],
+  ["checkpoints", async () => ({ ...(await benchCheckpoints()), ...(await benchChangesPanel()) })],
 ];
 
 // `node --import tsx bench/run.ts ipc worker` runs only those groups; the others keep their last results.

@@ -16,6 +16,7 @@ import { applyPatches, type Patch } from "../../shared/protocol/message-patch";
 import { chatOptionsProblem, type ChatOptions } from "../../shared/protocol/chat-options";
 import { parseCompactionRecord, type CompactionRecord } from "./compaction-record";
 import { applyBranchRecord, parseBranchRecord, type BranchRecord } from "./branch-records";
+import { parseWorkspaceCheckpointRecord, type WorkspaceCheckpoint, type WorkspaceCheckpointRecord } from "./workspace-checkpoint-record";
 import { prunePath, type BranchPoint } from "../../shared/agent/branches";
 import { isHeldMessage, type HeldMessage } from "../../shared/protocol/held-messages";
 import { isRecord } from "../../shared/is-record";
@@ -52,6 +53,8 @@ export type TranscriptRecord =
   | CompactionRecord
   /** Edit, Regenerate, a switch between versions, Delete: see branch-records.ts. */
   | BranchRecord
+  /** The chat recorded its workspace's state (workspace-checkpoint-record.ts); kept through `reset`. */
+  | WorkspaceCheckpointRecord
   /**
    * Session metadata; fields present override, fields absent keep their value. `chatOptions` is the chat's whole
    * set of instructions and parameters (setChatOptions), replacing the last one.
@@ -80,6 +83,8 @@ export interface LoadedTranscript {
   chatOptions?: ChatOptions;
   /** What the user allowed for this chat (see grant-format.ts). */
   grants: string[];
+  /** The chat's recorded states of its workspace, oldest first (workspace-checkpoint-record.ts); absent when none. */
+  workspaceCheckpoints?: WorkspaceCheckpoint[];
   problems: TranscriptProblem[];
 }
 
@@ -203,6 +208,11 @@ function apply(replay: Replay, record: TranscriptRecord): string | undefined {
       state.messages.push({ role: "compaction", ...marker });
       break;
     }
+    case "workspace-checkpoint": {
+      const { t: _t, ...checkpoint } = record;
+      (state.workspaceCheckpoints ??= []).push(checkpoint);
+      break;
+    }
     case "meta":
       if (record.title !== undefined) state.title = record.title;
       if (record.model !== undefined) state.model = record.model;
@@ -255,6 +265,8 @@ function parseRecord(value: Record<string, unknown>): TranscriptRecord | string 
     case "switch":
     case "delete":
       return parseBranchRecord(value);
+    case "workspace-checkpoint":
+      return parseWorkspaceCheckpointRecord(value);
     case "meta": {
       if (value.title !== undefined && typeof value.title !== "string") return "meta record with a non-string title";
       if (value.model !== undefined && !isModelRef(value.model)) return "meta record with an invalid model";

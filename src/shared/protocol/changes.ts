@@ -145,3 +145,22 @@ export const CHANGES_ARGS = {
   rewind: Type.Union([Type.Tuple([MessageIndex, Scope]), Type.Tuple([MessageIndex, Scope, Answer])]),
   redo: Type.Union([Type.Tuple([ActionId]), Type.Tuple([ActionId, Answer])]),
 };
+
+/** The field of a tool result's `details` that says what the call changed in the workspace (its card's ChangeStat). */
+export const TOOL_FILE_CHANGES_FIELD = "fileChanges";
+
+/** What one call changed: "3 files changed, +40 −12" (summary.ts's ChangeCounts). */
+export interface ToolFileChanges {
+  files: number;
+  added: number;
+  removed: number;
+}
+
+/** The changes a tool result's `details` carry, if any. */
+export function toolFileChanges(details: unknown): ToolFileChanges | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const value = (details as Record<string, unknown>)[TOOL_FILE_CHANGES_FIELD];
+  if (typeof value !== "object" || value === null) return undefined;
+  const { files, added, removed } = value as Record<string, unknown>;
+  return typeof files === "number" && typeof added === "number" && typeof removed === "number" ? { files, added, removed } : undefined;
+}

@@ -75,6 +75,15 @@ export class SessionMcp {
   }
 
   /**
+   * Whether an MCP tool (by its agent name) says it only reads (`readOnlyHint`, from a server the user trusts): its
+   * calls are not checkpointed. Undefined for a name that is not an MCP tool.
+   */
+  readOnly(toolName: string): boolean | undefined {
+    const tool = this.offered.find((t) => t.agentName === toolName);
+    return tool ? tool.trusted && tool.readOnly : undefined;
+  }
+
+  /**
    * What an approval question says about a call: the server, the tool and every argument (the server gets them all,
    * so none may hide behind a long one; see call-summary.ts).
    */

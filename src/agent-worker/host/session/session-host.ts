@@ -67,6 +67,9 @@ import { withAttachments } from "../attachments/attachment-context";
 import { chatInstructions, requestParameters } from "../prompt/chat-request";
 import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type AttachmentRef, type UserMessageWithAttachments } from "../../../shared/protocol/attachments";
 import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../../shared/protocol/chat-options";
+import { callScope, WorkspaceChanges } from "../changes/workspace-changes";
+import { TOOL_FILE_CHANGES_FIELD, type ChangeAuthor } from "../../../shared/protocol/changes";
+import { isRecord } from "../../../shared/is-record";
 
 
 /**
@@ -164,6 +167,11 @@ export class SessionHost {
   private mcpToolsLeftOut = 0;
   /** Queued messages a Stop or a failed run left behind, until the user sends or discards them. */
   private readonly held: HeldQueue;
+  /**
+   * The chat's record of its workspace's changes: checkpoints, the changes view, reverts, rewind (workspace-changes.ts).
+   * A subagent's session records none: its parent's `subagent` call checkpoints the whole task, attributed to it.
+   */
+  private readonly changes: WorkspaceChanges | undefined;
 
   private constructor(
     private readonly options: WorkerInitOptions,
@@ -264,6 +272,20 @@ export class SessionHost {
       },
       streamFn,
     );
+    this.changes = options.subagent
+      ? undefined
+      : new WorkspaceChanges(
+          {
+            sessionId: options.sessionId,
+            dataFolder: options.privateDir,
+            workspace: () => (this.workspace && !this.workspace.info().problem ? this.workspace.folder : undefined),
+            messageCount: () => this.agent.state.messages.length,
+            userMessageIndexes: () => this.agent.state.messages.flatMap((m, i) => (m.role === "user" ? [i] : [])),
+            journal: (checkpoint) => this.journal.record({ t: "workspace-checkpoint", ...checkpoint }),
+            off: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
+          },
+          loaded.workspaceCheckpoints,
+        );
     this.held = new HeldQueue(
       {
         agent: () => this.agent,
@@ -291,7 +313,13 @@ export class SessionHost {
       // Attachments are loaded here, as the request is built: the transcript and the mirrors hold only references.
       convertToLlm: (messages) => withAttachments(convertToLlm(messages), this.attachments, readsImages(this.agent.state.model)),
       // Whoever gave the work decides (see child-role.ts).
-      beforeToolCall: this.role.beforeToolCall,
+      // The run's starting state is recorded before a call may change anything (workspace-changes.ts).
+      beforeToolCall: async (context, signal) => {
+        const decided = await this.role.beforeToolCall(context, signal);
+        if (!decided?.block) await this.changes?.beforeCall();
+        return decided;
+      },
+      afterToolCall: async ({ toolCall, args, result }) => this.afterToolCall(toolCall.id, toolCall.name, args, result.details),
       getApiKey: async (provider) => {
         const model = this.agent.state.model;
         const [key] = await Promise.all([
@@ -458,14 +486,52 @@ export class SessionHost {
       return this.agent.data.messages.slice(start, Math.max(start, end));
     },
     // The changes view's commands: served once the chat records checkpoints (issue 24, being wired).
-    listChanges: () => notRecorded(),
-    fileDiff: () => notRecorded(),
-    revertTurn: () => notRecorded(),
-    revertFile: () => notRecorded(),
-    revertHunk: () => notRecorded(),
-    rewind: () => notRecorded(),
-    redo: () => notRecorded(),
+    listChanges: (since) => this.recording().listChanges(since),
+    fileDiff: (from, to, path) => this.recording().fileDiff(from, to, path),
+    revertTurn: (from, to, answer) => this.recording().revert(from, to, undefined, answer),
+    revertFile: (from, to, path, answer) => this.recording().revert(from, to, [path], answer),
+    revertHunk: (from, to, path, header, answer) => this.recording().revertHunk(from, to, path, header, answer),
+    rewind: async (messageIndex, scope, answer) => {
+      if (scope !== "files") throw new Error("Rewinding the chat is not served yet: rewind its files.");
+      const message = this.agent.state.messages[messageIndex];
+      if (message?.role !== "user") throw new Error(`Message ${messageIndex} is not a message of yours: rewind to one of those.`);
+      if (this.agent.state.isStreaming) throw new Error("The agent is working: wait for it to finish (or stop it), then rewind.");
+      return this.recording().rewindFiles(messageIndex, answer);
+    },
+    redo: (actionId, answer) => this.recording().redo(actionId, answer),
   });
+
+  /** The changes view's commands need the chat's checkpoints; they reject in words where there are none. */
+  private recording(): WorkspaceChanges {
+    if (!this.changes) throw new Error("A subagent's session does not record its workspace's changes: its parent's chat does.");
+    const off = this.changes.off;
+    if (off) throw new Error(`Checkpoints are off for this chat: ${off}.`);
+    if (!this.workspace) throw new Error("This chat has no workspace folder: there are no changes to show.");
+    return this.changes;
+  }
+
+  /**
+   * After a call that can change files (write, edit, bash, an MCP tool not marked read-only, a subagent's whole
+   * task): the workspace is checkpointed, and the result's details say what the call changed, for its card.
+   */
+  private async afterToolCall(toolCallId: string, toolName: string, args: unknown, details: unknown): Promise<{ details: unknown } | undefined> {
+    if (!this.changes) return undefined;
+    const scope = callScope(toolName, args, (name) => this.mcp.readOnly(name));
+    if (scope === null) return undefined;
+    const agentName = isRecord(args) && typeof args.agent === "string" ? args.agent : undefined;
+    const by: ChangeAuthor =
+      toolName === "subagent"
+        ? { kind: "subagent", id: toolCallId, name: agentName ?? "subagent", label: this.describeLabel(toolName, args) }
+        : { kind: "tool", id: toolCallId, name: toolName, label: this.describeLabel(toolName, args) };
+    const changed = await this.changes.afterCall(scope, by);
+    if (!changed) return undefined;
+    return { details: { ...(isRecord(details) ? details : {}), [TOOL_FILE_CHANGES_FIELD]: changed } };
+  }
+
+  /** A call's one line, as its card's title shows it. */
+  private describeLabel(toolName: string, args: unknown): string {
+    return this.mcp.describe(toolName, args)?.summary ?? describeToolCall(this.agent.state.tools.find((t) => t.name === toolName), args, toolName);
+  }
 
   /**
    * Starts a run with `message` and resolves once the message is accepted: in the chat and journaled, so a crash after
@@ -538,8 +604,10 @@ export class SessionHost {
     const change = ++this.workspaceChanges;
     const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings), this.main) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
+    const folderChanged = this.workspace?.folder !== workspace?.folder;
     this.workspace = workspace;
     this.workspaceIdentity = identity;
+    if (folderChanged) void this.changes?.workspaceChanged();
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
     this.mirrors.push({ k: "workspace", workspace: workspace?.info() });
@@ -694,6 +762,7 @@ export class SessionHost {
     this.closed = true;
     this.journal.endReplies();
     this.mirrors.stop();
+    await this.changes?.close();
     await this.journal.close();
     this.mirrors.disconnect();
   }
@@ -704,6 +773,7 @@ export class SessionHost {
     // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
     if (!this.closed) this.journal.stateEvent(event);
     if (event.type === "run_start") {
+      this.changes?.runStarted();
       this.compactor.runStarted();
       this.held.runStarted();
     }
@@ -776,8 +846,4 @@ export class SessionHost {
     const message: UserMessageWithAttachments = { role: "user", content: text ? [{ type: "text", text }] : [], attachments, timestamp: Date.now() };
     return message;
   }
-}
-
-function notRecorded(): Promise<never> {
-  return Promise.reject(new Error("This chat does not record its workspace's changes yet"));
 }
