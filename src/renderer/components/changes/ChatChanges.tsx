@@ -49,6 +49,15 @@ export function ChatChanges({ commands, userMessages, target, refresh, onReverte
     root.current?.querySelector<HTMLElement>("[data-testid=changes-since]")?.focus();
   }, []);
 
+  // A revert reloads the set and the shown diff: the button pressed (a hunk's) goes, and the focus with it. It goes to
+  // the file list (the file stays chosen), so the keyboard carries on from the panel, and Esc still closes it.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (loaded && (active === null || active === document.body)) {
+      root.current?.querySelector<HTMLElement>("[data-testid=changed-files], [data-testid=changes-since]")?.focus();
+    }
+  }, [loaded]);
+
   // Esc from within the panel (not from the conflict dialog, a portal whose events still bubble here: it has its own).
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== "Escape" || e.defaultPrevented || !root.current?.contains(e.target as Node)) return;

@@ -5,25 +5,22 @@
  */
 import type { AgentMessage } from "../../../shared/agent/types";
 import type { ChangeCounts } from "../../../shared/changes/summary";
-import type { ChangesSince, RevertResult, RewindScope } from "../../../shared/protocol/changes";
+import { toolFileChanges, type ChangesSince, type RevertResult, type RewindScope } from "../../../shared/protocol/changes";
 import { contentText } from "../../../shared/agent/content-text";
 
 /**
- * What a tool call changed, as its result's `details.changes` carries it ("N files changed, +a −r": the worker adds
- * it to a call that changed files, a subagent call's for its whole task). Undefined when the call changed nothing
- * or its result says nothing about it.
+ * What a tool call changed, as its result's details carry it ("N files changed, +a −r": the worker adds it to a
+ * call that changed files, a subagent call's for its whole task; `toolFileChanges`). Undefined when the call changed
+ * nothing or its result says nothing about it.
  */
 export function changeCountsOf(details: unknown): ChangeCounts | undefined {
-  if (!details || typeof details !== "object") return undefined;
-  const changes = (details as { changes?: unknown }).changes;
-  if (!changes || typeof changes !== "object") return undefined;
-  const { files, added, removed } = changes as Partial<Record<keyof ChangeCounts, unknown>>;
-  if (!isCount(files) || files === 0) return undefined;
-  return { files, added: isCount(added) ? added : 0, removed: isCount(removed) ? removed : 0 };
+  const changes = toolFileChanges(details);
+  if (!changes || !isCount(changes.files) || changes.files === 0) return undefined;
+  return { files: changes.files, added: isCount(changes.added) ? changes.added : 0, removed: isCount(changes.removed) ? changes.removed : 0 };
 }
 
-function isCount(n: unknown): n is number {
-  return typeof n === "number" && Number.isInteger(n) && n >= 0;
+function isCount(n: number): boolean {
+  return Number.isInteger(n) && n >= 0;
 }
 
 /** Whether any tool result among `messages` says it changed files (then the header's button shows a count). */

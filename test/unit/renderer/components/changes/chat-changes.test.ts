@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../../../../src/shared/agent/types";
 import { anyChangeCounts, changeCountsOf, doneText, pathOfCall, sinceOfKey, turnOfCall, userMessagePoints } from "../../../../../src/renderer/components/changes/chat-changes";
 import { sinceKey } from "../../../../../src/renderer/components/changes/changes-panel";
@@ -9,20 +10,20 @@ const reply = (ids: string[]): AgentMessage => ({
   usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
   content: ids.map((id) => ({ type: "toolCall", id, name: "bash", arguments: {} })),
 });
-const result = (id: string, details: unknown): AgentMessage => ({
+const result = (id: string, details: ToolResultMessage["details"]): AgentMessage => ({
   role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: "" }], isError: false, timestamp: 0, details,
 });
 
 describe("the chat page's changes view", () => {
   it("reads what a call changed from its result's details, nothing when it changed nothing", () => {
-    expect(changeCountsOf({ changes: { files: 3, added: 40, removed: 12 } })).toEqual({ files: 3, added: 40, removed: 12 });
-    expect(changeCountsOf({ changes: { files: 1 } })).toEqual({ files: 1, added: 0, removed: 0 });
-    expect(changeCountsOf({ changes: { files: 0, added: 0, removed: 0 } })).toBeUndefined();
+    expect(changeCountsOf({ fileChanges: { files: 3, added: 40, removed: 12 } })).toEqual({ files: 3, added: 40, removed: 12 });
+    expect(changeCountsOf({ fileChanges: { files: 1 } })).toBeUndefined();
+    expect(changeCountsOf({ fileChanges: { files: 0, added: 0, removed: 0 } })).toBeUndefined();
     expect(changeCountsOf({ patch: "--- a" })).toBeUndefined();
-    expect(changeCountsOf({ changes: { files: -1 } })).toBeUndefined();
+    expect(changeCountsOf({ fileChanges: { files: -1 } })).toBeUndefined();
     expect(changeCountsOf(undefined)).toBeUndefined();
     expect(anyChangeCounts([user("a"), reply(["c1"]), result("c1", {})])).toBe(false);
-    expect(anyChangeCounts([user("a"), reply(["c1"]), result("c1", { changes: { files: 2, added: 1, removed: 0 } })])).toBe(true);
+    expect(anyChangeCounts([user("a"), reply(["c1"]), result("c1", { fileChanges: { files: 2, added: 1, removed: 0 } })])).toBe(true);
   });
 
   it("finds a call's turn by the user message before it, session-wide", () => {
