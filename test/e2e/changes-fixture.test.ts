@@ -35,8 +35,8 @@ afterEach(async () => {
   }
 });
 
-async function open(scenario: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+async function open(scenario: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   pages.push({ page, problems });
   page.on("pageerror", (e) => problems.push(e.message));
@@ -176,6 +176,23 @@ describe("the changes view in the chat", () => {
     await poll(() => notice.locator(".notice-text").textContent()).toBe("Redone: 4 files restored.");
     expect(await notice.getByTestId("changes-redo").count()).toBe(0);
     await poll(() => page.getByTestId("changes-button").getAttribute("aria-label")).toBe("Changes: 4 files changed in this chat");
+  });
+
+  it("in a 600 px window the header keeps the button, and the panel covers the chat with Close in reach", async () => {
+    const page = await open("changes", { width: 600, height: 800 });
+    const button = page.getByTestId("changes-button");
+    await poll(() => button.getAttribute("aria-label")).toBe("Changes: 4 files changed in this chat");
+    await shot(page, "changes-narrow-header");
+    await button.click();
+    const panel = page.getByTestId("changes-panel");
+    await panel.getByTestId("changed-files").waitFor();
+    const box = await page.getByTestId("chat-changes").boundingBox();
+    expect(box?.width).toBe(600);
+    await shot(page, "changes-narrow-panel");
+    await expectAccessible(page, "the Changes panel in a narrow window", { wholeHeight: false });
+    await panel.getByRole("button", { name: "Close changes" }).click();
+    await poll(() => panel.count()).toBe(0);
+    expect(await focused(page)).toBe("changes-button");
   });
 
   it("where nothing is recorded the panel says why, in words", async () => {
