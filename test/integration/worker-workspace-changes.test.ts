@@ -157,4 +157,62 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
     expect(existsSync(join(root, "big.bin"))).toBe(false);
     expect(readFileSync(join(root, "notes.md"), "utf8")).toBe("# notes\n");
   });
+
+  it("rewinds chat and files together to before a message, tells the model which files were restored, and redo brings both back", async () => {
+    const root = folders.make({ "f.txt": "v1\n" });
+    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    const client = await h.client("rewind");
+    await client.prompt("hello");
+    await settled(client, 2);
+    void client.prompt(call("w1", "write", { path: "f.txt", content: "v2\n" })).catch(() => {});
+    await settled(client, 6);
+
+    const rewound = await client.rewind(2, "both");
+    expect(rewound).toMatchObject({ done: true, reverted: ["f.txt"] });
+    expect(readFileSync(join(root, "f.txt"), "utf8")).toBe("v1\n");
+    await waitForView(client, (v) => v.state.messages.length === 3);
+    const view = client.mirror.getView().state;
+    expect(view.messages.map((m) => m.role)).toEqual(["user", "assistant", "filesRestored"]);
+    expect(view.branches?.find((b) => b.at === 2)).toBeDefined();
+
+    if (!rewound.done) throw new Error("not done");
+    const redone = await client.redo(rewound.actionId);
+    expect(redone).toMatchObject({ done: true, reverted: ["f.txt"] });
+    expect(readFileSync(join(root, "f.txt"), "utf8")).toBe("v2\n");
+    await waitForView(client, (v) => v.state.messages.length === 7);
+    expect(client.mirror.getView().state.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "toolResult", "assistant", "filesRestored"]);
+
+    // The next request carries the note, as a note rather than the user's words; the chat shows a marker, not a message of theirs.
+    await client.prompt("go on");
+    await settled(client, 9);
+    const sent = JSON.stringify(h.server.requests.at(-1)!.body.messages);
+    expect(sent).toContain("brought back changes it had taken back; these files in the workspace are not as you last saw them: f.txt");
+  });
+
+  it("attributes a subagent's whole task to it", async () => {
+    const root = folders.make({ "a.txt": "a\n" });
+    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow", bash: "allow", edit: "allow" } } });
+    const client = await h.client("parent");
+    const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: "b.txt", content: "from the subagent\n" } }] };
+    const task = `Write b. ${turnDirective(write)}`;
+    void client.prompt(call("s1", "subagent", { agent: "worker", task })).catch(() => {});
+    await settled(client, 4);
+    const set = await client.listChanges({ kind: "chat" });
+    const b = set.files.find((f) => f.path === "b.txt");
+    expect(b).toMatchObject({ status: "added" });
+    expect(set.authors[b!.authors[0]]).toMatchObject({ kind: "subagent", id: "s1", name: "worker" });
+  });
+
+  it("a workspace that cannot be recorded: the chat says plainly that checkpoints are off, and works on", async () => {
+    const root = folders.make({ "a.txt": "a\n" });
+    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    writeFileSync(join(h.dataDir, "checkpoints"), "not a folder"); // the store cannot be made
+    const client = await h.client("off");
+    void client.prompt(call("w1", "write", { path: "a.txt", content: "b\n" })).catch(() => {});
+    await settled(client, 4);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("b\n");
+    await waitForView(client, (v) => v.workspace?.checkpointsOff !== undefined);
+    expect(client.mirror.getView().notices.some((n) => n.text.startsWith("Checkpoints are off for this chat:"))).toBe(true);
+    await expect(client.listChanges({ kind: "chat" })).rejects.toThrow(/Checkpoints are off for this chat/);
+  });
 });

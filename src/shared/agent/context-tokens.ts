@@ -7,6 +7,7 @@
 import type { Usage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "./types";
 import { summaryForModel, type CompactedView } from "./compaction";
+import { filesRestoredForModel } from "./files-restored";
 import { attachmentKind, attachmentsOf } from "../protocol/attachments";
 
 /** What pi's coding agent reserves for the reply and keeps unsummarised, for windows large enough to afford it. */
@@ -71,6 +72,9 @@ export function estimateTokens(message: AgentMessage): number {
       break;
     case "compaction":
       chars = summaryForModel(message).length;
+      break;
+    case "filesRestored":
+      chars = filesRestoredForModel(message).length;
       break;
     default:
       return 0;

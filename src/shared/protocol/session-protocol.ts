@@ -95,6 +95,8 @@ export interface WorkspaceInfo {
   sandboxChecking?: boolean;
   /** The folder could not be opened (deleted, moved, unreadable): the chat has no file or shell tools until it can. */
   problem?: string;
+  /** Why the chat records no checkpoints of this folder (its changes cannot be reviewed or taken back); absent: it does. */
+  checkpointsOff?: string;
 }
 
 /**

@@ -33,13 +33,15 @@ import type {
   RevertResult,
   ToolFileChanges,
 } from "../../../shared/protocol/changes";
-import { AuthorTable, changedFileOf, conflictOf, fileDiffOf, type FileHistory } from "../../../shared/changes/diff-view";
-import { attribute, type FileVersion } from "../../../shared/changes/attribution";
-import { fileChange } from "../../../shared/changes/file-change";
+import type { FileHistory } from "../../../shared/changes/diff-view";
+import type { FileVersion } from "../../../shared/changes/attribution";
 import type { FileContent } from "../../../shared/changes/file-content";
-import { findHunk } from "../../../shared/changes/hunks";
-import { revertHunk } from "../../../shared/changes/revert";
 import { countChanges } from "../../../shared/changes/summary";
+
+type Views = typeof import("./change-views");
+let views: Promise<Views> | undefined;
+/** The diff and attribution code, loaded on first use (change-views.ts). */
+const loadViews = (): Promise<Views> => (views ??= import("./change-views"));
 import { errorText } from "../../../shared/error-text";
 
 export interface WorkspaceChangesHost {
@@ -110,7 +112,7 @@ export class WorkspaceChanges {
       const id = this.baselined ? await store.snapshot() : await store.baseline();
       this.baselined = true;
       await this.add({ id, workspace: store.workspace, at, cause: "run" });
-    }).catch(() => undefined);
+    }).catch((error: unknown) => this.turnOff(`the workspace's state could not be recorded (${errorText(error)})`));
   }
 
   /** Resolves once the run's start is recorded: a tool call waits for it before it may change anything. */
@@ -133,6 +135,7 @@ export class WorkspaceChanges {
       await this.add({ id, workspace: store.workspace, at, cause: "tool", by });
       const files = store.changes(previous.id, id).filter((c) => c.kind !== "dir");
       if (files.length === 0) return undefined;
+      const { fileChange } = await loadViews();
       return countChanges(files.map((c) => fileChange(this.content(store, c, "before"), this.content(store, c, "after"))));
     }).catch((error: unknown) => {
       this.turnOff(`the workspace's state could not be recorded (${errorText(error)})`);
@@ -143,6 +146,7 @@ export class WorkspaceChanges {
   async listChanges(since: ChangesSince): Promise<ChangeSet> {
     return this.enqueue(async () => {
       const { store, chain } = await this.ready();
+      const { AuthorTable, changedFileOf } = await loadViews();
       const from = this.since(chain, since);
       const to = chain[chain.length - 1];
       const table = new AuthorTable();
@@ -160,7 +164,7 @@ export class WorkspaceChanges {
       const [from, to] = this.bounds(chain, fromId, toId);
       const history = this.histories(store, chain, from, to, path).find((h) => h.path === path || h.oldPath === path);
       if (!history) throw new Error(`${path} did not change between these checkpoints`);
-      return fileDiffOf(from.id, to.id, history);
+      return (await loadViews()).fileDiffOf(from.id, to.id, history);
     });
   }
 
@@ -196,6 +200,7 @@ export class WorkspaceChanges {
       const [from, to] = this.bounds(chain, fromId, toId);
       const history = this.histories(store, chain, from, to, path).find((h) => h.path === path);
       if (!history) throw new Error(`${path} did not change between these checkpoints`);
+      const { attribute, conflictOf, findHunk, revertHunk } = await loadViews();
       const { hunks } = attribute(history.versions);
       const hunk = findHunk(hunks, header);
       if (!hunk) throw new Error(`${path} has no hunk ${header} between these checkpoints`);
@@ -263,18 +268,20 @@ export class WorkspaceChanges {
     agentLeftId?: string,
   ): Promise<RevertResult> {
     const before = chain[chain.length - 1];
+    const { conflictOf } = await loadViews();
+    const conflict = (path: string, agentLeftId: string) => this.conflict(store, path, agentLeftId, conflictOf);
     let paths = scope;
     let kept: string[] = [];
     const force = answer === "overwrite" ? [""] : [];
     let result = await store.restore(targetId, { paths, expectedId: before.id, force });
     if (result.conflicts.length > 0) {
       if (answer !== "keep-mine") {
-        return { done: false, conflicts: result.conflicts.map((c) => this.conflict(store, c.path, agentLeftId ?? before.id)) };
+        return { done: false, conflicts: result.conflicts.map((c) => conflict(c.path, agentLeftId ?? before.id)) };
       }
       kept = result.conflicts.map((c) => c.path);
       paths = paths.filter((p) => !kept.some((k) => k === p || k.startsWith(`${p}/`)));
       result = paths.length > 0 ? await store.restore(targetId, { paths, expectedId: before.id }) : { conflicts: [], restored: [], skipped: [], paths: [] };
-      if (result.conflicts.length > 0) return { done: false, conflicts: result.conflicts.map((c) => this.conflict(store, c.path, before.id)) };
+      if (result.conflicts.length > 0) return { done: false, conflicts: result.conflicts.map((c) => conflict(c.path, before.id)) };
     }
     const noCopy = result.skipped.filter((s) => s.reason === "too-large").map((s) => s.path);
     const reverted = result.restored.filter((r) => r.action !== "kept-folder" && r.action !== "created-folder").map((r) => r.path);
@@ -307,7 +314,7 @@ export class WorkspaceChanges {
     return { done: true, actionId, reverted, kept, noCopy };
   }
 
-  private conflict(store: CheckpointStore, path: string, agentLeftId: string): ChangeConflict {
+  private conflict(store: CheckpointStore, path: string, agentLeftId: string, conflictOf: Views["conflictOf"]): ChangeConflict {
     const first = this.timeline.find((c) => c.workspace === store.workspace);
     let agent: FileContent = null;
     if (first) {
@@ -422,6 +429,7 @@ export class WorkspaceChanges {
 
   private open(): Promise<CheckpointStore | null> {
     const folder = this.host.workspace();
+    if (this.offReason !== undefined && this.storeFolder === folder) return Promise.resolve(null);
     if (this.store && this.storeFolder === folder) return this.store;
     this.storeFolder = folder;
     this.baselined = false;

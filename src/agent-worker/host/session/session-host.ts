@@ -31,6 +31,7 @@ import {
   sessionApiWith,
   type SessionApi,
   type SessionSnapshot,
+  type WorkspaceInfo,
 } from "../../../shared/protocol/session-protocol";
 import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
@@ -70,6 +71,9 @@ import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOpti
 import { callScope, WorkspaceChanges } from "../changes/workspace-changes";
 import { TOOL_FILE_CHANGES_FIELD, type ChangeAuthor } from "../../../shared/protocol/changes";
 import { isRecord } from "../../../shared/is-record";
+import { filesRestoredForModel, type FilesRestoredMessage } from "../../../shared/agent/files-restored";
+import { branchAt } from "../../../shared/agent/branches";
+import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/protocol/changes";
 
 
 /**
@@ -115,6 +119,8 @@ function convertToLlm(messages: AgentMessage[]): Message[] {
     } else if (message.role === "user" || message.role === "toolResult") out.push(message);
     // transformContext puts the latest marker first, standing for what it summarised (see context-compactor.ts).
     else if (message.role === "compaction") out.push({ role: "user", content: [{ type: "text", text: summaryForModel(message) }], timestamp: message.timestamp });
+    // Files the user took back: a note where the marker is, so the model reads them again (files-restored.ts).
+    else if (message.role === "filesRestored") out.push({ role: "user", content: [{ type: "text", text: filesRestoredForModel(message) }], timestamp: message.timestamp });
   }
   return out;
 }
@@ -282,7 +288,10 @@ export class SessionHost {
             messageCount: () => this.agent.state.messages.length,
             userMessageIndexes: () => this.agent.state.messages.flatMap((m, i) => (m.role === "user" ? [i] : [])),
             journal: (checkpoint) => this.journal.record({ t: "workspace-checkpoint", ...checkpoint }),
-            off: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
+            off: (text) => {
+              this.mirrors.push({ k: "notice", kind: "error", text });
+              if (this.workspace) this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(this.workspace) });
+            },
           },
           loaded.workspaceCheckpoints,
         );
@@ -488,18 +497,78 @@ export class SessionHost {
     // The changes view's commands: served once the chat records checkpoints (issue 24, being wired).
     listChanges: (since) => this.recording().listChanges(since),
     fileDiff: (from, to, path) => this.recording().fileDiff(from, to, path),
-    revertTurn: (from, to, answer) => this.recording().revert(from, to, undefined, answer),
-    revertFile: (from, to, path, answer) => this.recording().revert(from, to, [path], answer),
-    revertHunk: (from, to, path, header, answer) => this.recording().revertHunk(from, to, path, header, answer),
-    rewind: async (messageIndex, scope, answer) => {
-      if (scope !== "files") throw new Error("Rewinding the chat is not served yet: rewind its files.");
-      const message = this.agent.state.messages[messageIndex];
-      if (message?.role !== "user") throw new Error(`Message ${messageIndex} is not a message of yours: rewind to one of those.`);
-      if (this.agent.state.isStreaming) throw new Error("The agent is working: wait for it to finish (or stop it), then rewind.");
-      return this.recording().rewindFiles(messageIndex, answer);
-    },
-    redo: (actionId, answer) => this.recording().redo(actionId, answer),
+    revertTurn: (from, to, answer) => this.takeBack("revert", () => this.recording().revert(from, to, undefined, answer)),
+    revertFile: (from, to, path, answer) => this.takeBack("revert", () => this.recording().revert(from, to, [path], answer)),
+    revertHunk: (from, to, path, header, answer) => this.takeBack("revert", () => this.recording().revertHunk(from, to, path, header, answer)),
+    rewind: (messageIndex, scope, answer) => this.rewind(messageIndex, scope, answer),
+    redo: (actionId, answer) => this.redo(actionId, answer),
   });
+
+  /**
+   * A revert, rewind or redo of files: refused while a run is active (its tools may be writing the same files); once
+   * done, the chat gets a marker and the model a note in its next request naming the files (files-restored.ts).
+   */
+  private async takeBack(action: FilesRestoredMessage["action"], run: () => Promise<RevertResult>): Promise<RevertResult> {
+    if (this.agent.state.isStreaming) throw new Error("The agent is working: wait for it to finish (or stop it), then take changes back.");
+    const result = await run();
+    if (result.done && result.reverted.length > 0) await this.appendRestored(action, result.reverted);
+    return result;
+  }
+
+  private async appendRestored(action: FilesRestoredMessage["action"], paths: string[]): Promise<void> {
+    const marker: FilesRestoredMessage = { role: "filesRestored", action, paths, timestamp: Date.now() };
+    this.agent.appendMessage(marker);
+    this.reportStatus();
+    await this.journal.record({ t: "message", message: marker });
+  }
+
+  /**
+   * Back to before user message `index`: its files (to the checkpoint before it), the chat (the messages from it on
+   * kept as a version, as an edit keeps them), or both. The action id names what redo brings back: a files-only
+   * rewind's is its revert's; one that rewound the chat is `rewind:<at>.<version>:<files' action id>`, the version
+   * of the messages at `at` that was shown before.
+   */
+  private async rewind(index: number, scope: RewindScope, answer: ConflictAnswer | undefined): Promise<RevertResult> {
+    if (this.agent.state.isStreaming) throw new Error("The agent is working: wait for it to finish (or stop it), then rewind.");
+    if (this.agent.state.messages[index]?.role !== "user") throw new Error(`Message ${index} is not a message of yours: rewind to one of those.`);
+    let files: RevertResult | undefined;
+    if (scope !== "chat") {
+      files = await this.recording().rewindFiles(index, answer);
+      if (!files.done) return files;
+    }
+    let chat = "";
+    if (scope !== "files") {
+      chat = `${index}.${branchAt(this.agent.data.branches, index)?.active ?? 0}`;
+      this.agent.changePath({ type: "branch", at: index });
+      this.reportStatus();
+      await this.journal.record({ t: "branch", at: index });
+    }
+    const done = files?.done ? files : { done: true as const, actionId: "", reverted: [], kept: [], noCopy: [] };
+    if (done.reverted.length > 0) await this.appendRestored("rewind", done.reverted);
+    return { ...done, actionId: scope === "files" ? done.actionId : `rewind:${chat}:${done.actionId}` };
+  }
+
+  /** Brings back what a revert, rewind or redo took away (a rewound chat: the version shown before). */
+  private async redo(actionId: string, answer: ConflictAnswer | undefined): Promise<RevertResult> {
+    if (!actionId.startsWith("rewind:")) return this.takeBack("redo", () => this.recording().redo(actionId, answer));
+    if (this.agent.state.isStreaming) throw new Error("The agent is working: wait for it to finish (or stop it), then redo.");
+    const [, chat = "", filesAction = ""] = actionId.split(":");
+    const [at, version] = chat.split(".").map(Number);
+    let files: RevertResult = { done: true, actionId: "", reverted: [], kept: [], noCopy: [] };
+    if (filesAction) {
+      files = await this.recording().redo(filesAction, answer);
+      if (!files.done) return files;
+    }
+    let back = "";
+    if (chat && Number.isInteger(at) && Number.isInteger(version)) {
+      const shown = branchAt(this.agent.data.branches, at);
+      if (!shown || version >= shown.count) throw new Error("That version of the chat is no longer there to bring back.");
+      back = `${at}.${shown.active}`;
+      await this.actions.switchBranch(at, version);
+    }
+    if (files.done && files.reverted.length > 0) await this.appendRestored("redo", files.reverted);
+    return files.done ? { ...files, actionId: `rewind:${back}:${files.actionId}` } : files;
+  }
 
   /** The changes view's commands need the chat's checkpoints; they reject in words where there are none. */
   private recording(): WorkspaceChanges {
@@ -610,8 +679,15 @@ export class SessionHost {
     if (folderChanged) void this.changes?.workspaceChanged();
     this.agent.state.tools = this.tools();
     this.agent.state.systemPrompt = this.systemPrompt();
-    this.mirrors.push({ k: "workspace", workspace: workspace?.info() });
+    this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(workspace) });
     this.announceSandbox(workspace);
+  }
+
+  /** What the page is told about a workspace: the folder's info, and whether its changes are recorded. */
+  private workspaceInfo(workspace: SessionWorkspace | undefined): WorkspaceInfo | undefined {
+    if (!workspace) return undefined;
+    const off = this.changes?.off;
+    return off ? { ...workspace.info(), checkpointsOff: off } : workspace.info();
   }
 
   /** Once the workspace knows whether its commands are sandboxed, the mirrors are told (if it is still the one). */
@@ -621,7 +697,7 @@ export class SessionHost {
         this.sandboxVerdict = choice.verdict;
         if (!this.closed) this.reportStatus(); // main passes it on to the workers it starts next
       }
-      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "workspace", workspace: workspace.info() });
+      if (this.workspace === workspace && !this.closed) this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(workspace) });
     });
   }
 
@@ -791,7 +867,7 @@ export class SessionHost {
       toolExecution: this.agent.toolExecution,
       toolRuns: this.toolRuns,
       approvals: this.approvals.pending(),
-      ...(this.workspace ? { workspace: this.workspace.info() } : {}),
+      ...(this.workspace ? { workspace: this.workspaceInfo(this.workspace) } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
       ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
     }));

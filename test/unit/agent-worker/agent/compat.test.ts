@@ -39,6 +39,7 @@ import {
 } from "../../../../src/agent-worker/agent/index";
 import { useScriptedModel } from "./harness";
 import type { CompactionMessage } from "../../../../src/shared/agent/compaction";
+import type { FilesRestoredMessage } from "../../../../src/shared/agent/files-restored";
 
 // --- Custom messages through declaration merging, as pi documents it. ---
 interface NoteMessage {
@@ -59,6 +60,7 @@ declare module "@mariozechner/pi-agent-core" {
   interface CustomAgentMessages {
     note: NoteMessage;
     compaction: CompactionMessage;
+    filesRestored: FilesRestoredMessage;
   }
 }
 
@@ -85,7 +87,7 @@ const weatherTool: AgentTool<typeof weatherParameters, { tempC: number }> = {
 function convertToLlm(messages: AgentMessage[]): Message[] {
   return messages.flatMap((m): Message[] => {
     if (m.role === "note") return [{ role: "user", content: `Note: ${m.content}`, timestamp: m.timestamp }];
-    if (m.role === "compaction") return []; // the app's own kind (see the augmentation above)
+    if (m.role === "compaction" || m.role === "filesRestored") return []; // the app's own kinds (see the augmentation above)
     return [m];
   });
 }

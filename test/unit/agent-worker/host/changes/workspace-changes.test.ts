@@ -1,0 +1,119 @@
+/**
+ * The worker's record of a workspace's changes, over a real checkpoint store in temporary folders: which calls are
+ * checkpointed, what a call's card is told, "since a message" on a chat whose later messages were set aside (a run
+ * starting at an earlier message ends their claim to their indexes), and the timeline a restarted worker reads back.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { TempFolders } from "../../../../../testkit/temp-folders";
+import { callScope, WorkspaceChanges } from "../../../../../src/agent-worker/host/changes/workspace-changes";
+import type { WorkspaceCheckpoint } from "../../../../../src/shared-node/session-files/workspace-checkpoint-record";
+
+const folders = new TempFolders();
+const open: WorkspaceChanges[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+  folders.removeAll();
+});
+
+function rig(files: Record<string, string>, loaded: WorkspaceCheckpoint[] = [], root = folders.make(files), data = folders.make()) {
+  const state = { count: 0, journaled: [] as WorkspaceCheckpoint[], off: [] as string[] };
+  const changes = new WorkspaceChanges(
+    {
+      sessionId: "s1",
+      dataFolder: data,
+      workspace: () => root,
+      messageCount: () => state.count,
+      userMessageIndexes: () => [0],
+      journal: async (c) => void state.journaled.push(c),
+      off: (text) => void state.off.push(text),
+    },
+    loaded,
+  );
+  open.push(changes);
+  return { root, data, state, changes };
+}
+const tool = (id: string, name = "write") => ({ kind: "tool" as const, id, name });
+
+describe("callScope", () => {
+  const mcp = (name: string) => (name === "docs__search" ? true : name === "db__write" ? false : undefined);
+  it("write and edit re-examine their path; bash, subagent and MCP tools not read-only the whole folder; reading tools nothing", () => {
+    expect(callScope("write", { path: "a.ts", content: "" }, mcp)).toEqual({ paths: ["a.ts"] });
+    expect(callScope("edit", { path: "b.ts", edits: [] }, mcp)).toEqual({ paths: ["b.ts"] });
+    expect(callScope("bash", { command: "ls" }, mcp)).toBe("all");
+    expect(callScope("subagent", { agent: "x", task: "y" }, mcp)).toBe("all");
+    expect(callScope("db__write", {}, mcp)).toBe("all");
+    expect(callScope("docs__search", {}, mcp)).toBeNull();
+    for (const name of ["read", "ls", "grep", "find", "calculate", "wait"]) expect(callScope(name, {}, mcp)).toBeNull();
+  });
+});
+
+describe("WorkspaceChanges", () => {
+  it("checkpoints a run's start and each changing call, and tells the call's card what it changed", async () => {
+    const { root, state, changes } = rig({ "a.txt": "one\ntwo\n" });
+    changes.runStarted();
+    await changes.beforeCall();
+    expect(state.journaled.map((c) => c.cause)).toEqual(["run"]);
+    state.count = 2;
+    writeFileSync(join(root, "a.txt"), "one\nTWO\nthree\n");
+    expect(await changes.afterCall({ paths: ["a.txt"] }, tool("c1", "edit"))).toEqual({ files: 1, added: 2, removed: 1 });
+    expect(await changes.afterCall("all", tool("c2", "bash"))).toBeUndefined(); // nothing changed
+    expect(await changes.afterCall(null, tool("c3", "read"))).toBeUndefined();
+    expect(state.journaled.map((c) => [c.cause, c.at, c.by?.id])).toEqual([
+      ["run", 0, undefined],
+      ["tool", 2, "c1"],
+      ["tool", 2, "c2"],
+    ]);
+  });
+
+  it("'since a message' after the chat went back to an earlier message: the set-aside run's checkpoints no longer count", async () => {
+    const { root, state, changes } = rig({ "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n" });
+    changes.runStarted();
+    await changes.beforeCall(); // a call waits for the run's start to be recorded
+    state.count = 2;
+    writeFileSync(join(root, "a.txt"), "A\n");
+    await changes.afterCall({ paths: ["a.txt"] }, tool("t1"));
+    state.count = 4; // the next message, its run
+    changes.runStarted();
+    await changes.beforeCall(); // a call waits for the run's start to be recorded
+    state.count = 6;
+    writeFileSync(join(root, "b.txt"), "B\n");
+    await changes.afterCall({ paths: ["b.txt"] }, tool("t2"));
+    state.count = 2; // the message at 2 was edited: the messages from 2 on are a stored version
+    changes.runStarted();
+    await changes.beforeCall(); // a call waits for the run's start to be recorded
+    state.count = 3;
+    writeFileSync(join(root, "c.txt"), "C\n");
+    await changes.afterCall({ paths: ["c.txt"] }, tool("t3"));
+
+    const since2 = await changes.listChanges({ kind: "message", index: 2 });
+    expect(since2.files.map((f) => f.path)).toEqual(["c.txt"]);
+    const all = await changes.listChanges({ kind: "chat" });
+    expect(all.files.map((f) => [f.path, all.authors[f.authors[0]].id])).toEqual([
+      ["a.txt", "t1"],
+      ["b.txt", "t2"],
+      ["c.txt", "t3"],
+    ]);
+  });
+
+  it("a restarted worker reads the timeline back and goes on from it", async () => {
+    const first = rig({ "a.txt": "a\n" });
+    first.changes.runStarted();
+    await first.changes.beforeCall();
+    first.state.count = 2;
+    writeFileSync(join(first.root, "a.txt"), "A\n");
+    await first.changes.afterCall({ paths: ["a.txt"] }, tool("t1"));
+    await first.changes.close();
+
+    const again = rig({}, first.state.journaled, first.root, first.data);
+    again.state.count = 4;
+    const set = await again.changes.listChanges({ kind: "chat" });
+    expect(set.from).toBe(first.state.journaled[0].id);
+    expect(set.to).toBe(first.state.journaled[1].id);
+    expect(set.files).toMatchObject([{ path: "a.txt", status: "modified", added: 1, removed: 1 }]);
+    const rewound = await again.changes.rewindFiles(0, undefined);
+    expect(rewound).toMatchObject({ done: true, reverted: ["a.txt"] });
+    expect(again.state.journaled.map((c) => [c.cause, c.by?.name])).toEqual([["revert", "rewind"]]);
+  });
+});
