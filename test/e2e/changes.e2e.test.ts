@@ -129,6 +129,8 @@ describe.skipIf(!sandbox.available)("the changes view with a real worker", () =>
     expect(readFileSync(join(folder, "README.md"), "utf8")).toBe(README);
     const notice = page.getByTestId("notice");
     await poll(() => notice.locator(".notice-text").textContent()).toMatch(/^Files rewound: \d+ files? restored\.$/);
+    // The chat marks it, and the model is told in its next request (the worker's note, tested there).
+    await poll(() => page.getByTestId("message-filesRestored").last().textContent()).toMatch(/^Files Files rewound: .*notes\.txt.*The agent is told in its next request\.$/);
     await shot(page, "changes-real-rewound");
 
     await notice.getByTestId("changes-redo").click();

@@ -190,7 +190,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
 
-  const changes = useChatChanges({ commands, messages: state.messages, historyStart, running, setError: setActionError });
+  const changes = useChatChanges({ commands, messages: state.messages, historyStart, running,
+    checkpointsOff: view.workspace?.checkpointsOff, setError: setActionError });
   const rowActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
   const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 

@@ -7,6 +7,7 @@ import type { AgentMessage } from "../../../shared/agent/types";
 import type { ChangeCounts } from "../../../shared/changes/summary";
 import { toolFileChanges, type ChangesSince, type RevertResult, type RewindScope } from "../../../shared/protocol/changes";
 import { contentText } from "../../../shared/agent/content-text";
+import type { FilesRestoredMessage } from "../../../shared/agent/files-restored";
 
 /**
  * What a tool call changed, as its result's details carry it ("N files changed, +a −r": the worker adds it to a
@@ -79,4 +80,13 @@ export function sinceOfKey(key: string): ChangesSince {
   if (key === "turn") return { kind: "turn" };
   const index = /^message:(\d+)$/.exec(key)?.[1];
   return index !== undefined ? { kind: "message", index: Number(index) } : { kind: "chat" };
+}
+
+/** A files-restored marker in a line: "Files rewound: src/a.ts, b.txt and 3 more — the agent is told." */
+export function filesRestoredText(marker: Pick<FilesRestoredMessage, "action" | "paths">): string {
+  const what = marker.action === "rewind" ? "Files rewound" : marker.action === "redo" ? "Changes brought back" : "Changes taken back";
+  const named = marker.paths.slice(0, 5);
+  const more = marker.paths.length - named.length;
+  const files = named.length === 0 ? "no files" : `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  return `${what}: ${files}. The agent is told in its next request.`;
 }

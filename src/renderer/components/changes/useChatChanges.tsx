@@ -16,6 +16,8 @@ interface ChatChangesInput {
   messages: readonly AgentMessage[];
   historyStart: number;
   running: boolean;
+  /** Why the chat records no checkpoints of its folder (WorkspaceInfo.checkpointsOff): the button says so. */
+  checkpointsOff?: string;
   /** Shows a failed command's reason (the chat's error banner); must be stable. */
   setError(text: string | null): void;
 }
@@ -40,7 +42,7 @@ type ChangesOpenValue = NonNullable<ContextType<typeof ChangesOpenContext>>;
  * the conflict dialog, and Redo after a revert or rewind. The panel and the count load again when a run ends and
  * after a revert, rewind or redo.
  */
-export function useChatChanges({ commands, messages, historyStart, running, setError }: ChatChangesInput): ChatChangesParts {
+export function useChatChanges({ commands, messages, historyStart, running, checkpointsOff, setError }: ChatChangesInput): ChatChangesParts {
   const [target, setTarget] = useState<ChangesTarget & { seq: number }>();
   const [refresh, setRefresh] = useState(0);
   const [count, setCount] = useState<number>();
@@ -125,6 +127,7 @@ export function useChatChanges({ commands, messages, historyStart, running, setE
     button: (
       <button ref={button} type="button" className={`btn btn-ghost btn-small changes-button${isOpen ? " active" : ""}`} aria-expanded={isOpen}
         onClick={() => (isOpen ? close() : openAt({ since: "turn" }))} data-testid="changes-button"
+        title={checkpointsOff ? `Checkpoints are off: ${checkpointsOff}` : "What the agent changed in the workspace"}
         aria-label={count !== undefined ? `Changes: ${count} ${count === 1 ? "file" : "files"} changed in this chat` : "Changes"}>
         Changes{count !== undefined && count > 0 ? <span className="changes-count" aria-hidden="true">{count}</span> : null}
       </button>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import type { AgentMessage } from "../../../../../src/shared/agent/types";
-import { anyChangeCounts, changeCountsOf, doneText, pathOfCall, sinceOfKey, turnOfCall, userMessagePoints } from "../../../../../src/renderer/components/changes/chat-changes";
+import { anyChangeCounts, changeCountsOf, doneText, filesRestoredText, pathOfCall, sinceOfKey, turnOfCall, userMessagePoints } from "../../../../../src/renderer/components/changes/chat-changes";
 import { sinceKey } from "../../../../../src/renderer/components/changes/changes-panel";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 0 });
@@ -49,5 +49,8 @@ describe("the chat page's changes view", () => {
       .toBe("Files rewound: 3 files restored; 1 kept as it is.");
     expect(doneText("Redone", { done: true, actionId: "a", reverted: ["x"], kept: [], noCopy: ["big", "bigger"] }))
       .toBe("Redone: 1 file restored; 2 without a copy left unchanged.");
+    expect(filesRestoredText({ action: "rewind", paths: ["a", "b", "c", "d", "e", "f", "g"] })).toBe("Files rewound: a, b, c, d, e and 2 more. The agent is told in its next request.");
+    expect(filesRestoredText({ action: "revert", paths: ["src/a.ts"] })).toBe("Changes taken back: src/a.ts. The agent is told in its next request.");
+    expect(filesRestoredText({ action: "redo", paths: [] })).toBe("Changes brought back: no files. The agent is told in its next request.");
   });
 });
