@@ -2,8 +2,8 @@
  * The changes view against the real worker (issue 24 §2–§3), in the browser host with the loopback model scripted to
  * run `write` and `bash` in a workspace: the tool cards say what each call changed, the header's Changes button
  * counts the files, the panel lists them with the calls that changed them, a hunk revert meets the user's own edit
- * of the file (Keep mine) and another hunk goes back, and Rewind files from the first message restores the folder
- * (the file changed outside asks first) and Redo brings the agent's work back. Screenshots under
+ * of the file (Keep mine) and another hunk goes back; Rewind files from the second message restores the folder (a
+ * file changed outside asks first), Rewind chat takes its later messages back, and Redo brings each back. Under
  * test-results/screens/changes-real-*.png.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -137,6 +137,19 @@ describe.skipIf(!sandbox.available)("the changes view with a real worker", () =>
     await poll(async () => existsSync(join(folder, "notes.txt"))).toBe(true);
     expect(existsSync(join(folder, "README.md"))).toBe(false);
     await poll(() => notice.locator(".notice-text").textContent()).toMatch(/^Redone: \d+ files? restored\.$/);
+
+    // Rewind the chat from the second message: its later messages go (kept as a version); Redo brings them back.
+    await poll(() => page.getByTestId("send-button").isVisible()).toBe(true);
+    const assistants = await page.getByTestId("message-assistant").count();
+    await second.hover();
+    await second.getByTestId("rewind-button").click();
+    await second.getByRole("menuitem", { name: "Rewind chat" }).click();
+    await poll(() => notice.locator(".notice-text").textContent()).toBe("Chat rewound.");
+    await poll(() => page.getByTestId("message-assistant").count()).toBeLessThan(assistants);
+    await shot(page, "changes-real-chat-rewound");
+    await notice.getByTestId("changes-redo").click();
+    await poll(() => page.getByTestId("message-assistant").count()).toBe(assistants);
+    expect(existsSync(join(folder, "notes.txt"))).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);

@@ -66,9 +66,10 @@ export const REWIND_LABELS: Record<RewindScope, { item: string; done: string }> 
   both: { item: "Rewind both", done: "Files and chat rewound" },
 };
 
-/** A done revert, rewind or redo in a line: "Files rewound: 3 files restored; 1 kept as it is." */
+/** A done revert, rewind or redo in a line: "Files rewound: 3 files restored; 1 kept as it is."; "Chat rewound." when no file was touched. */
 export function doneText(what: string, result: Extract<RevertResult, { done: true }>): string {
   const n = result.reverted.length;
+  if (n === 0 && result.kept.length === 0 && result.noCopy.length === 0) return `${what}.`;
   const parts = [`${n} ${n === 1 ? "file" : "files"} restored`];
   if (result.kept.length > 0) parts.push(`${result.kept.length} kept as ${result.kept.length === 1 ? "it is" : "they are"}`);
   if (result.noCopy.length > 0) parts.push(`${result.noCopy.length} without a copy left unchanged`);

@@ -49,6 +49,7 @@ describe("the chat page's changes view", () => {
       .toBe("Files rewound: 3 files restored; 1 kept as it is.");
     expect(doneText("Redone", { done: true, actionId: "a", reverted: ["x"], kept: [], noCopy: ["big", "bigger"] }))
       .toBe("Redone: 1 file restored; 2 without a copy left unchanged.");
+    expect(doneText("Chat rewound", { done: true, actionId: "a", reverted: [], kept: [], noCopy: [] })).toBe("Chat rewound.");
     expect(filesRestoredText({ action: "rewind", paths: ["a", "b", "c", "d", "e", "f", "g"] })).toBe("Files rewound: a, b, c, d, e and 2 more. The agent is told in its next request.");
     expect(filesRestoredText({ action: "revert", paths: ["src/a.ts"] })).toBe("Changes taken back: src/a.ts. The agent is told in its next request.");
     expect(filesRestoredText({ action: "redo", paths: [] })).toBe("Changes brought back: no files. The agent is told in its next request.");
