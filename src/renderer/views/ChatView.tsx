@@ -42,6 +42,7 @@ import { contextFigures, transcriptTokens } from "../components/common/context-m
 import { focusQuestion } from "../components/messages/approval-focus";
 import { onMac } from "../components/common/Keys";
 import { visibleText } from "../../shared/security/hidden-characters";
+import { ChangesOpenContext, useChatChanges } from "../components/changes/useChatChanges";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -189,7 +190,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
 
-  const messageActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
+  const changes = useChatChanges({ commands, messages: state.messages, historyStart, running,
+    checkpointsOff: view.workspace?.checkpointsOff, setError: setActionError });
+  const rowActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
+  const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 
   const blockedReason = disconnected ?? (!isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined);
 
@@ -201,6 +205,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         ) : null}
         <h1 className="chat-title" title={title} dir="auto" tabIndex={-1}>{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
+        {changes.button}
         <ChatMenu sessionId={view.sessionId} onFind={find.openFind} onError={(e) => setActionError(errorText(e))} />
         {disconnected ? (
           <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" title={disconnected} data-testid="connection-pill">
@@ -241,8 +246,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <ApprovalsContext.Provider value={approvals}>
           <AttachmentsContext.Provider value={attachments}>
             <MessageActionsContext.Provider value={messageActions}>
-              <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-                tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+              <ChangesOpenContext.Provider value={changes.open}>
+                <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+                  tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+              </ChangesOpenContext.Provider>
             </MessageActionsContext.Provider>
           </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
@@ -255,12 +262,15 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         {actionError ? (
           <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
         ) : null}
+        {changes.notice}
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
           sessionId={view.sessionId} workspace={view.workspace?.folder}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>
+      {changes.panel}
+      {changes.dialog}
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">
         {running ? "Assistant is responding…" : failure ? "The reply failed." : ""}
       </div>

@@ -25,6 +25,8 @@ export interface ChangesPanelProps {
   /** A revert went through (the wiring reloads the change set). */
   onReverted?(result: Extract<RevertResult, { done: true }>): void;
   onClose?(): void;
+  /** The file shown first (a tool card's ChangeStat opens the panel on the file its call wrote). */
+  initialPath?: string;
 }
 
 const NO_FILES: ChangeSet["files"] = [];
@@ -37,8 +39,8 @@ type Pending = { conflicts: ChangeConflict[]; retry(answer?: ConflictAnswer): Pr
  * subagent that made it; Revert for everything shown, a file or a hunk. A revert that would write over a file
  * changed outside the chat asks first (ConflictDialog). Data and commands come in through props.
  */
-export function ChangesPanel({ changes, error, options, since, onSinceChange, commands, onReverted, onClose }: ChangesPanelProps) {
-  const [selectedPath, setSelectedPath] = useState<string>();
+export function ChangesPanel({ changes, error, options, since, onSinceChange, commands, onReverted, onClose, initialPath }: ChangesPanelProps) {
+  const [selectedPath, setSelectedPath] = useState<string | undefined>(initialPath);
   const [diff, setDiff] = useState<{ diff?: FileDiff; error?: string }>();
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending>();

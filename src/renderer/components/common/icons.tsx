@@ -35,3 +35,5 @@ export const PencilIcon = () => <Icon><path d="M4 20h4L19 9l-4-4L4 16z" /><path 
 export const TrashIcon = () => <Icon><path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" /></Icon>;
 export const RegenerateIcon = () => <Icon><path d="M20 11a8 8 0 1 0-2.3 5.7" /><path d="M20 4v7h-7" /></Icon>;
 export const ContinueIcon = () => <Icon><path d="M6 5l8 7-8 7M14 5l6 7-6 7" /></Icon>;
+/** An arrow turning back: rewind a message's files or chat. */
+export const RewindIcon = () => <Icon><path d="M3 12a9 9 0 1 0 3-6.7L3 8" /><path d="M3 3v5h5" /></Icon>;

@@ -3,7 +3,10 @@ import type { AgentMessage } from "../../../shared/agent/types";
 import { branchAt } from "../../../shared/agent/branches";
 import { messageMarkdown } from "./message-actions";
 import { ListFollowContext, MessageActionsContext } from "./message-actions-context";
-import { CheckIcon, ContinueIcon, CopyIcon, PencilIcon, RegenerateIcon, TrashIcon } from "../common/icons";
+import { CheckIcon, ContinueIcon, CopyIcon, PencilIcon, RegenerateIcon, RewindIcon, TrashIcon } from "../common/icons";
+import { SessionMenu } from "../sidebar/SessionItem";
+import { REWIND_LABELS } from "../changes/chat-changes";
+import type { RewindScope } from "../../../shared/protocol/changes";
 
 interface MessageActionBarProps {
   /** Session-wide index of the row's message. */
@@ -15,13 +18,14 @@ interface MessageActionBarProps {
 
 /**
  * A message's actions: Copy (as Markdown) and Delete on every message, Edit on the user's, Regenerate and Continue
- * on the last reply, and the `‹ 2/3 ›` switch on the first message of a tail that has other versions. Shown on
+ * on the last reply, Rewind (files, chat or both: a menu) on the user's where the chat offers it, and the `‹ 2/3 ›` switch on the first message of a tail that has other versions. Shown on
  * hover and keyboard focus (CSS), reachable with Tab like any button; the version switch always shows.
  */
 export function MessageActionBar({ index, message, onEdit }: MessageActionBarProps) {
   const actions = useContext(MessageActionsContext);
   const list = useContext(ListFollowContext);
   const [copied, setCopied] = useState(false);
+  const [rewinding, setRewinding] = useState(false);
   if (!actions) return null;
   const { blocked } = actions;
   const branch = branchAt(actions.branches, index);
@@ -58,6 +62,17 @@ export function MessageActionBar({ index, message, onEdit }: MessageActionBarPro
         {onEdit ? (
           <button type="button" className="action-button" onClick={onEdit} disabled={blocked !== undefined} title={blocked ?? "Edit and resend"}
             aria-label="Edit and resend"><PencilIcon /></button>
+        ) : null}
+        {message.role === "user" && actions.rewind ? (
+          <span className="rewind-menu">
+            <button type="button" className="action-button" onClick={() => setRewinding((o) => !o)} disabled={blocked !== undefined}
+              title={blocked ?? "Rewind files, chat or both to before this message"} aria-label="Rewind" aria-haspopup="menu" aria-expanded={rewinding}
+              data-testid="rewind-button"><RewindIcon /></button>
+            {rewinding ? (
+              <SessionMenu onClose={() => setRewinding(false)}
+                items={(["files", "chat", "both"] as RewindScope[]).map((scope) => [REWIND_LABELS[scope].item, () => actions.rewind?.(index, scope)])} />
+            ) : null}
+          </span>
         ) : null}
         {last ? (
           <button type="button" className="action-button" onClick={() => run(actions.regenerate())} disabled={blocked !== undefined}

@@ -10,6 +10,7 @@ import { MessageAttachments } from "../attachments/AttachmentViews";
 import { MessageActionBar } from "./MessageActionBar";
 import { MessageEditor } from "./MessageEditor";
 import { CollapsibleUserText } from "./CollapsibleUserText";
+import { filesRestoredText } from "../changes/chat-changes";
 
 interface MessageRowProps {
   item: ChatItem;
@@ -54,6 +55,13 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
           <div className="row row-note" data-testid="message-system">
             <span className="badge badge-muted">Instructions</span>{" "}
             {typeof content === "string" ? content : content.map((block) => block.text).join("\n")}
+          </div>
+        );
+      }
+      if (item.message.role === "filesRestored") {
+        return (
+          <div className="row row-note row-files-restored" data-testid="message-filesRestored" title={item.message.paths.join("\n")}>
+            <span className="badge badge-muted">Files</span> {filesRestoredText(item.message)}
           </div>
         );
       }

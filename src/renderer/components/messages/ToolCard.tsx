@@ -11,6 +11,10 @@ import { SubagentRuns } from "./SubagentRuns";
 import { subagentDetails } from "../../../shared/protocol/subagent-details";
 import { toolSummary } from "./tool-summary";
 import { VisibleText } from "../common/VisibleText";
+import { ChangeStat } from "../changes/ChangeStat";
+import { changeCountsOf } from "../changes/chat-changes";
+import { ChangesOpenContext } from "../changes/useChatChanges";
+import { changeSummary } from "../../../shared/changes/summary";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -42,7 +46,11 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   const open = asking || (choice ?? (status !== "done"));
   const output = result ? resultContentText(result.content) : run?.result !== undefined ? resultText(run.result) :
     run?.partialResult !== undefined ? resultText(run.partialResult) : "";
-  const diff = diffOf(result?.details ?? (run?.result as { details?: unknown } | undefined)?.details);
+  const details = result?.details ?? (run?.result as { details?: unknown } | undefined)?.details;
+  const diff = diffOf(details);
+  // What the call changed on disk (a subagent call: its whole task), a link to the Changes panel at its turn.
+  const changed = changeCountsOf(details);
+  const changes = useContext(ChangesOpenContext);
   const subagents = isSubagent ? subagentDetails(result ?? run?.result ?? run?.partialResult) : undefined;
   const statusLabel = asking ? "waiting for you" : { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
   return (
@@ -57,6 +65,16 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
           {statusLabel}
         </span>
       </button>
+      {changed ? (
+        <div className="tool-changes">
+          {changes ? (
+            <button type="button" className="tool-changes-button" onClick={() => changes.openAtCall(call.id, call.name, call.arguments)}
+              title="Show in the Changes panel" aria-label={`${changeSummary(changed)}: show in the Changes panel`} data-testid="tool-changes">
+              <ChangeStat counts={changed} />
+            </button>
+          ) : <ChangeStat counts={changed} />}
+        </div>
+      ) : null}
       {open ? (
         <div className="tool-body">
           {request ? (

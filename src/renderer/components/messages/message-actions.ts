@@ -1,5 +1,6 @@
 import type { AgentMessage } from "../../../shared/agent/types";
 import type { BranchPoint } from "../../../shared/agent/branches";
+import type { RewindScope } from "../../../shared/protocol/changes";
 
 /**
  * What a message row may do to the chat, and when: ChatView provides it (message-actions-context.ts), each row's
@@ -20,6 +21,8 @@ export interface MessageActionsValue {
   continueReply(): Promise<void>;
   switchBranch(at: number, version: number): Promise<void>;
   deleteMessage(index: number): Promise<void>;
+  /** Rewinds from a user message: its files, the chat or both (the changes view's, which shows its outcome); absent: not offered. */
+  rewind?(index: number, scope: RewindScope): void;
   /** Shows a failed action's reason (the chat's error banner). */
   onError(error: unknown): void;
 }
