@@ -37,6 +37,8 @@ import type { SkillsOverview } from "../../shared/protocol/skills";
 import type { Accounts } from "../accounts/accounts";
 import type { SignInState } from "../../shared/protocol/accounts";
 import type { CloudProviderChange } from "../../shared/providers/cloud-settings";
+import type { SessionWorktrees } from "./session-worktrees";
+import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -86,6 +88,8 @@ export interface AppServiceOptions<Port> {
   models?: ModelDirectory;
   /** Accounts (sign-ins) and cloud providers' fields (main/accounts); absent: those calls are refused. */
   accounts?: Accounts;
+  /** Worktree chats and isolated tasks' worktrees (session-worktrees.ts); absent: those calls are refused. */
+  worktrees?: SessionWorktrees;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -271,8 +275,15 @@ export class AppService<Port = never> implements AppApi {
     // transcript in a new worker, which waits for this one to have flushed.
     void this.broker.close(id);
     // Sessions deleted longer ago than the undo window are gone for good, transcripts included (closed back then).
-    for (const purged of this.options.index.purgeDeleted(Date.now() - UNDO_WINDOW_MS)) {
+    const cutoff = Date.now() - UNDO_WINDOW_MS;
+    const ending = this.options.index.all().filter((s) => s.deleted !== undefined && s.deleted < cutoff && s.worktree);
+    for (const purged of this.options.index.purgeDeleted(cutoff)) {
       await this.removeChatFiles(purged);
+    }
+    // A worktree chat's worktree goes with it, once final; a branch with changes stays, and the user is told.
+    for (const record of ending) {
+      const said = await this.options.worktrees?.endWithChat(record);
+      if (said) this.notify("info", said);
     }
   }
 
@@ -294,6 +305,7 @@ export class AppService<Port = never> implements AppApi {
     if (!this.options.index.isLive(id)) throw new Error("No such chat");
     // A subagent's folder is part of its launch (child-launch.ts), checked by main when its parent asked.
     if (this.options.index.get(id)?.parent) throw new Error("A subagent works in the folder its parent chat gave it; that cannot change.");
+    if (this.options.index.get(id)?.worktree) throw new Error("This chat works in its worktree: keep its branch or discard it first.");
     const workspace = folder === null ? undefined : await checkWorkspace(folder);
     const places = this.options.guardedPlaces;
     const reason = workspace !== undefined && !insist && places ? await workspaceRefusal(workspace, places) : undefined;
@@ -307,6 +319,56 @@ export class AppService<Port = never> implements AppApi {
   /** The browser host has no folder dialog (the desktop app answers this per window, with the system's). */
   async pickWorkspace(_id: string): Promise<SessionSummary | WorkspaceRefusal | null> {
     throw new Error("There is no folder dialog here: type the folder's full path.");
+  }
+
+  async worktreeOffer(folder: string): Promise<WorktreeOffer> {
+    let workspace: string;
+    try {
+      workspace = await checkWorkspace(folder);
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    }
+    return this.requireWorktrees().offer(workspace);
+  }
+
+  /** A new chat whose workspace is a new worktree of `folder`'s repository (the counterpart of `folder` in it). */
+  async createWorktreeChat(folder: string, insist = false): Promise<SessionSummary | WorkspaceRefusal> {
+    const worktrees = this.requireWorktrees();
+    const workspace = await checkWorkspace(folder);
+    const places = this.options.guardedPlaces;
+    const reason = !insist && places ? await workspaceRefusal(workspace, places) : undefined;
+    if (reason !== undefined) return { refused: { folder: workspace, reason } };
+    const id = randomUUID();
+    const worktree = await worktrees.create(workspace, `chat-${id.slice(0, 8)}`);
+    const now = Date.now();
+    const summary: SessionRecord = { id, title: NEW_CHAT_TITLE, created: now, updated: now, messageCount: 0, workspace: worktree.folder, worktree };
+    this.options.index.upsert(summary);
+    this.options.settings.rememberWorkspace(workspace);
+    return this.toPage(summary);
+  }
+
+  worktreeChanges(sessionId: string): Promise<WorktreeChangesSummary> {
+    return this.requireWorktrees().changes(sessionId);
+  }
+
+  applyWorktree(sessionId: string, merge: boolean): Promise<WorktreeApplyOutcome> {
+    return this.requireWorktrees().apply(sessionId, merge);
+  }
+
+  async keepWorktreeBranch(sessionId: string): Promise<WorktreeKept> {
+    const { ended, ...kept } = await this.requireWorktrees().keep(sessionId);
+    if (ended) await this.broker.setWorkspace(sessionId, undefined);
+    return kept;
+  }
+
+  async discardWorktree(sessionId: string): Promise<void> {
+    const { ended } = await this.requireWorktrees().discard(sessionId);
+    if (ended) await this.broker.setWorkspace(sessionId, undefined);
+  }
+
+  private requireWorktrees(): SessionWorktrees {
+    if (!this.options.worktrees) throw new Error("Worktrees are not available here.");
+    return this.options.worktrees;
   }
 
   async getSettings(): Promise<Settings> {

@@ -26,6 +26,7 @@ import { McpSupervisor } from "../mcp/mcp-supervisor";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
 import { Accounts } from "../accounts/accounts";
+import { SessionWorktrees } from "./session-worktrees";
 import type { OAuthFlows } from "../accounts/oauth-providers";
 
 /** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
@@ -223,7 +224,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const mcpConfig = new McpConfig(settings, secrets);
   mcpConfig.onChange(() => void mcp?.reconfigure());
   void mcp?.reconfigure();
+  const worktrees = new SessionWorktrees({ index, worktreesDir: files.worktreesDir });
   const service = new AppService<Port>({
+    worktrees,
     settings,
     secrets,
     index,
@@ -239,6 +242,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
+  // Paddock's worktrees that no chat or task uses any more (a crash's leftovers) end with their branch kept.
+  void worktrees.pruneLeftovers().then((said) => said.forEach((text) => service.notify("info", text)));
   let shuttingDown: Promise<void> | undefined;
   return {
     files,

@@ -13,6 +13,7 @@ import type { PiModelsFileStatus, ProviderModelList } from "./model-lists";
 import type { SkillsOverview } from "./skills";
 import type { AccountInfo, SignInState } from "./accounts";
 import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settings";
+import type { WorktreeApi } from "./worktrees";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -97,7 +98,8 @@ export interface AppNotice {
   text: string;
 }
 
-export interface AppApi extends McpStatusApi, McpConfigApi {
+/** The worktree calls (worktrees.ts) are declared there, with their data. */
+export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   listSessions(): Promise<SessionSummary[]>;
   createSession(): Promise<SessionSummary>;
   renameSession(id: string, title: string): Promise<void>;
