@@ -88,7 +88,7 @@ export function ApplyWorktreeDialog({ sessionId, branch, onClose }: ApplyWorktre
         </div>
       ) : null}
       {marked ? (
-        <div className="notice notice-warning" role="alert" data-testid="worktree-markers">
+        <div className="notice notice-warning worktree-markers" role="alert" data-testid="worktree-markers">
           Applied. These files hold conflict markers to resolve: {marked.withConflictMarkers.join(", ")}
         </div>
       ) : null}
