@@ -3,7 +3,8 @@
  * Chromium. The dialog checks the folder as it is typed (a folder outside a repository is explained), makes the chat,
  * whose strip says "Worktree: paddock/… of <repo>"; Apply to workspace shows the changes first, is refused naming the
  * file the workspace changed too, and merges three ways when asked. Screenshots (test-results/screens/):
- * worktree-new-dialog.png, worktree-header.png, worktree-apply-dialog.png, worktree-apply-refused.png.
+ * worktree-new-dialog.png, worktree-header.png, worktree-apply-dialog.png, worktree-apply-refused.png. An isolated
+ * subagent task's card shows its changes with the same actions (subagent-worktree-card.png).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, readFileSync } from "node:fs";
@@ -13,12 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../../testkit/launch-chromium";
 import { expectAccessible } from "../../testkit/axe";
-import { openChat, poll, shot, SCREENS } from "../../testkit/chat-page";
+import { openChat, poll, replies, send, shot, SCREENS } from "../../testkit/chat-page";
+import { startOpenAIServer, turnDirective as turn, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
 import type { SessionSummary } from "../../src/shared/protocol/app-api";
 
 let browser: Browser;
 let host: WebHostProcess;
+let server: OpenAITestServer;
 let root: string;
 let repository: string;
 const build = privateBuildCopy();
@@ -37,11 +40,13 @@ beforeAll(async () => {
   git(repository, "commit", "-q", "-m", "first");
   mkdirSync(join(root, "plain"));
   browser = await launchChromium();
-  host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", join(root, "data"), "--openai-test-server"]);
+  server = await startOpenAIServer();
+  host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", join(root, "data"), "--loopback-url", server.baseUrl]);
 }, 120_000);
 afterAll(async () => {
   await host?.stop();
   await browser?.close();
+  await server?.close();
   build.remove();
   rmSync(root, { recursive: true, force: true });
 });
@@ -96,6 +101,41 @@ describe("a chat in a worktree", () => {
     await strip.waitFor({ state: "detached" }); // the chat's record no longer has a worktree
     await poll(() => page.getByTestId("workspace-button").textContent()).toContain("No workspace");
     expect(git(repository, "branch", "--list", chat.worktree!.branch)).toBe("");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("an isolated subagent task's card shows its changes, applied or kept from there", async () => {
+    const project = join(root, "garden");
+    mkdirSync(project);
+    writeFileSync(join(project, "beds.txt"), "tulips\n");
+    git(project, "init", "-q");
+    git(project, "add", "-A");
+    git(project, "commit", "-q", "-m", "first");
+    await host.call("updateSettings", { tools: { approval: { write: "allow" } } });
+    const { page, sessionId, problems } = await openChat(browser, host);
+    await host.call("setWorkspace", sessionId, project);
+    const write = turn({ toolCalls: [{ name: "write", arguments: { path: "beds.txt", content: "tulips\nroses\n" } }] });
+    const tasks = [1, 2].map((i) => ({ agent: "worker", task: `Plant ${i}. ${i === 1 ? write : ""}` }));
+    await send(page, `Plant ${turn({ toolCalls: [{ name: "subagent", arguments: { tasks, isolation: "worktree" } }] })}`);
+    await replies(page, 2);
+    const card = page.getByTestId("tool-card");
+    await card.getByRole("button").first().click(); // a done card starts folded
+    const lines = card.getByTestId("subagent-worktree");
+    await poll(() => lines.count()).toBe(2);
+    await poll(() => lines.first().textContent()).toContain("1 file changed");
+    expect(await lines.nth(1).textContent()).toContain("no files changed");
+    expect(await lines.nth(1).getByTestId("worktree-apply").isDisabled()).toBe(true); // nothing to apply
+    await card.getByTestId("subagents").scrollIntoViewIfNeeded();
+    await shot(page, "subagent-worktree-card");
+
+    await lines.first().getByTestId("worktree-apply").click();
+    await poll(() => page.getByTestId("worktree-files").textContent()).toContain("beds.txt");
+    await page.getByTestId("worktree-apply-ok").click();
+    await poll(() => lines.first().textContent()).toContain("Applied 1 file to the workspace.");
+    expect(readFileSync(join(project, "beds.txt"), "utf8")).toBe("tulips\nroses\n");
+    await lines.first().getByTestId("worktree-keep").click();
+    await poll(() => lines.first().textContent()).toMatch(/Branch paddock\/worker-plant-1-\S* kept with the changes committed on it/);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -53,7 +53,7 @@ export function WorktreeActions({ sessionId, branch, counts }: WorktreeActionsPr
       {counts ? <ChangeStat counts={counts} /> : null}
       {!ended ? (
         <>
-          <button ref={applyButton} type="button" className="btn btn-small" disabled={busy} onClick={() => setApplying(true)} data-testid="worktree-apply">Apply to workspace</button>
+          <button ref={applyButton} type="button" className="btn btn-small" disabled={busy || counts?.files === 0} onClick={() => setApplying(true)} data-testid="worktree-apply">Apply to workspace</button>
           <button type="button" className="btn btn-small" disabled={busy} onClick={keep} data-testid="worktree-keep">Keep branch</button>
           <button type="button" className="btn btn-small" disabled={busy} onClick={() => setConfirmDiscard(true)} data-testid="worktree-discard">Discard</button>
         </>
