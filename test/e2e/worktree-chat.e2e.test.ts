@@ -71,6 +71,7 @@ describe("a chat in a worktree", () => {
     const chat = (await host.call<SessionSummary[]>("listSessions")).find((s) => s.worktree)!;
     expect(await strip.textContent()).toContain(`Worktree: ${chat.worktree!.branch} of ${basename(repository)}`);
     await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(chat.workspace!));
+    expect(await page.getByTestId("session-worktree").count()).toBe(1); // the sidebar marks it
 
     // The agent's change (written here as its write tool would), and the user's own to the same file meanwhile.
     writeFileSync(join(chat.workspace!, "prices.txt"), "apple 1\npear 2\nplum 3\nfig 4\nkiwi 5\nlime 7\n");
