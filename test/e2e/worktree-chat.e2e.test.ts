@@ -137,6 +137,12 @@ describe("a chat in a worktree", () => {
     expect(readFileSync(join(project, "beds.txt"), "utf8")).toBe("tulips\nroses\n");
     await lines.first().getByTestId("worktree-keep").click();
     await poll(() => lines.first().textContent()).toMatch(/Branch paddock\/worker-plant-1-\S* kept with the changes committed on it/);
+    // Opened again (a restart alike), the card asks main where each worktree stands.
+    await page.reload();
+    await card.getByRole("button").first().click();
+    await poll(() => lines.first().textContent()).toMatch(/Branch paddock\/worker-plant-1-\S* kept; the worktree folder was removed\./);
+    expect(await lines.first().getByTestId("worktree-apply").count()).toBe(0);
+    expect(await lines.nth(1).getByTestId("worktree-apply").count()).toBe(1); // the other task's is still there
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -38,7 +38,7 @@ import type { Accounts } from "../accounts/accounts";
 import type { SignInState } from "../../shared/protocol/accounts";
 import type { CloudProviderChange } from "../../shared/providers/cloud-settings";
 import type { SessionWorktrees } from "./session-worktrees";
-import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer } from "../../shared/protocol/worktrees";
+import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 const UNDO_WINDOW_MS = 60_000;
@@ -349,6 +349,10 @@ export class AppService<Port = never> implements AppApi {
 
   worktreeChanges(sessionId: string): Promise<WorktreeChangesSummary> {
     return this.requireWorktrees().changes(sessionId);
+  }
+
+  worktreeStatus(sessionId: string): Promise<WorktreeStatus> {
+    return this.requireWorktrees().status(sessionId);
   }
 
   applyWorktree(sessionId: string, merge: boolean): Promise<WorktreeApplyOutcome> {

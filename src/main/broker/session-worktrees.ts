@@ -9,12 +9,12 @@ import { existsSync } from "node:fs";
 import type { SessionIndex, SessionRecord } from "./session-index";
 import { recordedLaunch } from "./child-launch";
 import { TaskWorktrees } from "./task-worktrees";
-import type { GitOptions } from "../../shared-node/git-worktrees/git-command";
+import { runGit, type GitOptions } from "../../shared-node/git-worktrees/git-command";
 import { probeRepository } from "../../shared-node/git-worktrees/repository";
 import { createWorktree, discardWorktree, keepBranch, prunePaddockWorktrees, type Worktree } from "../../shared-node/git-worktrees/worktree-lifecycle";
 import { worktreeChanges } from "../../shared-node/git-worktrees/worktree-changes";
 import { applyToWorkspace } from "../../shared-node/git-worktrees/worktree-apply";
-import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer } from "../../shared/protocol/worktrees";
+import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 export interface SessionWorktreesOptions {
   index: SessionIndex;
@@ -67,6 +67,14 @@ export class SessionWorktrees {
     if (!existsSync(worktree.path)) throw new Error(`The worktree of ${worktree.branch} is gone: its branch was kept or discarded.`);
     const changes = await worktreeChanges(worktree, this.git);
     return { branch: worktree.branch, repositoryRoot: worktree.repositoryRoot, files: changes.files, added: changes.added, removed: changes.removed };
+  }
+
+  /** Still there (its folder), else kept (its branch is) or discarded. */
+  async status(sessionId: string): Promise<WorktreeStatus> {
+    const { worktree } = this.find(sessionId);
+    if (existsSync(worktree.path)) return "open";
+    const branch = await runGit(["rev-parse", "--verify", "--quiet", `refs/heads/${worktree.branch}`], { ...this.git, cwd: worktree.repositoryRoot, okCodes: [1] });
+    return branch.code === 0 ? "kept" : "discarded";
   }
 
   async apply(sessionId: string, merge: boolean): Promise<WorktreeApplyOutcome> {

@@ -68,6 +68,7 @@ export const APP_API_SCHEMAS = {
   worktreeOffer: Type.Tuple([Folder]),
   createWorktreeChat: Type.Union([Type.Tuple([Folder]), Type.Tuple([Folder, Type.Boolean()])]),
   worktreeChanges: Type.Tuple([SessionId]),
+  worktreeStatus: Type.Tuple([SessionId]),
   applyWorktree: Type.Tuple([SessionId, Type.Boolean()]),
   keepWorktreeBranch: Type.Tuple([SessionId]),
   discardWorktree: Type.Tuple([SessionId]),

@@ -59,6 +59,9 @@ export interface WorktreeKept {
   committed: boolean;
 }
 
+/** Where a worktree stands: still there, or ended with its branch kept, or discarded (worktree and branch gone). */
+export type WorktreeStatus = "open" | "kept" | "discarded";
+
 /**
  * The AppApi calls for worktrees (app-api.ts extends this). `sessionId` is a worktree chat's id, or a subagent
  * session's (the task's `childSessionId`) for an isolated task: main finds the worktree in the session index only.
@@ -73,6 +76,8 @@ export interface WorktreeApi {
    */
   createWorktreeChat(folder: string, insist?: boolean): Promise<SessionSummary | { refused: { folder: string; reason: string } }>;
   worktreeChanges(sessionId: string): Promise<WorktreeChangesSummary>;
+  /** Whether the session's worktree is still there (a task's card after a restart asks before offering its actions). */
+  worktreeStatus(sessionId: string): Promise<WorktreeStatus>;
   /** Brings the changes into the workspace as uncommitted changes, all or nothing; `merge`: three-way where both changed. */
   applyWorktree(sessionId: string, merge: boolean): Promise<WorktreeApplyOutcome>;
   /** Ends the worktree and keeps its branch (a chat then has no workspace). */

@@ -82,7 +82,7 @@ function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; 
         // An isolated task's changes are on its branch until applied: the user applies, keeps or discards them here.
         <div className="subagent-worktree" data-testid="subagent-worktree">
           <span className="muted">Worktree <strong>{run.worktree.branch}</strong>:</span>
-          <WorktreeActions sessionId={run.sessionId} branch={run.worktree.branch}
+          <WorktreeActions sessionId={run.sessionId} branch={run.worktree.branch} askStatus
             counts={{ files: run.worktree.files.length, added: run.worktree.added, removed: run.worktree.removed }} />
         </div>
       ) : null}

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { ChangeStat } from "../changes/ChangeStat";
@@ -12,13 +12,18 @@ interface WorktreeActionsProps {
   branch: string;
   /** What the changes are, when the caller already knows (a task's result); the chat's are asked when applying. */
   counts?: { files: number; added: number; removed: number };
+  /**
+   * Ask main first whether the worktree is still there: a task's card outlives it (a chat's strip does not: it goes
+   * with the record's worktree).
+   */
+  askStatus?: boolean;
 }
 
 /**
  * "Apply to workspace" (the changes first, then the outcome: applied, or refused naming the files, with a three-way
  * merge offered), "Keep branch" and "Discard" (asked first) for a worktree. All done by main (AppApi, worktrees.ts).
  */
-export function WorktreeActions({ sessionId, branch, counts }: WorktreeActionsProps) {
+export function WorktreeActions({ sessionId, branch, counts, askStatus = false }: WorktreeActionsProps) {
   const { app } = useServices();
   const [applying, setApplying] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
@@ -27,6 +32,20 @@ export function WorktreeActions({ sessionId, branch, counts }: WorktreeActionsPr
   const [failure, setFailure] = useState<string | null>(null);
   const [ended, setEnded] = useState(false);
   const applyButton = useRef<HTMLButtonElement>(null);
+
+  // A task's card outlives its worktree (kept or discarded earlier, maybe before a restart): ask main where it stands.
+  useEffect(() => {
+    if (!askStatus) return;
+    let live = true;
+    app.worktreeStatus(sessionId).then((status) => {
+      if (!live || status === "open") return;
+      setEnded(true);
+      setSaid(status === "kept" ? `Branch ${branch} kept; the worktree folder was removed.` : `Worktree and branch ${branch} discarded.`);
+    }, () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [app, sessionId, branch, askStatus]);
 
   const run = (action: () => Promise<string>) => {
     setBusy(true);

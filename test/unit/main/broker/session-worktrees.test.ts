@@ -147,6 +147,21 @@ describe("a chat in a worktree of its own", () => {
 });
 
 describe("a subagent task's worktree, by the subagent's session id", () => {
+  it("says whether it is still there, or was kept", async () => {
+    const { service, index, worktreesDir } = await start();
+    const workspace = await repository();
+    const parent = await service.createSession();
+    const worktree = await createWorktree({ workspace, dataFolder: worktreesDir, title: "scout" });
+    index.upsert({
+      id: "sub-2", title: "scout (subagent)", created: 1, updated: 1, messageCount: 0, workspace: worktree.folder,
+      parent: { sessionId: parent.id, toolCallId: "c2", agent: "scout" },
+      launch: storedLaunch({ setup: { parentSessionId: parent.id, agent: "scout", instructions: "", tools: [] }, toolCallId: "c2", workspace: worktree.folder, worktree }),
+    });
+    expect(await service.worktreeStatus("sub-2")).toBe("open");
+    await service.keepWorktreeBranch("sub-2");
+    expect(await service.worktreeStatus("sub-2")).toBe("kept");
+  });
+
   it("lists, applies and discards through the same calls; a chat's own session is not a task", async () => {
     const { service, index, worktreesDir } = await start();
     const workspace = await repository();
@@ -161,7 +176,9 @@ describe("a subagent task's worktree, by the subagent's session id", () => {
     await writeFile(join(worktree.folder, "a.txt"), "one\ntask\n");
     expect(await service.worktreeChanges("sub-1")).toMatchObject({ branch: worktree.branch, files: [{ path: "a.txt", added: 1 }] });
     expect(await service.applyWorktree("sub-1", false)).toMatchObject({ applied: true, files: ["a.txt"] });
+    expect(await service.worktreeStatus("sub-1")).toBe("open");
     await service.discardWorktree("sub-1");
+    expect(await service.worktreeStatus("sub-1")).toBe("discarded");
     expect(existsSync(worktree.path)).toBe(false);
     await expect(service.worktreeChanges("sub-1")).rejects.toThrow(`The worktree of ${worktree.branch} is gone: its branch was kept or discarded.`);
     await expect(service.applyWorktree(parent.id, false)).rejects.toThrow("This chat does not work in a worktree.");
