@@ -13,6 +13,7 @@ import { plaintextDevCipher, SecretStore } from "../src/main/broker/secrets";
 import { SessionBroker } from "../src/main/broker/session-broker";
 import { SessionIndex } from "../src/main/broker/session-index";
 import { SettingsStore } from "../src/main/broker/settings-store";
+import { SessionWorktrees } from "../src/main/broker/session-worktrees";
 
 export interface AppServiceRig {
   dir: string;
@@ -25,7 +26,8 @@ export interface AppServiceRig {
   close(): Promise<void>;
 }
 
-export async function startAppServiceRig(prefix = "paddock-app-"): Promise<AppServiceRig> {
+/** `worktreesDir`: the service also serves the worktree calls, making worktrees there. */
+export async function startAppServiceRig(prefix = "paddock-app-", options: { worktreesDir?: string } = {}): Promise<AppServiceRig> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const settings = SettingsStore.open({ cwd: dir });
   const secrets = SecretStore.open(join(dir, "secrets.json"), plaintextDevCipher);
@@ -39,7 +41,8 @@ export async function startAppServiceRig(prefix = "paddock-app-"): Promise<AppSe
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     keepSpare: false,
   });
-  const service = new AppService({ settings, secrets, index, broker, openSession: async () => {} });
+  const worktrees = options.worktreesDir ? new SessionWorktrees({ index, worktreesDir: options.worktreesDir }) : undefined;
+  const service = new AppService({ settings, secrets, index, broker, openSession: async () => {}, ...(worktrees ? { worktrees } : {}) });
   return {
     dir, settings, secrets, index, broker, service,
     close: async () => {

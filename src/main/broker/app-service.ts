@@ -40,6 +40,8 @@ import type { SignInState } from "../../shared/protocol/accounts";
 import type { CloudProviderChange } from "../../shared/providers/cloud-settings";
 import type { CheckpointUpkeep } from "../checkpoints/checkpoint-upkeep";
 import type { CheckpointStorageStatus } from "../../shared/protocol/checkpoint-storage";
+import type { SessionWorktrees } from "./session-worktrees";
+import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 export const UNDO_WINDOW_MS = 60_000;
@@ -96,6 +98,8 @@ export interface AppServiceOptions<Port> {
   checkpoints?: CheckpointUpkeep;
   /** How long a deleted chat can be brought back (default UNDO_WINDOW_MS; tests shorten it). */
   undoWindowMs?: number;
+  /** Worktree chats and isolated tasks' worktrees (session-worktrees.ts); absent: those calls are refused. */
+  worktrees?: SessionWorktrees;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -301,11 +305,18 @@ export class AppService<Port = never> implements AppApi {
   purgeDeleted(): Promise<void> {
     const run = this.purging.catch(() => undefined).then(async () => {
       const index = this.options.index;
-      const purged = index.purgeDeleted(Date.now() - this.undoWindowMs());
+      const cutoff = Date.now() - this.undoWindowMs();
+      const ending = index.all().filter((s) => s.deleted !== undefined && s.deleted < cutoff && s.worktree);
+      const purged = index.purgeDeleted(cutoff);
       if (purged.length === 0) return;
       const sessions = purged.flatMap((id) => [id, ...index.descendantsOf(id)]);
       for (const id of purged) await this.removeChatFiles(id);
       void this.options.checkpoints?.removeChats(sessions);
+      // A worktree chat's worktree goes with it, once final; a branch with changes stays, and the user is told.
+      for (const record of ending) {
+        const said = await this.options.worktrees?.endWithChat(record);
+        if (said) this.notify("info", said);
+      }
     });
     this.purging = run;
     return run;
@@ -338,6 +349,7 @@ export class AppService<Port = never> implements AppApi {
     if (!this.options.index.isLive(id)) throw new Error("No such chat");
     // A subagent's folder is part of its launch (child-launch.ts), checked by main when its parent asked.
     if (this.options.index.get(id)?.parent) throw new Error("A subagent works in the folder its parent chat gave it; that cannot change.");
+    if (this.options.index.get(id)?.worktree) throw new Error("This chat works in its worktree: keep its branch or discard it first.");
     const workspace = folder === null ? undefined : await checkWorkspace(folder);
     const places = this.options.guardedPlaces;
     const reason = workspace !== undefined && !insist && places ? await workspaceRefusal(workspace, places) : undefined;
@@ -351,6 +363,60 @@ export class AppService<Port = never> implements AppApi {
   /** The browser host has no folder dialog (the desktop app answers this per window, with the system's). */
   async pickWorkspace(_id: string): Promise<SessionSummary | WorkspaceRefusal | null> {
     throw new Error("There is no folder dialog here: type the folder's full path.");
+  }
+
+  async worktreeOffer(folder: string): Promise<WorktreeOffer> {
+    let workspace: string;
+    try {
+      workspace = await checkWorkspace(folder);
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    }
+    return this.requireWorktrees().offer(workspace);
+  }
+
+  /** A new chat whose workspace is a new worktree of `folder`'s repository (the counterpart of `folder` in it). */
+  async createWorktreeChat(folder: string, insist = false): Promise<SessionSummary | WorkspaceRefusal> {
+    const worktrees = this.requireWorktrees();
+    const workspace = await checkWorkspace(folder);
+    const places = this.options.guardedPlaces;
+    const reason = !insist && places ? await workspaceRefusal(workspace, places) : undefined;
+    if (reason !== undefined) return { refused: { folder: workspace, reason } };
+    const id = randomUUID();
+    const worktree = await worktrees.create(workspace, `chat-${id.slice(0, 8)}`);
+    const now = Date.now();
+    const summary: SessionRecord = { id, title: NEW_CHAT_TITLE, created: now, updated: now, messageCount: 0, workspace: worktree.folder, worktree };
+    this.options.index.upsert(summary);
+    this.options.settings.rememberWorkspace(workspace);
+    return this.toPage(summary);
+  }
+
+  worktreeChanges(sessionId: string): Promise<WorktreeChangesSummary> {
+    return this.requireWorktrees().changes(sessionId);
+  }
+
+  worktreeStatus(sessionId: string): Promise<WorktreeStatus> {
+    return this.requireWorktrees().status(sessionId);
+  }
+
+  applyWorktree(sessionId: string, merge: boolean): Promise<WorktreeApplyOutcome> {
+    return this.requireWorktrees().apply(sessionId, merge);
+  }
+
+  async keepWorktreeBranch(sessionId: string): Promise<WorktreeKept> {
+    const { ended, ...kept } = await this.requireWorktrees().keep(sessionId);
+    if (ended) await this.broker.setWorkspace(sessionId, undefined);
+    return kept;
+  }
+
+  async discardWorktree(sessionId: string): Promise<void> {
+    const { ended } = await this.requireWorktrees().discard(sessionId);
+    if (ended) await this.broker.setWorkspace(sessionId, undefined);
+  }
+
+  private requireWorktrees(): SessionWorktrees {
+    if (!this.options.worktrees) throw new Error("Worktrees are not available here.");
+    return this.options.worktrees;
   }
 
   async getSettings(): Promise<Settings> {

@@ -16,6 +16,7 @@ import { ThinkingLevelSchema } from "../../shared/settings/schema";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import type { FolderIdentity, SubagentSetup } from "../../shared/protocol/control-protocol";
 import type { SessionRecord } from "../../shared/protocol/session-summary";
+import { WorktreeRecordSchema } from "../../shared/protocol/worktrees";
 import type { Worktree } from "../../shared-node/git-worktrees/worktree-lifecycle";
 
 export interface ChildLaunch {
@@ -35,16 +36,6 @@ export interface ChildLaunch {
   worktree?: Worktree;
 }
 
-const WorktreeSchema = Type.Object({
-  repositoryRoot: Type.String({ minLength: 1 }),
-  path: Type.String({ minLength: 1 }),
-  folder: Type.String({ minLength: 1 }),
-  branch: Type.String({ minLength: 1 }),
-  base: Type.String({ minLength: 1 }),
-  startedFrom: Type.String({ minLength: 1 }),
-  carried: Type.Boolean(),
-});
-
 /**
  * What the index keeps of a launch (its `launch` field). The parent, its tool call and the agent's name are the
  * record's `parent` link, not repeated here.
@@ -57,7 +48,7 @@ export const StoredLaunchSchema = Type.Object({
   workspaceIdentity: Type.Optional(Type.Object({ dev: Type.String(), ino: Type.String() })),
   model: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })),
   thinkingLevel: Type.Optional(ThinkingLevelSchema),
-  worktree: Type.Optional(WorktreeSchema),
+  worktree: Type.Optional(WorktreeRecordSchema),
 });
 export type StoredLaunch = Static<typeof StoredLaunchSchema>;
 

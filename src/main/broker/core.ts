@@ -26,6 +26,7 @@ import { McpSupervisor } from "../mcp/mcp-supervisor";
 import { SettingsStore, type SettingsBackendFactory } from "./settings-store";
 import type { WorkerLauncher } from "./worker-process";
 import { Accounts } from "../accounts/accounts";
+import { SessionWorktrees } from "./session-worktrees";
 import type { OAuthFlows } from "../accounts/oauth-providers";
 import { CheckpointUpkeep, type CheckpointUpkeepOptions } from "../checkpoints/checkpoint-upkeep";
 import type { MaintenanceRunner } from "../checkpoints/maintenance-ops";
@@ -254,7 +255,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     if (next.checkpoints.storageLimitMB < limit) checkpoints.scheduleLimit(0);
     limit = next.checkpoints.storageLimitMB;
   });
+  const worktrees = new SessionWorktrees({ index, worktreesDir: files.worktreesDir });
   const service = new AppService<Port>({
+    worktrees,
     settings,
     secrets,
     index,
@@ -275,6 +278,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   // Chats deleted before Paddock last quit, their undo window long over, go now; then the limit's first check.
   void service.purgeDeleted().catch((error) => service.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
   checkpoints.start();
+  // Paddock's worktrees that no chat or task uses any more (a crash's leftovers) end with their branch kept.
+  void worktrees.pruneLeftovers().then((said) => said.forEach((text) => service.notify("info", text)));
   let shuttingDown: Promise<void> | undefined;
   return {
     files,

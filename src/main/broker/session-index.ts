@@ -74,6 +74,11 @@ export class SessionIndex {
       .map(copyRecord);
   }
 
+  /** Every session, deleted or not, subagents' too, as copies (in no particular order). */
+  all(): SessionRecord[] {
+    return [...this.sessions.values()].map(copyRecord);
+  }
+
   /** The session, deleted or not, as a copy; undefined if unknown. */
   get(id: string): SessionRecord | undefined {
     const found = this.sessions.get(id);

@@ -4,7 +4,7 @@
  * main recorded in the child's launch (child-launch.ts, in the session index): never a path or branch a worker or a
  * page names, so nothing here can be pointed at another folder or branch.
  *
- * The AppApi call and the tool card's buttons that use this are still to come (docs/architecture.md, Worktrees).
+ * The AppApi's worktree calls reach it through session-worktrees.ts, for a subagent's session id.
  */
 import type { RecordedLaunch } from "./child-launch";
 import type { Worktree } from "../../shared-node/git-worktrees/worktree-lifecycle";

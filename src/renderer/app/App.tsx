@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { AppEvent, ModelRef } from "../../shared/protocol/app-api";
 import { ChatView } from "../views/ChatView";
+import { NewWorktreeChatDialog } from "../components/worktrees/NewWorktreeChatDialog";
 import { SettingsView } from "../views/SettingsView";
 import { SetupView } from "../views/SetupView";
 import { Sidebar } from "../components/sidebar/Sidebar";
@@ -46,6 +47,7 @@ function AppShell({ services }: { services: AppServices }) {
   const [setupSkipped, setSetupSkipped] = useState(false);
   /** Asked for from Settings: the welcome setup shows whatever is configured, until finished or skipped. */
   const [setupAsked, setSetupAsked] = useState(false);
+  const [worktreeChatOpen, setWorktreeChatOpen] = useState(false);
   /** The narrow window's sidebar drawer (focus in and out, Esc, inert page behind). */
   const drawer = useDrawer();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
@@ -179,7 +181,8 @@ function AppShell({ services }: { services: AppServices }) {
   const { toast } = attention;
 
   // A chat the sidebar does not list (a subagent's, opened from its parent's card) is named by the chat itself.
-  const activeTitle = list.sessions.find((s) => s.id === activeId)?.title;
+  const activeSession = list.sessions.find((s) => s.id === activeId);
+  const activeTitle = activeSession?.title;
 
   return (
     <div className={`app${drawer.open ? " sidebar-open" : ""}`}>
@@ -188,6 +191,7 @@ function AppShell({ services }: { services: AppServices }) {
         activeId={activeId}
         settingsOpen={route === "settings"}
         onNewChat={newChat}
+        onNewWorktreeChat={() => setWorktreeChatOpen(true)}
         onOpen={openSession}
         onOpenMessage={(hit) => {
           const [start, end] = hit.ranges[0] ?? [0, 0];
@@ -237,13 +241,22 @@ function AppShell({ services }: { services: AppServices }) {
             }}
             onClose={() => setRoute("chat")} />
         ) : handle ? (
-          <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} models={models} abortSettings={settings.abort}
+          <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}
             hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}
       </main>
       <ToastAnnouncer text={toast?.text} />
+      {worktreeChatOpen ? (
+        <NewWorktreeChatDialog folder={activeSession?.worktree?.repositoryRoot ?? activeSession?.workspace}
+          onCancel={() => setWorktreeChatOpen(false)}
+          onCreated={(created) => {
+            setWorktreeChatOpen(false);
+            list.add(created);
+            openSession(created.id, "this-window");
+          }} />
+      ) : null}
       {shortcutsOpen ? <ShortcutsDialog desktop={services.onCommand !== undefined} onClose={() => setShortcutsOpen(false)} /> : null}
     </div>
   );

@@ -36,6 +36,8 @@ export function newestSession(sessions: readonly SessionSummary[]): SessionSumma
 export interface UndoDelete {
   sessionId: string;
   title: string;
+  /** A worktree chat's branch: its worktree goes with the chat once the undo window is over (branch kept if changed). */
+  worktreeBranch?: string;
 }
 
 /** What deleting the chat `id` does to the page, decided before main deletes it. */
@@ -57,5 +59,5 @@ export function planDelete(sessions: readonly SessionSummary[], id: string, acti
   const listed = [...sessions].sort(newestFirst);
   const at = listed.findIndex((s) => s.id === id);
   const next = id === activeId && at >= 0 ? (listed[at + 1] ?? listed[at - 1])?.id : undefined;
-  return { next, newChatAfter: id === activeId && next === undefined, undo: { sessionId: id, title: victim?.title || "Chat" } };
+  return { next, newChatAfter: id === activeId && next === undefined, undo: { sessionId: id, title: victim?.title || "Chat", ...(victim?.worktree ? { worktreeBranch: victim.worktree.branch } : {}) } };
 }

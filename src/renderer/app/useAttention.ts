@@ -60,7 +60,7 @@ export function useAttention(services: AppServices, options: AttentionOptions): 
 
   const shown = shownToast(undo, attention);
   const toast: ToastProps | null = shown === "undo" && undo ? {
-    text: `Deleted “${undo.title}”`, actionLabel: "Undo", onAction: () => options.restore(undo.sessionId), onDismiss: options.dismissUndo,
+    text: `Deleted “${undo.title}”${undo.worktreeBranch ? `: its worktree goes with it (${undo.worktreeBranch} is kept if it has changes)` : ""}`, actionLabel: "Undo", onAction: () => options.restore(undo.sessionId), onDismiss: options.dismissUndo,
   } : shown === "attention" && attention ? {
     text: attentionToastText(attention), actionLabel: "Open", testId: "attention-toast",
     onAction: () => {

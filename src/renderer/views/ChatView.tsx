@@ -23,6 +23,8 @@ import { useChatFind, type MessageTarget } from "../components/find/useChatFind"
 import { ChatMenu } from "../components/common/ChatMenu";
 import { MenuIcon } from "../components/common/icons";
 import { WorkspaceButton } from "../components/common/WorkspaceButton";
+import { WorktreeStrip } from "../components/worktrees/WorktreeStrip";
+import type { WorktreeRecord } from "../../shared/protocol/worktrees";
 import { ApprovalsContext } from "../components/messages/approvals";
 import { useMessageActions } from "../components/messages/useMessageActions";
 import { MessageActionsContext } from "../components/messages/message-actions-context";
@@ -56,6 +58,8 @@ interface ChatViewProps {
   target?: MessageTarget;
   /** Settings' default instructions, shown where a chat has none of its own. */
   defaultInstructions?: string;
+  /** A worktree chat's worktree (its sidebar entry's): the strip under the header says so and offers its actions. */
+  worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot">;
   /** Settings' MCP servers, for the chat's choice of them. */
   mcpServers?: readonly ChatMcpServer[];
   /** Shows the sidebar on narrow windows, where it is hidden. */
@@ -65,7 +69,7 @@ interface ChatViewProps {
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, worktree }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -228,6 +232,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <ModelPicker models={models} current={state.model} onChange={onModelChange} onUseTyped={onUseTyped} />
         </div>
       </header>
+      {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
       {view.notices.length > 0 ? (
         <div className="notices">
           {view.notices.map((n) => (

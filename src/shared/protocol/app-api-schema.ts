@@ -14,6 +14,7 @@ import { KeyedRecord } from "../keyed-record";
 import { SIGN_IN_ID_PATTERN, SignInAnswerSchema } from "./accounts";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
+const Folder = Type.String({ minLength: 1, maxLength: 4096 });
 const ProviderName = Type.String({ minLength: 1, maxLength: 100 });
 const SignInId = Type.String({ pattern: SIGN_IN_ID_PATTERN });
 const CloudProviderChangeSchema = Type.Object(
@@ -66,6 +67,13 @@ export const APP_API_SCHEMAS = {
   answerSignIn: Type.Tuple([SignInId, SignInAnswerSchema]),
   cancelSignIn: Type.Tuple([SignInId]),
   signOut: Type.Tuple([ProviderName]),
+  worktreeOffer: Type.Tuple([Folder]),
+  createWorktreeChat: Type.Union([Type.Tuple([Folder]), Type.Tuple([Folder, Type.Boolean()])]),
+  worktreeChanges: Type.Tuple([SessionId]),
+  worktreeStatus: Type.Tuple([SessionId]),
+  applyWorktree: Type.Tuple([SessionId, Type.Boolean()]),
+  keepWorktreeBranch: Type.Tuple([SessionId]),
+  discardWorktree: Type.Tuple([SessionId]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

@@ -14,6 +14,7 @@ import type { SkillsOverview } from "./skills";
 import type { AccountInfo, SignInState } from "./accounts";
 import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settings";
 import type { CheckpointStorageStatus } from "./checkpoint-storage";
+import type { WorktreeApi } from "./worktrees";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -98,7 +99,8 @@ export interface AppNotice {
   text: string;
 }
 
-export interface AppApi extends McpStatusApi, McpConfigApi {
+/** The worktree calls (worktrees.ts) are declared there, with their data. */
+export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   listSessions(): Promise<SessionSummary[]>;
   createSession(): Promise<SessionSummary>;
   renameSession(id: string, title: string): Promise<void>;

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from "typebox";
 import { SESSION_ID_PATTERN } from "./ids";
+import { WorktreeRecordSchema } from "./worktrees";
 
 /** Ids become file names (transcripts, session folders): one from a tampered file must not name a path elsewhere. */
 const SessionIdSchema = Type.String({ pattern: SESSION_ID_PATTERN.source });
@@ -31,6 +32,11 @@ const keptFields = {
   workspace: Type.Optional(Type.String({ minLength: 1 })),
   /** A subagent's session: never in the sidebar; opened from its parent's tool card. */
   parent: Type.Optional(SessionParentSchema),
+  /**
+   * A chat made with "New chat in a worktree": the git worktree main made for it (its `folder` is `workspace`), until
+   * the user keeps its branch or discards it. A subagent task's worktree is in its launch instead.
+   */
+  worktree: Type.Optional(WorktreeRecordSchema),
 };
 
 /** A chat as pages see it. */

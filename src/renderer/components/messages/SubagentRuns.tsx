@@ -10,6 +10,7 @@ import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext, type Approvals } from "./approvals";
 import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chatItems";
 import { MessageRow } from "./MessageRow";
+import { WorktreeActions } from "../worktrees/WorktreeActions";
 
 interface SubagentRunsProps {
   details: SubagentDetails | undefined;
@@ -77,6 +78,14 @@ function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; 
         ) : null}
       </div>
       {run.notice ? <div className="subagent-notice">{run.notice}</div> : null}
+      {run.worktree && run.sessionId ? (
+        // An isolated task's changes are on its branch until applied: the user applies, keeps or discards them here.
+        <div className="subagent-worktree" data-testid="subagent-worktree">
+          <span className="muted">Worktree <strong>{run.worktree.branch}</strong>:</span>
+          <WorktreeActions sessionId={run.sessionId} branch={run.worktree.branch} askStatus
+            counts={{ files: run.worktree.files.length, added: run.worktree.added, removed: run.worktree.removed }} />
+        </div>
+      ) : null}
       {watching && run.sessionId ? <SubagentTranscript sessionId={run.sessionId} /> : null}
     </div>
   );

@@ -58,6 +58,7 @@ export function SessionItem({ session, active, onOpen, onRename, onDelete, onExp
           onKeyDown={onKeyDown} aria-current={active ? "page" : undefined} title={session.title}>
           <SessionState session={session} />
           <span className="session-title" dir="auto">{session.title || "New chat"}</span>
+          {session.worktree ? <span className="session-worktree" title={`Works in a worktree: ${session.worktree.branch}`} data-testid="session-worktree">worktree</span> : null}
         </button>
       )}
       {!editing ? (

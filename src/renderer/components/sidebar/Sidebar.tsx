@@ -13,6 +13,8 @@ interface SidebarProps {
   activeId: string | undefined;
   settingsOpen: boolean;
   onNewChat(): void;
+  /** "New chat in a worktree": the page asks for a repository's folder (components/worktrees). */
+  onNewWorktreeChat?(): void;
   onOpen(id: string, where: "this-window" | "new-window"): void;
   /** Opens a chat at a message a search found. */
   onOpenMessage(hit: MessageHit): void;
@@ -32,7 +34,7 @@ interface SidebarProps {
  * and, below it, finds messages across every chat (main's index).
  */
 export function Sidebar(props: SidebarProps) {
-  const { sessions, activeId, settingsOpen, onNewChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert } = props;
+  const { sessions, activeId, settingsOpen, onNewChat, onNewWorktreeChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert } = props;
   const services = useServices();
   const [query, setQuery] = useState("");
   const fileInput = useRef<HTMLInputElement>(null);
@@ -60,6 +62,12 @@ export function Sidebar(props: SidebarProps) {
         <button type="button" className="btn btn-secondary new-chat" onClick={onNewChat} data-testid="new-chat">
           <PlusIcon /> New chat
         </button>
+        {onNewWorktreeChat ? (
+          <button type="button" className="btn btn-ghost new-worktree-chat" onClick={onNewWorktreeChat} data-testid="new-worktree-chat"
+            title="A chat whose agent works on a git branch of its own, in a worktree outside your folder">
+            <PlusIcon /> New chat in a worktree
+          </button>
+        ) : null}
         <input type="search" className="search" dir="auto" placeholder="Search chats and messages" aria-label="Search chats and messages" value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {

@@ -37,6 +37,11 @@ describe("deleting a chat", () => {
     expect(planDelete([chat("a", 1, { title: "" }), chat("b", 2)], "a", "b").undo).toEqual({ sessionId: "a", title: "Chat" });
   });
 
+  it("says which branch a worktree chat's undo toast is about (its worktree goes once the undo window is over)", () => {
+    const worktree = { repositoryRoot: "/r", path: "/w/r-x", folder: "/w/r-x", branch: "paddock/chat-1", base: "b", startedFrom: "b", carried: false };
+    expect(planDelete([chat("w", 1, { worktree }), chat("b", 2)], "w", "b").undo).toEqual({ sessionId: "w", title: "Chat w", worktreeBranch: "paddock/chat-1" });
+  });
+
   it("asks for a new chat once the only chat, the open one, is gone", () => {
     expect(planDelete([chat("only", 1)], "only", "only")).toMatchObject({ next: undefined, newChatAfter: true });
   });

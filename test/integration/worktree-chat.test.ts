@@ -1,0 +1,100 @@
+/**
+ * A chat in a worktree of its own, end to end with the core both hosts assemble and a real worker: main makes the
+ * worktree under `<data folder>-worktrees`, the loopback model's `write` lands in the worktree (never the user's
+ * folder), "Apply to workspace" brings it over, and a workspace that changed the same file meanwhile is refused,
+ * naming the file, with nothing changed.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { readFile, realpath, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Core } from "../../src/main/broker/core";
+import { endpointUrl } from "../../src/main/broker/session-broker";
+import type { SessionSummary } from "../../src/shared/protocol/session-summary";
+import { SessionClient } from "../../src/renderer/store/session-client";
+import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { createLoopbackCore } from "../../testkit/loopback-core";
+import { TempFolders } from "../../testkit/temp-folders";
+import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+
+let server: OpenAITestServer;
+let dir: string;
+let core: Core<never>;
+const clients: SessionClient[] = [];
+const folders = new TempFolders("paddock-worktree-chat-");
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
+
+beforeAll(async () => {
+  server = await startOpenAIServer({ models: ["test-model"] });
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "paddock-worktree-data-"));
+  core = await createLoopbackCore(dir, server);
+  await core.service.updateSettings({ tools: { approval: { write: "allow" } } });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await core.shutdown();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(core.files.worktreesDir, { recursive: true, force: true });
+  folders.removeAll();
+});
+
+async function repository(): Promise<string> {
+  const workspace = await realpath(folders.make({ "notes.txt": "one\ntwo\nthree\n" }));
+  git(workspace, "init", "-q");
+  git(workspace, "add", "-A");
+  git(workspace, "commit", "-q", "-m", "first");
+  return workspace;
+}
+
+async function worktreeChat(workspace: string): Promise<{ chat: SessionSummary; client: SessionClient }> {
+  const answer = await core.service.createWorktreeChat(workspace);
+  if ("refused" in answer) throw new Error(answer.refused.reason);
+  const client = new SessionClient(answer.id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(answer.id, "page"))) }));
+  clients.push(client);
+  await client.start();
+  return { chat: answer, client };
+}
+
+const settled = (client: SessionClient, messages: number) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
+const write = (path: string, content: string) => turnDirective({ toolCalls: [{ id: "w1", name: "write", arguments: { path, content } }] });
+
+describe("a chat in a worktree", () => {
+  it("writes in its worktree only, and its change is applied back to the workspace", async () => {
+    const workspace = await repository();
+    const { chat, client } = await worktreeChat(workspace);
+    expect(chat.workspace!.startsWith(await realpath(core.files.worktreesDir))).toBe(true);
+    await waitForView(client, (v) => v.workspace?.folder === chat.workspace, 20_000);
+
+    await client.prompt(`Add a line ${write("notes.txt", "one\ntwo\nthree\nfour\n")}`);
+    await settled(client, 4);
+    expect(await readFile(join(chat.workspace!, "notes.txt"), "utf8")).toBe("one\ntwo\nthree\nfour\n");
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("one\ntwo\nthree\n"); // the user's folder is untouched
+
+    expect(await core.service.worktreeChanges(chat.id)).toMatchObject({ files: [{ path: "notes.txt", status: "modified", added: 1, removed: 0 }] });
+    expect(await core.service.applyWorktree(chat.id, false)).toMatchObject({ applied: true, files: ["notes.txt"] });
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("one\ntwo\nthree\nfour\n");
+
+    await core.service.discardWorktree(chat.id);
+    expect(existsSync(chat.workspace!)).toBe(false);
+    await waitForView(client, (v) => v.workspace === undefined, 20_000); // the chat's agent has no folder any more
+  });
+
+  it("refuses to apply over a file the workspace changed since, naming it, and changes nothing", async () => {
+    const workspace = await repository();
+    const { chat, client } = await worktreeChat(workspace);
+    await client.prompt(`Change it ${write("notes.txt", "one\ntwo\nTHREE\n")}`);
+    await settled(client, 4);
+    await writeFile(join(workspace, "notes.txt"), "one\ntwo\nthree (mine)\n");
+    const outcome = await core.service.applyWorktree(chat.id, false);
+    expect(outcome).toMatchObject({ applied: false, conflicts: [{ path: "notes.txt" }] });
+    expect(outcome.applied ? "" : outcome.message).toContain("notes.txt");
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("one\ntwo\nthree (mine)\n");
+  });
+});
