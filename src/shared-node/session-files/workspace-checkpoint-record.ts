@@ -15,8 +15,11 @@ export interface WorkspaceCheckpoint {
   workspace: string;
   /** How many messages the chat's active path had when it was taken: message `at` and later came after it. */
   at: number;
-  /** A run starting (its first message is `at`), a tool call, or the user's revert / rewind / redo. */
-  cause: "run" | "tool" | "revert";
+  /**
+   * A run starting (its first message is `at`), a tool call, the user's revert / rewind / redo, or changes made outside
+   * the chat found just before such a takeback (recorded first, so the takeback cannot make them look like the chat's).
+   */
+  cause: "run" | "tool" | "revert" | "outside";
   /** The call that made the changes since the previous checkpoint (absent for a run's start). */
   by?: ChangeAuthor;
   /** A revert's: its action id (for redo), the checkpoint it took the workspace away from, and the paths it touched. */
@@ -25,7 +28,7 @@ export interface WorkspaceCheckpoint {
 
 export type WorkspaceCheckpointRecord = { t: "workspace-checkpoint" } & WorkspaceCheckpoint;
 
-const CAUSES = ["run", "tool", "revert"];
+const CAUSES = ["run", "tool", "revert", "outside"];
 const AUTHOR_KINDS = ["tool", "subagent", "revert"];
 
 function isAuthor(value: unknown): value is ChangeAuthor {

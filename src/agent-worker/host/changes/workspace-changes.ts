@@ -190,9 +190,55 @@ export class WorkspaceChanges {
   ): Promise<RevertResult> {
     // Unscoped, so a renamed file's old path comes with it.
     const changed = store.changes(from.id, to.id).filter((c) => !paths || paths.includes(c.path) || (c.from !== undefined && paths.includes(c.from)));
-    const scope = [...new Set([...(paths ?? []), ...changed.flatMap((c) => (c.from ? [c.path, c.from] : [c.path]))])];
+    let scope = [...new Set([...(paths ?? []), ...changed.flatMap((c) => (c.from ? [c.path, c.from] : [c.path]))])];
     if (scope.length === 0) return this.done(store, chain, name, [], [], [], []);
-    return this.restore(store, chain, from.id, scope, answer, name, to.id);
+    // A file changed outside the chat within the range (the user's edit between runs, or kept beside a reverted
+    // hunk) is the user's work too: taking the range back would overwrite it, so it is a conflict to answer.
+    const outside = this.changedOutside(store, chain, from, to, scope);
+    if (outside.size > 0 && answer === undefined) {
+      const { conflictOf } = await loadViews();
+      return { done: false, conflicts: [...outside].map(([path, agentLeftId]) => this.conflict(store, path, agentLeftId, conflictOf)) };
+    }
+    let keptOutside: string[] = [];
+    if (answer === "keep-mine" && outside.size > 0) {
+      keptOutside = [...outside.keys()];
+      scope = scope.filter((p) => !outside.has(p));
+      if (scope.length === 0) return this.done(store, chain, name, [], [], keptOutside, []);
+    }
+    const result = await this.restore(store, chain, from.id, scope, answer, name, to.id);
+    return result.done && keptOutside.length > 0 ? { ...result, kept: [...keptOutside, ...result.kept] } : result;
+  }
+
+  /**
+   * The paths of `scope` that changes made outside the chat touched between `from` and `to` (checkpoints without an
+   * author: a run's start, or what a takeback found first), each with the checkpoint before that change (the state
+   * the chat had left it in, which a conflict shows against the disk).
+   */
+  private changedOutside(store: CheckpointStore, chain: WorkspaceCheckpoint[], from: WorkspaceCheckpoint, to: WorkspaceCheckpoint, scope: string[]): Map<string, string> {
+    const found = new Map<string, string>();
+    const start = chain.indexOf(from);
+    const end = chain.indexOf(to);
+    for (let k = start + 1; k <= end; k++) {
+      const cur = chain[k];
+      if (cur.by) continue;
+      for (const c of store.changes(chain[k - 1].id, cur.id, { paths: scope })) {
+        if (c.kind === "dir" && !c.kindBefore) continue;
+        for (const p of c.from ? [c.path, c.from] : [c.path]) if (scope.includes(p) && !found.has(p)) found.set(p, chain[k - 1].id);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Before a takeback writes `paths`: records what changed there outside the chat since its latest checkpoint, as
+   * a checkpoint of its own, so the takeback's checkpoint does not pass the user's edits off as the chat's.
+   */
+  private async recordOutside(store: CheckpointStore, chain: WorkspaceCheckpoint[], paths: string[]): Promise<void> {
+    const latest = chain[chain.length - 1];
+    const id = await store.snapshot({ paths });
+    if (store.changes(latest.id, id, { paths }).length === 0) return;
+    await this.add({ id, workspace: store.workspace, at: this.host.messageCount(), cause: "outside" });
+    chain.push(this.timeline[this.timeline.length - 1]);
   }
 
   /** Takes back one hunk (by its header) of a file's change between two checkpoints, keeping the disk's other edits. */
@@ -216,6 +262,8 @@ export class WorkspaceChanges {
         if (answer === "keep-mine") return this.done(store, chain, "revert", [], [], [path], []);
         return { done: false, conflicts: [conflictOf(path, agent, disk)] };
       }
+      // The user's edits elsewhere in the file stay in it: recorded as theirs before the revert is recorded.
+      await this.recordOutside(store, chain, [path]);
       const before = chain[chain.length - 1];
       const stat = lstatSync(file, { throwIfNoEntry: false });
       if (stat && !stat.isFile()) throw new Error(`${path} is not a regular file now`);

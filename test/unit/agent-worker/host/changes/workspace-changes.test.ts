@@ -4,7 +4,7 @@
  * starting at an earlier message ends their claim to their indexes), and the timeline a restarted worker reads back.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TempFolders } from "../../../../../testkit/temp-folders";
 import { callScope, WorkspaceChanges } from "../../../../../src/agent-worker/host/changes/workspace-changes";
@@ -92,6 +92,53 @@ describe("WorkspaceChanges", () => {
     const set = await changes.listChanges({ kind: "chat" });
     // The largest file kept comes from Settings: this one changed, with no copy kept.
     expect(set.files.map((f) => [f.path, f.tooLarge !== undefined])).toEqual([["a.txt", true]]);
+  });
+
+  it("a user's edit is never taken back silently: kept beside a reverted hunk, or made between runs, a later rewind asks", async () => {
+    const lines = (n: number, change: (i: number) => string | undefined = () => undefined) =>
+      Array.from({ length: n }, (_, i) => change(i) ?? `line ${i}`).join("\n") + "\n";
+    const { root, state, changes } = rig({ "a.txt": lines(40), "b.txt": "b\n" });
+    changes.runStarted();
+    await changes.beforeCall();
+    state.count = 2;
+    // The agent changes lines 2 and 30 (two hunks) and b.txt.
+    writeFileSync(join(root, "a.txt"), lines(40, (i) => (i === 2 ? "agent 2" : i === 30 ? "agent 30" : undefined)));
+    await changes.afterCall({ paths: ["a.txt"] }, tool("t1", "edit"));
+    writeFileSync(join(root, "b.txt"), "B\n");
+    await changes.afterCall({ paths: ["b.txt"] }, tool("t2", "write"));
+    // The user edits line 16, between the hunks, in their editor; then reverts the agent's first hunk.
+    writeFileSync(join(root, "a.txt"), lines(40, (i) => (i === 2 ? "agent 2" : i === 16 ? "mine 16" : i === 30 ? "agent 30" : undefined)));
+    const set = await changes.listChanges({ kind: "chat" });
+    const diff = await changes.fileDiff(set.from, set.to, "a.txt");
+    const reverted = await changes.revertHunk(set.from, set.to, "a.txt", diff.hunks[0].header, undefined);
+    expect(reverted).toMatchObject({ done: true, reverted: ["a.txt"] });
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(lines(40, (i) => (i === 16 ? "mine 16" : i === 30 ? "agent 30" : undefined)));
+
+    // Rewinding the files asks about a.txt (the user's line 16 is in it) instead of overwriting it.
+    const asked = await changes.rewindFiles(0, undefined);
+    expect(asked.done).toBe(false);
+    expect(!asked.done && asked.conflicts.map((c) => c.path)).toEqual(["a.txt"]);
+    expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("B\n"); // nothing written while it asks
+
+    // "Keep mine": a.txt stays as the user has it, b.txt goes back.
+    const kept = await changes.rewindFiles(0, "keep-mine");
+    expect(kept).toMatchObject({ done: true, kept: ["a.txt"], reverted: ["b.txt"] });
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toContain("mine 16");
+    expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b\n");
+
+    // An edit between runs counts the same: the next run's start records it as made outside.
+    writeFileSync(join(root, "b.txt"), "B again by the agent\n");
+    await changes.afterCall({ paths: ["b.txt"] }, tool("t3", "write"));
+    writeFileSync(join(root, "b.txt"), "B edited by me\n");
+    state.count = 4;
+    changes.runStarted();
+    await changes.beforeCall();
+    const again = await changes.rewindFiles(0, undefined);
+    expect(!again.done && again.conflicts.map((c) => c.path).sort()).toEqual(["a.txt", "b.txt"]);
+    const overwritten = await changes.rewindFiles(0, "overwrite");
+    expect(overwritten.done).toBe(true);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(lines(40));
+    expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b\n");
   });
 
   it("'since a message' after the chat went back to an earlier message: the set-aside run's checkpoints no longer count", async () => {
