@@ -46,6 +46,14 @@ describe.skipIf(!support.available)("bash in the sandbox", () => {
     expect(existsSync(join(process.env.HOME ?? "/nonexistent", "paddock-sandbox-test.txt"))).toBe(false);
   });
 
+  it("leaves nothing behind in the workspace: the empty files it mounts over protected paths go when the command ends", async () => {
+    const before = readdirSync(ws.root).sort();
+    await ws.run("bash", { command: "true" });
+    await ws.run("bash", { command: "mkdir -p .claude && echo ok" });
+    expect(readdirSync(ws.root).sort()).toEqual([...before, ".claude"].sort());
+    expect(readdirSync(join(ws.root, ".claude"))).toEqual([]);
+  });
+
   it("cannot plant git hooks in the workspace (they would run outside the sandbox)", async () => {
     mkdirSync(join(ws.root, ".git", "hooks"), { recursive: true });
     writeFileSync(join(ws.root, ".git", "HEAD"), "ref: refs/heads/main\n");

@@ -243,7 +243,18 @@ function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions
           );
         // The runtime passes the worker's own environment on (its proxy settings travel in argv): scrubbed here.
         const { argv, env } = await inWorkingDirectory(cwd, wrap);
-        return { argv, env: commandEnvironment(env), release };
+        // bubblewrap makes an empty file or folder on the host for each protected path that does not exist (a
+        // workspace's .bashrc, .gitconfig, .vscode…) to mount over; the runtime removes them once every command
+        // wrapped meanwhile has ended, but only when told each one has. Without this they stay in the user's folder
+        // (and every command would count as changing a dozen files). Once per wrapped command: the runtime counts.
+        let released = false;
+        const releaseWrapped = () => {
+          if (released) return;
+          released = true;
+          release();
+          SandboxManager.cleanupAfterCommand();
+        };
+        return { argv, env: commandEnvironment(env), release: releaseWrapped };
       } catch (error) {
         release();
         throw error;
