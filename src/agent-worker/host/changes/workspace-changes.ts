@@ -43,6 +43,9 @@ type Views = typeof import("./change-views");
 let views: Promise<Views> | undefined;
 /** The diff and attribution code, loaded on first use (change-views.ts). */
 const loadViews = (): Promise<Views> => (views ??= import("./change-views"));
+/** The checkpoint store's code, loaded on first need (an idle worker has none of it). */
+let storeModule: Promise<typeof import("../../../shared-node/checkpoints/checkpoint-store")> | undefined;
+const loadStore = () => (storeModule ??= import("../../../shared-node/checkpoints/checkpoint-store"));
 import { errorText } from "../../../shared/error-text";
 
 export interface WorkspaceChangesHost {
@@ -102,6 +105,16 @@ export class WorkspaceChanges {
   /** Why checkpoints are off for this chat, if they are. */
   get off(): string | undefined {
     return this.offReason;
+  }
+
+  /**
+   * The chat opened with a workspace: loads the store's code and opens the store (its saved state read) now, while the
+   * user reads and types, so a run's first tool call, which waits for the run's start to be recorded, waits only for
+   * the snapshot itself. Nothing is scanned until a run starts.
+   */
+  warm(): void {
+    if (!this.host.workspace() || !this.host.dataFolder || this.host.checkpointSettings()?.enabled === false) return;
+    void this.enqueue(() => this.open()).catch(() => undefined);
   }
 
   /** A run starts: checkpoint the workspace (in the background; the run's first tool call waits for it). */
@@ -502,7 +515,7 @@ export class WorkspaceChanges {
       this.turnOff("Paddock's data folder is not known to this chat");
       return (this.store = Promise.resolve(null));
     }
-    this.store = import("../../../shared-node/checkpoints/checkpoint-store").then(
+    this.store = loadStore().then(
       ({ openCheckpointStore }) =>
         openCheckpointStore(dataFolder, folder, this.host.sessionId, settings ? { maxFileBytes: settings.maxFileBytes } : {}),
       (error: unknown) => {

@@ -382,6 +382,7 @@ export class SessionHost {
     // offer the closest one it lists); no page is connected yet to be told anything else.
     if (resolved.problem) host.modelProblem = resolved.problem;
     await host.mcp.load();
+    host.changes?.warm();
     const problems = loaded.problems.map((p) => `line ${p.line}: ${p.kind} (${p.detail})`);
     return { host, result: { problems, messageCount: loaded.messages.length, title: host.journal.title } };
   }
