@@ -43,8 +43,6 @@ function workspace(): string {
   const folder = realpathSync(mkdtempSync(join(tmpdir(), "paddock-e2e-changes-")));
   folders.push(folder);
   mkdirSync(join(folder, "src"));
-  // Present from the start, so the sandbox's placeholders inside it come with the first command's (see below).
-  mkdirSync(join(folder, ".claude"));
   writeFileSync(join(folder, "src", "lamp.ts"), LAMP);
   writeFileSync(join(folder, "README.md"), README);
   return folder;
@@ -60,9 +58,8 @@ describe.skipIf(!sandbox.available)("the changes view with a real worker", () =>
     await host.call("setWorkspace", sessionId, folder);
     await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(folder));
 
-    // A first command: the sandbox leaves empty placeholders of the files it protects (.bashrc, .gitconfig,
-    // .claude/agents…) in the folder, which the checkpoint records; the turn under test starts after them.
-    await send(page, `Look around ${turn({ toolCalls: [{ name: "bash", arguments: { command: "true" } }] })}`);
+    // A first turn, so the turn under test is not the chat's first (its "since" differs from the chat's start).
+    await send(page, `Look around ${turn({ toolCalls: [{ name: "bash", arguments: { command: "mkdir -p logs && echo started > logs/run.txt" } }] })}`);
     await poll(() => page.getByTestId("tool-changes").count(), 30_000).toBe(1);
     await page.getByTestId("send-button").waitFor({ timeout: 15_000 });
 
@@ -115,14 +112,15 @@ describe.skipIf(!sandbox.available)("the changes view with a real worker", () =>
     await page.keyboard.press("Escape");
     await poll(() => panel.count()).toBe(0);
 
-    // Rewind files from the second message: the user has since added to the agent's notes, so it asks first.
+    // Rewind files from the second message: the user has since added to the agent's notes, and their edit of the lamp
+    // stayed beside the reverted hunk, so it asks about both first.
     writeFileSync(join(folder, "notes.txt"), "keep the lamp lit\nand the logbook up to date\n");
     const second = page.getByTestId("message-user").nth(1);
     await second.hover();
     await second.getByTestId("rewind-button").click();
     await second.getByRole("menuitem", { name: "Rewind files" }).click();
     await dialog.waitFor();
-    expect(await dialog.locator("code").allTextContents()).toEqual(["notes.txt"]);
+    expect(await dialog.locator("code").allTextContents()).toEqual(["notes.txt", "src/lamp.ts"]);
     await shot(page, "changes-real-rewind-conflict");
     await dialog.getByTestId("conflict-overwrite").click();
     await poll(async () => existsSync(join(folder, "notes.txt"))).toBe(false);

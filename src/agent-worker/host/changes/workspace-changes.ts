@@ -205,12 +205,15 @@ export class WorkspaceChanges {
     const changed = store.changes(from.id, to.id).filter((c) => !paths || paths.includes(c.path) || (c.from !== undefined && paths.includes(c.from)));
     let scope = [...new Set([...(paths ?? []), ...changed.flatMap((c) => (c.from ? [c.path, c.from] : [c.path]))])];
     if (scope.length === 0) return this.done(store, chain, name, [], [], [], []);
-    // A file changed outside the chat within the range (the user's edit between runs, or kept beside a reverted
-    // hunk) is the user's work too: taking the range back would overwrite it, so it is a conflict to answer.
-    const outside = this.changedOutside(store, chain, from, to, scope);
+    // A file changed outside the chat since the range's start (the user's edit between runs, kept beside a reverted
+    // hunk, or just now in their editor, which is recorded first) is the user's work too: taking the range back would
+    // overwrite it, so it is a conflict to answer.
+    await this.recordOutside(store, chain, scope);
+    const outside = this.changedOutside(store, chain, from, chain[chain.length - 1], scope);
     if (outside.size > 0 && answer === undefined) {
       const { conflictOf } = await loadViews();
-      return { done: false, conflicts: [...outside].map(([path, agentLeftId]) => this.conflict(store, path, agentLeftId, conflictOf)) };
+      const paths = [...outside.keys()].sort();
+      return { done: false, conflicts: paths.map((path) => this.conflict(store, path, outside.get(path) ?? from.id, conflictOf)) };
     }
     let keptOutside: string[] = [];
     if (answer === "keep-mine" && outside.size > 0) {
