@@ -519,6 +519,10 @@ describe("an isolated subagent (isolation: worktree)", () => {
     await settled(client, 8);
     expect(lastToolResult(client)).toMatchObject({ isError: false, text: expect.stringContaining("as uncommitted changes: 1 file: a.txt.") });
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("red\n");
+    // Recorded like any change to the workspace: the Changes panel names the call, and it can be taken back.
+    const turn = await client.listChanges({ kind: "turn" });
+    expect(turn.files.map((f) => f.path)).toEqual(["a.txt"]);
+    expect(turn.authors[turn.files[0].authors[0]]).toMatchObject({ kind: "tool", id: "t1", name: "worktree" });
 
     void client.prompt(worktreeCall("t2", { action: "apply", sessionId: blue })).catch(() => {});
     await waitForView(client, (v) => v.approvals.length > 0, 20_000);
