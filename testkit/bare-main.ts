@@ -17,6 +17,7 @@ export const BARE_MAIN: MainControlApi = {
   confirmProjectAgents: notOffered,
   runSubagent: notOffered,
   stopSubagent: notOffered,
+  taskWorktree: notOffered,
   askParent: notOffered,
   mcpTools: notOffered,
   mcpCall: notOffered,

@@ -479,4 +479,96 @@ describe("an isolated subagent (isolation: worktree)", () => {
     expect(await applyToWorkspace(blue, { merge: true })).toMatchObject({ applied: true, withConflictMarkers: ["a.txt"] });
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(`<<<<<<< workspace\nred\n=======\nblue\n>>>>>>> ${blue.branch}\n`);
   });
+
+  /** The parent's last tool result. */
+  function lastToolResult(client: SessionClient) {
+    const result = client.mirror.getView().state.messages.filter((m) => m.role === "toolResult").at(-1);
+    if (!result || result.role !== "toolResult") throw new Error("no tool result");
+    return { text: result.content.map((c) => (c.type === "text" ? c.text : "")).join(""), isError: result.isError };
+  }
+  const worktreeCall = (id: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name: "worktree", arguments: args }] });
+
+  it("the parent applies its tasks' worktrees itself, once the user agrees: the first applies, the second is refused naming the file", async () => {
+    const root = realpathSync(folder({ "a.txt": "one\n" }));
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "first");
+    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow" } } });
+    const client = await h.client("parent");
+    const write = (content: string) => ({ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content } }] });
+    await client.prompt(
+      subagent({
+        isolation: "worktree",
+        tasks: [
+          { agent: "worker", task: task("Say red.", write("red\n")) },
+          { agent: "worker", task: task("Say blue.", write("blue\n")) },
+        ],
+      }),
+    );
+    await settled(client, 4);
+    const [red, blue] = toolResult(client).details.runs.map((run) => run!.sessionId!);
+    expect(toolResult(client).text).toContain(`call the worktree tool with sessionId "${red}"`);
+
+    void client.prompt(worktreeCall("t1", { action: "apply", sessionId: red })).catch(() => {});
+    await waitForView(client, (v) => v.approvals.length > 0, 20_000);
+    const [question] = client.mirror.getView().approvals;
+    expect(question.toolName).toBe("worktree");
+    expect(question.summary).toMatch(/^Apply a subagent task's changes to the workspace\. The worker subagent's worktree \(branch paddock\/worker-say-red-.*\): 1 file changed, \+1 −1: a\.txt$/);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("one\n");
+    await client.answerApproval(question.toolCallId, "once");
+    await settled(client, 8);
+    expect(lastToolResult(client)).toMatchObject({ isError: false, text: expect.stringContaining("as uncommitted changes: 1 file: a.txt.") });
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("red\n");
+    // Recorded like any change to the workspace: the Changes panel names the call, and it can be taken back.
+    const turn = await client.listChanges({ kind: "turn" });
+    expect(turn.files.map((f) => f.path)).toEqual(["a.txt"]);
+    expect(turn.authors[turn.files[0].authors[0]]).toMatchObject({ kind: "tool", id: "t1", name: "worktree" });
+
+    void client.prompt(worktreeCall("t2", { action: "apply", sessionId: blue })).catch(() => {});
+    await waitForView(client, (v) => v.approvals.length > 0, 20_000);
+    await client.answerApproval(client.mirror.getView().approvals[0].toolCallId, "once");
+    await settled(client, 12);
+    const refused = lastToolResult(client);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("Nothing was applied");
+    expect(refused.text).toContain("- a.txt:");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("red\n");
+  });
+
+  it("a task of another chat is refused without asking; its own chat discards it once the user agrees", async () => {
+    const root = realpathSync(folder({ "a.txt": "one\n" }));
+    git(root, "init", "-q");
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "first");
+    const launches: ChildLaunch[] = [];
+    h = await startHarness({
+      workspaceOf: () => root,
+      settings: { toolApproval: { subagent: "allow", write: "allow" } },
+      onChildSession: (child) => void launches.push(child.launch),
+    });
+    const client = await h.client("parent");
+    const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "two\n" } }] };
+    await client.prompt(subagent({ agent: "worker", task: task("Change it.", write), isolation: "worktree" }));
+    await settled(client, 4);
+    const child = toolResult(client).details.runs[0]!.sessionId!;
+    const worktree = launches[0].worktree!;
+
+    const other = await h.client("other");
+    await other.prompt(worktreeCall("t1", { action: "discard", sessionId: child }));
+    await settled(other, 4);
+    expect(other.mirror.getView().approvals).toEqual([]);
+    expect(lastToolResult(other)).toMatchObject({ isError: true, text: expect.stringContaining(`${child} is not a subagent task of this chat.`) });
+    expect(existsSync(worktree.path)).toBe(true);
+
+    void client.prompt(worktreeCall("t2", { action: "discard", sessionId: child })).catch(() => {});
+    await waitForView(client, (v) => v.approvals.length > 0, 20_000);
+    const [question] = client.mirror.getView().approvals;
+    expect(question.summary).toContain("Discard a subagent task's worktree and branch (its changes are lost).");
+    await client.answerApproval(question.toolCallId, "once");
+    await settled(client, 8);
+    expect(lastToolResult(client)).toMatchObject({ isError: false, text: expect.stringContaining(`the worktree and branch ${worktree.branch} were deleted`) });
+    expect(existsSync(worktree.path)).toBe(false);
+    expect(git(root, "branch", "--list", worktree.branch)).toBe("");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("one\n");
+  });
 });

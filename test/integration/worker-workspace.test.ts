@@ -51,7 +51,7 @@ describe("a chat with a workspace", () => {
     expect(system).toContain(`<project_instructions path="${join(root, "AGENTS.md")}">\nAlways answer in haiku.\n</project_instructions>`);
     expect(system).toContain("- edit: Make precise file edits");
     const names = (body.tools as { function: { name: string } }[]).map((t) => t.function.name).sort();
-    expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "subagent", "wait", "write"]);
+    expect(names).toEqual(["bash", "calculate", "edit", "find", "grep", "ls", "read", "subagent", "wait", "worktree", "write"]);
     expect(client.mirror.getView().workspace).toMatchObject({ folder: root, contextFiles: [join(root, "AGENTS.md")] });
 
     const plain = await h.client("without");

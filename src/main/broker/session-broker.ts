@@ -40,6 +40,7 @@ import { WorkerMcpCalls, type McpGateway } from "../mcp/worker-mcp-calls";
 import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import { NO_SKILLS } from "../../shared/protocol/skills";
 import type { SkillCatalog } from "../skills/skill-catalog";
+import { ParentTaskWorktrees } from "./parent-task-worktrees";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
@@ -166,6 +167,8 @@ export class SessionBroker<Port = never> {
   private readonly sessionOfWorker = new WeakMap<WorkerHandle<Port>, string>();
   private disposed = false;
   private readonly subagents: SubagentRuns | undefined;
+  /** A parent's `worktree` tool: its own isolated tasks' worktrees, found from their recorded launches. */
+  private readonly taskWorktrees = new ParentTaskWorktrees((id) => this.launchOf(id));
   /** What a worker found about the OS sandbox here (a machine's property): later workers skip the probe. */
   private sandbox: SandboxVerdict | undefined;
 
@@ -531,6 +534,7 @@ export class SessionBroker<Port = never> {
       runSubagent: async (request) => this.requireSubagents().run(this.callerSession(worker()), request),
       stopSubagent: async (requestId) => this.requireSubagents().stop(this.callerSession(worker()), requestId),
       askParent: async (question) => this.requireSubagents().askParent(this.callerSession(worker()), question),
+      taskWorktree: async (request) => this.taskWorktrees.run(this.callerSession(worker()), request),
       // Asked during `init`, before the worker is its session's current one: any bound worker may see the list.
       mcpTools: async () => {
         if (!this.sessionOfWorker.has(worker())) throw new Error("This worker hosts no session");

@@ -74,6 +74,14 @@ const SubagentApprovalQuestionSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+const TaskWorktreeRequestSchema = Type.Object(
+  {
+    action: Type.Union([Type.Literal("describe"), Type.Literal("apply"), Type.Literal("keep"), Type.Literal("discard")]),
+    sessionId: Id,
+    merge: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 const WorkerMcpCallSchema = Type.Object(
   { callId: Id, serverId: Name, tool: Name, arguments: KeyedRecord(ANY_KEY, Type.Unknown()) },
   { additionalProperties: false },
@@ -88,6 +96,7 @@ export const MAIN_CONTROL_SCHEMAS = {
   runSubagent: Type.Tuple([SubagentRequestSchema]),
   stopSubagent: Type.Tuple([Id]),
   askParent: Type.Tuple([SubagentApprovalQuestionSchema]),
+  taskWorktree: Type.Tuple([TaskWorktreeRequestSchema]),
   mcpTools: Type.Tuple([]),
   mcpCall: Type.Tuple([WorkerMcpCallSchema]),
   mcpCancel: Type.Tuple([Id]),

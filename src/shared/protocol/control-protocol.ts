@@ -185,6 +185,24 @@ export interface SubagentWorktree {
   problem?: string;
 }
 
+/**
+ * A parent's `worktree` tool: what to do with the worktree of one of its isolated subagent tasks (the task's
+ * subagent session, as the `subagent` result names it). `describe` only says what the worktree holds (for the
+ * approval question); `apply` brings its changes into the workspace (`merge`: three ways where the workspace changed
+ * the same files), `keep` ends it and keeps its branch, `discard` ends it and deletes its branch.
+ */
+export interface TaskWorktreeRequest {
+  action: "describe" | "apply" | "keep" | "discard";
+  sessionId: string;
+  merge?: boolean;
+}
+
+/** What happened, in words for the model; `ok` false: refused (nothing changed), the words say why. */
+export interface TaskWorktreeAnswer {
+  ok: boolean;
+  text: string;
+}
+
 export interface SubagentUsage {
   input: number;
   output: number;
@@ -331,6 +349,11 @@ export interface MainControlApi {
   runSubagent(request: SubagentRequest): Promise<SubagentOutcome>;
   /** Aborts a task and ends its worker (the parent's run was stopped). */
   stopSubagent(requestId: string): Promise<void>;
+  /**
+   * Parents: the worktree of one of this chat's own isolated subagent tasks (see TaskWorktreeRequest). Main checks
+   * that the task is a child of the calling session and worked in a worktree; anything else is refused in words.
+   */
+  taskWorktree(request: TaskWorktreeRequest): Promise<TaskWorktreeAnswer>;
   /** Subagents: a tool call of theirs needs the user (see WorkerControlApi.askApproval). */
   askParent(question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
   /** Every enabled, ready MCP server's tools (the worker keeps those of the servers its chat uses). */

@@ -68,13 +68,19 @@ export interface WorkspaceChangesHost {
 /** Which calls can change files, and how to find out what they changed. */
 export type CallScope = { paths: string[] } | "all" | null;
 
-/** What a call of `toolName` may have changed: its path (`write`, `edit`), anything (`bash`, an MCP tool, a subagent), nothing. */
+/**
+ * What a call of `toolName` may have changed: its path (`write`, `edit`), anything (`bash`, an MCP tool, a subagent,
+ * a task's worktree applied), nothing.
+ */
 export function callScope(toolName: string, args: unknown, isReadOnlyMcp: (name: string) => boolean | undefined): CallScope {
   if (toolName === "write" || toolName === "edit") {
     const path = typeof args === "object" && args !== null ? (args as { path?: unknown }).path : undefined;
     return typeof path === "string" && path !== "" ? { paths: [path] } : "all";
   }
   if (toolName === "bash" || toolName === "subagent") return "all";
+  // The parent's `worktree` tool: an apply writes a task's changes into the workspace (keep and discard end the
+  // task's worktree and branch only, outside it).
+  if (toolName === "worktree") return typeof args === "object" && args !== null && (args as { action?: unknown }).action === "apply" ? "all" : null;
   const readOnly = isReadOnlyMcp(toolName);
   if (readOnly === undefined) return null; // a built-in tool that reads (read, ls, grep, find, calculate, wait)
   return readOnly ? null : "all";

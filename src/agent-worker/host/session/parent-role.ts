@@ -8,12 +8,15 @@ import type { ModelRef } from "../../../shared/protocol/app-api";
 import type { ThinkingLevel } from "../../../shared/agent/types";
 import { builtinTools } from "../../tools";
 import { subagentTool } from "../../tools/subagent/subagent-tool";
+import { worktreeQuestion, worktreeTool, type WorktreeAction } from "../../tools/subagent/worktree-tool";
+import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import { isRecord } from "../../../shared/is-record";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import type { SessionMain, SessionRole } from "./session-role";
 
 export interface ParentRoleHost {
   options: Pick<WorkerInitOptions, "sessionId" | "agentFolders">;
-  main: Pick<SessionMain, "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent">;
+  main: Pick<SessionMain, "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "taskWorktree">;
   /** Created after the role; asked for at the first call. */
   approvals(): ApprovalGate;
   modelRef(): ModelRef | undefined;
@@ -28,7 +31,8 @@ export class ParentRole implements SessionRole {
   constructor(private readonly host: ParentRoleHost) {}
 
   tools(workspaceTools: readonly AgentTool<any>[], hasWorkspace: boolean): AgentTool<any>[] {
-    return [...builtinTools(), ...workspaceTools, ...(hasWorkspace && workspaceTools.length > 0 ? [this.subagentTool()] : [])];
+    const subagents = hasWorkspace && workspaceTools.length > 0;
+    return [...builtinTools(), ...workspaceTools, ...(subagents ? [this.subagentTool(), worktreeTool((request) => this.host.main.taskWorktree(request))] : [])];
   }
 
   instructions(chatInstructions: () => string | undefined): { custom?: string; addendum?: string } {
@@ -36,7 +40,23 @@ export class ParentRole implements SessionRole {
     return custom === undefined ? {} : { custom };
   }
 
-  readonly beforeToolCall: SessionRole["beforeToolCall"] = (context, signal) => this.host.approvals().beforeToolCall(context, signal);
+  readonly beforeToolCall: SessionRole["beforeToolCall"] = (context, signal) =>
+    context.toolCall.name === "worktree" ? this.beforeWorktreeCall(context, signal) : this.host.approvals().beforeToolCall(context, signal);
+
+  /**
+   * A `worktree` call is asked like `write` (Settings' policy for `worktree`, "ask" unless set), its question saying
+   * what the task's worktree holds, as main describes it. A task main refuses (another chat's, not isolated) is
+   * refused here, without asking.
+   */
+  private async beforeWorktreeCall(context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> {
+    const args = isRecord(context.args) ? context.args : {};
+    const action = args.action as WorktreeAction;
+    const sessionId = typeof args.sessionId === "string" ? args.sessionId : "";
+    const described = await this.host.main.taskWorktree({ action: "describe", sessionId }).catch((error: Error) => ({ ok: false, text: error.message }));
+    if (!described.ok) return { block: true, reason: described.text };
+    const summary = worktreeQuestion(action, action === "apply" && args.merge === true, described.text);
+    return this.host.approvals().ask({ id: context.toolCall.id, toolName: "worktree", args: context.args, described: { summary } }, signal);
+  }
 
   reportsOn(): boolean {
     return false;
@@ -74,6 +94,6 @@ export class ParentRole implements SessionRole {
       parentModel: () => this.host.modelRef(),
       parentThinkingLevel: () => this.host.thinkingLevel(),
       newRequestId: () => `${options.sessionId}-${++this.nextRequest}-${Date.now().toString(36)}`,
-    }, { piAgents: options.agentFolders?.pi, paddockAgents: options.agentFolders?.paddock });
+    }, { piAgents: options.agentFolders?.pi, paddockAgents: options.agentFolders?.paddock, worktreeTool: true });
   }
 }

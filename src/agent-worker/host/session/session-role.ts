@@ -10,7 +10,7 @@ import type { MainControlApi, SubagentProgress, WorkerStatus } from "../../../sh
 /** What a session needs of main. */
 export type SessionMain = Pick<
   MainControlApi,
-  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
+  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "taskWorktree" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
 > & Partial<Pick<MainControlApi, "getProviderConfig">>;
 
 export interface SessionRole {

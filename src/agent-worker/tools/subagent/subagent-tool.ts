@@ -95,6 +95,8 @@ export interface SubagentToolOptions {
   piAgents?: string;
   /** Paddock's own (`<data folder>/agents`). */
   paddockAgents?: string;
+  /** The chat has the `worktree` tool: an isolated task's result says to use it (with the task's session id). */
+  worktreeTool?: boolean;
 }
 
 type Isolation = "worktree";
@@ -126,6 +128,7 @@ export function subagentDescription(options: SubagentToolOptions = {}): string {
 }
 
 export function subagentTool(runner: SubagentRunner, options: SubagentToolOptions = {}): AgentTool<typeof parameters, SubagentDetails> {
+  const hint = options.worktreeTool === true;
   return {
     name: "subagent",
     label: "Subagent",
@@ -246,8 +249,8 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
       try {
         if (hasSingle) {
           const run = await runOne(0, { agent: params.agent!, task: params.task!, cwd: params.cwd }, () => `${params.agent}: ${runs[0]?.latest ?? "working…"}`);
-          if (isFailedRun(run)) throw new ToolFailure(truncateModelOutput(`Agent ${run.stopReason || run.status}: ${failureEvidence(run)}`), details(runs));
-          return text(truncateModelOutput(withNotice(run, run.output || "(no output)")), details(runs));
+          if (isFailedRun(run)) throw new ToolFailure(truncateModelOutput(`Agent ${run.stopReason || run.status}: ${failureEvidence(run, hint)}`), details(runs));
+          return text(truncateModelOutput(withNotice(run, run.output || "(no output)", hint)), details(runs));
         }
 
         if (hasTasks) {
@@ -260,7 +263,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
           await mapLimited(tasks, MAX_CONCURRENCY, (t, i) => runOne(i, t, line));
           const ok = runs.filter((r) => !isFailedRun(r)).length;
           const summaries = runs.map((r) => {
-            const output = truncateParallelOutput(isFailedRun(r) ? failureEvidence(r) : withNotice(r, r.output || "(no output)"));
+            const output = truncateParallelOutput(isFailedRun(r) ? failureEvidence(r, hint) : withNotice(r, r.output || "(no output)", hint));
             const status = isFailedRun(r) && r.stopReason && r.stopReason !== "end" ? `${r.status} (${r.stopReason})` : r.status;
             return `### [${r.agent}] ${status}\n\n${output}`;
           });
@@ -278,12 +281,12 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
           const task = step.task.replace(/\{previous\}/g, () => previous);
           const run = await runOne(i, { ...step, task }, () => `Chain: step ${i + 1}/${steps.length} (${step.agent}): ${runs[i]?.latest ?? "working…"}`);
           if (isFailedRun(run)) {
-            throw new ToolFailure(truncateModelOutput(`Chain stopped at step ${i + 1} (${step.agent}): ${failureEvidence(run)}`), details(runs));
+            throw new ToolFailure(truncateModelOutput(`Chain stopped at step ${i + 1} (${step.agent}): ${failureEvidence(run, hint)}`), details(runs));
           }
           previous = run.output ?? "";
         }
         const last = runs[runs.length - 1];
-        return text(truncateModelOutput(withNotice(last, last.output || "(no output)")), details(runs));
+        return text(truncateModelOutput(withNotice(last, last.output || "(no output)", hint)), details(runs));
       } finally {
         signal?.removeEventListener("abort", onAbort);
       }
@@ -302,7 +305,7 @@ function text(value: string, details: SubagentDetails): AgentToolResult<Subagent
 }
 
 /** pi's getFailureEvidence: what went wrong and what the subagent last said, each once. */
-function failureEvidence(run: SubagentRun): string {
+function failureEvidence(run: SubagentRun, hint = false): string {
   const evidence: string[] = [];
   const seen = new Set<string>();
   const add = (label: string, value: string | undefined) => {
@@ -313,18 +316,21 @@ function failureEvidence(run: SubagentRun): string {
   };
   add("Error", run.errorMessage);
   add("Assistant output", run.output);
-  return withWorktree(run, evidence.join("\n\n") || "(no output)");
+  return withWorktree(run, evidence.join("\n\n") || "(no output)", hint);
 }
 
-function withNotice(run: SubagentRun, body: string): string {
-  return withWorktree(run, run.notice ? `Note: ${run.notice}\n\n${body}` : body);
+function withNotice(run: SubagentRun, body: string, hint = false): string {
+  return withWorktree(run, run.notice ? `Note: ${run.notice}\n\n${body}` : body, hint);
 }
 
 /** Files listed by name in what the model is told of a worktree's changes; the card lists them all. */
 const WORKTREE_FILES_LISTED = 50;
 
-/** An isolated task's output, followed by where it worked and what it changed there (for the parent model). */
-export function withWorktree(run: Pick<SubagentRun, "worktree">, body: string): string {
+/**
+ * An isolated task's output, followed by where it worked and what it changed there (for the parent model); with
+ * `hint` (the chat has the `worktree` tool), how to apply, keep or discard them.
+ */
+export function withWorktree(run: Pick<SubagentRun, "worktree" | "sessionId">, body: string, hint = false): string {
   const worktree = run.worktree;
   if (!worktree) return body;
   const where = `Worked in its own git worktree ${worktree.path} (branch ${worktree.branch})`;
@@ -340,7 +346,13 @@ export function withWorktree(run: Pick<SubagentRun, "worktree">, body: string): 
     `${body}\n\n${where}: ${count} changed, +${worktree.added} −${worktree.removed}:`,
     ...lines,
     `These changes are on branch ${worktree.branch}, not in the workspace, until they are applied.`,
+    ...(hint && run.sessionId ? [worktreeHint(run.sessionId)] : []),
   ].join("\n");
+}
+
+/** How the parent model brings a task's changes over, or ends its worktree. */
+export function worktreeHint(sessionId: string): string {
+  return `To apply them to the workspace, keep the branch or discard it, call the worktree tool with sessionId "${sessionId}".`;
 }
 
 /** Usage summed over the runs of one call. */

@@ -12,6 +12,7 @@ const WORKSPACE_TOOLS: [string, string][] = [
   ["write", "Creates or overwrites a file."],
   ["edit", "Changes part of a file."],
   ["bash", "Runs a shell command (in a sandbox where the system has one; elsewhere it always asks)."],
+  ["worktree", "Applies an isolated subagent task's changes to the workspace, or keeps or discards its worktree."],
 ];
 
 /** "Workspace & tools": what the workspace tools may do without asking, the shell's network and prefix, how calls run. */

@@ -49,6 +49,12 @@ describe("callScope", () => {
     expect(callScope("docs__search", {}, mcp)).toBeNull();
     for (const name of ["read", "ls", "grep", "find", "calculate", "wait"]) expect(callScope(name, {}, mcp)).toBeNull();
   });
+
+  it("a task's worktree applied by the parent the whole folder; kept or discarded, nothing in the workspace", () => {
+    expect(callScope("worktree", { action: "apply", sessionId: "s1" }, mcp)).toBe("all");
+    expect(callScope("worktree", { action: "keep", sessionId: "s1" }, mcp)).toBeNull();
+    expect(callScope("worktree", { action: "discard", sessionId: "s1" }, mcp)).toBeNull();
+  });
 });
 
 describe("WorkspaceChanges", () => {

@@ -5,7 +5,7 @@ import { ChildRole } from "../../../../../src/agent-worker/host/session/child-ro
 import { ParentRole } from "../../../../../src/agent-worker/host/session/parent-role";
 import type { SessionRole } from "../../../../../src/agent-worker/host/session/session-role";
 import type { AgentTool, BeforeToolCallContext } from "../../../../../src/shared/agent/types";
-import type { SubagentApprovalQuestion } from "../../../../../src/shared/protocol/control-protocol";
+import type { SubagentApprovalQuestion, TaskWorktreeAnswer, TaskWorktreeRequest } from "../../../../../src/shared/protocol/control-protocol";
 import type { ApprovalRequest } from "../../../../../src/shared/protocol/session-protocol";
 
 const tool = (name: string) => ({ name, label: name, description: name, parameters: {}, execute: async () => ({ content: [] }) }) as unknown as AgentTool<any>;
@@ -39,11 +39,11 @@ function child(answer: { block: boolean; reason?: string } = { block: false }) {
   return { role, questions, pending };
 }
 
-function parent() {
+function parent(taskWorktree: (request: TaskWorktreeRequest) => Promise<TaskWorktreeAnswer> = async () => ({ ok: false, text: "not here" })) {
   const { approvals, pending } = gate();
   const role: SessionRole = new ParentRole({
     options: { sessionId: "p" },
-    main: { listAgents: async () => ({ agents: [] }) as never, confirmProjectAgents: async () => undefined, runSubagent: async () => ({}) as never, stopSubagent: async () => undefined },
+    main: { listAgents: async () => ({ agents: [] }) as never, confirmProjectAgents: async () => undefined, runSubagent: async () => ({}) as never, stopSubagent: async () => undefined, taskWorktree },
     approvals: () => approvals,
     modelRef: () => undefined,
     thinkingLevel: () => "off",
@@ -100,5 +100,32 @@ describe("a parent role (a user's chat)", () => {
     expect(pending().map((p) => p.toolName)).toEqual(["bash"]);
     expect(role.reportsOn({ type: "tool_execution_start" } as never)).toBe(false);
     expect(role.status([])).toEqual({});
+  });
+});
+
+describe("a parent role's worktree tool", () => {
+  const worktreeCall = (args: Record<string, unknown>) => ({ toolCall: { id: "w1", name: "worktree", arguments: args }, args }) as unknown as BeforeToolCallContext;
+
+  it("is offered with subagent, and only then", () => {
+    const { role } = parent();
+    expect(role.tools(workspaceTools, true).map((t) => t.name)).toContain("worktree");
+    expect(role.tools([], false).map((t) => t.name)).not.toContain("worktree");
+  });
+
+  it("asks the user like write, the question saying what the task's worktree holds, as main describes it", async () => {
+    const asked: TaskWorktreeRequest[] = [];
+    const { role, pending } = parent(async (request) => (asked.push(request), { ok: true, text: "The worker subagent's worktree (branch paddock/x): 1 file changed, +1 −0: a.txt" }));
+    void role.beforeToolCall(worktreeCall({ action: "apply", sessionId: "child-1" }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked).toEqual([{ action: "describe", sessionId: "child-1" }]);
+    expect(pending()).toMatchObject([
+      { toolName: "worktree", summary: "Apply a subagent task's changes to the workspace. The worker subagent's worktree (branch paddock/x): 1 file changed, +1 −0: a.txt" },
+    ]);
+  });
+
+  it("refuses, without asking, a task main refuses (another chat's)", async () => {
+    const { role, pending } = parent(async () => ({ ok: false, text: "other-1 is not a subagent task of this chat." }));
+    expect(await role.beforeToolCall(worktreeCall({ action: "discard", sessionId: "other-1" }))).toEqual({ block: true, reason: "other-1 is not a subagent task of this chat." });
+    expect(pending()).toEqual([]);
   });
 });

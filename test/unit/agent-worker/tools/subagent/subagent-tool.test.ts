@@ -105,6 +105,25 @@ describe("the subagent tool", () => {
     );
   });
 
+  it("in a chat with the worktree tool, an isolated task's result says to use it, with the task's session id", async () => {
+    const worktree = {
+      path: "/data-worktrees/project-fix-abc123",
+      branch: "paddock/worker-fix",
+      base: "0123456",
+      files: [{ path: "a.txt", status: "modified" as const, added: 1, removed: 0, binary: false }],
+      added: 1,
+      removed: 0,
+    };
+    const { fake } = runner(() => ({ output: "Fixed.", worktree }));
+    const result = await subagentTool(fake, { worktreeTool: true }).execute("c1", { agent: "worker", task: "Fix it", isolation: "worktree" });
+    expect(text(result).split("\n").at(-1)).toBe('To apply them to the workspace, keep the branch or discard it, call the worktree tool with sessionId "s-r1".');
+    const parallel = await subagentTool(fake, { worktreeTool: true }).execute("c2", { tasks: [{ agent: "worker", task: "a" }, { agent: "worker", task: "b" }], isolation: "worktree" });
+    expect(text(parallel)).toContain('call the worktree tool with sessionId "s-r2"');
+    expect(text(parallel)).toContain('call the worktree tool with sessionId "s-r3"');
+    const plain = runner(() => ({ output: "Fixed." }));
+    expect(text(await subagentTool(plain.fake, { worktreeTool: true }).execute("c3", { agent: "worker", task: "x" }))).toBe("Fixed.");
+  });
+
   it("a failed single task fails the call with pi's text: the stop reason, then the evidence", async () => {
     const { fake } = runner(() => ({ ok: false, stopReason: "error", errorMessage: "rate limited", output: "half an answer" }));
     const call = subagentTool(fake).execute("c1", { agent: "worker", task: "Do it" });
