@@ -36,8 +36,9 @@ export default defineConfig({
       // enough in every worker's start for V8 to optimise it (compiler code and memory touched: the idle worker held
       // ~7 MB more; measured with the bench's worker group). Its optional native add-ons stay absent, as before.
       // `diff` and `picomatch` (the workspace tools', loaded when a chat opens its workspace): twenty files resolved
-      // and read for every such chat, ~1 MB of its idle memory. Test: test/integration/worker-start-up.test.ts.
-      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink", "ws", "diff", "picomatch"] },
+      // and read for every such chat, ~1 MB of its idle memory. `ignore` (the checkpoint store's .gitignore rules,
+      // loaded as a chat with a workspace opens) likewise. Test: test/integration/worker-start-up.test.ts.
+      externalizeDeps: { exclude: ["@earendil-works/pi-ai", "typebox", "comlink", "ws", "diff", "picomatch", "ignore"] },
       rollupOptions: {
         // pi-ai's provider SDKs stay external: each loads lazily, only when a model of that provider is used.
         external: [/^(openai|@anthropic-ai|@google|@mistralai|@aws-sdk|@smithy|undici|proxy-agent|chalk|zod-to-json-schema)(\/|$)/],
