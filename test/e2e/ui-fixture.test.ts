@@ -347,6 +347,52 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("the chat header stays one row from 1280 down to 600 px: the title keeps its first characters, nothing spills out", async () => {
+    for (const width of [1280, 1100, 800, 600]) {
+      const page = await open("header", "", { width, height: 700 });
+      await page.getByTestId("worktree-strip").waitFor();
+      await page.getByTestId("thinking-picker").waitFor();
+      await expect.poll(() => page.getByTestId("changes-button").getAttribute("aria-label")).toMatch(/^Changes: \d+ files/);
+      await shot(page, `header-${width}`);
+      const layout = await page.evaluate(() => {
+        const header = document.querySelector<HTMLElement>(".chat-header")!;
+        const box = header.getBoundingClientRect();
+        const style = getComputedStyle(header);
+        const title = header.querySelector<HTMLElement>(".chat-title")!;
+        // The width the title's first twelve characters need.
+        const range = document.createRange();
+        range.setStart(title.firstChild!, 0);
+        range.setEnd(title.firstChild!, 12);
+        const parts = [...header.querySelectorAll<HTMLElement>(":scope > *, .chat-controls > *, button, select")]
+          .filter((el) => el.getClientRects().length > 0 && !el.closest("[role=dialog], [role=menu]"))
+          .map((el) => ({ part: el.getAttribute("data-testid") ?? el.className, rect: el.getBoundingClientRect() }));
+        return {
+          titleWidth: title.clientWidth, twelveChars: range.getBoundingClientRect().width,
+          left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight), top: box.top, bottom: box.bottom,
+          overflows: header.scrollWidth > header.clientWidth,
+          parts: parts.map(({ part, rect }) => ({ part, left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom, middle: (rect.top + rect.bottom) / 2 })),
+        };
+      });
+      expect(layout.titleWidth, `title at ${width} px`).toBeGreaterThanOrEqual(Math.floor(layout.twelveChars));
+      expect(layout.overflows, `header overflows at ${width} px`).toBe(false);
+      const middle = layout.parts[0]!.middle;
+      for (const p of layout.parts) {
+        const where = `${p.part} at ${width} px`;
+        expect(p.left, where).toBeGreaterThanOrEqual(layout.left - 0.5);
+        expect(p.right, where).toBeLessThanOrEqual(layout.right + 0.5);
+        expect(p.top, where).toBeGreaterThanOrEqual(layout.top);
+        expect(p.bottom, where).toBeLessThanOrEqual(layout.bottom);
+        // One row: everything on the same line.
+        expect(Math.abs(p.middle - middle), where).toBeLessThan(4);
+      }
+      // The workspace chip's name may be cut short on screen, never in its name or tooltip.
+      const chip = page.getByTestId("workspace-button");
+      expect(await chip.getAttribute("title")).toContain("/home/ada/projects/paddock-e2e-changes-worktree-with-a-long-name-worktrees/");
+      expect(await chip.textContent()).toContain("paddock-e2e-changes-worktree-with-a-long-name");
+      await page.close();
+    }
+  });
+
   it("shows model and thinking pickers; thinking only for reasoning models", async () => {
     const page = await open("chat");
     expect(await page.getByTestId("thinking-picker").count()).toBe(0);

@@ -4,6 +4,7 @@ import type { ChangeConflict, ConflictAnswer, RevertResult, RewindScope } from "
 import type { ChangesApi } from "../../../shared/protocol/session-protocol";
 import { errorText } from "../../../shared/error-text";
 import { NoticeBanner } from "../common/NoticeBanner";
+import { DiffIcon } from "../common/icons";
 import { ChatChanges, type ChangesTarget } from "./ChatChanges";
 import { ConflictDialog } from "./ConflictDialog";
 import { anyChangeCounts, doneText, pathOfCall, REWIND_LABELS, turnOfCall, userMessagePoints } from "./chat-changes";
@@ -129,7 +130,7 @@ export function useChatChanges({ commands, messages, historyStart, running, chec
         onClick={() => (isOpen ? close() : openAt({ since: "turn" }))} data-testid="changes-button"
         title={checkpointsOff ? `Checkpoints are off: ${checkpointsOff}` : "What the agent changed in the workspace"}
         aria-label={count !== undefined ? `Changes: ${count} ${count === 1 ? "file" : "files"} changed in this chat` : "Changes"}>
-        Changes{count !== undefined && count > 0 ? <span className="changes-count" aria-hidden="true">{count}</span> : null}
+        <DiffIcon /><span className="changes-word">Changes</span>{count !== undefined && count > 0 ? <span className="changes-count" aria-hidden="true">{count}</span> : null}
       </button>
     ),
     panel: target ? (

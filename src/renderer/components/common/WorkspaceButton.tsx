@@ -61,7 +61,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
       <button type="button" className={`workspace-button${workspace ? "" : " workspace-none"}${workspace?.problem ? " workspace-broken" : ""}`} aria-expanded={open} aria-haspopup="dialog"
         title={workspace ? `${workspace.folder}${workspace.problem ? `\n${workspace.problem}` : ""}${context.length ? `\nProject context: ${workspace.contextFiles.join(", ")}` : ""}` : "Give this chat a folder to work in"}
         onClick={() => setOpen((o) => !o)} data-testid="workspace-button">
-        <FolderIcon /> {name}
+        <FolderIcon /> <span className="workspace-name">{name}</span>
         {context.length > 0 ? <span className="workspace-context" data-testid="workspace-context">· {context.join(", ")}</span> : null}
         {workspace && !workspace.problem && !workspace.sandboxed && !workspace.sandboxChecking ? (
           <span className="workspace-unsandboxed" title={workspace.sandboxProblem}>· no sandbox</span>
