@@ -6,7 +6,6 @@
  * worktree-new-dialog.png, worktree-header.png, worktree-apply-dialog.png, worktree-apply-refused.png. An isolated
  * subagent task's card shows its changes with the same actions (subagent-worktree-card.png).
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -18,6 +17,7 @@ import { openChat, poll, replies, send, shot, SCREENS } from "../../testkit/chat
 import { startOpenAIServer, turnDirective as turn, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { privateBuildCopy, startWebHostProcess, type WebHostProcess } from "../../testkit/web-host-process";
 import type { SessionSummary } from "../../src/shared/protocol/app-api";
+import { git } from "../../testkit/git";
 
 let browser: Browser;
 let host: WebHostProcess;
@@ -26,8 +26,6 @@ let root: string;
 let repository: string;
 const build = privateBuildCopy();
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
 
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });

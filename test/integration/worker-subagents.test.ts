@@ -5,7 +5,6 @@
  * and from the project (asked about first), and a subagent's tool calls decided in the parent's chat.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TempFolders } from "../../testkit/temp-folders";
@@ -15,6 +14,7 @@ import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { SubagentDetails } from "../../src/agent-worker/tools/subagent/subagent-tool";
 import type { ChildLaunch } from "../../src/main/broker/child-launch";
 import { applyToWorkspace } from "../../src/shared-node/git-worktrees/worktree-apply";
+import { git } from "../../testkit/git";
 
 let h: Harness | undefined;
 const folders = new TempFolders();
@@ -415,8 +415,6 @@ describe("a subagent's tool calls", () => {
 });
 
 describe("an isolated subagent (isolation: worktree)", () => {
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
 
   it("writes in a worktree of its own, the workspace untouched; the parent is told its changes, which then apply to the workspace", async () => {
     const root = realpathSync(folder({ "a.txt": "one\n", "sub/b.txt": "bee\n" }));

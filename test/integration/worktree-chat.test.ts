@@ -4,7 +4,6 @@
  * folder), "Apply to workspace" brings it over, and a workspace that changed the same file meanwhile is refused,
  * naming the file, with nothing changed.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { readFile, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,6 +17,7 @@ import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../s
 import { createLoopbackCore } from "../../testkit/loopback-core";
 import { TempFolders } from "../../testkit/temp-folders";
 import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { git } from "../../testkit/git";
 
 let server: OpenAITestServer;
 let dir: string;
@@ -25,8 +25,6 @@ let core: Core<never>;
 const clients: SessionClient[] = [];
 const folders = new TempFolders("paddock-worktree-chat-");
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
 
 beforeAll(async () => {
   server = await startOpenAIServer({ models: ["test-model"] });

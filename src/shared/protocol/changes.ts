@@ -79,18 +79,10 @@ export interface DiffHunk {
   authors: number[];
 }
 
-/** One file's change between two checkpoints, hunk by hunk. */
-export interface FileDiff {
+/** One file's change between two checkpoints, hunk by hunk (its fields as a change set's file, its authors in full). */
+export interface FileDiff extends Omit<ChangedFile, "authors"> {
   from: CheckpointId;
   to: CheckpointId;
-  path: string;
-  oldPath?: string;
-  status: ChangedFileStatus;
-  added: number;
-  removed: number;
-  binary?: { size: number };
-  tooLarge?: { size: number };
-  symlink?: boolean;
   /** Empty for a binary or unkept file. */
   hunks: DiffHunk[];
   authors: ChangeAuthor[];

@@ -9,6 +9,7 @@ import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
 import type { McpCallOutcome, McpCallProgress, McpToolDescriptor } from "./mcp-host-protocol";
 import type { SkillListing } from "./skills";
+import type { WorktreeChangedFile } from "./worktrees";
 
 /**
  * Electron only: frames that carry a MessagePort to a utility-process worker (the port travels beside the frame).
@@ -171,14 +172,7 @@ export interface SubagentWorktree {
   branch: string;
   /** The commit it started from. */
   base: string;
-  files: Array<{
-    path: string;
-    oldPath?: string;
-    status: "added" | "modified" | "deleted" | "renamed" | "type-changed";
-    added: number;
-    removed: number;
-    binary: boolean;
-  }>;
+  files: WorktreeChangedFile[];
   added: number;
   removed: number;
   /** Why its changes could not be listed (then `files` is empty). */

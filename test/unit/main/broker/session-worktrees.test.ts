@@ -4,7 +4,6 @@
  * changed the same file), kept or discarded; a subagent's task worktree by its session id; clean-up with the chat and
  * at start.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { SessionWorktrees } from "../../../../src/main/broker/session-worktrees"
 import { startAppServiceRig, type AppServiceRig } from "../../../../testkit/app-service-rig";
 import { TempFolders } from "../../../../testkit/temp-folders";
 import type { SessionSummary } from "../../../../src/shared/protocol/session-summary";
+import { git } from "../../../../testkit/git";
 
 const folders = new TempFolders("paddock-session-worktrees-");
 afterAll(() => folders.removeAll());
@@ -24,8 +24,6 @@ afterEach(async () => {
   for (const rig of rigs.splice(0)) await rig.close();
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
 
 async function repository(files: Record<string, string> = { "a.txt": "one\n", "src/b.txt": "bee\n" }): Promise<string> {
   const workspace = await realpath(folders.make(files));

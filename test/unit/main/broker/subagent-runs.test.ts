@@ -3,7 +3,6 @@
  * (pi's `Task: <task>`), which model and thinking level it runs with (an agent without a model inherits the parent's
  * model and thinking level, as pi's dispatch defaults), and pi's text for an agent that does not exist.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import type { SubagentRequest, WorkerSettings } from "../../../../src/shared/pro
 import type { WorkerHandle } from "../../../../src/main/broker/worker-handle";
 import type { ModelRef } from "../../../../src/shared/protocol/app-api";
 import { TempFolders } from "../../../../testkit/temp-folders";
+import { git } from "../../../../testkit/git";
 
 const folders = new TempFolders("paddock-subagent-runs-");
 afterAll(() => folders.removeAll());
@@ -171,8 +171,6 @@ describe("a subagent task in main", () => {
 });
 
 describe("an isolated task (isolation: worktree)", () => {
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
   async function repository(): Promise<string> {
     const root = await realpath(folders.make({ "a.txt": "one\ntwo\nthree\nfour\nfive\n", "sub/b.txt": "bee\n" }));
     git(root, "init", "-q");

@@ -1,5 +1,4 @@
 /** An isolated task's worktree after the task: found by the child's recorded launch only, then applied, kept or discarded. */
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,12 +7,11 @@ import { TaskWorktrees } from "../../../../src/main/broker/task-worktrees";
 import type { ChildLaunch } from "../../../../src/main/broker/child-launch";
 import { createWorktree } from "../../../../src/shared-node/git-worktrees/worktree-lifecycle";
 import { TempFolders } from "../../../../testkit/temp-folders";
+import { git } from "../../../../testkit/git";
 
 const folders = new TempFolders("paddock-task-worktrees-");
 afterAll(() => folders.removeAll());
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString("utf8");
 
 async function rig() {
   const workspace = await realpath(folders.make({ "a.txt": "one\n" }));
