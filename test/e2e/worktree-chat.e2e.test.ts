@@ -3,7 +3,8 @@
  * Chromium. The dialog checks the folder as it is typed (a folder outside a repository is explained), makes the chat,
  * whose strip says "Worktree: paddock/… of <repo>"; Apply to workspace shows the changes first, is refused naming the
  * file the workspace changed too, and merges three ways when asked. Screenshots (test-results/screens/):
- * worktree-new-dialog.png, worktree-header.png, worktree-apply-dialog.png, worktree-apply-refused.png. An isolated
+ * worktree-new-dialog.png, worktree-header.png, worktree-changes-panel.png (the Changes panel against the worktree's
+ * base), worktree-apply-dialog.png, worktree-apply-refused.png. An isolated
  * subagent task's card shows its changes with the same actions (subagent-worktree-card.png).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, readFileSync } from "node:fs";
@@ -71,11 +72,28 @@ describe("a chat in a worktree", () => {
     await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(chat.workspace!));
     expect(await page.getByTestId("session-worktree").count()).toBe(1); // the sidebar marks it
 
-    // The agent's change (written here as its write tool would), and the user's own to the same file meanwhile.
-    writeFileSync(join(chat.workspace!, "prices.txt"), "apple 1\npear 2\nplum 3\nfig 4\nkiwi 5\nlime 7\n");
-    writeFileSync(join(chat.workspace!, "new.txt"), "new\n");
+    // The agent's changes, by its write tool in the worktree, and the user's own to the same file meanwhile.
+    await host.call("updateSettings", { tools: { approval: { write: "allow" } } });
+    const writes = [
+      { name: "write", arguments: { path: "prices.txt", content: "apple 1\npear 2\nplum 3\nfig 4\nkiwi 5\nlime 7\n" } },
+      { name: "write", arguments: { path: "new.txt", content: "new\n" } },
+    ];
+    await send(page, `Raise the lime ${turn({ toolCalls: writes })}`);
+    await replies(page, 1);
+    expect(readFileSync(join(chat.workspace!, "new.txt"), "utf8")).toBe("new\n");
     writeFileSync(join(repository, "prices.txt"), "apple 9\npear 2\nplum 3\nfig 4\nkiwi 5\nlime 6\n");
     await shot(page, "worktree-header");
+
+    // The Changes panel compares the worktree with the commit it started from (what Apply brings over), not this turn.
+    await page.getByTestId("changes-button").click();
+    const since = page.getByTestId("changes-since");
+    await poll(() => since.inputValue()).toBe("base");
+    expect(await since.locator("option:checked").textContent()).toBe(`Worktree base (${chat.worktree!.base.slice(0, 7)})`);
+    await poll(() => page.getByTestId("changed-files").textContent()).toContain("new.txt");
+    expect(await page.getByTestId("changed-files").textContent()).toContain("prices.txt");
+    await shot(page, "worktree-changes-panel");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("chat-changes").waitFor({ state: "detached" });
 
     await page.getByTestId("worktree-apply").click();
     const apply = page.getByTestId("worktree-apply-dialog");
@@ -111,7 +129,6 @@ describe("a chat in a worktree", () => {
     git(project, "init", "-q");
     git(project, "add", "-A");
     git(project, "commit", "-q", "-m", "first");
-    await host.call("updateSettings", { tools: { approval: { write: "allow" } } });
     const { page, sessionId, problems } = await openChat(browser, host);
     await host.call("setWorkspace", sessionId, project);
     const write = turn({ toolCalls: [{ name: "write", arguments: { path: "beds.txt", content: "tulips\nroses\n" } }] });

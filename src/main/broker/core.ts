@@ -201,6 +201,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     getProviderConfig: (provider, modelId) => accounts.requestConfig(provider, modelId),
     resolveModel: (ref) => accounts.requestModel(models.resolve(ref)),
     workspaceOf: (id) => index.get(id)?.workspace,
+    worktreeOf: (id) => index.get(id)?.worktree,
     getWorkerSettings: () => toWorkerSettings(settings.get()),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
     integrityCheck: options.integrityCheck,

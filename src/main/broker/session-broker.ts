@@ -24,6 +24,7 @@ import type {
   WorkerInitOptions,
   WorkerSettings,
   WorkerStatus,
+  WorktreeStart,
 } from "../../shared/protocol/control-protocol";
 import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
@@ -77,6 +78,8 @@ export interface SessionBrokerOptions<Port = never> {
   getWorkerSettings(): WorkerSettings;
   /** The chat's workspace folder, if it has one (read when a worker starts). */
   workspaceOf?(sessionId: string): string | undefined;
+  /** The git worktree a chat works in ("New chat in a worktree"), if it does (read when a worker starts). */
+  worktreeOf?(sessionId: string): WorktreeStart | undefined;
   /** How long an idle worker without viewers lives on (read each time). Default DEFAULT_IDLE_GRACE_MS. */
   idleGraceMs?(): number;
   /** The same for a subagent's worker, at most the chats' grace. Default SUBAGENT_IDLE_GRACE_MS. */
@@ -440,6 +443,8 @@ export class SessionBroker<Port = never> {
     const workspace = launch ? launch.workspace : this.options.workspaceOf?.(sessionId);
     // The folder's identity now: the worker works there only if the path still leads to this very folder.
     const workspaceIdentity = launch ? launch.workspaceIdentity : workspace ? await identityOf(workspace) : undefined;
+    // A subagent task records no checkpoints of its own (its parent's call does): only a chat's worktree matters.
+    const worktree = launch ? undefined : this.options.worktreeOf?.(sessionId);
     try {
       result = await worker.call((c) =>
         c.init({
@@ -449,6 +454,7 @@ export class SessionBroker<Port = never> {
           privateDir: this.options.privateDir,
           workspace,
           ...(workspaceIdentity ? { workspaceIdentity } : {}),
+          ...(worktree ? { worktree: { branch: worktree.branch, base: worktree.base } } : {}),
           settings: launch ? childWorkerSettings(settings, launch) : settings,
           ...(launch ? { subagent: launch.setup } : {}),
           ...(this.subagents && !launch ? { agentFolders: this.subagents.agentFolders() } : {}),

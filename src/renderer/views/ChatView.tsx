@@ -59,7 +59,7 @@ interface ChatViewProps {
   /** Settings' default instructions, shown where a chat has none of its own. */
   defaultInstructions?: string;
   /** A worktree chat's worktree (its sidebar entry's): the strip under the header says so and offers its actions. */
-  worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot">;
+  worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot" | "base">;
   /** Settings' MCP servers, for the chat's choice of them. */
   mcpServers?: readonly ChatMcpServer[];
   /** Shows the sidebar on narrow windows, where it is hidden. */
@@ -195,7 +195,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onCompact = useCallback(() => commands.compact(), [commands]);
 
   const changes = useChatChanges({ commands, messages: state.messages, historyStart, running,
-    checkpointsOff: view.workspace?.checkpointsOff, setError: setActionError });
+    checkpointsOff: view.workspace?.checkpointsOff, setError: setActionError, worktree });
   const rowActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
   const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 

@@ -224,7 +224,7 @@ export class WorkspaceScanner {
   /** .git/info/exclude's rules, when there is one. */
   private excludeRules(): IgnoreRules {
     const abs = join(this.workspace, GIT_NAME, "info", "exclude");
-    const st = lstatSync(abs, { throwIfNoEntry: false });
+    const st = lstatExclude(abs);
     const signature = signatureOf(st);
     if (this.excludeCache?.signature !== signature) {
       this.excludeCache = { signature, rules: IgnoreRules.none().child("", st ? readRulesFile(abs, st) : null) };
@@ -254,6 +254,19 @@ export class WorkspaceScanner {
     const rules = parent.child(rel, st ? readRulesFile(abs, st) : null);
     this.rulesCache.set(rel, { signature, parent, rules });
     return rules;
+  }
+}
+
+/**
+ * `.git/info/exclude`'s stat, undefined when there is none. In a linked worktree (Paddock's own, or the user's) `.git`
+ * is a file, and the path below it is not a folder (ENOTDIR): no exclude file here, as when `.git` is missing.
+ */
+function lstatExclude(abs: string): Stats | undefined {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
   }
 }
 

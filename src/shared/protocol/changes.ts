@@ -16,8 +16,12 @@ export const CHECKPOINT_ID_PATTERN = "^[A-Za-z0-9._:-]{1,200}$";
 /** The longest workspace-relative path a command takes. */
 export const MAX_CHANGE_PATH_CHARS = 4096;
 
-/** Where a change set starts: the chat's start, the latest turn's (its user message), or any user message's. */
-export type ChangesSince = { kind: "chat" } | { kind: "turn" } | { kind: "message"; index: number };
+/**
+ * Where a change set starts: the chat's start, the latest turn's (its user message), or any user message's; for a chat
+ * that works in a git worktree of its own, `base`: the commit the worktree was made at (the state "Apply to workspace"
+ * measures from).
+ */
+export type ChangesSince = { kind: "chat" } | { kind: "turn" } | { kind: "message"; index: number } | { kind: "base" };
 
 /** The call that changed a file: a tool call, a subagent's whole task, or the user's own revert or rewind. */
 export interface ChangeAuthor {
@@ -120,6 +124,7 @@ const Scope = Type.Union([Type.Literal("files"), Type.Literal("chat"), Type.Lite
 const Since = Type.Union([
   Type.Object({ kind: Type.Literal("chat") }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal("turn") }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal("base") }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal("message"), index: MessageIndex }, { additionalProperties: false }),
 ]);
 

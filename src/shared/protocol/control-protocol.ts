@@ -67,6 +67,12 @@ export interface WorkerInitOptions {
    * says so. Absent when main could not stat the folder (then it is gone, and the worker says that).
    */
   workspaceIdentity?: FolderIdentity;
+  /**
+   * The chat (or subagent task) works in a git worktree Paddock made for it, at `base` (main's worktree record): the
+   * worker records the worktree's state as soon as it opens, before anything can change it, so the Changes panel's
+   * "since the worktree started" is that commit's tree (issue 24 §4).
+   */
+  worktree?: WorktreeStart;
   settings: WorkerSettings;
   /** Attach a state digest to every event batch so mirrors can prove they are in sync (diagnostics, tests). */
   integrityCheck?: boolean;
@@ -81,6 +87,12 @@ export interface WorkerInitOptions {
   sandbox?: SandboxVerdict;
   /** Where user-scope agent definitions are read from (pi's folder, Paddock's): the `subagent` tool's description names them. */
   agentFolders?: { pi: string; paddock: string };
+}
+
+/** Where a worktree started: its branch and the commit its changes are measured from (WorktreeRecord's fields). */
+export interface WorktreeStart {
+  branch: string;
+  base: string;
 }
 
 /** A folder's device and inode numbers (as `stat` reports them, in decimal: they can exceed a JSON number). */

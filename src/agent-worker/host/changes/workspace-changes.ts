@@ -23,7 +23,7 @@ import { randomUUID } from "node:crypto";
 import type { CheckpointStore } from "../../../shared-node/checkpoints/checkpoint-store";
 import type { Change } from "../../../shared-node/checkpoints/tree-diff";
 import type { WorkspaceCheckpoint } from "../../../shared-node/session-files/workspace-checkpoint-record";
-import type { WorkerCheckpointSettings } from "../../../shared/protocol/control-protocol";
+import type { WorkerCheckpointSettings, WorktreeStart } from "../../../shared/protocol/control-protocol";
 import type {
   ChangeAuthor,
   ChangeConflict,
@@ -63,6 +63,8 @@ export interface WorkspaceChangesHost {
   off(reason: string): void;
   /** Settings → Checkpoints now (absent: on, the store's default largest file). Read at each store opening. */
   checkpointSettings(): WorkerCheckpointSettings | undefined;
+  /** The git worktree the chat works in, if it does (its changes can be shown since the worktree's `base`). */
+  worktree?: WorktreeStart;
 }
 
 /** Which calls can change files, and how to find out what they changed. */
@@ -84,6 +86,11 @@ export function callScope(toolName: string, args: unknown, isReadOnlyMcp: (name:
   const readOnly = isReadOnlyMcp(toolName);
   if (readOnly === undefined) return null; // a built-in tool that reads (read, ls, grep, find, calculate, wait)
   return readOnly ? null : "all";
+}
+
+/** What "since the worktree started" is measured from, in words. */
+function baseNote(worktree: WorktreeStart): string {
+  return `Compared with commit ${worktree.base.slice(0, 7)}, where the worktree's branch ${worktree.branch} started (what "Apply to workspace" brings over).`;
 }
 
 const OUTSIDE: ChangeAuthor = { kind: "tool", id: "", name: "outside", label: "changed outside the chat" };
@@ -120,6 +127,18 @@ export class WorkspaceChanges {
    */
   warm(): void {
     if (!this.host.workspace() || !this.host.dataFolder || this.host.checkpointSettings()?.enabled === false) return;
+    if (this.host.worktree) {
+      // A worktree chat: its folder is still the base commit's tree (main made it just now, or the chat has recorded
+      // it before), so its state is recorded at once, before anything can change it: "since the worktree started".
+      void this.enqueue(async () => {
+        const store = await this.open();
+        if (!store || this.chain(store.workspace).length > 0) return;
+        const id = await store.baseline();
+        this.baselined = true;
+        await this.add({ id, workspace: store.workspace, at: this.host.messageCount(), cause: "run" });
+      }).catch((error: unknown) => this.turnOff(`the workspace's state could not be recorded (${errorText(error)})`));
+      return;
+    }
     void this.enqueue(() => this.open()).catch(() => undefined);
   }
 
@@ -175,6 +194,7 @@ export class WorkspaceChanges {
       const files = histories.map((h) => changedFileOf(h, table)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const notes = [NOTE_IGNORED];
       if (files.some((f) => f.tooLarge)) notes.push(NOTE_TOO_LARGE);
+      if (since.kind === "base" && this.host.worktree) notes.unshift(baseNote(this.host.worktree));
       return { since, from: from.id, to: to.id, files, authors: table.authors, totals: countChanges(files), notes };
     });
   }
@@ -419,7 +439,9 @@ export class WorkspaceChanges {
 
   /** The checkpoint a change set starts from. */
   private since(chain: WorkspaceCheckpoint[], since: ChangesSince): WorkspaceCheckpoint {
-    if (since.kind === "chat") return chain[0];
+    if (since.kind === "base" && !this.host.worktree) throw new Error("This chat does not work in a worktree: there is no branch to compare with.");
+    // The folder's first checkpoint: for a worktree chat, taken as it opened (warm), the base commit's tree.
+    if (since.kind === "chat" || since.kind === "base") return chain[0];
     const index = since.kind === "message" ? since.index : (this.host.userMessageIndexes().at(-1) ?? 0);
     // The active path's checkpoints: a run starting at `at` ends the later ones' claim to their indexes.
     let found: WorkspaceCheckpoint | undefined;

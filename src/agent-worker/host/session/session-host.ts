@@ -286,6 +286,7 @@ export class SessionHost {
             dataFolder: options.privateDir,
             workspace: () => (this.workspace && !this.workspace.info().problem ? this.workspace.folder : undefined),
             checkpointSettings: () => this.settings.checkpoints,
+            ...(options.worktree ? { worktree: options.worktree } : {}),
             messageCount: () => this.agent.state.messages.length,
             userMessageIndexes: () => this.agent.state.messages.flatMap((m, i) => (m.role === "user" ? [i] : [])),
             journal: (checkpoint) => this.journal.record({ t: "workspace-checkpoint", ...checkpoint }),

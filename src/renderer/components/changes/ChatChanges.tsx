@@ -17,6 +17,8 @@ interface ChatChangesProps {
   /** The chat's loaded user messages (session-wide index, text): the chooser's points. */
   userMessages: readonly { index: number; text: string }[];
   target: ChangesTarget;
+  /** A worktree chat's worktree: the chooser offers (and opens at) the commit it started from. */
+  worktree?: { branch: string; base: string };
   /** Changes when the change set may have changed (a run ended; a revert, rewind or redo went through). */
   refresh: number;
   onReverted(result: Extract<RevertResult, { done: true }>): void;
@@ -28,8 +30,8 @@ interface ChatChangesProps {
  * `refresh` changes, keeping the one shown until the new one arrives), says in words why it could not. Opens with
  * the focus on its "since" chooser; Esc anywhere in it closes it (the caller gives the focus back).
  */
-export function ChatChanges({ commands, userMessages, target, refresh, onReverted, onClose }: ChatChangesProps) {
-  const options = useMemo(() => sinceOptions(userMessages), [userMessages]);
+export function ChatChanges({ commands, userMessages, target, worktree, refresh, onReverted, onClose }: ChatChangesProps) {
+  const options = useMemo(() => sinceOptions(userMessages, worktree), [userMessages, worktree]);
   const [since, setSince] = useState(() => (options.some((o) => o.key === target.since) ? target.since : "chat"));
   const [loaded, setLoaded] = useState<{ key: string; changes?: ChangeSet; error?: string }>();
   const root = useRef<HTMLDivElement>(null);

@@ -20,10 +20,11 @@ export function sinceKey(since: ChangesSince): string {
 
 /**
  * The chooser's points: the start of the chat, of this turn, and each earlier user message (newest first), given as
- * its transcript index and a line of its text.
+ * its transcript index and a line of its text. A worktree chat's first point is the commit its worktree started from.
  */
-export function sinceOptions(userMessages: readonly { index: number; text: string }[]): SinceOption[] {
+export function sinceOptions(userMessages: readonly { index: number; text: string }[], worktree?: { branch: string; base: string }): SinceOption[] {
   const options: SinceOption[] = [
+    ...(worktree ? [{ key: "base", label: `Worktree base (${worktree.base.slice(0, 7)})`, since: { kind: "base" } } satisfies SinceOption] : []),
     { key: "turn", label: "This turn", since: { kind: "turn" } },
     { key: "chat", label: "Start of the chat", since: { kind: "chat" } },
   ];

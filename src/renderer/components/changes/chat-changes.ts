@@ -79,6 +79,7 @@ export function doneText(what: string, result: Extract<RevertResult, { done: tru
 /** The "since" point a chooser key names ("chat", "turn", "message:4"); "chat" for a key it does not know. */
 export function sinceOfKey(key: string): ChangesSince {
   if (key === "turn") return { kind: "turn" };
+  if (key === "base") return { kind: "base" };
   const index = /^message:(\d+)$/.exec(key)?.[1];
   return index !== undefined ? { kind: "message", index: Number(index) } : { kind: "chat" };
 }

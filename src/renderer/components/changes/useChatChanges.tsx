@@ -21,6 +21,11 @@ interface ChatChangesInput {
   checkpointsOff?: string;
   /** Shows a failed command's reason (the chat's error banner); must be stable. */
   setError(text: string | null): void;
+  /**
+   * A worktree chat's worktree: the panel opens at, and the count is of, everything since the commit the worktree
+   * started from (what "Apply to workspace" brings over), not this turn.
+   */
+  worktree?: { branch: string; base: string };
 }
 
 interface ChatChangesParts {
@@ -43,7 +48,8 @@ type ChangesOpenValue = NonNullable<ContextType<typeof ChangesOpenContext>>;
  * the conflict dialog, and Redo after a revert or rewind. The panel and the count load again when a run ends and
  * after a revert, rewind or redo.
  */
-export function useChatChanges({ commands, messages, historyStart, running, checkpointsOff, setError }: ChatChangesInput): ChatChangesParts {
+export function useChatChanges({ commands, messages, historyStart, running, checkpointsOff, setError, worktree }: ChatChangesInput): ChatChangesParts {
+  const start = worktree ? "base" : "chat";
   const [target, setTarget] = useState<ChangesTarget & { seq: number }>();
   const [refresh, setRefresh] = useState(0);
   const [count, setCount] = useState<number>();
@@ -68,14 +74,14 @@ export function useChatChanges({ commands, messages, historyStart, running, chec
   useEffect(() => {
     if ((!hasChanges && refresh === 0) || runningNow.current) return;
     let live = true;
-    commands.listChanges({ kind: "chat" }).then(
+    commands.listChanges({ kind: start }).then(
       (set) => live && setCount(set.totals.files),
       () => live && setCount(undefined),
     );
     return () => {
       live = false;
     };
-  }, [commands, hasChanges, refresh]);
+  }, [commands, hasChanges, refresh, start]);
 
   const userMessages = useMemo(() => userMessagePoints(messages, historyStart), [messages, historyStart]);
 
@@ -127,14 +133,14 @@ export function useChatChanges({ commands, messages, historyStart, running, chec
   return {
     button: (
       <button ref={button} type="button" className={`btn btn-ghost btn-small changes-button${isOpen ? " active" : ""}`} aria-expanded={isOpen}
-        onClick={() => (isOpen ? close() : openAt({ since: "turn" }))} data-testid="changes-button"
+        onClick={() => (isOpen ? close() : openAt({ since: worktree ? "base" : "turn" }))} data-testid="changes-button"
         title={checkpointsOff ? `Checkpoints are off: ${checkpointsOff}` : "What the agent changed in the workspace"}
         aria-label={count !== undefined ? `Changes: ${count} ${count === 1 ? "file" : "files"} changed in this chat` : "Changes"}>
         <DiffIcon /><span className="changes-word">Changes</span>{count !== undefined && count > 0 ? <span className="changes-count" aria-hidden="true">{count}</span> : null}
       </button>
     ),
     panel: target ? (
-      <ChatChanges key={target.seq} commands={commands} userMessages={userMessages} target={target} refresh={refresh}
+      <ChatChanges key={target.seq} commands={commands} userMessages={userMessages} target={target} worktree={worktree} refresh={refresh}
         onReverted={onReverted} onClose={close} />
     ) : null,
     dialog: pending ? (

@@ -246,6 +246,17 @@ describe("checkpoints: the user's repository", () => {
     expect(readFileSync(join(ws, "plain.txt"), "utf8")).toBe("x\n");
   });
 
+  it("works in a linked git worktree, whose .git is a file", async () => {
+    write(".git", "gitdir: /elsewhere/.git/worktrees/feature\n");
+    write("a.txt", "x\n");
+    const store = open();
+    const start = await store.baseline();
+    write("a.txt", "y\n");
+    const end = await store.snapshot();
+    expect(store.changes(start, end).map((c) => c.path)).toEqual(["a.txt"]);
+    expect(readFileSync(join(ws, ".git"), "utf8")).toBe("gitdir: /elsewhere/.git/worktrees/feature\n");
+  });
+
   it("never reads or writes .git: index, HEAD, refs and stash are byte-identical after snapshots and a restore", async () => {
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "pipe" });
     git("init", "-q");

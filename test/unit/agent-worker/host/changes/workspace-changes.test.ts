@@ -18,7 +18,7 @@ afterEach(async () => {
   folders.removeAll();
 });
 
-function rig(files: Record<string, string>, loaded: WorkspaceCheckpoint[] = [], root = folders.make(files), data = folders.make()) {
+function rig(files: Record<string, string>, loaded: WorkspaceCheckpoint[] = [], root = folders.make(files), data = folders.make(), worktree?: { branch: string; base: string }) {
   const state = { count: 0, journaled: [] as WorkspaceCheckpoint[], off: [] as string[], settings: undefined as WorkerCheckpointSettings | undefined };
   const changes = new WorkspaceChanges(
     {
@@ -30,6 +30,7 @@ function rig(files: Record<string, string>, loaded: WorkspaceCheckpoint[] = [], 
       journal: async (c) => void state.journaled.push(c),
       off: (text) => void state.off.push(text),
       checkpointSettings: () => state.settings,
+      ...(worktree ? { worktree } : {}),
     },
     loaded,
   );
@@ -58,6 +59,29 @@ describe("callScope", () => {
 });
 
 describe("WorkspaceChanges", () => {
+  it("a worktree chat records its folder as it opens: changes since the worktree's base include ones made before the first run", async () => {
+    const worktree = { branch: "paddock/fix-csv", base: "0123456789abcdef0123456789abcdef01234567" };
+    const { root, state, changes } = rig({ "a.txt": "one\n" }, [], undefined, undefined, worktree);
+    changes.warm();
+    await changes.beforeCall();
+    await expect.poll(() => state.journaled.length).toBe(1); // the base, before any run
+    writeFileSync(join(root, "a.txt"), "one\ntwo\n"); // the user's editor, before the chat's first run
+    changes.runStarted();
+    await changes.beforeCall();
+    writeFileSync(join(root, "b.txt"), "new\n");
+    await changes.afterCall("all", tool("c1", "bash"));
+    const sinceBase = await changes.listChanges({ kind: "base" });
+    expect(sinceBase.files.map((f) => [f.path, f.status])).toEqual([["a.txt", "modified"], ["b.txt", "added"]]);
+    expect(sinceBase.notes?.[0]).toBe(`Compared with commit 0123456, where the worktree's branch paddock/fix-csv started (what "Apply to workspace" brings over).`);
+  });
+
+  it("a chat that does not work in a worktree has no base to compare with, and says so", async () => {
+    const { changes } = rig({ "a.txt": "one\n" });
+    changes.runStarted();
+    await changes.beforeCall();
+    await expect(changes.listChanges({ kind: "base" })).rejects.toThrow("This chat does not work in a worktree: there is no branch to compare with.");
+  });
+
   it("checkpoints a run's start and each changing call, and tells the call's card what it changed", async () => {
     const { root, state, changes } = rig({ "a.txt": "one\ntwo\n" });
     changes.runStarted();

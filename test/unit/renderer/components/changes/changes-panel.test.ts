@@ -13,6 +13,12 @@ describe("the Changes panel's words", () => {
     expect(sinceKey({ kind: "message", index: 4 })).toBe("message:4");
   });
 
+  it("a worktree chat's first point is the commit its worktree started from", () => {
+    const options = sinceOptions([{ index: 0, text: "Fix the parser" }], { branch: "paddock/fix", base: "89abcdef0123456789abcdef0123456789abcdef" });
+    expect(options.map((o) => o.key)).toEqual(["base", "turn", "chat", "message:0"]);
+    expect(options[0]).toEqual({ key: "base", label: "Worktree base (89abcde)", since: { kind: "base" } });
+  });
+
   it("reads a file's row out in words", () => {
     const authors = [
       { kind: "tool" as const, id: "c1", name: "edit", label: "edit src/a.ts" },
