@@ -5,12 +5,12 @@
  * file's `!pattern` re-includes what a shallower one ignored, as in git, and nothing under an ignored folder is seen.
  */
 import ignore, { type Ignore } from "ignore";
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
+import { closeSync, readFileSync, type Stats } from "node:fs";
+import { openRegularFileSync } from "../regular-file";
 
 export const GIT_NAME = ".git";
 export const GITIGNORE_NAME = ".gitignore";
 const MAX_RULES_BYTES = 1024 * 1024;
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /** One folder's rules and its parent's: `base` is the folder, relative to the workspace ("" = the root). */
 export class IgnoreRules {
@@ -51,18 +51,13 @@ export class IgnoreRules {
 /** A rules file's text, read without following a link or opening a FIFO; null when absent or not a regular file. */
 export function readRulesFile(abs: string, stat?: Stats): string | null {
   if (stat && (!stat.isFile() || stat.size > MAX_RULES_BYTES)) return null;
-  let fd: number;
+  const opened = openRegularFileSync(abs);
+  if (!opened) return null;
   try {
-    fd = openSync(abs, READ_FLAGS);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    return st.isFile() && st.size <= MAX_RULES_BYTES ? readFileSync(fd, "utf8") : null;
+    return opened.stat.size <= MAX_RULES_BYTES ? readFileSync(opened.fd, "utf8") : null;
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }

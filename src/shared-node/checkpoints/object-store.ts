@@ -14,9 +14,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
-  constants,
   existsSync,
-  fstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -29,9 +27,9 @@ import {
 } from "node:fs";
 import { mkdir, open, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { openRegularFileSync, SAFE_READ_FLAGS } from "../regular-file";
 
 /** Where the system has them (POSIX); Windows has neither and no FIFOs. */
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const CHUNK = 1024 * 1024;
 
 /** A regular file read into the store: its blob id, or none when it is larger than the size limit. */
@@ -89,15 +87,10 @@ export class ObjectStore {
    * over `maxBytes` is not read. Returns null when `abs` is no longer a regular file (the caller rescans).
    */
   storeFile(abs: string, maxBytes: number): StoredFile | null {
-    let fd: number;
+    const opened = openRegularFileSync(abs);
+    if (!opened) return null;
+    const { fd, stat } = opened;
     try {
-      fd = openSync(abs, READ_FLAGS);
-    } catch {
-      return null;
-    }
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) return null;
       if (stat.size > maxBytes) return { id: null, stat };
       if (stat.size <= CHUNK) {
         const buffer = Buffer.allocUnsafe(stat.size);
@@ -130,7 +123,7 @@ export class ObjectStore {
   async storeFileAsync(abs: string, maxBytes: number): Promise<StoredFile | null> {
     let handle;
     try {
-      handle = await open(abs, READ_FLAGS);
+      handle = await open(abs, SAFE_READ_FLAGS);
     } catch {
       return null;
     }
