@@ -19,6 +19,7 @@ import {
 import { anthropicMessagesApi } from "@earendil-works/pi-ai/api/anthropic-messages.lazy";
 import { azureOpenAIResponsesApi } from "@earendil-works/pi-ai/api/azure-openai-responses.lazy";
 import { bedrockConverseStreamApi } from "@earendil-works/pi-ai/api/bedrock-converse-stream.lazy";
+import { registerLazyBedrockProvider } from "@earendil-works/pi-ai/lazy-bedrock-provider";
 import { googleGenerativeAIApi } from "@earendil-works/pi-ai/api/google-generative-ai.lazy";
 import { googleVertexApi } from "@earendil-works/pi-ai/api/google-vertex.lazy";
 import { mistralConversationsApi } from "@earendil-works/pi-ai/api/mistral-conversations.lazy";
@@ -54,6 +55,11 @@ function withPaddockIdentity(model: Model<Api>, options: SimpleStreamOptions | u
     ...(extra ? { headers: { ...extra, ...options?.headers } } : {}),
   };
 }
+
+// Bedrock's code through a literal import() the bundler follows into a lazy chunk of our own: pi-ai's default loader
+// resolves "./bedrock-converse-stream.js" against its module's URL, which in our bundle is a chunk's folder, where no
+// such file is (test/integration/bedrock-provider.test.ts).
+registerLazyBedrockProvider();
 
 const API_FACTORIES: Record<string, () => ProviderStreams> = {
   "anthropic-messages": anthropicMessagesApi,
