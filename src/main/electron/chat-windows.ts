@@ -52,11 +52,12 @@ export class ChatWindows {
   }
 
   /**
-   * Opens a window on `sessionId` (or, without one, on whatever session the page chooses) at `bounds`. Opens none
+   * Opens a window on `sessionId` (or, without one, on whatever session the page chooses) at `bounds`, maximized if
+   * it was (its `bounds` are then where it returns when restored). Opens none
    * once a quit is going ahead (a dock click, a notification or a second launch during the cleanup): that window
    * would replace the saved window list and connect to a broker that is shutting down.
    */
-  open(sessionId?: string, bounds?: WindowBounds): BrowserWindow | undefined {
+  open(sessionId?: string, bounds?: WindowBounds, maximized = false): BrowserWindow | undefined {
     if (this.#options.tracker.quitting) return undefined;
     const win = new BrowserWindow({
       ...(bounds ?? DEFAULT_SIZE),
@@ -73,7 +74,7 @@ export class ChatWindows {
     const contentsId = win.webContents.id;
     this.#byWindowId.set(windowId, chat);
     this.#byContentsId.set(contentsId, chat);
-    win.once("ready-to-show", () => win.show());
+    win.once("ready-to-show", () => (maximized ? win.maximize() : win.show())); // maximize() shows it too
     let lastReload = 0;
     win.webContents.on("render-process-gone", (_event, details) => {
       if (details.reason === "clean-exit" || win.isDestroyed()) return;

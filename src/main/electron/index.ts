@@ -174,7 +174,7 @@ async function start(): Promise<ChatWindows> {
   );
 
   const restorable = tracker.restorable().filter((record) => sessionExists(record.sessionId));
-  for (const record of restorable) chatWindows.open(record.sessionId, record.bounds);
+  for (const record of restorable) chatWindows.open(record.sessionId, record.bounds, record.maximized);
   if (restorable.length === 0) chatWindows.open();
   broker.warmUp();
 

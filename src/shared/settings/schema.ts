@@ -163,7 +163,13 @@ export const WindowBoundsSchema = Type.Object(
 
 /** An open window, kept so that relaunching reopens it on the same session and place. */
 export const WindowRecordSchema = Type.Object(
-  { sessionId: Type.String({ minLength: 1 }), bounds: Type.Optional(WindowBoundsSchema) },
+  {
+    sessionId: Type.String({ minLength: 1 }),
+    /** Its size and place when neither maximized nor minimized. */
+    bounds: Type.Optional(WindowBoundsSchema),
+    /** It was maximized: reopens maximized (over `bounds`, which it returns to when restored). */
+    maximized: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 
