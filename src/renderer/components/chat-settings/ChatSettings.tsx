@@ -102,7 +102,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
             <textarea value={instructions} rows={7} maxLength={MAX_INSTRUCTIONS_CHARS} placeholder={fallback} autoFocus dir="auto"
               onChange={(e) => setInstructions(e.target.value)} data-testid="chat-instructions" />
             <span className="field-hint">
-              {inWorkspace ? "Replaces Paddock's instructions; the folder, its AGENTS.md and the date are still given. " : ""}
+              {inWorkspace ? "Added to Paddock's instructions for working in the folder (its tools, its rules, the project's AGENTS.md). " : ""}
               Empty: the default. {instructions.length > 0 ? `${instructions.length.toLocaleString()} / ${MAX_INSTRUCTIONS_CHARS.toLocaleString()}` : ""}
             </span>
           </label>
