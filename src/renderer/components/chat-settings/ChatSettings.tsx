@@ -11,6 +11,8 @@ import { errorText } from "../../../shared/error-text";
 import { SlidersIcon } from "../common/icons";
 import { usePopoverDismiss } from "../common/use-popover-dismiss";
 import { ChatMcpServers, type ChatMcpServer } from "./ChatMcpServers";
+import { AgentBriefingDialog } from "./AgentBriefingDialog";
+import type { AgentBriefing } from "../../../shared/protocol/agent-briefing";
 
 interface ChatSettingsProps {
   options: ChatOptions | undefined;
@@ -24,6 +26,8 @@ interface ChatSettingsProps {
   onSave(options: ChatOptions): Promise<void>;
   /** Settings' MCP servers, for choosing which this chat uses (none configured: the choice is not shown). */
   mcpServers?: readonly ChatMcpServer[];
+  /** "What the agent was told" (the chat's `agentBriefing`); absent: not offered. */
+  loadBriefing?(): Promise<AgentBriefing>;
 }
 
 const DEFAULT_TEMPERATURE = 1;
@@ -32,8 +36,9 @@ const DEFAULT_TEMPERATURE = 1;
  * The chat's own instructions and parameters, from the header: a button (marked when the chat differs from the
  * defaults) opens a panel of drafts; Save sends the whole set, Reset returns every field to the defaults.
  */
-export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave, mcpServers = [] }: ChatSettingsProps) {
+export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave, mcpServers = [], loadBriefing }: ChatSettingsProps) {
   const [open, setOpen] = useState(false);
+  const [briefingOpen, setBriefingOpen] = useState(false);
   const [instructions, setInstructions] = useState("");
   const [temperature, setTemperature] = useState<number | undefined>();
   const [maxTokens, setMaxTokens] = useState("");
@@ -106,6 +111,15 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
               Empty: the default. {instructions.length > 0 ? `${instructions.length.toLocaleString()} / ${MAX_INSTRUCTIONS_CHARS.toLocaleString()}` : ""}
             </span>
           </label>
+          {loadBriefing ? (
+            <button type="button" className="link-button chat-settings-briefing" data-testid="open-agent-briefing"
+              onClick={() => {
+                setOpen(false);
+                setBriefingOpen(true);
+              }}>
+              What the agent was told…
+            </button>
+          ) : null}
           <div className="chat-settings-field">
             <span className="chat-settings-label">Temperature</span>
             <div className="chat-settings-row">
@@ -143,6 +157,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
           </div>
         </form>
       ) : null}
+      {briefingOpen && loadBriefing ? <AgentBriefingDialog load={loadBriefing} onClose={() => setBriefingOpen(false)} /> : null}
     </div>
   );
 });
