@@ -18,7 +18,7 @@ interface ChatSettingsProps {
   options: ChatOptions | undefined;
   /** Settings' default instructions ("" for none). */
   defaultInstructions: string;
-  /** The chat works in a folder: without instructions of its own it gets Paddock's for working there. */
+  /** The chat works in a folder: its instructions are added to Paddock's for working there. */
   inWorkspace: boolean;
   /** The chat's model's own limit on output tokens, when known. */
   modelMaxTokens?: number;
@@ -85,7 +85,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
   const custom = hasChatOptions(options);
   const fallback = defaultInstructions.trim()
     ? `Settings' default: ${defaultInstructions.trim()}`
-    : inWorkspace ? "Paddock's instructions for working in the folder" : "None: the model's own behaviour";
+    : inWorkspace ? "None: Paddock's instructions for working in the folder only" : "None: the model's own behaviour";
   const capped = modelMaxTokens !== undefined && Number(maxTokens) > modelMaxTokens;
   return (
     <div className="chat-settings" ref={root}>
