@@ -197,18 +197,44 @@ describe("a chat's own instructions and parameters", () => {
     expect(h.server.requests.at(-1)!.body.messages[0]).toMatchObject({ role: "system", content: "Now with rules." });
   });
 
-  it("in a workspace the chat's instructions replace Paddock's, and the folder and AGENTS.md are still given", async () => {
+  it("in a workspace Settings' default instructions are added to Paddock's prompt: the tool list and the folder rule stay", async () => {
     const root = folders.make({ "AGENTS.md": "Use tabs." });
-    h = await startHarness({ workspaceOf: () => root });
+    h = await startHarness({ workspaceOf: () => root, settings: { defaultSystemPrompt: "Always answer in French." } });
+    const client = await h.client("ws-default");
+    await client.prompt("hello");
+    await settled(client, 2);
+    const system = String(h.server.requests.at(-1)!.body.messages[0].content);
+    expect(system.startsWith("You are a coding assistant running inside Paddock")).toBe(true);
+    expect(system).toMatch(/<tools>\n- read: .*\n- bash: .*\n- edit: .*\n- write: /s);
+    expect(system).toContain("- Work only inside the working directory: paths outside it are refused");
+    expect(system).toContain("<user_instructions>\nAlways answer in French.\n</user_instructions>");
+    expect(system).toContain(`<project_instructions path="${join(root, "AGENTS.md")}">\nUse tabs.\n</project_instructions>`);
+    expect(system).toContain(`<cwd>\n${root}\n</cwd>`);
+
+    // What the page shows as "what the agent was told" is that very prompt, its parts named.
+    const briefing = await client.agentBriefing();
+    expect(briefing.systemPrompt).toBe(system);
+    expect(briefing.instructions).toEqual({ from: "settings", text: "Always answer in French." });
+    expect(briefing.base).toContain("<tools>\n- read: ");
+    expect(briefing.contextFiles).toEqual([{ path: join(root, "AGENTS.md"), content: "Use tabs." }]);
+  });
+
+  it("in a workspace the chat's own instructions are added too, in place of Settings' default, and AGENTS.md and the folder are still given", async () => {
+    const root = folders.make({ "AGENTS.md": "Use tabs." });
+    h = await startHarness({ workspaceOf: () => root, settings: { defaultSystemPrompt: "Always answer in French." } });
     const client = await h.client("ws");
     await client.setChatOptions({ systemPrompt: "Only ever answer in haiku." });
     await client.prompt("hello");
     await settled(client, 2);
     const system = String(h.server.requests.at(-1)!.body.messages[0].content);
-    expect(system.startsWith("Only ever answer in haiku.")).toBe(true);
-    expect(system).not.toContain("running inside Paddock");
+    expect(system.startsWith("You are a coding assistant running inside Paddock")).toBe(true);
+    expect(system).toContain("<tools>\n- read: ");
+    expect(system).toContain("- Work only inside the working directory: paths outside it are refused");
+    expect(system).toContain("<user_instructions>\nOnly ever answer in haiku.\n</user_instructions>");
+    expect(system).not.toContain("Always answer in French.");
     expect(system).toContain("Use tabs.");
     expect(system).toContain(`<cwd>\n${root}\n</cwd>`);
+    expect((await client.agentBriefing()).instructions).toEqual({ from: "chat", text: "Only ever answer in haiku." });
     expect(existsSync(join(root, "attachments"))).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
+import { homedir } from "node:os";
 import { catalogProviders } from "./model-catalog";
 import type { AgentOverview, AppApi, AppEvent, AppNotice, ChatExport, ChatExportFormat, MessageSearchResult, ModelOption, ProviderStatus, SessionSummary, WorkspaceRefusal } from "../../shared/protocol/app-api";
 import type { WorkerSettings } from "../../shared/protocol/control-protocol";
@@ -30,7 +31,7 @@ import type { McpConfig } from "./mcp-config";
 import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-api";
 import type { McpServerConfig } from "../../shared/mcp/server-config";
 import { NEW_CHAT_TITLE } from "../../shared/protocol/empty-chat";
-import { workspaceRefusal, type GuardedPlaces } from "./workspace-guard";
+import { expandHome, workspaceRefusal, type GuardedPlaces } from "./workspace-guard";
 import { ModelDirectory } from "./model-directory";
 import type { PiModelsFileStatus, ProviderModelList } from "../../shared/protocol/model-lists";
 import type { SkillCatalog } from "../skills/skill-catalog";
@@ -350,7 +351,7 @@ export class AppService<Port = never> implements AppApi {
     // A subagent's folder is part of its launch (child-launch.ts), checked by main when its parent asked.
     if (this.options.index.get(id)?.parent) throw new Error("A subagent works in the folder its parent chat gave it; that cannot change.");
     if (this.options.index.get(id)?.worktree) throw new Error("This chat works in its worktree: keep its branch or discard it first.");
-    const workspace = folder === null ? undefined : await checkWorkspace(folder);
+    const workspace = folder === null ? undefined : await checkWorkspace(folder, this.options.guardedPlaces?.home);
     const places = this.options.guardedPlaces;
     const reason = workspace !== undefined && !insist && places ? await workspaceRefusal(workspace, places) : undefined;
     if (reason !== undefined) return { refused: { folder: workspace!, reason } };
@@ -368,7 +369,7 @@ export class AppService<Port = never> implements AppApi {
   async worktreeOffer(folder: string): Promise<WorktreeOffer> {
     let workspace: string;
     try {
-      workspace = await checkWorkspace(folder);
+      workspace = await checkWorkspace(folder, this.options.guardedPlaces?.home);
     } catch (error) {
       return { ok: false, reason: (error as Error).message };
     }
@@ -378,7 +379,7 @@ export class AppService<Port = never> implements AppApi {
   /** A new chat whose workspace is a new worktree of `folder`'s repository (the counterpart of `folder` in it). */
   async createWorktreeChat(folder: string, insist = false): Promise<SessionSummary | WorkspaceRefusal> {
     const worktrees = this.requireWorktrees();
-    const workspace = await checkWorkspace(folder);
+    const workspace = await checkWorkspace(folder, this.options.guardedPlaces?.home);
     const places = this.options.guardedPlaces;
     const reason = !insist && places ? await workspaceRefusal(workspace, places) : undefined;
     if (reason !== undefined) return { refused: { folder: workspace, reason } };
@@ -592,11 +593,12 @@ export class AppService<Port = never> implements AppApi {
 
 /**
  * The folder a chat may work in, as the tools will see it (symlinks resolved), or a readable Error: it must be an
- * absolute path to an existing folder, and not the root of a file system (a whole disk is no workspace).
+ * absolute path to an existing folder (`~` and `~/…` stand for `home`, the user's home folder), and not the root of
+ * a file system (a whole disk is no workspace).
  */
-export async function checkWorkspace(folder: string): Promise<string> {
-  const trimmed = folder.trim();
-  if (!isAbsolute(trimmed)) throw new Error(`Give the folder's full path (it starts with ${process.platform === "win32" ? "a drive, like C:\\" : "/"}): ${trimmed}`);
+export async function checkWorkspace(folder: string, home: string = homedir()): Promise<string> {
+  const trimmed = expandHome(folder.trim(), home);
+  if (!isAbsolute(trimmed)) throw new Error(`Give the folder's full path (it starts with ${process.platform === "win32" ? "a drive, like C:\\" : "/ or ~/"}): ${trimmed}`);
   let real: string;
   try {
     real = await realpath(trimmed);

@@ -8,13 +8,27 @@
  * Judged by real paths (symlinks resolved, on both sides), so no spelling of the same folder gets past it.
  */
 import { realpath } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 
 export interface GuardedPlaces {
   /** The user's home folder (`os.homedir()`). */
   home: string;
   /** Paddock's data folder: settings, keys, chats. */
   dataDir: string;
+}
+
+/**
+ * A typed folder's `~` as the user's home folder, as a shell reads it: `~` alone, or before a separator (`~/code/app`);
+ * any other path unchanged (then checked like any). `~name` (another user's home) is refused with the reason. The
+ * result goes through the same checks as a path typed in full, this guard's question included (`~` is the home folder).
+ */
+export function expandHome(folder: string, home: string): string {
+  if (folder === "~") return home;
+  if (/^~[\\/]/.test(folder)) return join(home, folder.slice(2));
+  if (folder.startsWith("~")) {
+    throw new Error(`${folder.split(/[\\/]/)[0]}: only your own home folder can be written as ~ (~/code/app); give other folders in full`);
+  }
+  return folder;
 }
 
 export const HOME_FOLDER_REASON = "Your home folder holds your keys and every project: choose a project folder.";

@@ -19,7 +19,7 @@ import type { MessageTarget } from "../components/find/useChatFind";
 import { useTheme } from "./useTheme";
 import "../styles/index.css";
 import { isModelChosen } from "../../shared/agent/state";
-import { chatForNewChat } from "./new-chat";
+import { chatForNewChat, inProject, projectForNewChat } from "./new-chat";
 import { newestSession } from "./session-list";
 import { useSessionList } from "./useSessionList";
 import { useAppData } from "./useAppData";
@@ -101,17 +101,29 @@ function AppShell({ services }: { services: AppServices }) {
     app.openSession(id, "this-window").catch(report);
   };
 
-  /** "New chat" (sidebar, menu, shortcut): opens an untouched chat if there is one (this one first), else creates one. */
-  const newChat = () => {
-    const reuse = chatForNewChat(list.sessions, activeId, handle?.getView());
-    if (reuse) {
-      openSession(reuse, "this-window");
-      return;
-    }
-    app.createSession().then((created) => {
+  /**
+   * "New chat" (sidebar, menu, shortcut): in the current project (the chat shown's, projectForNewChat), or in
+   * `project` (a project's own New chat; null: none). Opens an untouched chat if there is one (this one first), else
+   * creates one; in a project, the chat is given the project's folder before it opens.
+   */
+  const newChat = (project?: string | null) => {
+    const folder = project === undefined ? projectForNewChat(list.sessions, activeId) : project ?? undefined;
+    const reuse = chatForNewChat(list.sessions, activeId, handle?.getView(), folder);
+    const chat = reuse !== undefined ? Promise.resolve(reuse) : app.createSession().then((created) => {
       list.add(created);
-      openSession(created.id, "this-window");
-    }, report);
+      return created.id;
+    });
+    chat.then(async (id) => {
+      if (folder !== undefined && list.sessions.find((s) => s.id === id)?.workspace !== folder) {
+        // A folder that has gone since: said, and the chat opens without one.
+        try {
+          list.add(await inProject(app, id, folder));
+        } catch (e) {
+          report(e);
+        }
+      }
+      openSession(id, "this-window");
+    }).catch(report);
   };
 
   // The app's shortcuts (shared/shortcuts.ts) and Electron's menu commands of the same names do the same.

@@ -191,6 +191,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
   const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
+  const onBriefing = useCallback(() => commands.agentBriefing(), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
 
@@ -218,7 +219,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         ) : null}
         <div className="chat-controls">
           <ChatSettings options={view.chatOptions} defaultInstructions={defaultInstructions} inWorkspace={view.workspace !== undefined}
-            modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} mcpServers={mcpServers} />
+            modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} mcpServers={mcpServers} loadBriefing={onBriefing} />
           {isModelChosen(state.model) ? (
             <ContextMeter figures={contextMeterFigures} usage={usage} running={running}
               blocked={disconnected} onCompact={onCompact} />

@@ -17,6 +17,7 @@ import { MAX_INSTRUCTIONS_CHARS, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE, MIN_TEMPERA
 import type { HeldMessage } from "./held-messages";
 import { CHANGES_ARGS, type ChangeSet, type ChangesSince, type CheckpointId, type ConflictAnswer, type FileDiff, type RevertResult, type RewindScope } from "./changes";
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
+import type { AgentBriefing } from "./agent-briefing";
 
 
 /** AgentStateData as it travels: the Set becomes a sorted array. */
@@ -379,6 +380,8 @@ export const SESSION_COMMANDS = {
   rewind: command<(messageIndex: number, scope: RewindScope, answer?: ConflictAnswer) => Promise<RevertResult>>()(CHANGES_ARGS.rewind),
   /** Brings back what a revert or rewind took away; same conflict rule. */
   redo: command<(actionId: string, answer?: ConflictAnswer) => Promise<RevertResult>>()(CHANGES_ARGS.redo),
+  /** "What the agent was told": the system prompt the next request carries, and the parts it is made of. */
+  agentBriefing: command<() => Promise<AgentBriefing>>()(NoArgs),
 };
 
 type SessionCommandTable = typeof SESSION_COMMANDS;

@@ -5,15 +5,18 @@
  * given.
  *
  * Where it differs from pi's, on purpose: the preamble names Paddock (pi's names its own harness); there is no `docs`
- * section (it points at pi's installed documentation, which a Paddock user does not have); and the rules add two of
- * Paddock's (confinement to the workspace, and approvals), after the tools' rules, where pi puts its extra rules.
+ * section (it points at pi's installed documentation, which a Paddock user does not have); the rules add two of
+ * Paddock's (confinement to the workspace, and approvals), after the tools' rules, where pi puts its extra rules; and
+ * the user's instructions (the chat's own, else Settings' default) are ADDED in a section of their own after the
+ * rules, where pi's custom prompt replaces its preamble, tool list and rules: a line of "Answer in French" in Settings
+ * must not cost the agent its tools' list or the rule to stay in the folder (issue 25).
  */
 import type { ContextFile } from "../workspace/workspace-context";
 import { skillsSection, type ListedSkill } from "./skills-prompt";
 
 export interface PromptParts {
-  /** The chat's own instructions, in place of Paddock's preamble, tool list and rules (pi's custom prompt); absent or empty for the default. */
-  custom?: string;
+  /** The user's instructions (the chat's own, else Settings' default), added after the rules; absent or empty: none. */
+  instructions?: string;
   /**
    * The tools the agent has, with pi's one-line snippet and rules for using it. As in pi 1.6.0, a tool without a
    * snippet (Paddock's own, an MCP server's) is not listed: the model has its description with its schema, and the
@@ -43,8 +46,9 @@ type Section = readonly [name: string, content: (parts: PromptParts) => string |
 
 /** The sections after the preamble, in pi 1.6.0's order. A new one is one line here. */
 const SECTIONS: readonly Section[] = [
-  ["tools", (parts) => (parts.custom?.trim() ? undefined : toolList(parts.tools))],
-  ["rules", (parts) => (parts.custom?.trim() ? undefined : rules(parts.tools))],
+  ["tools", (parts) => toolList(parts.tools)],
+  ["rules", (parts) => rules(parts.tools)],
+  ["user_instructions", (parts) => parts.instructions?.trim() || undefined],
   ["addendum", (parts) => parts.addendum?.trim() || undefined],
   ["project_context", (parts) => projectContext(parts.contextFiles)],
   ["skills", (parts) => skillsSection(parts.skills ?? [], new Set(parts.tools.map((t) => t.name))).trim() || undefined],
@@ -53,7 +57,7 @@ const SECTIONS: readonly Section[] = [
 
 /** The prompt's sections by name, in order, each already wrapped as pi wraps it (the preamble is not). */
 export function promptSections(parts: PromptParts): Record<string, string> {
-  const sections: Record<string, string> = { preamble: parts.custom?.trim() || PADDOCK_PREAMBLE };
+  const sections: Record<string, string> = { preamble: PADDOCK_PREAMBLE };
   for (const [name, content] of SECTIONS) {
     const text = content(parts);
     if (text) sections[name] = `<${name}>\n${text}\n</${name}>`;

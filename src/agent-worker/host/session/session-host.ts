@@ -47,7 +47,7 @@ import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
 import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
 import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
 import type { SessionWorkspace, WorkspaceSetup } from "../workspace/session-workspace";
-import { workspacePrompt } from "../prompt/system-prompt";
+import { agentBriefing, chatPrompt, type PromptInputs } from "../prompt/agent-briefing";
 import { NO_SKILLS } from "../../../shared/protocol/skills";
 import { SessionMirrors } from "../mirror/session-mirrors";
 import { loadTranscript, TranscriptWriter } from "../../../shared-node/session-files/transcript-store";
@@ -505,6 +505,7 @@ export class SessionHost {
     revertHunk: (from, to, path, header, answer) => this.takeBack("revert", () => this.recording().revertHunk(from, to, path, header, answer)),
     rewind: (messageIndex, scope, answer) => this.rewind(messageIndex, scope, answer),
     redo: (actionId, answer) => this.redo(actionId, answer),
+    agentBriefing: async () => agentBriefing(this.promptInputs()),
   });
 
   /**
@@ -797,25 +798,32 @@ export class SessionHost {
   }
 
   /**
-   * The chat's own instructions (else Settings' default); with a workspace, inside Paddock's prompt for working in
-   * it (as pi's), in place of Paddock's default. A subagent runs with its definition's instructions instead.
+   * What the system prompt is made of: the chat's own instructions (else Settings' default), added to Paddock's
+   * prompt for working in the workspace (as pi's), never in its place; a subagent's definition's instructions appended.
    */
-  private systemPrompt(): string {
+  private promptInputs(): PromptInputs {
     const workspace = this.workspace;
     const { custom, addendum } = this.role.instructions(() => chatInstructions(this.chatOptions, this.settings.defaultSystemPrompt));
-    if (!workspace) return addendum ?? custom ?? "";
-    return workspacePrompt({
-      custom,
-      tools: this.tools().map((t) => {
-        const pi = WORKSPACE_TOOL_PROMPTS[t.name];
-        return { name: t.name, snippet: pi?.snippet, guidelines: pi?.guidelines };
-      }),
-      // pi gives a subagent its agent's body as an appended prompt (--append-system-prompt): the addendum section.
-      addendum,
-      workspace: workspace.folder,
-      contextFiles: workspace.contextFiles,
-      skills: workspace.skills,
-    });
+    return {
+      ...(custom !== undefined ? { instructions: { from: this.chatOptions.systemPrompt?.trim() ? "chat" as const : "settings" as const, text: custom } } : {}),
+      ...(addendum !== undefined ? { addendum } : {}),
+      ...(workspace ? {
+        parts: {
+          tools: this.tools().map((t) => {
+            const pi = WORKSPACE_TOOL_PROMPTS[t.name];
+            return { name: t.name, snippet: pi?.snippet, guidelines: pi?.guidelines };
+          }),
+          workspace: workspace.folder,
+          contextFiles: workspace.contextFiles,
+          skills: workspace.skills,
+        },
+        contextSkipped: workspace.info().contextSkipped ?? [],
+      } : {}),
+    };
+  }
+
+  private systemPrompt(): string {
+    return chatPrompt(this.promptInputs());
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */

@@ -19,8 +19,9 @@ export interface SessionRole {
   /** The session's own tools (before MCP's), given its workspace's (none without one). */
   tools(workspaceTools: readonly AgentTool<any>[], hasWorkspace: boolean): AgentTool<any>[];
   /**
-   * The instructions: `custom`, the chat's own (else Settings' default), in place of Paddock's default; `addendum`,
-   * a subagent's definition, appended to the workspace prompt (or the whole prompt without a workspace).
+   * The instructions: `custom`, the chat's own (else Settings' default), added to the workspace prompt after its
+   * rules (the whole prompt without a workspace); `addendum`, a subagent's definition, appended to the workspace
+   * prompt (or the whole prompt without a workspace).
    */
   instructions(chatInstructions: () => string | undefined): { custom?: string; addendum?: string };
   /** The Agent's `beforeToolCall`: who decides on a call. */

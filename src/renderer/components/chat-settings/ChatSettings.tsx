@@ -11,12 +11,14 @@ import { errorText } from "../../../shared/error-text";
 import { SlidersIcon } from "../common/icons";
 import { usePopoverDismiss } from "../common/use-popover-dismiss";
 import { ChatMcpServers, type ChatMcpServer } from "./ChatMcpServers";
+import { AgentBriefingDialog } from "./AgentBriefingDialog";
+import type { AgentBriefing } from "../../../shared/protocol/agent-briefing";
 
 interface ChatSettingsProps {
   options: ChatOptions | undefined;
   /** Settings' default instructions ("" for none). */
   defaultInstructions: string;
-  /** The chat works in a folder: without instructions of its own it gets Paddock's for working there. */
+  /** The chat works in a folder: its instructions are added to Paddock's for working there. */
   inWorkspace: boolean;
   /** The chat's model's own limit on output tokens, when known. */
   modelMaxTokens?: number;
@@ -24,6 +26,8 @@ interface ChatSettingsProps {
   onSave(options: ChatOptions): Promise<void>;
   /** Settings' MCP servers, for choosing which this chat uses (none configured: the choice is not shown). */
   mcpServers?: readonly ChatMcpServer[];
+  /** "What the agent was told" (the chat's `agentBriefing`); absent: not offered. */
+  loadBriefing?(): Promise<AgentBriefing>;
 }
 
 const DEFAULT_TEMPERATURE = 1;
@@ -32,8 +36,9 @@ const DEFAULT_TEMPERATURE = 1;
  * The chat's own instructions and parameters, from the header: a button (marked when the chat differs from the
  * defaults) opens a panel of drafts; Save sends the whole set, Reset returns every field to the defaults.
  */
-export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave, mcpServers = [] }: ChatSettingsProps) {
+export const ChatSettings = memo(function ChatSettings({ options, defaultInstructions, inWorkspace, modelMaxTokens, onSave, mcpServers = [], loadBriefing }: ChatSettingsProps) {
   const [open, setOpen] = useState(false);
+  const [briefingOpen, setBriefingOpen] = useState(false);
   const [instructions, setInstructions] = useState("");
   const [temperature, setTemperature] = useState<number | undefined>();
   const [maxTokens, setMaxTokens] = useState("");
@@ -80,7 +85,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
   const custom = hasChatOptions(options);
   const fallback = defaultInstructions.trim()
     ? `Settings' default: ${defaultInstructions.trim()}`
-    : inWorkspace ? "Paddock's instructions for working in the folder" : "None: the model's own behaviour";
+    : inWorkspace ? "None: Paddock's instructions for working in the folder only" : "None: the model's own behaviour";
   const capped = modelMaxTokens !== undefined && Number(maxTokens) > modelMaxTokens;
   return (
     <div className="chat-settings" ref={root}>
@@ -102,10 +107,19 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
             <textarea value={instructions} rows={7} maxLength={MAX_INSTRUCTIONS_CHARS} placeholder={fallback} autoFocus dir="auto"
               onChange={(e) => setInstructions(e.target.value)} data-testid="chat-instructions" />
             <span className="field-hint">
-              {inWorkspace ? "Replaces Paddock's instructions; the folder, its AGENTS.md and the date are still given. " : ""}
+              {inWorkspace ? "Added to Paddock's instructions for working in the folder (its tools, its rules, the project's AGENTS.md). " : ""}
               Empty: the default. {instructions.length > 0 ? `${instructions.length.toLocaleString()} / ${MAX_INSTRUCTIONS_CHARS.toLocaleString()}` : ""}
             </span>
           </label>
+          {loadBriefing ? (
+            <button type="button" className="link-button chat-settings-briefing" data-testid="open-agent-briefing"
+              onClick={() => {
+                setOpen(false);
+                setBriefingOpen(true);
+              }}>
+              What the agent was told…
+            </button>
+          ) : null}
           <div className="chat-settings-field">
             <span className="chat-settings-label">Temperature</span>
             <div className="chat-settings-row">
@@ -143,6 +157,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
           </div>
         </form>
       ) : null}
+      {briefingOpen && loadBriefing ? <AgentBriefingDialog load={loadBriefing} onClose={() => setBriefingOpen(false)} /> : null}
     </div>
   );
 });

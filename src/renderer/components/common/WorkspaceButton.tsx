@@ -91,7 +91,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
               e.preventDefault();
               if (typed.trim()) use(typed.trim());
             }}>
-              <input autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="/full/path/to/a/folder"
+              <input autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="~/code/project or /full/path/to/a/folder"
                 aria-label="Workspace folder" data-testid="workspace-path" spellCheck={false} />
               <button type="submit" className="btn btn-primary">Use</button>
             </form>

@@ -1,9 +1,9 @@
-import { useMemo, useRef, useState, type Ref } from "react";
+import { useCallback, useMemo, useRef, useState, type Ref } from "react";
 import type { ChatExportFormat, MessageHit, SessionSummary } from "../../../shared/protocol/app-api";
 import { SessionItem } from "./SessionItem";
-import { groupSessions } from "./groupSessions";
+import { groupByProject, groupSessions, projectFolder, type ProjectGroup } from "./groupSessions";
 import { MessageSearchResults } from "./MessageSearchResults";
-import { GearIcon, PlusIcon } from "../common/icons";
+import { FolderIcon, GearIcon, PlusIcon } from "../common/icons";
 import { useServices } from "../../context/ServicesContext";
 import { importChatFile, saveChatExport } from "../common/chat-files";
 import { useFocusAfterDelete } from "./useFocusAfterDelete";
@@ -12,7 +12,11 @@ interface SidebarProps {
   sessions: readonly SessionSummary[];
   activeId: string | undefined;
   settingsOpen: boolean;
-  onNewChat(): void;
+  /**
+   * "New chat": with no argument, in the current project (the App knows the chat shown); from a project's `+`, in
+   * that project's folder (null: "No project", a chat without a workspace).
+   */
+  onNewChat(project?: string | null): void;
   /** "New chat in a worktree": the page asks for a repository's folder (components/worktrees). */
   onNewWorktreeChat?(): void;
   onOpen(id: string, where: "this-window" | "new-window"): void;
@@ -30,23 +34,31 @@ interface SidebarProps {
 }
 
 /**
- * Sessions, newest first, with new chat, import and the way to settings. The search box filters the list by title
- * and, below it, finds messages across every chat (main's index).
+ * Sessions with new chat, import and the way to settings. Once a chat has a workspace the chats are grouped by
+ * project (groupByProject: its folder, "No project" for the others), each group collapsible and with its own New
+ * chat; before that, newest first by date. The search box filters the list by title and, below it, finds messages
+ * across every chat (main's index).
  */
 export function Sidebar(props: SidebarProps) {
   const { sessions, activeId, settingsOpen, onNewChat, onNewWorktreeChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert } = props;
   const services = useServices();
   const [query, setQuery] = useState("");
   const fileInput = useRef<HTMLInputElement>(null);
-  const groups = useMemo(() => {
+  const [collapsed, toggleProject] = useCollapsedProjects();
+  const byProject = !query.trim() && sessions.some((s) => projectFolder(s) !== undefined);
+  const groups = useMemo((): SidebarGroup[] => {
     const q = query.trim().toLowerCase();
-    if (!q) return groupSessions(sessions, Date.now());
+    if (!q) {
+      if (byProject) return groupByProject(sessions);
+      return groupSessions(sessions, Date.now()).map((g) => ({ ...g, key: g.label }));
+    }
     // While searching: chats whose title matches, newest first, then the messages (below).
     const matching = sessions.filter((s) => (s.title || "New chat").toLowerCase().includes(q));
-    return matching.length > 0 ? [{ label: "Chats", sessions: matching }] : [];
-  }, [sessions, query]);
+    return matching.length > 0 ? [{ key: "Chats", label: "Chats", sessions: matching }] : [];
+  }, [sessions, query, byProject]);
+  const shown = (g: SidebarGroup) => !(byProject && collapsed.has(g.key));
   const list = useRef<HTMLDivElement>(null);
-  const order = useMemo(() => groups.flatMap((g) => g.sessions.map((s) => s.id)), [groups]);
+  const order = useMemo(() => groups.filter((g) => !(byProject && collapsed.has(g.key))).flatMap((g) => g.sessions.map((s) => s.id)), [groups, collapsed, byProject]);
   const deleteChat = useFocusAfterDelete(list, order, sessions, onDelete);
 
   const exportChat = (id: string, format: ChatExportFormat) => void saveChatExport(services, id, format).catch(onError);
@@ -59,7 +71,7 @@ export function Sidebar(props: SidebarProps) {
     <nav className="sidebar" aria-label="Sessions" ref={navRef} inert={inert}>
       <div className="sidebar-top">
         <div className="brand"><span className="brand-mark" aria-hidden="true">P</span> Paddock</div>
-        <button type="button" className="btn btn-secondary new-chat" onClick={onNewChat} data-testid="new-chat">
+        <button type="button" className="btn btn-secondary new-chat" onClick={() => onNewChat()} data-testid="new-chat">
           <PlusIcon /> New chat
         </button>
         {onNewWorktreeChat ? (
@@ -83,9 +95,24 @@ export function Sidebar(props: SidebarProps) {
           query ? null : <p className="muted sidebar-empty">No chats yet.</p>
         ) : (
           groups.map((g) => (
-            <div key={g.label} className="session-group">
-              <h2 className="group-label">{g.label}</h2>
-              <ul>
+            <div key={g.key} className={`session-group${byProject ? " project-group" : ""}`} data-testid={byProject ? "project-group" : undefined}
+              data-project={byProject ? g.folder ?? "" : undefined}>
+              {byProject ? (
+                <div className="project-header">
+                  <button type="button" className="project-toggle" aria-expanded={shown(g)} onClick={() => toggleProject(g.key)}
+                    title={g.folder ?? "Chats without a workspace"} data-testid="project-toggle">
+                    <svg className="project-chevron" viewBox="0 0 12 12" aria-hidden="true"><path d="M3 4.5l3 3 3-3" /></svg>
+                    {g.folder !== undefined ? <FolderIcon /> : <span className="project-no-folder" aria-hidden="true" />}
+                    <h2 className="project-name">{g.label}</h2>
+                    {!shown(g) ? <span className="project-count" aria-label={`${g.sessions.length} chats`}>{g.sessions.length}</span> : null}
+                  </button>
+                  <button type="button" className="icon-button project-new-chat" onClick={() => onNewChat(g.folder ?? null)}
+                    aria-label={`New chat in ${g.label}`} title={g.folder ? `New chat in ${g.folder}` : "New chat without a workspace"} data-testid="project-new-chat">
+                    <PlusIcon />
+                  </button>
+                </div>
+              ) : <h2 className="group-label">{g.label}</h2>}
+              {shown(g) ? <ul>
                 {g.sessions.map((s) => (
                   <SessionItem key={s.id} session={s} active={s.id === activeId && !settingsOpen}
                     onOpen={(where) => onOpen(s.id, where)}
@@ -93,7 +120,7 @@ export function Sidebar(props: SidebarProps) {
                     onDelete={() => deleteChat(s.id)}
                     onExport={(format) => exportChat(s.id, format)} />
                 ))}
-              </ul>
+              </ul> : null}
             </div>
           ))
         )}
@@ -116,4 +143,35 @@ export function Sidebar(props: SidebarProps) {
       </div>
     </nav>
   );
+}
+
+/** A group of the list: a project's (its folder, "No project"), a date's, or the search's. */
+type SidebarGroup = Pick<ProjectGroup, "key" | "folder" | "label" | "sessions">;
+
+/** Where the sidebar keeps which projects are collapsed (this page's storage; a project is its folder's key). */
+const COLLAPSED_KEY = "paddock.sidebar.collapsedProjects";
+
+/** The collapsed projects, kept across reloads (a storage that refuses simply forgets). */
+function useCollapsedProjects(): [ReadonlySet<string>, (key: string) => void] {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => {
+    try {
+      const saved: unknown = JSON.parse(localStorage.getItem(COLLAPSED_KEY) ?? "[]");
+      return new Set(Array.isArray(saved) ? saved.filter((k): k is string => typeof k === "string") : []);
+    } catch {
+      return new Set();
+    }
+  });
+  const toggle = useCallback((key: string) => {
+    setCollapsed((old) => {
+      const next = new Set(old);
+      if (!next.delete(key)) next.add(key);
+      try {
+        localStorage.setItem(COLLAPSED_KEY, JSON.stringify([...next]));
+      } catch {
+        // kept for this page only
+      }
+      return next;
+    });
+  }, []);
+  return [collapsed, toggle];
 }

@@ -71,7 +71,7 @@ export function NewWorktreeChatDialog({ folder: initial, onCreated, onCancel }: 
         e.preventDefault();
         if (offer?.ok) create();
       }}>
-        <input ref={input} className="worktree-folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/full/path/to/a/git/repository"
+        <input ref={input} className="worktree-folder" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="~/path/to/a/git/repository or its full path"
           aria-label="Repository folder" data-testid="worktree-folder" spellCheck={false} />
         {recent.length > 0 ? (
           <div className="workspace-recent">

@@ -10,7 +10,7 @@ import { dispatchAppCall } from "../../../../src/main/broker/app-call";
 import { createCore, type Core } from "../../../../src/main/broker/core";
 import { NodeWorkerLauncher } from "../../../../src/main/broker/node-worker-launcher";
 import { plaintextDevCipher } from "../../../../src/main/broker/secrets";
-import { DATA_FOLDER_REASON, HOME_FOLDER_REASON, workspaceRefusal } from "../../../../src/main/broker/workspace-guard";
+import { DATA_FOLDER_REASON, expandHome, HOME_FOLDER_REASON, workspaceRefusal } from "../../../../src/main/broker/workspace-guard";
 import { TempFolders } from "../../../../testkit/temp-folders";
 
 const folders = new TempFolders("paddock-ws-guard-");
@@ -54,6 +54,20 @@ describe("main's check", () => {
   });
 });
 
+describe("a typed ~", () => {
+  it("stands for the home folder alone or before a separator, and leaves other paths alone", () => {
+    expect(expandHome("~", "/home/ann")).toBe("/home/ann");
+    expect(expandHome("~/code/app", "/home/ann")).toBe(join("/home/ann", "code/app"));
+    expect(expandHome("~/", "/home/ann")).toBe(join("/home/ann", ""));
+    expect(expandHome("/srv/~/x", "/home/ann")).toBe("/srv/~/x");
+    expect(expandHome("code/~", "/home/ann")).toBe("code/~");
+  });
+
+  it("refuses another user's ~name with the reason", () => {
+    expect(() => expandHome("~bob/code", "/home/ann")).toThrow("~bob: only your own home folder can be written as ~ (~/code/app); give other folders in full");
+  });
+});
+
 describe("the page's call", () => {
   let core: Core<never>;
   beforeAll(async () => {
@@ -83,5 +97,16 @@ describe("the page's call", () => {
     // A project folder needs no insisting; a bad third argument is refused as any malformed call.
     expect(await call(chat.id, join(home, "code", "other"))).toMatchObject({ workspace: join(home, "code", "other") });
     await expect(call(chat.id, home, "yes")).rejects.toThrow(/setWorkspace: invalid arguments/);
+  });
+
+  it("takes ~ and ~/x as the home folder and a folder in it, the guard still asking about ~ itself", async () => {
+    const chat = await core.service.createSession();
+    expect(await call(chat.id, "~/code/other")).toMatchObject({ workspace: join(home, "code", "other") });
+    expect(await call(chat.id, " ~/code/other/src/ ")).toMatchObject({ workspace: join(home, "code", "other", "src") });
+    expect(await call(chat.id, "~")).toEqual({ refused: { folder: home, reason: HOME_FOLDER_REASON } });
+    expect(await call(chat.id, "~/code/paddock")).toEqual({ refused: { folder: join(home, "code", "paddock"), reason: DATA_FOLDER_REASON } });
+    await expect(call(chat.id, "~/code/missing")).rejects.toThrow(`There is no folder at ${join(home, "code", "missing")}`);
+    await expect(call(chat.id, "~nobody/x")).rejects.toThrow("~nobody: only your own home folder");
+    expect(core.index.get(chat.id)?.workspace).toBe(join(home, "code", "other", "src"));
   });
 });

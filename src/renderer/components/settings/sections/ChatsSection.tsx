@@ -17,7 +17,8 @@ export function ChatsSection({ settings, save, onError }: SettingsSectionProps) 
             <label htmlFor="set-instructions">Default instructions</label>
             <div className="field-hint">
               The system prompt of every chat without instructions of its own (a chat's settings, in its header, can
-              give it others). In a chat with a workspace they replace Paddock's instructions for working there.
+              give it others). In a chat with a workspace they are added to Paddock's instructions for working there, which keep
+              the agent's tools and the rule to stay in the folder.
             </div>
           </div>
           <div className="field-control">

@@ -97,13 +97,14 @@ describe("a chat's own instructions and parameters", () => {
     expect(chatInstructions({}, undefined)).toBeUndefined();
   });
 
-  it("in a workspace the chat's instructions replace Paddock's default, and the folder is still given", () => {
+  it("in a workspace the chat's instructions are added to Paddock's prompt, which keeps its tools, rules and folder", () => {
     const parts = { tools: [{ name: "read", snippet: "Read a file" }], workspace: "/w", contextFiles: [] };
-    const own = workspacePrompt({ ...parts, custom: chatInstructions({ systemPrompt: "Answer in French." }, "") });
-    expect(own.startsWith("Answer in French.")).toBe(true);
-    expect(own).not.toContain("running inside Paddock");
+    const own = workspacePrompt({ ...parts, instructions: chatInstructions({ systemPrompt: "Answer in French." }, "") });
+    expect(own.startsWith("You are a coding assistant running inside Paddock")).toBe(true);
+    expect(own).toContain("<user_instructions>\nAnswer in French.\n</user_instructions>");
+    expect(own).toContain("- read: Read a file");
     expect(own).toContain("<cwd>\n/w\n</cwd>");
-    expect(workspacePrompt({ ...parts, custom: chatInstructions({}, "") })).toContain("running inside Paddock");
+    expect(workspacePrompt({ ...parts, instructions: chatInstructions({}, "") })).not.toContain("<user_instructions>");
   });
 
   it("request parameters: temperature as set, max output tokens capped at the model's maximum, defaults left out", () => {
