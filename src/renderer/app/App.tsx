@@ -52,6 +52,12 @@ function AppShell({ services }: { services: AppServices }) {
   const drawer = useDrawer();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const handle = useSessionHandle(services, activeId);
+  /** Set by Settings while shown: leaving it asks first when edits are not saved (SettingsView). */
+  const settingsGuard = useRef<((leave: () => void) => void) | undefined>(undefined);
+  const leaveSettings = (then: () => void) => {
+    if (route === "settings" && settingsGuard.current) settingsGuard.current(then);
+    else then();
+  };
   /** A search result opened: the chat shows that message once it has loaded it. */
   const [target, setTarget] = useState<(MessageTarget & { sessionId: string }) | undefined>(undefined);
 
@@ -95,10 +101,12 @@ function AppShell({ services }: { services: AppServices }) {
       app.openSession(id, "new-window").catch(report);
       return;
     }
-    setRoute("chat");
-    setActiveId(id);
-    // Main keeps which session each window shows (for restoring windows on relaunch).
-    app.openSession(id, "this-window").catch(report);
+    leaveSettings(() => {
+      setRoute("chat");
+      setActiveId(id);
+      // Main keeps which session each window shows (for restoring windows on relaunch).
+      app.openSession(id, "this-window").catch(report);
+    });
   };
 
   /** "New chat" (sidebar, menu, shortcut): opens an untouched chat if there is one (this one first), else creates one. */
@@ -120,8 +128,10 @@ function AppShell({ services }: { services: AppServices }) {
     "focus-composer": () => {
       drawer.hide();
       setShortcutsOpen(false);
-      setRoute("chat");
-      focusComposerSoon();
+      leaveSettings(() => {
+        setRoute("chat");
+        focusComposerSoon();
+      });
     },
     "open-settings": () => {
       drawer.hide();
@@ -136,7 +146,7 @@ function AppShell({ services }: { services: AppServices }) {
     actions: shortcutActions,
     nativeMenu: services.onCommand !== undefined,
     modal: shortcutsOpen,
-    closeSettings: route === "settings" ? () => setRoute("chat") : undefined,
+    closeSettings: route === "settings" ? () => leaveSettings(() => setRoute("chat")) : undefined,
   });
 
   const attention = useAttention(services, {
@@ -206,7 +216,8 @@ function AppShell({ services }: { services: AppServices }) {
         onOpenSettings={() => {
           drawer.hide();
           setSetupAsked(false);
-          setRoute((r) => (r === "settings" ? "chat" : "settings"));
+          if (route === "settings") leaveSettings(() => setRoute("chat"));
+          else setRoute("settings");
         }}
       />
       {drawer.open ? <div className="scrim" onClick={drawer.hide} aria-hidden="true" /> : null}
@@ -239,6 +250,7 @@ function AppShell({ services }: { services: AppServices }) {
               setSetupAsked(true);
               setRoute("chat");
             }}
+            leaveGuard={settingsGuard}
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}

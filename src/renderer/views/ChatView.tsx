@@ -192,7 +192,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }), [commands, withFiles]);
   const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
   const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
-  /** The draft's files are kept in the chat's attachment folder, as a sent message's are. */
+  /** The draft's files are kept in the chat's attachment folder, as a sent message's are (reached once connected). */
   const draftFiles = useMemo(() => ({
     put: (name: string, mimeType: string, data: string) => commands.putAttachment(name, mimeType, data),
     get: (id: string) => commands.getAttachment(id),
@@ -279,7 +279,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
-          sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={draftFiles} onOpenSettings={onOpenSettings}
+          sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={view.connection === "ready" ? draftFiles : undefined} onOpenSettings={onOpenSettings}
           noModel={noModel && !disconnected}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>

@@ -32,7 +32,10 @@ interface ComposerProps {
   /** The chat, and its workspace: the `/` menu offers their prompt templates. */
   sessionId?: string;
   workspace?: string;
-  /** The chat's attachment folder, where a draft's files are kept (absent: the draft keeps its text only). */
+  /**
+   * The chat's attachment folder, where a draft's files are kept; absent while the chat is not connected (a stored
+   * draft is loaded once it is, so its files come with it).
+   */
   draftFiles?: DraftFiles;
   /** Opens Settings (the draft stays: it is the chat's, kept by main); absent: no link to Settings is offered. */
   onOpenSettings?(): void;
@@ -63,14 +66,20 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   /** The chat's draft is on screen (held, or loaded from main): changes from then on are the chat's draft. */
   const [draftReady, setDraftReady] = useState(held !== undefined || !sessionId);
   const { restore: restoreFiles } = attachments;
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   useEffect(() => {
     if (draftReady || !sessionId) return;
     let live = true;
-    drafts.load(sessionId, draftFiles).then((stored) => {
+    drafts.load(sessionId).then((stored) => {
       if (!live) return;
       // Anything typed while it loaded goes after it, so neither is lost.
       setDraft((now) => (now && stored.text ? `${stored.text}\n${now}` : now || stored.text));
-      restoreFiles(stored.items);
       setDraftReady(true);
     }, (error: unknown) => {
       if (!live) return;
@@ -80,6 +89,14 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     return () => {
       live = false;
     };
+  }, [draftReady, sessionId, drafts]);
+  useEffect(() => {
+    // The stored draft's files, once the chat is connected (its attachment folder is reached through it).
+    if (!draftReady || !sessionId || !draftFiles) return;
+    // The cache has them in the draft from now on: shown here if this composer is still there, else when it next is.
+    void drafts.fetchFiles(sessionId, draftFiles).then((fetched) => {
+      if (mounted.current && fetched.length > 0) restoreFiles(fetched);
+    });
   }, [draftReady, sessionId, drafts, draftFiles, restoreFiles]);
   useEffect(() => {
     if (draftReady && sessionId) drafts.change(sessionId, { text: draft, items: attachments.items }, draftFiles);
@@ -234,7 +251,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           <span>
             Not sent: {failure}
             {failure === imagesRefusal && onOpenSettings ? <> An endpoint's models can be set to read images in{" "}
-              <button type="button" className="link-button" onClick={onOpenSettings}>Settings</button>.</> : null}
+              <button type="button" className="link-button inline-link" onClick={onOpenSettings}>Settings</button>.</> : null}
           </span>
           <button type="button" className="link-button" onClick={() => setFailure(null)} aria-label="Dismiss">✕</button>
         </div>
@@ -244,7 +261,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           <span>
             Not sent: {noModel ? "no model is set up for this chat. Choose one in the model picker above" : blockedReason}
             {noModel && onOpenSettings ? <>, or set up a provider in{" "}
-              <button type="button" className="link-button" onClick={onOpenSettings}>Settings</button></> : null}
+              <button type="button" className="link-button inline-link" onClick={onOpenSettings}>Settings</button></> : null}
             {noModel ? "." : null} Your message is still here.
           </span>
           <button type="button" className="link-button" onClick={() => setBlockedSend(false)} aria-label="Dismiss">✕</button>

@@ -15,6 +15,8 @@ import { base64Blob, readBase64, type PendingAttachment } from "../attachments/a
 export interface PageDraft {
   text: string;
   items: readonly PendingAttachment[];
+  /** Files of the stored draft not fetched yet (the chat was not connected): kept in the draft as they are. */
+  unfetched?: readonly AttachmentRef[];
 }
 
 /** The chat's session calls a draft's files need (its attachment folder). */
@@ -48,36 +50,47 @@ export class DraftCache {
   }
 
   /**
-   * The chat's draft from main, its files fetched (a file that cannot be fetched is left out); held from then on. A
+   * The chat's draft from main (its files named, to `fetchFiles` once the chat is connected); held from then on. A
    * draft this page already holds is answered as is.
    */
-  async load(sessionId: string, files: DraftFiles | undefined): Promise<PageDraft> {
+  async load(sessionId: string): Promise<PageDraft> {
     const held = this.drafts.get(sessionId);
     if (held) return held;
     const stored = await this.app.getDraft(sessionId);
-    const items: PendingAttachment[] = [];
-    if (files) {
-      for (const ref of stored.attachments) {
-        const got = await files.get(ref.id).catch(() => undefined);
-        if (!got) continue;
-        const file = base64Blob(got.data, ref.mimeType);
-        this.refs.set(file, ref);
-        items.push({ key: `d${++nextKey}`, name: ref.name, kind: attachmentKind(ref), mimeType: ref.mimeType, size: ref.size, file });
-      }
-    }
     // The user may have typed meanwhile (a change held first wins: the composer merged it).
     const now = this.drafts.get(sessionId);
     if (now) return now;
-    const draft = { text: stored.text, items };
+    const draft: PageDraft = { text: stored.text, items: [], unfetched: stored.attachments };
     this.drafts.set(sessionId, draft);
     return draft;
+  }
+
+  /**
+   * Fetches the held draft's files not fetched yet and puts them first in its list; resolves them (none when there
+   * were none). A file that cannot be fetched (gone from the chat's folder) is left out.
+   */
+  async fetchFiles(sessionId: string, files: DraftFiles): Promise<PendingAttachment[]> {
+    const refs = this.drafts.get(sessionId)?.unfetched ?? [];
+    if (refs.length === 0) return [];
+    const fetched: PendingAttachment[] = [];
+    for (const ref of refs) {
+      const got = await files.get(ref.id).catch(() => undefined);
+      if (!got) continue;
+      const file = base64Blob(got.data, ref.mimeType);
+      this.refs.set(file, ref);
+      fetched.push({ key: `d${++nextKey}`, name: ref.name, kind: attachmentKind(ref), mimeType: ref.mimeType, size: ref.size, file });
+    }
+    const now = this.drafts.get(sessionId);
+    if (!now || now.unfetched !== refs) return [];
+    this.drafts.set(sessionId, { text: now.text, items: [...fetched, ...now.items] });
+    return fetched;
   }
 
   /** The composer's draft changed: held now, saved a moment later (at once when it is empty). */
   change(sessionId: string, draft: PageDraft, files: DraftFiles | undefined): void {
     const held = this.drafts.get(sessionId);
     if (held && held.text === draft.text && sameItems(held.items, draft.items)) return;
-    this.drafts.set(sessionId, draft);
+    this.drafts.set(sessionId, held?.unfetched ? { ...draft, unfetched: held.unfetched } : draft);
     this.unsaved.set(sessionId, files);
     clearTimeout(this.timers.get(sessionId));
     if (draft.text === "" && draft.items.length === 0) {
@@ -123,7 +136,7 @@ export class DraftCache {
     const draft = this.drafts.get(sessionId);
     if (!draft) return;
     try {
-      const attachments: AttachmentRef[] = [];
+      const attachments: AttachmentRef[] = [...(draft.unfetched ?? [])];
       for (const item of draft.items) {
         let ref = this.refs.get(item.file);
         if (!ref) {

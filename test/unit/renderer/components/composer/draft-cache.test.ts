@@ -104,11 +104,18 @@ describe("DraftCache", () => {
     // Another page (a reload): loads it from main, with the bytes, and does not store the file again.
     const again = new DraftCache(main.api, 400);
     expect(again.cached(ID)).toBeUndefined();
-    const loaded = await again.load(ID, files);
+    const loaded = await again.load(ID);
     expect(loaded.text).toBe("with a file, still");
-    expect(loaded.items.map((i) => i.name)).toEqual(["a.md"]);
-    expect(await loaded.items[0].file.text()).toBe("alpha");
-    again.change(ID, { text: "edited", items: loaded.items }, files);
+    // Before the chat is connected its files are not fetched, but a save keeps them.
+    again.change(ID, { text: "typed before connecting", items: [] }, undefined);
+    await settle(again.flush(ID));
+    expect(main.saved.at(-1)?.attachments.map((f) => f.name)).toEqual(["a.md"]);
+    const fetched = await again.fetchFiles(ID, files);
+    expect(fetched.map((i) => i.name)).toEqual(["a.md"]);
+    expect(await fetched[0].file.text()).toBe("alpha");
+    expect(again.cached(ID)?.items).toEqual(fetched);
+    expect(await again.fetchFiles(ID, files)).toEqual([]);
+    again.change(ID, { text: "edited", items: fetched }, files);
     await settle(again.flush(ID));
     expect(files.puts).toEqual(["a.md"]);
     expect(main.saved.at(-1)?.attachments).toHaveLength(1);
