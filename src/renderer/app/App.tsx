@@ -89,10 +89,13 @@ function AppShell({ services }: { services: AppServices }) {
     const onFocus = () => {
       takeNotices();
       void refreshSessions();
+      // Models may have changed in another window's Settings (an endpoint's limits, "Models read images"): the
+      // picker lists them as they are now. (Open chats' models follow at once: main tells their workers.)
+      void reloadProviders().catch(() => undefined);
     };
     window.addEventListener("focus", onFocus);
     return () => window.removeEventListener("focus", onFocus);
-  }, [takeNotices, refreshSessions]);
+  }, [takeNotices, refreshSessions, reloadProviders]);
 
   /** `keepDrawer`: a chat deleted in the drawer opens another; the drawer stays, and the focus in its list. */
   const openSession = (id: string, where: "this-window" | "new-window", keepDrawer = false) => {

@@ -102,6 +102,19 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     if (draftReady && sessionId) drafts.change(sessionId, { text: draft, items: attachments.items }, draftFiles);
   }, [draftReady, sessionId, drafts, draft, attachments.items, draftFiles]);
   useEffect(() => {
+    // A reload, a closed tab or window: drafts changed in the last moment are saved as far as the page lives to.
+    const flush = () => void drafts.flush();
+    const onHidden = () => {
+      if (document.visibilityState === "hidden") flush();
+    };
+    window.addEventListener("pagehide", flush);
+    document.addEventListener("visibilitychange", onHidden);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      document.removeEventListener("visibilitychange", onHidden);
+    };
+  }, [drafts]);
+  useEffect(() => {
     if (!sessionId) return;
     const stop = drafts.onProblem((id, problem) => {
       if (id === sessionId) setDraftProblem(problem);

@@ -165,22 +165,12 @@ function sameItems(a: readonly PendingAttachment[], b: readonly PendingAttachmen
 
 const caches = new WeakMap<DraftApi, DraftCache>();
 
-/**
- * The page's one draft cache for this host (drafts are saved when the page is hidden or left, as far as the page
- * lives to do it; a reload a moment after typing keeps what was saved).
- */
+/** The page's one draft cache for this host (the composer saves its drafts when the page is hidden or left). */
 export function draftCacheFor(app: DraftApi): DraftCache {
   let cache = caches.get(app);
   if (!cache) {
-    const created = new DraftCache(app);
-    cache = created;
-    caches.set(app, created);
-    if (typeof window !== "undefined") {
-      window.addEventListener("pagehide", () => void created.flush());
-      document.addEventListener("visibilitychange", () => {
-        if (document.visibilityState === "hidden") void created.flush();
-      });
-    }
+    cache = new DraftCache(app);
+    caches.set(app, cache);
   }
   return cache;
 }
