@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, pickFiles, poll, replies, shot } from "../../testkit/chat-page";
 import { bandsPng } from "../../testkit/png";
-import type { ChatDraft } from "../../src/shared/protocol/drafts";
+import { MAX_DRAFT_TEXT_CHARS, type ChatDraft } from "../../src/shared/protocol/drafts";
 import type { Settings } from "../../src/shared/settings/schema";
 
 let rig: E2eRig;
@@ -102,6 +102,26 @@ describe("drafts", () => {
     expect(again.problems).toEqual([]);
     await again.page.close();
   }, 120_000);
+
+  it("a draft too long to keep says so and stays in the window; shortened, it is kept again", async () => {
+    const { page, sessionId, problems } = await openChat(rig.browser, rig.host);
+    await composer(page).fill("kept before");
+    await poll(async () => (await draftOf(sessionId)).text).toBe("kept before");
+    const long = "x".repeat(MAX_DRAFT_TEXT_CHARS + 1);
+    await composer(page).fill(long);
+    const note = page.getByTestId("draft-problem");
+    await note.waitFor();
+    await shot(page, "drafts-too-long");
+    expect(await note.textContent()).toContain("Draft not saved: This draft is too long to keep over a restart (more than 1,000,000 characters)");
+    expect((await composer(page).inputValue()).length).toBe(long.length);
+    expect((await draftOf(sessionId)).text).toBe("kept before");
+    await composer(page).fill("short again");
+    await note.waitFor({ state: "detached" });
+    await poll(async () => (await draftOf(sessionId)).text).toBe("short again");
+    // The refused save's 400 answer is the one console error; nothing else went wrong.
+    expect(problems.filter((p) => !p.includes("too long to keep") && !p.includes("status of 400"))).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it("Done with endpoint edits not saved asks: Keep editing stays, Discard drops them, Save keeps them and open chats use them at once", async () => {
     const { page, sessionId, problems } = await openChat(rig.browser, rig.host);
