@@ -66,6 +66,11 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   /** The chat's draft is on screen (held, or loaded from main): changes from then on are the chat's draft. */
   const [draftReady, setDraftReady] = useState(held !== undefined || !sessionId);
   const { restore: restoreFiles } = attachments;
+  /** For leaving the chat: whether its draft had loaded, and what the box held. */
+  const readyNow = useRef(draftReady);
+  readyNow.current = draftReady;
+  const typedNow = useRef(draft);
+  typedNow.current = draft;
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -119,10 +124,12 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     const stop = drafts.onProblem((id, problem) => {
       if (id === sessionId) setDraftProblem(problem);
     });
-    // Leaving the chat saves its draft now (the cache keeps it for switching back either way).
+    // Leaving the chat saves its draft now (the cache keeps it for switching back either way); text typed before the
+    // stored draft had loaded is added to it.
     return () => {
       stop();
-      void drafts.flush(sessionId);
+      if (!readyNow.current && typedNow.current) void drafts.keepTyped(sessionId, typedNow.current);
+      else void drafts.flush(sessionId);
     };
   }, [drafts, sessionId]);
   const prompts = usePromptTemplates(sessionId, workspace);

@@ -86,6 +86,17 @@ export class DraftCache {
     return fetched;
   }
 
+  /**
+   * Text typed in a chat's box before its stored draft had loaded, the chat then left: it goes after the stored text
+   * and is saved, so neither is lost.
+   */
+  async keepTyped(sessionId: string, text: string): Promise<void> {
+    const held = await this.load(sessionId).catch(() => undefined);
+    const now = this.drafts.get(sessionId) ?? held ?? { text: "", items: [] };
+    this.change(sessionId, { text: now.text ? `${now.text}\n${text}` : text, items: now.items }, undefined);
+    await this.flush(sessionId);
+  }
+
   /** The composer's draft changed: held now, saved a moment later (at once when it is empty). */
   change(sessionId: string, draft: PageDraft, files: DraftFiles | undefined): void {
     const held = this.drafts.get(sessionId);

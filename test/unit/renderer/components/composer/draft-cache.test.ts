@@ -121,6 +121,15 @@ describe("DraftCache", () => {
     expect(main.saved.at(-1)?.attachments).toHaveLength(1);
   });
 
+  it("text typed before the stored draft loaded, the chat then left, goes after the stored text", async () => {
+    const main = fakeMain();
+    main.set({ text: "stored", attachments: [] });
+    const cache = new DraftCache(main.api, 400);
+    await settle(cache.keepTyped(ID, "typed"));
+    expect(main.saved.at(-1)).toEqual({ text: "stored\ntyped", attachments: [] });
+    expect(cache.cached(ID)?.text).toBe("stored\ntyped");
+  });
+
   it("one save at a time, each with the newest draft", async () => {
     const main = fakeMain();
     const cache = new DraftCache(main.api, 0);
