@@ -12,6 +12,7 @@ import { benchBroker } from "./broker";
 import { benchChangesPanel } from "./changes-panel";
 import { benchCheckpoints } from "./checkpoints";
 import { benchCompaction } from "./compaction";
+import { benchDrafts } from "./drafts";
 import { benchEndpoints } from "./endpoints";
 import { benchIpc } from "./ipc";
 import { benchKeyboard } from "./keyboard";
@@ -42,6 +43,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["endpoints", benchEndpoints],
   ["mcp", benchMcp],
   ["reading", benchReading],
+  ["drafts", benchDrafts],
   ["checkpoints", async () => ({ ...(await benchCheckpoints()), ...(await benchChangesPanel()) })],
 ];
 

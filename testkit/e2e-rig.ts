@@ -17,6 +17,8 @@ export interface E2eRig {
   server: OpenAITestServer;
   host: WebHostProcess;
   dataDir: string;
+  /** Stops the web host and starts it again on the same data folder and build (an app restart); `host` is the new one. */
+  restartHost(): Promise<WebHostProcess>;
   close(): Promise<void>;
 }
 
@@ -47,8 +49,19 @@ export async function startE2eRig(
   try {
     browser = await launchChromium();
     server = await startOpenAIServer(serverOptions);
-    host = await startWebHostProcess(["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl, ...hostArgs], env);
-    return { browser, server, host, dataDir, close };
+    const args = ["--build-dir", build.dir, "--integrity-check", "--data-dir", dataDir, "--loopback-url", server.baseUrl, ...hostArgs];
+    host = await startWebHostProcess(args, env);
+    const rig: E2eRig = {
+      browser, server, host, dataDir, close,
+      restartHost: async () => {
+        await host?.stop();
+        host = undefined;
+        host = await startWebHostProcess(args, env);
+        rig.host = host;
+        return host;
+      },
+    };
+    return rig;
   } catch (error) {
     await close();
     throw error;

@@ -42,6 +42,8 @@ import type { CloudProviderChange } from "../../shared/providers/cloud-settings"
 import type { CheckpointUpkeep } from "../checkpoints/checkpoint-upkeep";
 import type { CheckpointStorageStatus } from "../../shared/protocol/checkpoint-storage";
 import type { SessionWorktrees } from "./session-worktrees";
+import type { ChatDraft } from "../../shared/protocol/drafts";
+import { DraftStore } from "../../shared-node/session-files/draft-store";
 import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
@@ -111,6 +113,7 @@ export class AppService<Port = never> implements AppApi {
   private readonly models: ModelDirectory;
   private purgeTimer: ReturnType<typeof setTimeout> | undefined;
   private purging: Promise<void> = Promise.resolve();
+  private readonly drafts = new DraftStore();
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
@@ -336,6 +339,17 @@ export class AppService<Port = never> implements AppApi {
   private async removeChatFiles(id: string): Promise<void> {
     await rm(this.broker.transcriptFile(id), { force: true });
     await rm(this.broker.sessionDir(id), { recursive: true, force: true });
+  }
+
+  /** A deleted chat's draft goes with its folder once the chat is gone for good (removeChatFiles); undo brings it back. */
+  async getDraft(sessionId: string): Promise<ChatDraft> {
+    if (!this.options.index.get(sessionId)) throw new Error("No such chat");
+    return this.drafts.read(this.broker.sessionDir(sessionId));
+  }
+
+  async saveDraft(sessionId: string, draft: ChatDraft): Promise<void> {
+    if (!this.options.index.isLive(sessionId)) throw new Error("No such chat");
+    await this.drafts.write(this.broker.sessionDir(sessionId), draft);
   }
 
   async restoreSession(id: string): Promise<void> {

@@ -52,6 +52,12 @@ function AppShell({ services }: { services: AppServices }) {
   const drawer = useDrawer();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const handle = useSessionHandle(services, activeId);
+  /** Set by Settings while shown: leaving it asks first when edits are not saved (SettingsView). */
+  const settingsGuard = useRef<((leave: () => void) => void) | undefined>(undefined);
+  const leaveSettings = (then: () => void) => {
+    if (route === "settings" && settingsGuard.current) settingsGuard.current(then);
+    else then();
+  };
   /** A search result opened: the chat shows that message once it has loaded it. */
   const [target, setTarget] = useState<(MessageTarget & { sessionId: string }) | undefined>(undefined);
 
@@ -83,10 +89,13 @@ function AppShell({ services }: { services: AppServices }) {
     const onFocus = () => {
       takeNotices();
       void refreshSessions();
+      // Models may have changed in another window's Settings (an endpoint's limits, "Models read images"): the
+      // picker lists them as they are now. (Open chats' models follow at once: main tells their workers.)
+      void reloadProviders().catch(() => undefined);
     };
     window.addEventListener("focus", onFocus);
     return () => window.removeEventListener("focus", onFocus);
-  }, [takeNotices, refreshSessions]);
+  }, [takeNotices, refreshSessions, reloadProviders]);
 
   /** `keepDrawer`: a chat deleted in the drawer opens another; the drawer stays, and the focus in its list. */
   const openSession = (id: string, where: "this-window" | "new-window", keepDrawer = false) => {
@@ -95,10 +104,12 @@ function AppShell({ services }: { services: AppServices }) {
       app.openSession(id, "new-window").catch(report);
       return;
     }
-    setRoute("chat");
-    setActiveId(id);
-    // Main keeps which session each window shows (for restoring windows on relaunch).
-    app.openSession(id, "this-window").catch(report);
+    leaveSettings(() => {
+      setRoute("chat");
+      setActiveId(id);
+      // Main keeps which session each window shows (for restoring windows on relaunch).
+      app.openSession(id, "this-window").catch(report);
+    });
   };
 
   /**
@@ -132,8 +143,10 @@ function AppShell({ services }: { services: AppServices }) {
     "focus-composer": () => {
       drawer.hide();
       setShortcutsOpen(false);
-      setRoute("chat");
-      focusComposerSoon();
+      leaveSettings(() => {
+        setRoute("chat");
+        focusComposerSoon();
+      });
     },
     "open-settings": () => {
       drawer.hide();
@@ -148,7 +161,7 @@ function AppShell({ services }: { services: AppServices }) {
     actions: shortcutActions,
     nativeMenu: services.onCommand !== undefined,
     modal: shortcutsOpen,
-    closeSettings: route === "settings" ? () => setRoute("chat") : undefined,
+    closeSettings: route === "settings" ? () => leaveSettings(() => setRoute("chat")) : undefined,
   });
 
   const attention = useAttention(services, {
@@ -218,7 +231,8 @@ function AppShell({ services }: { services: AppServices }) {
         onOpenSettings={() => {
           drawer.hide();
           setSetupAsked(false);
-          setRoute((r) => (r === "settings" ? "chat" : "settings"));
+          if (route === "settings") leaveSettings(() => setRoute("chat"));
+          else setRoute("settings");
         }}
       />
       {drawer.open ? <div className="scrim" onClick={drawer.hide} aria-hidden="true" /> : null}
@@ -251,10 +265,12 @@ function AppShell({ services }: { services: AppServices }) {
               setSetupAsked(true);
               setRoute("chat");
             }}
+            leaveGuard={settingsGuard}
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel} />
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel}
+            onOpenSettings={() => setRoute("settings")} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}

@@ -29,7 +29,8 @@ export function useAppShortcuts(options: AppShortcutOptions): void {
       if (id && pageHandles(id, nativeMenu) && (!modal || id === "show-shortcuts")) {
         e.preventDefault();
         actions[id]();
-      } else if (!modal && closeSettings && matchesChord(shortcut("close").keys, e)) {
+      } else if (!modal && closeSettings && matchesChord(shortcut("close").keys, e) && !(e.target instanceof Element && e.target.closest("dialog[open]"))) {
+        // (Esc in a dialog over Settings is the dialog's: it closes the dialog, not Settings.)
         e.preventDefault();
         closeSettings();
       }

@@ -66,10 +66,12 @@ interface ChatViewProps {
   onToggleSidebar?(): void;
   /** Adds a model id a built-in provider's catalogue lacks (settings' added models) and lists it; absent: not offered. */
   onAddModel?(model: ModelRef): Promise<void>;
+  /** Opens Settings (the composer links there: no model set up, a model that does not read images). */
+  onOpenSettings?(): void;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, worktree }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -190,6 +192,11 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }), [commands, withFiles]);
   const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
   const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
+  /** The draft's files are kept in the chat's attachment folder, as a sent message's are (reached once connected). */
+  const draftFiles = useMemo(() => ({
+    put: (name: string, mimeType: string, data: string) => commands.putAttachment(name, mimeType, data),
+    get: (id: string) => commands.getAttachment(id),
+  }), [commands]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
   const onBriefing = useCallback(() => commands.agentBriefing(), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
@@ -200,7 +207,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const rowActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
   const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 
-  const blockedReason = disconnected ?? (!isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined);
+  const noModel = !isModelChosen(state.model) && !currentModel;
+  const blockedReason = disconnected ?? (noModel ? "Choose a model above to start" : undefined);
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>
@@ -272,7 +280,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
-          sessionId={view.sessionId} workspace={view.workspace?.folder}
+          sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={view.connection === "ready" ? draftFiles : undefined} onOpenSettings={onOpenSettings}
+          noModel={noModel && !disconnected}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>
       {changes.panel}

@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from "react";
 import type { ModelOption, ProviderStatus } from "../../shared/protocol/app-api";
 import type { Settings, SettingsPatch } from "../../shared/settings/schema";
 import { useServices } from "../context/ServicesContext";
@@ -15,6 +15,8 @@ import { AgentsSection } from "../components/settings/sections/AgentsSection";
 import { AppearanceSection } from "../components/settings/sections/AppearanceSection";
 import { SkillsSection } from "../components/settings/sections/SkillsSection";
 import { McpServersSection } from "../components/settings/mcp/McpServersSection";
+import { dirtyParts, UnsavedPartsContext, type UnsavedParts } from "../components/settings/unsaved-changes";
+import { UnsavedChangesDialog } from "../components/settings/UnsavedChangesDialog";
 
 interface SettingsViewProps {
   settings: Settings;
@@ -26,6 +28,11 @@ interface SettingsViewProps {
   /** The user asked for the welcome setup: the caller shows it now, whatever is configured. */
   onShowSetup(): void;
   onClose(): void;
+  /**
+   * Set while Settings is shown: the page leaves Settings through it (`leave` runs at once, or once the user has
+   * saved or discarded edits not saved yet, or never if they keep editing).
+   */
+  leaveGuard?: MutableRefObject<((leave: () => void) => void) | undefined>;
 }
 
 /** One section of Settings: its id (in the index's links), its title (heading and index entry), its content. */
@@ -56,11 +63,27 @@ const SETTINGS_SECTIONS: readonly SettingsSection[] = [
  * shown above the sections, on screen wherever the user is, and not applied).
  */
 export function SettingsView(props: SettingsViewProps) {
-  const { settings, models, providerStatus, onSettings, onProvidersChanged, onShowSetup, onClose } = props;
+  const { settings, models, providerStatus, onSettings, onProvidersChanged, onShowSetup, onClose, leaveGuard } = props;
   const { app } = useServices();
   const [error, setError] = useState<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const { current, choose } = useSectionSpy(scrollRef, SETTINGS_SECTIONS.map((s) => s.id));
+  const parts = useMemo<UnsavedParts>(() => new Map(), []);
+  /** Leaving was asked for while edits are not saved: where to go once the user has answered. */
+  const [leaving, setLeaving] = useState<{ leave: () => void } | null>(null);
+  const requestLeave = (leave: () => void) => {
+    if (dirtyParts(parts).length === 0) leave();
+    else setLeaving({ leave });
+  };
+  const guard = useRef(requestLeave);
+  guard.current = requestLeave;
+  useEffect(() => {
+    if (!leaveGuard) return;
+    leaveGuard.current = (leave) => guard.current(leave);
+    return () => {
+      leaveGuard.current = undefined;
+    };
+  }, [leaveGuard]);
 
   const save = async (patch: SettingsPatch): Promise<boolean> => {
     setError(null);
@@ -83,9 +106,33 @@ export function SettingsView(props: SettingsViewProps) {
     <section className="settings settings-indexed" data-testid="settings-view" aria-labelledby="settings-title">
       <header className="settings-header">
         <h1 id="settings-title" tabIndex={-1}>Settings</h1>
-        <button type="button" className="btn btn-secondary" onClick={onClose}>Done</button>
+        <button type="button" className="btn btn-secondary" onClick={() => requestLeave(onClose)}>Done</button>
       </header>
       {error ? <div className="notice notice-error" role="alert">{error}</div> : null}
+      {leaving ? (
+        <UnsavedChangesDialog labels={dirtyParts(parts).map((p) => p.label)}
+          onSave={async () => {
+            for (const part of dirtyParts(parts)) {
+              if (!(await part.save())) {
+                setLeaving(null);
+                part.show?.();
+                return false;
+              }
+            }
+            setLeaving(null);
+            leaving.leave();
+            return true;
+          }}
+          onDiscard={() => {
+            setLeaving(null);
+            leaving.leave();
+          }}
+          onKeepEditing={() => {
+            setLeaving(null);
+            dirtyParts(parts)[0]?.show?.();
+          }} />
+      ) : null}
+      <UnsavedPartsContext.Provider value={parts}>
       <div className="settings-scroll" ref={scrollRef} data-testid="settings-scroll">
         <div className="settings-layout">
           <SettingsIndex sections={SETTINGS_SECTIONS} current={current} onChoose={choose} />
@@ -99,6 +146,7 @@ export function SettingsView(props: SettingsViewProps) {
           </div>
         </div>
       </div>
+      </UnsavedPartsContext.Provider>
     </section>
   );
 }

@@ -12,6 +12,8 @@ import { MCP_CONFIG_API_SCHEMAS } from "../mcp/config-api-schema";
 import { MCP_SERVER_ID_PATTERN } from "../mcp/server-config";
 import { KeyedRecord } from "../keyed-record";
 import { SIGN_IN_ID_PATTERN, SignInAnswerSchema } from "./accounts";
+import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS } from "./attachments";
+import { MAX_DRAFT_TEXT_CHARS } from "./drafts";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
 const Folder = Type.String({ minLength: 1, maxLength: 4096 });
@@ -25,6 +27,23 @@ const CloudProviderChangeSchema = Type.Object(
   { additionalProperties: false },
 );
 const ExportFormat = Type.Union([Type.Literal("markdown"), Type.Literal("json")]);
+const AttachmentRefSchema = Type.Object(
+  {
+    id: Type.String({ pattern: ATTACHMENT_ID_PATTERN }),
+    name: Type.String({ maxLength: MAX_ATTACHMENT_NAME_CHARS * 4 }),
+    mimeType: Type.String({ maxLength: 100 }),
+    size: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+/** A draft as a page saves it; the text's own limit is said by main in words (DRAFT_TOO_LONG), so it is not here. */
+const ChatDraftSchema = Type.Object(
+  {
+    text: Type.String({ maxLength: MAX_DRAFT_TEXT_CHARS * 2 }),
+    attachments: Type.Array(AttachmentRefSchema, { maxItems: MAX_ATTACHMENTS }),
+  },
+  { additionalProperties: false },
+);
 /** The largest chat export `importSession` takes (the browser host's request limit for it follows). */
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 
@@ -74,6 +93,8 @@ export const APP_API_SCHEMAS = {
   applyWorktree: Type.Tuple([SessionId, Type.Boolean()]),
   keepWorktreeBranch: Type.Tuple([SessionId]),
   discardWorktree: Type.Tuple([SessionId]),
+  getDraft: Type.Tuple([SessionId]),
+  saveDraft: Type.Tuple([SessionId, ChatDraftSchema]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

@@ -15,6 +15,7 @@ import type { AccountInfo, SignInState } from "./accounts";
 import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settings";
 import type { CheckpointStorageStatus } from "./checkpoint-storage";
 import type { WorktreeApi } from "./worktrees";
+import type { ChatDraft } from "./drafts";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -207,6 +208,16 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   cancelSignIn(id: string): Promise<void>;
   /** Forgets the provider's signed-in account (its tokens). */
   signOut(provider: string): Promise<void>;
+  /**
+   * The chat's draft (drafts.ts): what was typed and attached in its message box and not sent. Empty when there is
+   * none, and when its file cannot be read (never rejects for that; only for a chat that does not exist).
+   */
+  getDraft(sessionId: string): Promise<ChatDraft>;
+  /**
+   * Keeps the chat's draft (empty: none) in its folder, atomically. Rejects with a readable Error, keeping the draft
+   * saved before, when the text is too long or a file is not stored in the chat (the session's `putAttachment`).
+   */
+  saveDraft(sessionId: string, draft: ChatDraft): Promise<void>;
 }
 
 /** A message that matches a search across chats (`searchMessages`). */

@@ -6,8 +6,8 @@ import { acceptFiles, type FileLike, type PendingAttachment } from "./attachment
  * The composer's attachments: files added (paste, drop, picker) if they may be, with a sentence for each that may
  * not; taken when the message goes out and put back if it was not sent, so nothing the user attached is lost.
  */
-export function useComposerAttachments() {
-  const [items, setItems] = useState<PendingAttachment[]>([]);
+export function useComposerAttachments(initial: readonly PendingAttachment[] = []) {
+  const [items, setItems] = useState<PendingAttachment[]>(() => [...initial]);
   const [problems, setProblems] = useState<string[]>([]);
   const current = useRef(items);
   current.current = items;

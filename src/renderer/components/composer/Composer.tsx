@@ -11,6 +11,8 @@ import { expandPromptTemplate } from "../../../shared/prompts/template-expansion
 import { usePromptTemplates } from "./usePromptTemplates";
 import { matchTemplates, slashQuery } from "./slash-menu";
 import { SlashMenu } from "./SlashMenu";
+import { useServices } from "../../context/ServicesContext";
+import { draftCacheFor, type DraftFiles } from "./draft-cache";
 
 interface ComposerProps {
   running: boolean;
@@ -30,21 +32,106 @@ interface ComposerProps {
   /** The chat, and its workspace: the `/` menu offers their prompt templates. */
   sessionId?: string;
   workspace?: string;
+  /**
+   * The chat's attachment folder, where a draft's files are kept; absent while the chat is not connected (a stored
+   * draft is loaded once it is, so its files come with it).
+   */
+  draftFiles?: DraftFiles;
+  /** Opens Settings (the draft stays: it is the chat's, kept by main); absent: no link to Settings is offered. */
+  onOpenSettings?(): void;
+  /** No model is set up for this chat: Enter says so (and where to set one up) instead of sending. */
+  noModel?: boolean;
 }
 
 /**
- * The message box. The draft (text and attachments) is cleared when a message goes out and put back if the call
- * rejects, so nothing the user typed or attached is ever lost; a rejection is shown above the box. Files come by
- * paste, drop or the paperclip's picker.
+ * The message box. The draft (text and attachments) is the chat's: held by the page's draft cache and saved by main
+ * (draft-cache.ts), so it comes back after switching chats, Settings, a reload or a restart. It is cleared when a
+ * message goes out and put back if the call rejects, so nothing the user typed or attached is ever lost; a rejection
+ * is shown above the box. Files come by paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace } = props;
-  const [draft, setDraft] = useState("");
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel } = props;
+  const drafts = draftCacheFor(useServices().app);
+  const [held] = useState(() => (sessionId ? drafts.cached(sessionId) : undefined));
+  const [draft, setDraft] = useState(held?.text ?? "");
   const [failure, setFailure] = useState<string | null>(null);
+  /** Why the draft could not be kept by main (it stays here); undefined while it is. */
+  const [draftProblem, setDraftProblem] = useState<string | undefined>();
+  /** Enter was pressed while nothing can be sent: says why, until the user types on. */
+  const [blockedSend, setBlockedSend] = useState(false);
   const [dragging, setDragging] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
-  const attachments = useComposerAttachments();
+  const attachments = useComposerAttachments(held?.items);
+  /** The chat's draft is on screen (held, or loaded from main): changes from then on are the chat's draft. */
+  const [draftReady, setDraftReady] = useState(held !== undefined || !sessionId);
+  const { restore: restoreFiles } = attachments;
+  /** For leaving the chat: whether its draft had loaded, and what the box held. */
+  const readyNow = useRef(draftReady);
+  readyNow.current = draftReady;
+  const typedNow = useRef(draft);
+  typedNow.current = draft;
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (draftReady || !sessionId) return;
+    let live = true;
+    drafts.load(sessionId).then((stored) => {
+      if (!live) return;
+      // Anything typed while it loaded goes after it, so neither is lost.
+      setDraft((now) => (now && stored.text ? `${stored.text}\n${now}` : now || stored.text));
+      setDraftReady(true);
+    }, (error: unknown) => {
+      if (!live) return;
+      setDraftProblem(errorText(error));
+      setDraftReady(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [draftReady, sessionId, drafts]);
+  useEffect(() => {
+    // The stored draft's files, once the chat is connected (its attachment folder is reached through it).
+    if (!draftReady || !sessionId || !draftFiles) return;
+    // The cache has them in the draft from now on: shown here if this composer is still there, else when it next is.
+    void drafts.fetchFiles(sessionId, draftFiles).then((fetched) => {
+      if (mounted.current && fetched.length > 0) restoreFiles(fetched);
+    });
+  }, [draftReady, sessionId, drafts, draftFiles, restoreFiles]);
+  useEffect(() => {
+    if (draftReady && sessionId) drafts.change(sessionId, { text: draft, items: attachments.items }, draftFiles);
+  }, [draftReady, sessionId, drafts, draft, attachments.items, draftFiles]);
+  useEffect(() => {
+    // A reload, a closed tab or window: drafts changed in the last moment are saved as far as the page lives to.
+    const flush = () => void drafts.flush();
+    const onHidden = () => {
+      if (document.visibilityState === "hidden") flush();
+    };
+    window.addEventListener("pagehide", flush);
+    document.addEventListener("visibilitychange", onHidden);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      document.removeEventListener("visibilitychange", onHidden);
+    };
+  }, [drafts]);
+  useEffect(() => {
+    if (!sessionId) return;
+    const stop = drafts.onProblem((id, problem) => {
+      if (id === sessionId) setDraftProblem(problem);
+    });
+    // Leaving the chat saves its draft now (the cache keeps it for switching back either way); text typed before the
+    // stored draft had loaded is added to it.
+    return () => {
+      stop();
+      if (!readyNow.current && typedNow.current) void drafts.keepTyped(sessionId, typedNow.current);
+      else void drafts.flush(sessionId);
+    };
+  }, [drafts, sessionId]);
   const prompts = usePromptTemplates(sessionId, workspace);
   const menuId = useId();
   const [menuActive, setMenuActive] = useState(0);
@@ -80,7 +167,12 @@ export const Composer = memo(function Composer(props: ComposerProps) {
 
   const submit = (kind: "send" | "steer" | "follow-up") => {
     const text = draft;
-    if ((!text.trim() && attachments.items.length === 0) || blockedReason) return;
+    if (!text.trim() && attachments.items.length === 0) return;
+    if (blockedReason) {
+      // Nothing goes, and nothing is lost: the box keeps the text; the user hears why.
+      setBlockedSend(true);
+      return;
+    }
     setDraft("");
     setFailure(null);
     const files = attachments.take();
@@ -176,9 +268,27 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       }}>
       {failure ? (
         <div className="composer-failure" role="alert">
-          Not sent: {failure}
+          <span>
+            Not sent: {failure}
+            {failure === imagesRefusal && onOpenSettings ? <> An endpoint's models can be set to read images in{" "}
+              <button type="button" className="link-button inline-link" onClick={onOpenSettings}>Settings</button>.</> : null}
+          </span>
           <button type="button" className="link-button" onClick={() => setFailure(null)} aria-label="Dismiss">✕</button>
         </div>
+      ) : null}
+      {blockedSend && blockedReason ? (
+        <div className="composer-failure" role="alert" data-testid="composer-blocked">
+          <span>
+            Not sent: {noModel ? "no model is set up for this chat. Choose one in the model picker above" : blockedReason}
+            {noModel && onOpenSettings ? <>, or set up a provider in{" "}
+              <button type="button" className="link-button inline-link" onClick={onOpenSettings}>Settings</button></> : null}
+            {noModel ? "." : null} Your message is still here.
+          </span>
+          <button type="button" className="link-button" onClick={() => setBlockedSend(false)} aria-label="Dismiss">✕</button>
+        </div>
+      ) : null}
+      {draftProblem ? (
+        <div className="composer-note" role="status" data-testid="draft-problem">Draft not saved: {draftProblem}</div>
       ) : null}
       {attachments.problems.length > 0 ? (
         <div className="composer-failure" role="alert" data-testid="attachment-problems">
@@ -228,6 +338,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           placeholder={blockedReason ?? (running ? "Steer the agent (Enter) or queue a follow-up (Alt+Enter)…" : "Message Paddock…")}
           onChange={(e) => {
             setDraft(e.target.value);
+            setBlockedSend(false);
             setMenuClosedFor(null); // typing on opens the `/` menu again
           }}
           onKeyDown={onKeyDown}

@@ -11,6 +11,7 @@ import {
   deriveEndpointId, endpointProblems, FIELD_LABELS, newDraft, saveErrorText, toDraft, toEndpoint,
   type EndpointDraft, type EndpointField, type FieldProblems,
 } from "./endpoint-draft";
+import { useUnsavedPart } from "./unsaved-changes";
 
 interface CustomProvidersEditorProps {
   providers: readonly CustomProvider[];
@@ -83,7 +84,8 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
   const touch = (uid: number, field: EndpointField) =>
     setRows((list) => list.map((row) => (row.uid === uid && !row.touched.has(field) ? { ...row, touched: new Set([...row.touched, field]) } : row)));
 
-  const save = async () => {
+  /** Saves the list; false when it was not saved (the reason is shown next to the button). */
+  const save = async (): Promise<boolean> => {
     setSubmitted(true);
     setSavedNote(false);
     const results = rows.map((row, i) => toEndpoint(row.draft, otherIds(rows, i)));
@@ -91,7 +93,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     if (wrong.length > 0) {
       setSaveError(`Not saved: fix ${wrong.length === 1 ? "this field" : `these ${wrong.length} fields`} first (${wrong.join("; ")}).`);
       setFocusInvalid((n) => n + 1);
-      return;
+      return false;
     }
     const list = results.flatMap((r) => (r.ok ? [r.endpoint] : []));
     setSaving(true);
@@ -101,7 +103,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     } catch (e) {
       setSaveError(saveErrorText(errorText(e), rows.map((r) => r.draft.name)));
       setSaving(false);
-      return;
+      return false;
     }
     try {
       for (const { draft } of rows) if (draft.key.trim()) await app.setApiKey(customProviderName(draft.id.trim()), draft.key.trim());
@@ -109,13 +111,22 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
     } catch (e) {
       setSaveError(`The endpoints were saved, but a key was not: ${errorText(e)}`);
       setSaving(false);
-      return;
+      return false;
     }
     setSaving(false);
     setSubmitted(false);
     setDirty(false);
     setSavedNote(true);
+    return true;
   };
+  // Leaving Settings with endpoint edits not saved asks first (SettingsView).
+  useUnsavedPart("endpoints", {
+    label: "Endpoints",
+    // A save under way finishes on its own (and says so if it fails): leaving then asks nothing.
+    dirty: () => dirty && !saving,
+    save,
+    show: () => root.current?.querySelector<HTMLElement>("[data-testid=endpoints-save]")?.scrollIntoView({ block: "center" }),
+  });
 
   const add = () => {
     const taken = rows.map((r) => r.draft.id.trim());
@@ -200,7 +211,7 @@ export function CustomProvidersEditor({ providers, providerStatus, onSave, onKey
         {saveError ? <p className="save-error" role="alert" data-testid="endpoints-save-error">{saveError}</p> : null}
         {savedNote && !saveError ? <p className="save-done" role="status" data-testid="endpoints-saved">Endpoints saved.</p> : null}
         <button type="button" className="btn btn-secondary" onClick={add}>Add endpoint</button>
-        <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={!dirty || saving}>
+        <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={!dirty || saving} data-testid="endpoints-save">
           {saving ? "Saving…" : "Save endpoints"}
         </button>
       </div>

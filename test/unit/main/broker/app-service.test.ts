@@ -56,6 +56,28 @@ describe("the app service behind every page call", () => {
     expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
   });
 
+  it("keeps a chat's draft through the checked call, refuses a malformed one, and a deleted chat's draft goes with it", async () => {
+    const chat = await service.createSession();
+    expect(await dispatchAppCall(service, "getDraft", [chat.id])).toEqual({ text: "", attachments: [] });
+    await dispatchAppCall(service, "saveDraft", [chat.id, { text: "half a thought", attachments: [] }]);
+    expect(await service.getDraft(chat.id)).toEqual({ text: "half a thought", attachments: [] });
+    await expect(dispatchAppCall(service, "saveDraft", [chat.id, { text: 42, attachments: [] }])).rejects.toThrow(/saveDraft: invalid arguments: .*text/);
+    await expect(dispatchAppCall(service, "saveDraft", [chat.id, { text: "x", attachments: [{ id: "../../secrets.json", name: "x", mimeType: "text/plain", size: 1 }] }])).rejects.toThrow(/invalid arguments/);
+    await expect(dispatchAppCall(service, "getDraft", ["../x"])).rejects.toThrow(/invalid arguments/);
+    await expect(service.saveDraft("00000000-0000-4000-8000-00000000dead", { text: "x", attachments: [] })).rejects.toThrow("No such chat");
+    expect(await service.getDraft(chat.id)).toEqual({ text: "half a thought", attachments: [] });
+
+    // Deleted: back with undo, draft and all; gone for good with the chat once its undo window is over.
+    await service.deleteSession(chat.id);
+    await service.restoreSession(chat.id);
+    expect((await service.getDraft(chat.id)).text).toBe("half a thought");
+    await service.deleteSession(chat.id);
+    vi.useFakeTimers({ now: Date.now() + 120_000, toFake: ["Date"] });
+    await service.deleteSession((await service.createSession()).id);
+    expect(existsSync(join(broker.sessionDir(chat.id), "draft.json"))).toBe(false);
+    await expect(service.getDraft(chat.id)).rejects.toThrow("No such chat");
+  });
+
   it("removes a deleted chat's checkpoints, and its subagents', only once its undo window is over", async () => {
     const notices: string[] = [];
     const checkpoints = new CheckpointUpkeep({ dataDir: dir, limitBytes: () => 1 << 30, liveSessions: () => [], notify: (t) => notices.push(t), graceMs: 0 });
