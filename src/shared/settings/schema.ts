@@ -32,6 +32,9 @@ export const ToolExecutionSchema = Type.Enum(["parallel", "sequential"]);
 export const ThemeSchema = Type.Enum(["system", "light", "dark"]);
 
 export { MIN_REQUEST_TIMEOUT_MS };
+/** The bounds Settings accept for automatic retries (attempts, and the longest wait before one). */
+export const MAX_RETRY_ATTEMPTS = 10;
+export const MAX_RETRY_WAIT_SECONDS = 3600;
 
 export const AbortSettingsSchema = Type.Object(
   {
@@ -42,6 +45,13 @@ export const AbortSettingsSchema = Type.Object(
     /** Ask before closing a window, or quitting, while its session's agent runs. */
     confirmCloseWhileRunning: Type.Boolean(),
     requestTimeoutMs: Type.Integer({ minimum: MIN_REQUEST_TIMEOUT_MS }),
+    /**
+     * How many times a run asks again, with growing waits, after a rate limit (429), a server error (5xx) or a dropped
+     * connection before it fails (0: never; see agent-worker/host/provider/retry-policy.ts).
+     */
+    retryAttempts: Type.Integer({ minimum: 0, maximum: MAX_RETRY_ATTEMPTS }),
+    /** The longest wait before one retry, in seconds: a provider asking for longer (Retry-After) fails the run at once. */
+    retryMaxWaitSeconds: Type.Integer({ minimum: 1, maximum: MAX_RETRY_WAIT_SECONDS }),
   },
   { additionalProperties: false },
 );
@@ -266,6 +276,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     clearQueuesOnAbort: false,
     confirmCloseWhileRunning: true,
     requestTimeoutMs: 120_000,
+    // pi's defaults (retry.maxRetries 3, a minute's longest wait).
+    retryAttempts: 3,
+    retryMaxWaitSeconds: 60,
   },
   background: {
     idleStopMinutes: 5,
