@@ -7,7 +7,7 @@
 import { Type, type Static } from "typebox";
 import { MIGRATIONS } from "./migrations";
 import { THINKING_LEVELS } from "../agent/types";
-import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
+import { MAX_RETRY_ATTEMPTS, MAX_RETRY_WAIT_SECONDS, MIN_REQUEST_TIMEOUT_MS } from "./limits";
 import { schemaErrors } from "../schema-errors";
 import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
 import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
@@ -31,10 +31,7 @@ export const QueueModeSchema = Type.Enum(["one-at-a-time", "all"]);
 export const ToolExecutionSchema = Type.Enum(["parallel", "sequential"]);
 export const ThemeSchema = Type.Enum(["system", "light", "dark"]);
 
-export { MIN_REQUEST_TIMEOUT_MS };
-/** The bounds Settings accept for automatic retries (attempts, and the longest wait before one). */
-export const MAX_RETRY_ATTEMPTS = 10;
-export const MAX_RETRY_WAIT_SECONDS = 3600;
+export { MIN_REQUEST_TIMEOUT_MS, MAX_RETRY_ATTEMPTS, MAX_RETRY_WAIT_SECONDS };
 
 export const AbortSettingsSchema = Type.Object(
   {
