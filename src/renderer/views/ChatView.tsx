@@ -263,7 +263,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         </ApprovalsContext.Provider>
       )}
       <div className="chat-bottom">
-        {view.retry ? <RetryBanner wait={view.retry} onStop={onStop} disabled={disconnected !== undefined} /> : null}
+        {view.retry ? <RetryBanner key={view.retry.until} wait={view.retry} onStop={onStop} disabled={disconnected !== undefined} /> : null}
         {failure ? (
           <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
             onContinue={continuable ? () => recover("continue") : undefined} />
