@@ -114,6 +114,23 @@ describe("automatic retries, through real workers", () => {
     }
   });
 
+  it("a worker killed during the wait leaves the failure in the chat, with Retry, and no wait", async () => {
+    const { id, client } = await chat();
+    server.enqueue({ error: { status: 429, message: "Slow down", retryAfterSeconds: 30 } });
+    await client.prompt("hello");
+    await waitForView(client, (v) => v.retry !== undefined);
+    const { worker } = await core.broker.attach(id, "probe");
+    process.kill(worker.pid!, "SIGKILL");
+    // The respawned worker's snapshot: the transcript as journaled, no run.
+    await waitForView(client, (v) => v.connection === "ready" && !v.state.isStreaming && v.state.messages.length === 2, 15_000);
+    const view = client.mirror.getView();
+    expect(view.retry).toBeUndefined();
+    expect(view.state.isStreaming).toBe(false);
+    expect(roles(client)).toEqual(["user", "assistant:error"]);
+    expect(view.state.messages[1]).toMatchObject({ errorMessage: "429 Slow down. Retry after 30 s." });
+    core.broker.detach(id, "probe");
+  });
+
   it("Stop during the wait ends the run as stopped, at once, without asking again", async () => {
     const { id, client } = await chat();
     const before = server.requests.length;
