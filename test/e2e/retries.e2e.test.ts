@@ -111,7 +111,7 @@ describe("retries in the chat", () => {
       expect(await banner(page).count()).toBe(0);
       expect(await error.count()).toBe(1);
       expect(await assistantRows(page).count()).toBe(1);
-      expect(await error.textContent()).toMatch(/The provider had a server error\..*503 Service Unavailable/);
+      expect(await error.textContent()).toMatch(/The provider had a server error\..*503 Service Unavailable\..*Paddock retried 2 times\./);
       await shot(page, "retries-server-error-final");
       expect(problems).toEqual([]);
       await page.close();

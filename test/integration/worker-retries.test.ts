@@ -106,7 +106,7 @@ describe("automatic retries, through real workers", () => {
       expect(server.requests.length - before).toBe(3);
       expect(waits.map((w) => [w.reason, w.status, w.attempt, w.attempts])).toEqual([["server", 503, 1, 2], ["server", 503, 2, 2]]);
       expect(roles(client)).toEqual(["user", "assistant:error"]);
-      expect(client.mirror.getView().state.errorMessage).toBe("503 Service Unavailable. Retry after 0.2 s.");
+      expect(client.mirror.getView().state.messages[1]).toMatchObject({ errorMessage: "503 Service Unavailable. Retry after 0.2 s. Paddock retried 2 times." });
       expect((await transcript(id)).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
       expect(told(id)).toEqual(["running", "failed"]);
     } finally {

@@ -80,13 +80,14 @@ export class RunRetries {
     const failed = agent.state.messages.at(-1);
     const why = retryableFailure(failed);
     const limits = this.host.limits();
-    if (!why || !limits || this.attempt >= limits.attempts || failed?.role !== "assistant") {
+    if (!why || !limits || failed?.role !== "assistant") {
       this.attempt = 0;
       return;
     }
     const error = failed.errorMessage ?? "";
-    const delayMs = retryDelayMs(this.attempt + 1, error, limits.maxWaitMs);
+    const delayMs = this.attempt < limits.attempts ? retryDelayMs(this.attempt + 1, error, limits.maxWaitMs) : undefined;
     if (delayMs === undefined) {
+      await this.givenUp(failed, this.attempt);
       this.attempt = 0;
       return;
     }
@@ -111,11 +112,30 @@ export class RunRetries {
     this.retryNext = true;
   }
 
+  /**
+   * The last failure after `retries` retries stays as the run's end, saying they were made, so its Retry is known to
+   * ask again after them ("503 Service Unavailable. Paddock retried 3 times."). None made: it stays as it is.
+   */
+  private async givenUp(failed: AssistantMessage, retries: number): Promise<void> {
+    if (retries === 0) return;
+    const agent = this.host.agent();
+    const said: AssistantMessage = { ...failed, errorMessage: `${failed.errorMessage ?? ""} ${retriedText(retries)}`.trim() };
+    agent.dropLastMessages(1);
+    agent.appendMessage(said);
+    await this.host.journal({ t: "drop", count: 1 });
+    await this.host.journal({ t: "message", message: said });
+  }
+
   private endWait(): void {
     if (!this.wait) return;
     this.wait = undefined;
     this.host.shown(undefined);
   }
+}
+
+/** What a failure's text gets once retrying it gave up: "Paddock retried 3 times." */
+export function retriedText(retries: number): string {
+  return `Paddock retried ${retries === 1 ? "once" : `${retries} times`}.`;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

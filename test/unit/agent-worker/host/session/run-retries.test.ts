@@ -9,6 +9,7 @@ import { RunRetries } from "../../../../../src/agent-worker/host/session/run-ret
 import type { Agent } from "../../../../../src/agent-worker/agent/index";
 import type { RetryWait } from "../../../../../src/shared/protocol/retry-wait";
 import type { TranscriptRecord } from "../../../../../src/shared-node/session-files/transcript-store";
+import { retryAfterSeconds } from "../../../../../src/shared/error-text";
 import { delay, scriptedAgent, textOf, useScriptedModel, userMessage } from "../../agent/harness";
 
 const faux = useScriptedModel(["retries-1"]);
@@ -63,14 +64,19 @@ describe("retries", () => {
 
   it("503 more times than the limit: the last failure stays, once, after `attempts` retries", async () => {
     const busy = () => failure("", "503 Service Unavailable. Retry after 0.01 s.");
-    const { agent, shown, contexts, settled } = session([busy(), busy(), busy(), fauxAssistantMessage("never asked")]);
+    const { agent, shown, journal, contexts, settled } = session([busy(), busy(), busy(), fauxAssistantMessage("never asked")]);
     await agent.prompt(userMessage("hello"));
     await settled();
     expect(contexts).toHaveLength(3);
     const assistants = agent.state.messages.filter((m) => m.role === "assistant");
     expect(assistants).toHaveLength(1);
-    expect(assistants[0]).toMatchObject({ stopReason: "error", errorMessage: "503 Service Unavailable. Retry after 0.01 s." });
+    // It says the retries were made (its Retry asks again after them); the provider's words and wait stay readable.
+    expect(assistants[0]).toMatchObject({ stopReason: "error", errorMessage: "503 Service Unavailable. Retry after 0.01 s. Paddock retried 2 times." });
+    expect(retryAfterSeconds(assistants[0].role === "assistant" ? assistants[0].errorMessage ?? "" : "")).toBe(0.01);
     expect(shown.filter(Boolean).map((w) => w?.attempt)).toEqual([1, 2]);
+    expect(journal.map((r) => (r.t === "message" && r.message.role === "assistant" ? r.message.errorMessage : r.t))).toEqual([
+      "drop", "drop", "drop", "503 Service Unavailable. Retry after 0.01 s. Paddock retried 2 times.",
+    ]);
   });
 
   it("a new message of the user's counts afresh", async () => {
@@ -95,7 +101,7 @@ describe("retries", () => {
       await settled();
       expect(contexts).toHaveLength(1);
       expect(shown).toEqual([]);
-      expect(agent.state.messages.at(-1)).toMatchObject({ stopReason: "error", errorMessage: text });
+      expect(agent.state.messages.at(-1)).toMatchObject({ stopReason: "error", errorMessage: text }); // none made: as it was
     }
   });
 
