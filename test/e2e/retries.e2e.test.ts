@@ -10,6 +10,7 @@ import { turnDirective, type OpenAITestServer } from "../../src/web-host/openai-
 import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
+import { expectAccessible } from "../../testkit/axe";
 
 let rig: E2eRig;
 let browser: Browser;
@@ -32,10 +33,10 @@ const assistantRows = (page: Page) => page.getByTestId("message-assistant");
 describe("retries in the chat", () => {
   it("a rate limit counts down its Retry-After, then the answer comes, once", async () => {
     const { page, problems } = await openChat(browser, host);
-    server.enqueue({ error: { status: 429, message: "Slow down", retryAfterSeconds: 4 } }, { text: "Here is the answer after waiting." });
+    server.enqueue({ error: { status: 429, message: "Slow down", retryAfterSeconds: 8 } }, { text: "Here is the answer after waiting." });
     await send(page, "hello there");
     await banner(page).waitFor();
-    await poll(() => countdown(page)).toMatch(/^Rate limited: retrying in [34] s…$/);
+    await poll(() => countdown(page)).toMatch(/^Rate limited: retrying in [5-8] s…$/);
     expect(await banner(page).textContent()).toContain("429 Slow down.");
     expect(await banner(page).textContent()).not.toContain("Retry after"); // the countdown says it
     expect(await banner(page).textContent()).toContain("Retry 1 of 3.");
@@ -45,9 +46,14 @@ describe("retries in the chat", () => {
     await shot(page, "retries-rate-limited-countdown");
     const first = await secondsShown(page);
     await poll(() => secondsShown(page), 5_000).toBeLessThan(first);
+    // Only the chat's bottom, which this test is about (the sidebar and header are other tests').
+    const mine = { exclude: [".sidebar", ".chat-header"], wholeHeight: false };
+    await expectAccessible(page, "a chat waiting to retry, light", mine);
     await page.emulateMedia({ colorScheme: "dark" });
     await shot(page, "retries-rate-limited-countdown-dark");
+    await expectAccessible(page, "a chat waiting to retry, dark", mine);
     await page.emulateMedia({ colorScheme: "light" });
+    expect(await banner(page).count()).toBe(1); // still waiting: the checks above saw the banner
 
     await replies(page, 1);
     expect(await banner(page).count()).toBe(0);
