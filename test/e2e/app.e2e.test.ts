@@ -162,6 +162,8 @@ describe("Paddock in the browser host", () => {
   });
 
   it("a 500 shows an error banner whose Retry asks again and succeeds", async () => {
+    // As when automatic retries are off (or used up; retries.e2e.test.ts): the error waits for the user's Retry.
+    await host.call("updateSettings", { abort: { retryAttempts: 0 } });
     const { page, problems } = await openChat(host);
     server.enqueue({ error: { status: 500, message: "upstream exploded" } });
     await send(page, "retry me please");
@@ -177,6 +179,7 @@ describe("Paddock in the browser host", () => {
     expect(await page.getByTestId("message-assistant").count()).toBe(1);
     expect(problems).toEqual([]);
     await page.close();
+    await host.call("updateSettings", { abort: { retryAttempts: 3 } });
   });
 
   it("a rejected key and a reply that stalls say what went wrong, and the chat is usable after each", async () => {

@@ -121,6 +121,9 @@ describe("New chat", () => {
 
 describe("provider failures in words", () => {
   const banner = (page: Page) => page.getByTestId("error-banner");
+  // The errors as shown once automatic retries are off or used up (retries.e2e.test.ts shows the retrying).
+  beforeAll(() => host.call("updateSettings", { abort: { retryAttempts: 0 } }));
+  afterAll(() => host.call("updateSettings", { abort: { retryAttempts: 3 } }));
 
   it("a 429 with Retry-After says how long to wait", async () => {
     const { page, problems } = await openChat(browser, host);

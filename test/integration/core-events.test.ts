@@ -93,6 +93,8 @@ describe("what main pushes as chats change", () => {
     await until(() => events.some((e) => e.type === "attention" && e.sessionId === watched.id));
     expect(c.index.get(watched.id)?.unread).toBeUndefined();
 
+    // A dropped stream that is not retried (by default it would be, and succeed): the run fails.
+    await c.service.updateSettings({ abort: { retryAttempts: 0 } });
     const unwatched = await c.service.createSession();
     const second = await view(c, unwatched.id, "window-2");
     server.enqueue({ text: "partial ", chunkChars: 4, tokensPerSecond: 100, dropAfterChunks: 2 });

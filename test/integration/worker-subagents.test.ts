@@ -192,6 +192,26 @@ describe("the subagent tool", () => {
     expect(childRequests(h, "Never runs")).toHaveLength(0);
   });
 
+  it("a subagent's task that meets a rate limit is retried, and its result is the retry's answer", async () => {
+    const root = folder();
+    h = await startHarness({ workspaceOf: () => root, settings: { retry: { attempts: 2, maxWaitMs: 60_000 } } });
+    let limited = 0;
+    h.server.setFallback((body) => {
+      const first = (body.messages as { role: string; content: unknown }[]).find((m) => m.role === "user");
+      const text = typeof first?.content === "string" ? first.content : JSON.stringify(first?.content ?? "");
+      if (text.includes("Task: Rate limited once.") && limited++ === 0) return { error: { status: 429, message: "Slow down", retryAfterSeconds: 0.2 } };
+      return defaultFallback(body);
+    });
+    const client = await h.client("parent");
+    await client.prompt(subagent({ agent: "worker", task: "Rate limited once." }));
+    await settled(client, 4);
+    const result = toolResult(client);
+    expect(result.isError).toBe(false);
+    expect(result.text).toBe("Task: Rate limited once.");
+    expect(result.details.runs.map((r) => r.status)).toEqual(["completed"]);
+    expect(childRequests(h, "Rate limited once.")).toHaveLength(2);
+  });
+
   it("a subagent whose process is killed is a failed task, and says so", async () => {
     const root = folder();
     h = await startHarness({ workspaceOf: () => root });

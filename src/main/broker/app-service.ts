@@ -57,6 +57,7 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     followUpMode: settings.followUpMode,
     toolExecution: settings.toolExecution,
     requestTimeoutMs: settings.abort.requestTimeoutMs,
+    retry: { attempts: settings.abort.retryAttempts, maxWaitMs: settings.abort.retryMaxWaitSeconds * 1000 },
     clearQueuesOnAbort: settings.abort.clearQueuesOnAbort,
     toolApproval: settings.tools.approval,
     approvalTimeoutMs: settings.tools.approvalTimeoutMinutes * 60_000,

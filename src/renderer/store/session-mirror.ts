@@ -92,6 +92,7 @@ export class SessionMirror {
       approvals: snapshot.approvals,
       workspace: snapshot.workspace,
       chatOptions: snapshot.chatOptions,
+      retry: snapshot.retry,
     });
   }
 
@@ -168,6 +169,8 @@ export class SessionMirror {
         return { ...view, workspace: item.workspace };
       case "options":
         return { ...view, chatOptions: item.options };
+      case "retry":
+        return { ...view, retry: item.wait };
       default: {
         const event = this.decoder.decode(item, view.state, view.historyStart);
         const state = reduceAgentState(view.state as AgentStateData, event);

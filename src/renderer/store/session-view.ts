@@ -5,6 +5,7 @@ import type { ModelRef } from "../../shared/protocol/app-api";
 import type { ApprovalRequest, PageSessionMethod, SessionApi, SessionMethod, WorkspaceInfo } from "../../shared/protocol/session-protocol";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 import type { HeldMessage } from "../../shared/protocol/held-messages";
+import type { RetryWait } from "../../shared/protocol/retry-wait";
 
 /**
  * The page's link to the session's worker. "reconnecting": the link dropped (the worker died and main is starting
@@ -46,6 +47,8 @@ export interface SessionView {
   readonly workspace?: WorkspaceInfo;
   /** The chat's own instructions and parameters; undefined or empty: the defaults. */
   readonly chatOptions?: ChatOptions;
+  /** The run waits to ask the model again after a rate limit, a server error or a dropped connection. */
+  readonly retry?: RetryWait;
   readonly connection: ConnectionStatus;
   readonly notices: readonly SessionNotice[];
 }

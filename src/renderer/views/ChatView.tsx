@@ -15,6 +15,7 @@ import { sumUsage } from "../../shared/agent/usage";
 import { Composer } from "../components/composer/Composer";
 import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
+import { RetryBanner } from "../components/common/RetryBanner";
 import { NoticeBanner } from "../components/common/NoticeBanner";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { effectiveThinkingLevel } from "../components/common/model-picker-items";
@@ -75,7 +76,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
-  const running = state.isStreaming;
+  // A run waiting to retry is at work too, also in the moment between the failed attempt's run and the retry's.
+  const running = state.isStreaming || view.retry !== undefined;
   const [recovering, setRecovering] = useState<"retry" | "continue" | null>(null);
   /** Counts the user's sends: sending brings the list back to the newest message. */
   const [sent, setSent] = useState(0);
@@ -91,10 +93,11 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     [inContext, state.streamingMessage, state.model.contextWindow]);
   const items = useMemo(() => {
     const next = historyStart + state.messages.length;
-    const tail = streamingItem(state.streamingMessage, next) ?? waitingItem(state, running, next);
+    // While a retry waits its banner says what happens; the "thinking" row comes back as the retry asks.
+    const tail = streamingItem(state.streamingMessage, next) ?? waitingItem(state, running && !view.retry, next);
     const head: ChatItem[] = historyStart > 0 ? [{ kind: "history", key: "history", count: historyStart }] : [];
     return head.length > 0 || tail ? [...head, ...transcript.items, ...(tail ? [tail] : [])] : transcript.items;
-  }, [transcript, state, running, historyStart]);
+  }, [transcript, state, running, historyStart, view.retry]);
 
   const title = listedTitle || titleFrom(state.messages) || "New chat";
   const currentModel = models.find((m) => m.provider === state.model.provider && m.id === state.model.id);
@@ -269,6 +272,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         </ApprovalsContext.Provider>
       )}
       <div className="chat-bottom">
+        {view.retry ? <RetryBanner key={view.retry.until} wait={view.retry} onStop={onStop} disabled={disconnected !== undefined} /> : null}
         {failure ? (
           <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
             onContinue={continuable ? () => recover("continue") : undefined} />
@@ -287,7 +291,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       {changes.panel}
       {changes.dialog}
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="run-status">
-        {running ? "Assistant is responding…" : failure ? "The reply failed." : ""}
+        {running ? (view.retry ? "" : "Assistant is responding…") : failure ? "The reply failed." : ""}
       </div>
       <div className="visually-hidden" role="status" aria-live="polite" data-testid="approval-status">
         {view.approvals.length > 0 ? questionAnnouncement(view.approvals[0].toolName, view.approvals.length) : ""}

@@ -28,6 +28,11 @@ export interface WorkerSettings {
   followUpMode: QueueMode;
   toolExecution: ToolExecutionMode;
   requestTimeoutMs: number;
+  /**
+   * Automatic retries after a rate limit, a server error or a dropped connection (Settings → Stopping and timeouts):
+   * at most `attempts` of them (0: none), none after a wait longer than `maxWaitMs` would be needed. Absent: none.
+   */
+  retry?: { attempts: number; maxWaitMs: number };
   clearQueuesOnAbort: boolean;
   /** Per tool: run at once or ask (a tool not listed asks); see approval-gate.ts. */
   toolApproval: Record<string, ToolPolicy>;

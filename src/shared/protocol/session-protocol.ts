@@ -15,6 +15,7 @@ import type { WireEvent } from "./wire-events";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
 import { MAX_INSTRUCTIONS_CHARS, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE, MIN_TEMPERATURE, type ChatOptions } from "./chat-options";
 import type { HeldMessage } from "./held-messages";
+import type { RetryWait } from "./retry-wait";
 import { CHANGES_ARGS, type ChangeSet, type ChangesSince, type CheckpointId, type ConflictAnswer, type FileDiff, type RevertResult, type RewindScope } from "./changes";
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
 import type { AgentBriefing } from "./agent-briefing";
@@ -52,6 +53,8 @@ export interface SessionSnapshot {
   modelProblem?: string;
   /** With `modelProblem`: the model the chat names, which a page offers to replace with the closest one it lists. */
   unresolvedModel?: ModelRef;
+  /** The run waits to ask the model again after a failure waiting may cure (retry-wait.ts); absent: it does not. */
+  retry?: RetryWait;
 }
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
@@ -114,6 +117,8 @@ export type SessionStreamItem =
   | { k: "workspace"; workspace?: WorkspaceInfo }
   /** The chat's own instructions and parameters changed (all of them). */
   | { k: "options"; options: ChatOptions }
+  /** The run began waiting to retry (`wait`), or stopped waiting (absent): see retry-wait.ts. */
+  | { k: "retry"; wait?: RetryWait }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "notice"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
 

@@ -7,7 +7,7 @@
 import { Type, type Static } from "typebox";
 import { MIGRATIONS } from "./migrations";
 import { THINKING_LEVELS } from "../agent/types";
-import { MIN_REQUEST_TIMEOUT_MS } from "./limits";
+import { MAX_RETRY_ATTEMPTS, MAX_RETRY_WAIT_SECONDS, MIN_REQUEST_TIMEOUT_MS } from "./limits";
 import { schemaErrors } from "../schema-errors";
 import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
 import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
@@ -31,7 +31,7 @@ export const QueueModeSchema = Type.Enum(["one-at-a-time", "all"]);
 export const ToolExecutionSchema = Type.Enum(["parallel", "sequential"]);
 export const ThemeSchema = Type.Enum(["system", "light", "dark"]);
 
-export { MIN_REQUEST_TIMEOUT_MS };
+export { MIN_REQUEST_TIMEOUT_MS, MAX_RETRY_ATTEMPTS, MAX_RETRY_WAIT_SECONDS };
 
 export const AbortSettingsSchema = Type.Object(
   {
@@ -42,6 +42,13 @@ export const AbortSettingsSchema = Type.Object(
     /** Ask before closing a window, or quitting, while its session's agent runs. */
     confirmCloseWhileRunning: Type.Boolean(),
     requestTimeoutMs: Type.Integer({ minimum: MIN_REQUEST_TIMEOUT_MS }),
+    /**
+     * How many times a run asks again, with growing waits, after a rate limit (429), a server error (5xx) or a dropped
+     * connection before it fails (0: never; see agent-worker/host/provider/retry-policy.ts).
+     */
+    retryAttempts: Type.Integer({ minimum: 0, maximum: MAX_RETRY_ATTEMPTS }),
+    /** The longest wait before one retry, in seconds: a provider asking for longer (Retry-After) fails the run at once. */
+    retryMaxWaitSeconds: Type.Integer({ minimum: 1, maximum: MAX_RETRY_WAIT_SECONDS }),
   },
   { additionalProperties: false },
 );
@@ -272,6 +279,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     clearQueuesOnAbort: false,
     confirmCloseWhileRunning: true,
     requestTimeoutMs: 120_000,
+    // pi's defaults (retry.maxRetries 3, a minute's longest wait).
+    retryAttempts: 3,
+    retryMaxWaitSeconds: 60,
   },
   background: {
     idleStopMinutes: 5,

@@ -36,6 +36,7 @@ import {
 import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
 import { HeldQueue } from "./held-queue";
+import { RunRetries } from "./run-retries";
 import type { Transport } from "../../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../../shared/providers/custom-provider";
 import { subagentResult, subagentUsage } from "./subagent-task";
@@ -173,6 +174,8 @@ export class SessionHost {
   private mcpToolsLeftOut = 0;
   /** Queued messages a Stop or a failed run left behind, until the user sends or discards them. */
   private readonly held: HeldQueue;
+  /** Asks again by itself after a rate limit, a server error or a dropped connection (run-retries.ts). */
+  private readonly retries: RunRetries;
   /**
    * The chat's record of its workspace's changes: checkpoints, the changes view, reverts, rewind (workspace-changes.ts).
    * A subagent's session records none: its parent's `subagent` call checkpoints the whole task, attributed to it.
@@ -343,6 +346,13 @@ export class SessionHost {
       onQueueChange: (change) => this.journal.agentQueueChanged(change),
     });
     this.journal.follow(this.agent);
+    // After the journal's listener: a failed reply is journaled before its retry drops it.
+    this.retries = new RunRetries({
+      agent: () => this.agent,
+      limits: () => this.settings.retry,
+      shown: (wait) => this.mirrors.push({ k: "retry", ...(wait ? { wait } : {}) }),
+      journal: (record) => this.journal.record(record),
+    });
     this.actions = new MessageActions({
       agent: this.agent,
       requireModel: () => this.requireModel(),
@@ -788,8 +798,8 @@ export class SessionHost {
         const problem = this.workspace?.info().problem;
         if (problem) throw new Error(problem);
         await this.api.prompt(task);
-        // Accepted: the task's result is its run's, once that has settled.
-        await this.agent.waitForIdle();
+        // Accepted: the task's result is its run's, once that has settled (with its retries).
+        await this.runsSettled();
       });
     } catch (error) {
       return { ok: false, output: "", stopReason: "error", errorMessage: errorText(error), usage: subagentUsage(sumUsage([])) };
@@ -824,6 +834,14 @@ export class SessionHost {
 
   private systemPrompt(): string {
     return chatPrompt(this.promptInputs());
+  }
+
+  /** Resolves once the Agent is idle and no retry is about to start (one starts as the failed run settles). */
+  private async runsSettled(): Promise<void> {
+    do {
+      await this.agent.waitForIdle();
+      await Promise.resolve();
+    } while (this.agent.state.isStreaming);
   }
 
   /** Aborts the run, waits for it to settle, flushes events and the transcript, closes every connection. */
@@ -863,9 +881,12 @@ export class SessionHost {
       this.changes?.runStarted();
       this.compactor.runStarted();
       this.held.runStarted();
+      this.retries.runStarted();
     }
-    if (event.type === "run_settled") this.held.runSettled();
-    if (event.type === "run_start" || event.type === "run_settled") this.reportStatus();
+    // A retry that takes over is no end of the work: nothing is held, and main hears of no end (the retry's start follows).
+    const retrying = event.type === "run_settled" && this.retries.takeOver();
+    if (event.type === "run_settled" && !retrying) this.held.runSettled();
+    if (event.type === "run_start" || (event.type === "run_settled" && !retrying)) this.reportStatus();
     // A subagent's parent shows what it is doing: each tool call is news.
     else if (this.role.reportsOn(event)) this.reportStatus();
   }
@@ -880,6 +901,7 @@ export class SessionHost {
       approvals: this.approvals.pending(),
       ...(this.workspace ? { workspace: this.workspaceInfo(this.workspace) } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
+      ...(this.retries.current ? { retry: this.retries.current } : {}),
       ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
     }));
   }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Settings } from "../../../../shared/settings/schema";
-import { MIN_REQUEST_TIMEOUT_MS } from "../../../../shared/settings/limits";
+import { MAX_RETRY_ATTEMPTS, MAX_RETRY_WAIT_SECONDS, MIN_REQUEST_TIMEOUT_MS } from "../../../../shared/settings/limits";
 import { MAX_INSTRUCTIONS_CHARS } from "../../../../shared/protocol/chat-options";
 import { useServices } from "../../../context/ServicesContext";
 import { Check, Field, Group, NumberField } from "../fields";
@@ -69,6 +69,16 @@ export function ChatsSection({ settings, save, onError }: SettingsSectionProps) 
           check={(seconds) => (Number.isFinite(seconds) && seconds * 1000 >= MIN_REQUEST_TIMEOUT_MS ? null
             : `The request timeout must be at least ${MIN_REQUEST_TIMEOUT_MS / 1000} seconds.`)}
           commit={(seconds) => save({ abort: { requestTimeoutMs: Math.round(seconds * 1000) } })} />
+        <NumberField id="set-retries" label="Retries after a rate limit or server error" min={0} max={MAX_RETRY_ATTEMPTS}
+          hint="Also after a dropped connection. Each retry waits what the provider asks (Retry-After), else 2, 4, 8… seconds; the chat counts down and Stop ends it. 0: the error shows at once."
+          value={settings.abort.retryAttempts} onError={onError}
+          invalid={`The number of retries must be a whole number from 0 to ${MAX_RETRY_ATTEMPTS}.`}
+          commit={(attempts) => save({ abort: { retryAttempts: attempts } })} />
+        <NumberField id="set-retry-wait" label="Longest wait before a retry (seconds)" min={1} max={MAX_RETRY_WAIT_SECONDS}
+          hint="A provider that asks to wait longer gets no retry: the error says how long it asked for."
+          value={settings.abort.retryMaxWaitSeconds} onError={onError}
+          invalid={`The longest wait must be a whole number of seconds from 1 to ${MAX_RETRY_WAIT_SECONDS}.`}
+          commit={(seconds) => save({ abort: { retryMaxWaitSeconds: seconds } })} />
       </Group>
 
       <Group title="Background" description="A chat's agent keeps working when you switch chats or close its window.">
