@@ -74,6 +74,8 @@ export const APP_API_SCHEMAS = {
   applyWorktree: Type.Tuple([SessionId, Type.Boolean()]),
   keepWorktreeBranch: Type.Tuple([SessionId]),
   discardWorktree: Type.Tuple([SessionId]),
+  projectGrants: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
+  removeProjectGrant: Type.Tuple([Folder, Type.String({ minLength: 1, maxLength: 1100 })]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

@@ -207,6 +207,31 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   cancelSignIn(id: string): Promise<void>;
   /** Forgets the provider's signed-in account (its tokens). */
   signOut(provider: string): Promise<void>;
+  /**
+   * "Allowed in this project": with a chat, its workspace's grants (its folder by real path; no projects without a
+   * workspace); with null, every project's (Settings). Each grant exactly as it applies.
+   */
+  projectGrants(sessionId: string | null): Promise<ProjectGrants>;
+  /**
+   * Removes one grant of a project (`folder` as `projectGrants` gave it); every chat working there asks again from
+   * its next call. Resolves whether it was there.
+   */
+  removeProjectGrant(folder: string, grant: string): Promise<boolean>;
+}
+
+/** What projects allow without asking (`projectGrants`). */
+export interface ProjectGrants {
+  projects: {
+    /** The workspace folder's real path. */
+    folder: string;
+    grants: {
+      /** The grant itself (grant-format.ts), which `removeProjectGrant` takes. */
+      grant: string;
+      kind: "tool" | "command" | "network";
+      /** Exactly what it allows: the tool's name, the whole command, the host. */
+      label: string;
+    }[];
+  }[];
 }
 
 /** A message that matches a search across chats (`searchMessages`). */
