@@ -3,7 +3,7 @@
  * host, real workers, the real sandbox, the built page in Chromium, and a local HTTP server standing in for a package
  * registry on a host no rule allows. The command waits and its card asks ("curl wants 127.0.0.1:<port>"); Allow
  * once lets it through; "Allow … in this project" keeps the exact command and the host, which the workspace chip's
- * panel and Settings list, each removable. Screenshots: test-results/screens/network-question.png,
+ * panel and Settings list, each removable. Screenshots: test-results/screens/approval-exact-scopes.png, network-question.png,
  * project-grants-chip.png, project-grants-settings.png.
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -70,6 +70,7 @@ describe.skipIf(!sandbox.available)("a command the sandbox refuses network acces
     expect(await card.getByTestId("approval-chat").textContent()).toContain(fetchCommand());
     expect(await card.getByTestId("approval-project").textContent()).toBe(`Allow ${fetchCommand()} in this project P`);
     await page.waitForTimeout(700); // the buttons wait 600 ms after a question appears
+    await shot(page, "approval-exact-scopes");
     await card.getByTestId("approval-project").click();
 
     // It runs, and its connection to the registry waits for the network question in the same card.
