@@ -79,8 +79,12 @@ describe("allowed in this project", () => {
 });
 
 describe.skipIf(!sandbox.available)("a sandboxed command's network access", () => {
+  let served = 0;
   async function localServer(): Promise<number> {
-    server = createServer((_request, response) => response.end("hello from the registry\n"));
+    server = createServer((_request, response) => {
+      served++;
+      response.end("hello from the registry\n");
+    });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", () => resolve()));
     return (server.address() as AddressInfo).port;
   }
@@ -130,5 +134,23 @@ describe.skipIf(!sandbox.available)("a sandboxed command's network access", () =
     await settled(second, 4);
     expect(resultOf(second, "p2")).toContain("hello from the registry");
     expect(second.mirror.getView().approvals).toEqual([]);
+  }, 90_000);
+
+  it("a subagent's command on its parent's task asks in the parent's chat, labelled with the agent", async () => {
+    const port = await localServer();
+    const workspace = folders.make();
+    h = await startHarness({ workspaceOf: () => workspace, projectGrants: await grantsIn(folders.make()), settings: { toolApproval: { subagent: "allow", bash: "allow" } } });
+    const client = await h.client("net-parent");
+    const fetch = turnDirective({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: fetchCommand(port) } }] });
+    const task = turnDirective({ toolCalls: [{ id: "s1", name: "subagent", arguments: { agent: "worker", task: `Fetch it. ${fetch}` } }] });
+    const before = served;
+    void client.prompt(task).catch(() => {});
+    await waitForView(client, (v) => v.approvals.some((a) => a.network), 30_000);
+    const [question] = client.mirror.getView().approvals;
+    expect(question).toMatchObject({ toolName: "network", network: true, from: { agent: "worker", parentToolCallId: "s1" }, summary: `worker: curl wants 127.0.0.1:${port}` });
+    expect(served).toBe(before);
+    await client.answerApproval(question.toolCallId, "once");
+    await settled(client, 4);
+    expect(served).toBe(before + 1);
   }, 90_000);
 });
