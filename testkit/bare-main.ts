@@ -19,6 +19,7 @@ export const BARE_MAIN: MainControlApi = {
   stopSubagent: notOffered,
   taskWorktree: notOffered,
   askParent: notOffered,
+  addProjectGrant: notOffered,
   mcpTools: notOffered,
   mcpCall: notOffered,
   mcpCancel: notOffered,

@@ -87,6 +87,8 @@ export interface BrokerRigOptions {
   resolveModel?(ref: ModelRef): Model<any>;
   /** Called as main records a subagent's session: after it checked the child's folder, before the child starts. */
   onChildSession?: SessionBrokerOptions["onChildSession"];
+  /** "Allowed in this project" (main's project-grants.ts); absent: none kept. */
+  projectGrants?: SessionBrokerOptions["projectGrants"];
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
@@ -120,6 +122,7 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
     }),
     maxSubagents: () => options.maxSubagents ?? 8,
     worktreesDir: `${dataDir}-worktrees`,
+    ...(options.projectGrants ? { projectGrants: options.projectGrants } : {}),
     onChildSession: (child) => {
       if (child.workspace) childWorkspaces.set(child.sessionId, child.workspace);
       childLaunches.set(child.sessionId, child.launch);
@@ -168,7 +171,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel" | "onChildSession">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel" | "onChildSession" | "projectGrants">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

@@ -113,6 +113,9 @@ const api: WorkerControlApi = {
   async mcpProgress(progress) {
     host?.mcpProgress(progress);
   },
+  async projectGrantsChanged(grants) {
+    host?.projectGrantsChanged(grants);
+  },
 };
 
 Comlink.expose(api, rpcEndpoint(control, { lane: "c2w" }));

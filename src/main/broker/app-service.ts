@@ -2,6 +2,8 @@
  * Main's side of the page calls (AppApi), Electron-free: sessions index, settings, keys, models, notices. The
  * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
  */
+import { realFolderOf, type ProjectGrants } from "./project-grants";
+import type { ProjectGrants as ProjectGrantsView } from "../../shared/protocol/app-api";
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute } from "node:path";
@@ -104,6 +106,8 @@ export interface AppServiceOptions<Port> {
   undoWindowMs?: number;
   /** Worktree chats and isolated tasks' worktrees (session-worktrees.ts); absent: those calls are refused. */
   worktrees?: SessionWorktrees;
+  /** "Allowed in this project" (project-grants.ts); absent: no project has any, removing refuses. */
+  projectGrants?: ProjectGrants;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -428,6 +432,22 @@ export class AppService<Port = never> implements AppApi {
   async discardWorktree(sessionId: string): Promise<void> {
     const { ended } = await this.requireWorktrees().discard(sessionId);
     if (ended) await this.broker.setWorkspace(sessionId, undefined);
+  }
+
+  async projectGrants(sessionId: string | null): Promise<ProjectGrantsView> {
+    const store = this.options.projectGrants;
+    if (sessionId === null) return store?.view() ?? { projects: [] };
+    const entry = this.options.index.get(sessionId);
+    if (!entry) throw new Error("No such chat.");
+    const folder = await realFolderOf(entry.workspace);
+    if (!folder) return { projects: [] };
+    return store?.view(folder) ?? { projects: [{ folder, grants: [] }] };
+  }
+
+  async removeProjectGrant(folder: string, grant: string): Promise<boolean> {
+    const store = this.options.projectGrants;
+    if (!store) throw new Error("Project grants are not kept here.");
+    return store.remove(folder, grant);
   }
 
   private requireWorktrees(): SessionWorktrees {

@@ -3,6 +3,7 @@
  * secrets, session index, broker and app service over one data folder, wired with the same closures. A host adds
  * only what is its own: how workers are launched, how pages reach them, windows or HTTP.
  */
+import { PROJECT_GRANTS_FILE, ProjectGrants } from "./project-grants";
 import { existsSync, renameSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -156,6 +157,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) ?? keyOrigin(key, undefined, endpoints()),
   });
   const index = await SessionIndex.open(files.sessionIndexFile);
+  const { grants: projectGrants, notice: projectGrantsNotice } = await ProjectGrants.open(join(options.dataDir, PROJECT_GRANTS_FILE));
   const piModels = new PiModelsSource(join(piAgentFolder({ homeDir: options.homeDir, env: options.env }), "models.json"), {
     isBuiltIn: (id) => catalogProviders().includes(id),
   });
@@ -210,6 +212,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     skills,
     maxSubagents: () => settings.get().tools.maxSubagents,
     worktreesDir: files.worktreesDir,
+    projectGrants,
     ...(mcp ? { mcp } : {}),
     onChildSession: (child) => {
       const now = Date.now();
@@ -272,10 +275,12 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     models,
     accounts,
     checkpoints,
+    projectGrants,
     ...(undoWindowMs !== undefined ? { undoWindowMs } : {}),
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
   });
+  if (projectGrantsNotice) service.notify("warning", projectGrantsNotice.text);
   // Chats deleted before Paddock last quit, their undo window long over, go now; then the limit's first check.
   void service.purgeDeleted().catch((error) => service.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
   checkpoints.start();

@@ -14,6 +14,7 @@
  * - `close()` stops a session now (a deleted chat); `dispose()` (quit) stops every worker, stops already under way
  *   included, and never takes longer than its limit.
  */
+import { realFolderOf, type ProjectGrants } from "./project-grants";
 import type {
   MainControlApi,
   ProviderRequestConfig,
@@ -105,6 +106,11 @@ export interface SessionBrokerOptions<Port = never> {
   childLaunchOf?(sessionId: string): RecordedLaunch | undefined;
   /** Where the skills a worker lists to its model come from (main/skills); absent: none. */
   skills?: Pick<SkillCatalog, "listing">;
+  /**
+   * "Allowed in this project" (project-grants.ts): a worker starts with its workspace's grants, adds one with
+   * `addProjectGrant`, and every live worker in a folder whose grants change is told at once. Absent: none.
+   */
+  projectGrants?: ProjectGrants;
   /** The MCP runtime (main/mcp): workers' MCP calls go there, and its tool changes reach every live worker. */
   mcp?: McpGateway & { onToolsChanged(listener: (tools: McpToolDescriptor[]) => void): () => void };
 }
@@ -176,6 +182,7 @@ export class SessionBroker<Port = never> {
   private sandbox: SandboxVerdict | undefined;
 
   constructor(private readonly options: SessionBrokerOptions<Port>) {
+    options.projectGrants?.onChange((folder, grants) => void this.projectGrantsChanged(folder, grants));
     this.pool = new WorkerPool(
       options.launcher,
       (worker) => this.callbacks(worker),
@@ -234,6 +241,9 @@ export class SessionBroker<Port = never> {
     if (!started) return;
     const identity = folder ? await identityOf(folder) : undefined;
     await started.worker.call((c) => c.setWorkspace(folder, identity));
+    // Another folder is another project: its grants replace the old folder's (none without a workspace).
+    const grants = (await this.options.projectGrants?.forWorkspace(folder))?.grants ?? [];
+    await started.worker.call((c) => c.projectGrantsChanged(grants)).catch(() => {});
   }
 
   /** What the session's agent is doing ("idle" when it has no worker). */
@@ -318,6 +328,20 @@ export class SessionBroker<Port = never> {
   /** Sends changed settings to every live worker. */
   broadcastSettings(settings: WorkerSettings): Promise<void> {
     return this.toEveryWorker((c) => c.updateSettings(settings));
+  }
+
+  /**
+   * A project's grants changed: every live worker whose workspace's real path is that folder gets the new list (a
+   * removed grant no longer applies from its next call).
+   */
+  private async projectGrantsChanged(folder: string, grants: string[]): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map(async (live) => {
+        if ((await realFolderOf(this.workspaceFor(live.id))) !== folder) return;
+        const started = await live.worker.catch(() => undefined);
+        await started?.worker.call((c) => c.projectGrantsChanged(grants)).catch(() => {});
+      }),
+    );
   }
 
   /** One call to every live worker; a worker that is gone or fails is skipped. */
@@ -445,6 +469,7 @@ export class SessionBroker<Port = never> {
     const workspaceIdentity = launch ? launch.workspaceIdentity : workspace ? await identityOf(workspace) : undefined;
     // A subagent task records no checkpoints of its own (its parent's call does): only a chat's worktree matters.
     const worktree = launch ? undefined : this.options.worktreeOf?.(sessionId);
+    const projectGrants = (await this.options.projectGrants?.forWorkspace(workspace))?.grants ?? [];
     try {
       result = await worker.call((c) =>
         c.init({
@@ -459,6 +484,7 @@ export class SessionBroker<Port = never> {
           ...(launch ? { subagent: launch.setup } : {}),
           ...(this.subagents && !launch ? { agentFolders: this.subagents.agentFolders() } : {}),
           ...(this.sandbox ? { sandbox: this.sandbox } : {}),
+          ...(projectGrants.length > 0 ? { projectGrants } : {}),
           integrityCheck: this.options.integrityCheck,
           sessionTransport: this.options.sessionTransport,
         }),
@@ -540,6 +566,16 @@ export class SessionBroker<Port = never> {
       runSubagent: async (request) => this.requireSubagents().run(this.callerSession(worker()), request),
       stopSubagent: async (requestId) => this.requireSubagents().stop(this.callerSession(worker()), requestId),
       askParent: async (question) => this.requireSubagents().askParent(this.callerSession(worker()), question),
+      addProjectGrant: async (grant) => {
+        const sessionId = this.callerSession(worker());
+        const store = this.options.projectGrants;
+        if (!store) throw new Error("Project grants are not kept here.");
+        // The folder as it is now, by real path: a workspace swapped for a link to another folder grants that one
+        // nothing of this one's, and this grant goes to the folder the chat really works in.
+        const folder = await realFolderOf(this.workspaceFor(sessionId));
+        if (!folder) throw new Error("This chat has no workspace folder, so nothing can be allowed for its project.");
+        await store.add(folder, grant);
+      },
       taskWorktree: async (request) => this.taskWorktrees.run(this.callerSession(worker()), request),
       // Asked during `init`, before the worker is its session's current one: any bound worker may see the list.
       mcpTools: async () => {

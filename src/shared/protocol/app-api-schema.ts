@@ -95,6 +95,8 @@ export const APP_API_SCHEMAS = {
   discardWorktree: Type.Tuple([SessionId]),
   getDraft: Type.Tuple([SessionId]),
   saveDraft: Type.Tuple([SessionId, ChatDraftSchema]),
+  projectGrants: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
+  removeProjectGrant: Type.Tuple([Folder, Type.String({ minLength: 1, maxLength: 1100 })]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

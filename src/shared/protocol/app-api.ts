@@ -218,6 +218,31 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
    * saved before, when the text is too long or a file is not stored in the chat (the session's `putAttachment`).
    */
   saveDraft(sessionId: string, draft: ChatDraft): Promise<void>;
+  /**
+   * "Allowed in this project": with a chat, its workspace's grants (its folder by real path; no projects without a
+   * workspace); with null, every project's (Settings). Each grant exactly as it applies.
+   */
+  projectGrants(sessionId: string | null): Promise<ProjectGrants>;
+  /**
+   * Removes one grant of a project (`folder` as `projectGrants` gave it); every chat working there asks again from
+   * its next call. Resolves whether it was there.
+   */
+  removeProjectGrant(folder: string, grant: string): Promise<boolean>;
+}
+
+/** What projects allow without asking (`projectGrants`). */
+export interface ProjectGrants {
+  projects: {
+    /** The workspace folder's real path. */
+    folder: string;
+    grants: {
+      /** The grant itself (grant-format.ts), which `removeProjectGrant` takes. */
+      grant: string;
+      kind: "tool" | "command" | "network";
+      /** Exactly what it allows: the tool's name, the whole command, the host. */
+      label: string;
+    }[];
+  }[];
 }
 
 /** A message that matches a search across chats (`searchMessages`). */

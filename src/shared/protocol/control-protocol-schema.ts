@@ -96,6 +96,7 @@ export const MAIN_CONTROL_SCHEMAS = {
   runSubagent: Type.Tuple([SubagentRequestSchema]),
   stopSubagent: Type.Tuple([Id]),
   askParent: Type.Tuple([SubagentApprovalQuestionSchema]),
+  addProjectGrant: Type.Tuple([Type.String({ minLength: 1, maxLength: 1100 })]),
   taskWorktree: Type.Tuple([TaskWorktreeRequestSchema]),
   mcpTools: Type.Tuple([]),
   mcpCall: Type.Tuple([WorkerMcpCallSchema]),

@@ -90,6 +90,11 @@ export interface WorkerInitOptions {
   subagent?: SubagentSetup;
   /** Whether shell commands can be sandboxed on this machine, when an earlier worker found out (saves the probe). */
   sandbox?: SandboxVerdict;
+  /**
+   * What the workspace's project allows ("Allowed in this project": main's grants for the folder's real path, see
+   * grant-format.ts); later changes come as `projectGrantsChanged`. Absent: none.
+   */
+  projectGrants?: string[];
   /** Where user-scope agent definitions are read from (pi's folder, Paddock's): the `subagent` tool's description names them. */
   agentFolders?: { pi: string; paddock: string };
 }
@@ -324,6 +329,11 @@ export interface WorkerControlApi {
   modelsChanged(): Promise<void>;
   /** Progress of one of this worker's MCP calls (`callId` as the worker named it in `mcpCall`). */
   mcpProgress(progress: McpCallProgress): Promise<void>;
+  /**
+   * The project's grants changed (one added by any chat in the folder, one removed in the chat or Settings): all of
+   * them, for the workspace this worker was told of; they replace the earlier list at once.
+   */
+  projectGrantsChanged(grants: string[]): Promise<void>;
 }
 
 /** A worker's MCP tool call (see MainControlApi.mcpCall). */
@@ -365,6 +375,12 @@ export interface MainControlApi {
    * that the task is a child of the calling session and worked in a worktree; anything else is refused in words.
    */
   taskWorktree(request: TaskWorktreeRequest): Promise<TaskWorktreeAnswer>;
+  /**
+   * "Allow for this project": main keeps `grant` (grant-format.ts's project shapes only) for the real path of the
+   * calling session's workspace, then tells every worker there (`projectGrantsChanged`). Rejects in words when the
+   * session has no workspace or the grant has another shape.
+   */
+  addProjectGrant(grant: string): Promise<void>;
   /** Subagents: a tool call of theirs needs the user (see WorkerControlApi.askApproval). */
   askParent(question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }>;
   /** Every enabled, ready MCP server's tools (the worker keeps those of the servers its chat uses). */

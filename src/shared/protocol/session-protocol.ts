@@ -72,6 +72,16 @@ export interface ApprovalRequest {
    * allowed (a compound shell command, a shell outside any sandbox, a change of a file the sandbox protects).
    */
   scope?: string;
+  /**
+   * What "allow for this project" would allow from now on in every chat of the workspace's folder, as its button
+   * shows it (the tool, the exact command, the host). Absent: not offered (no workspace, or only once).
+   */
+  project?: string;
+  /**
+   * A sandboxed command wants a host no rule allows (`summary` names the program and the host): its connection waits
+   * for the answer. Allowed once (for this command's run), for the project, or denied; never "for this chat".
+   */
+  network?: true;
   /** When the question was asked (ms since epoch). */
   askedAt: number;
   /**
@@ -83,7 +93,7 @@ export interface ApprovalRequest {
 }
 
 /** The user's answer to an ApprovalRequest. */
-export type ApprovalAnswer = "once" | "chat" | "deny";
+export type ApprovalAnswer = "once" | "chat" | "project" | "deny";
 
 /** The chat's workspace as its agent sees it: the folder, and the project context files put in its instructions. */
 export interface WorkspaceInfo {
@@ -208,7 +218,7 @@ const MessageIndex = Type.Integer({ minimum: 0, maximum: 100_000_000 });
 /** A position in a queue, or among the held messages. */
 const QueueIndex = Type.Integer({ minimum: 0, maximum: 100_000 });
 const ToolCallId = Type.String({ minLength: 1, maxLength: 200 });
-const Answer = Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("deny")]);
+const Answer = Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("project"), Type.Literal("deny")]);
 /** A message: its text, and the attachments stored for it with `putAttachment` (none: the text alone). */
 const TextMessage = Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]);
 
@@ -242,8 +252,8 @@ function command(use?: { page: false }): (args: TSchema) => SessionCommand {
  */
 export const SESSION_COMMANDS = {
   /**
-   * Answers a waiting tool call: run it once, allow it (its tool, or its command prefix) for the rest of the chat, or
-   * deny it, with an optional reason the model is given. Rejects when nothing with that id waits (any more).
+   * Answers a waiting tool call: run it once, allow it (its tool, or its exact command) for the rest of the chat or
+   * for the project (every chat in the workspace's folder, kept by main), or deny it, with an optional reason the model is given. Rejects when nothing with that id waits (any more).
    */
   answerApproval: command<(toolCallId: string, answer: ApprovalAnswer, reason?: string) => Promise<void>>()(
     Type.Union([Type.Tuple([ToolCallId, Answer]), Type.Tuple([ToolCallId, Answer, Type.String({ maxLength: 4000 })])]),

@@ -1,9 +1,10 @@
 /**
  * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
- * one the user allowed for this chat (its tool, or for `bash` the command: see command-grants.ts) too, unless it
- * changes a file the sandbox protects from commands (git hooks, shell start-up files), which asks every time; any other
- * waits for an answer given on the session channel: allow once, allow for this chat, or deny (with a reason the model
- * is given). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
+ * one the user allowed for this chat or for its project (its tool, or for `bash` the exact command: see
+ * command-grants.ts) too, unless it changes a file the sandbox protects from commands (git hooks, shell start-up
+ * files), which asks every time; any other waits for an answer given on the session channel: allow once, allow for
+ * this chat, allow for this project (main keeps it for the workspace's folder), or deny (with a reason the model is
+ * given). A sandboxed command's connection to a host no rule allows asks here too (allow once, for the project, deny). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
  * when the run is stopped.
  */
@@ -11,7 +12,8 @@ import type { ToolPolicy } from "../../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/protocol/session-protocol";
 import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
 import { hasHiddenCharacters } from "../../../shared/security/hidden-characters";
-import { commandGrant, describeCommandGrant } from "./command-grants";
+import { commandGrant, describeCommandGrant, legacyCommandGrant } from "./command-grants";
+import { grantLabel, isGrantableHost, isProjectGrant } from "../../../shared-node/session-files/grant-format";
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
@@ -34,6 +36,12 @@ export interface ApprovalGateOptions {
   changed(pending: ApprovalRequest[]): void;
   /** Journals "allowed for this chat" (resolves once on disk). */
   saveGrant(grant: string): Promise<void>;
+  /**
+   * Keeps "allowed in this project" (main stores it for the workspace's folder and tells every chat there); absent
+   * or returning false from `hasProject`: the chat has no project (no workspace), and no such answer is offered.
+   */
+  saveProjectGrant?(grant: string): Promise<void>;
+  hasProject?(): boolean;
   /** How long a question may wait while no window shows the chat. */
   timeoutMs(): number;
 }
@@ -41,11 +49,15 @@ export interface ApprovalGateOptions {
 interface Waiting {
   request: ApprovalRequest;
   grant?: string;
+  /** "Allow for this project" is offered. */
+  project: boolean;
   settle(result: BeforeToolCallResult | undefined): void;
 }
 
 export class ApprovalGate {
   private readonly grants: Set<string>;
+  /** What the chat's project allows (main's list for the workspace's folder, replaced whenever it changes). */
+  private project = new Set<string>();
   private readonly waiting = new Map<string, Waiting>();
   private viewers = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -55,6 +67,21 @@ export class ApprovalGate {
     grants: readonly string[] = [],
   ) {
     this.grants = new Set(grants);
+  }
+
+  /** Main's list of what the chat's project allows, whole (a grant removed there is gone here at once). */
+  setProjectGrants(grants: readonly string[]): void {
+    this.project = new Set(grants.filter((g) => isProjectGrant(g)));
+  }
+
+  /** The hosts the project allows (its `net:` grants), for the sandbox's list. */
+  projectHosts(): string[] {
+    return [...this.project].filter((g) => g.startsWith("net:")).map((g) => g.slice(4));
+  }
+
+  /** Whether a grant (the chat's, or the project's) allows what `grant` covers. */
+  allows(grant: string): boolean {
+    return this.grants.has(grant) || this.project.has(grant);
   }
 
   /** The questions waiting now, oldest first. */
@@ -81,16 +108,27 @@ export class ApprovalGate {
       described?: { summary: string; diff?: string };
       policy?: GatePolicy;
       protection?: string;
+      /**
+       * A sandboxed command's connection to a host no rule allows (`args` is `{ host, port }`): allowed once, for the
+       * project (`net:<host>`), or denied; never "for this chat". Asked whatever Settings say of tools.
+       */
+      network?: boolean;
     },
     signal?: AbortSignal,
   ): Promise<BeforeToolCallResult | undefined> {
     const { id, toolName: name } = call;
     const protection = call.described ? call.protection : await this.options.protection?.(id, name, call.args).catch(() => UNCHECKED);
-    const policy: GatePolicy =
-      protection !== undefined ? "every-call" : (call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask")));
+    const policy: GatePolicy = call.network
+      ? "ask"
+      : protection !== undefined
+        ? "every-call"
+        : (call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask")));
     if (policy === "allow") return undefined;
-    const grant = policy === "every-call" ? undefined : grantFor(name, call.args);
-    if (grant !== undefined && this.grants.has(grant)) return undefined;
+    const grant = policy === "every-call" ? undefined : call.network ? networkGrant(call.args) : grantFor(name, call.args);
+    if (grant !== undefined && this.allows(grant)) return undefined;
+    const legacy = policy === "every-call" || call.network || name !== "bash" ? undefined : legacyGrantFor(call.args);
+    if (legacy !== undefined && this.grants.has(legacy)) return undefined;
+    const project = grant !== undefined && isProjectGrant(grant) && this.options.saveProjectGrant !== undefined && (this.options.hasProject?.() ?? true);
     if (signal?.aborted) return { block: true, reason: STOPPED };
     const described: { summary: string; diff?: string } =
       call.described ?? (await this.options.describe(name, call.args).catch(() => ({ summary: name })));
@@ -99,7 +137,9 @@ export class ApprovalGate {
       toolName: name,
       summary: protection !== undefined ? `${described.summary} — ${protection}` : described.summary,
       ...(described.diff ? { diff: described.diff } : {}),
-      ...(grant !== undefined ? { scope: describeGrant(grant) } : {}),
+      ...(grant !== undefined && !call.network ? { scope: describeGrant(grant) } : {}),
+      ...(project ? { project: grantLabel(grant).label } : {}),
+      ...(call.network ? { network: true } : {}),
       ...(call.from ? { from: call.from } : {}),
       askedAt: Date.now(),
     };
@@ -110,6 +150,7 @@ export class ApprovalGate {
       this.waiting.set(id, {
         request,
         grant,
+        project,
         settle: (result) => {
           signal?.removeEventListener("abort", onAbort);
           resolve(result);
@@ -124,9 +165,14 @@ export class ApprovalGate {
     const waiting = this.waiting.get(toolCallId);
     if (!waiting) throw new Error("That question is no longer waiting (it was answered, or the run stopped).");
     if (answer === "chat") {
-      if (waiting.grant === undefined) throw new Error("This call can only be allowed once.");
+      if (waiting.grant === undefined || waiting.request.network) throw new Error("This call can only be allowed once.");
       this.grants.add(waiting.grant);
       await this.options.saveGrant(waiting.grant);
+    }
+    if (answer === "project") {
+      if (waiting.grant === undefined || !waiting.project || !this.options.saveProjectGrant) throw new Error("This call cannot be allowed for the project.");
+      await this.options.saveProjectGrant(waiting.grant);
+      this.project.add(waiting.grant);
     }
     const why = reason?.trim();
     this.settle(toolCallId, answer === "deny" ? { block: true, reason: why ? `The user denied this call: ${why}` : "The user denied this call." } : undefined);
@@ -192,8 +238,8 @@ function duration(ms: number): string {
 }
 
 /**
- * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` what command-grants.ts allows
- * (a harmless program with any arguments, else the exact command); undefined when nothing broader than this call can
+ * What "allow for this chat" covers for a call: its tool (`tool:edit`), or for `bash` the exact command
+ * (command-grants.ts); undefined when nothing broader than this call can
  * be allowed; nor for a command holding a character that does not show as itself (a newline, U+202E: the question
  * may read as another command).
  */
@@ -206,7 +252,22 @@ export function grantFor(toolName: string, args: unknown): string | undefined {
   return commandGrant(command.trim());
 }
 
-/** The grant as the user reads it on the button: "edit", "ls …" (any arguments), or the exact command. */
+/** What an older version would have granted this command with (`bash:ls`), matched only against the chat's grants. */
+function legacyGrantFor(args: unknown): string | undefined {
+  const given: unknown = (args as { command?: unknown })?.command;
+  if (typeof given !== "string" || hasHiddenCharacters(given.replace(/^[ \t\n]+|[ \t\n]+$/g, ""))) return undefined;
+  return legacyCommandGrant(given);
+}
+
+/** `net:<host>` for a connection's host, when it can be granted by name (else it can only be allowed once). */
+function networkGrant(args: unknown): string | undefined {
+  const host: unknown = (args as { host?: unknown })?.host;
+  if (typeof host !== "string") return undefined;
+  const lower = host.toLowerCase();
+  return isGrantableHost(lower) ? `net:${lower}` : undefined;
+}
+
+/** The grant as the user reads it on the button: "edit", or the exact command. */
 function describeGrant(grant: string): string {
   return describeCommandGrant(grant) ?? grant.slice(5);
 }

@@ -1,10 +1,7 @@
 /**
- * What "allow for this chat" covers for a shell command, and how its button says so.
- *
- * A grant by the command's first word ("ls …": ls with any arguments) is offered only for the programs in
- * ANY_ARGUMENTS: their arguments choose what to read and how to show it, and none makes them run another program,
- * write or delete. Any other program is granted as the exact command it is now (`sed -n 1p notes.txt`, nothing
- * else), because its arguments can hide a whole other command behind an innocent first word:
+ * What "allow for this chat" (or "for this project") covers for a shell command, and how its button says so: exactly
+ * the command it is now (`npm run build`, `sed -n 1p notes.txt`, nothing else), shown as itself. No grant is ever
+ * made by a command's first words, because arguments can hide a whole other command behind an innocent first word:
  *   - interpreters and editors run what they are given: sed (`1e touch x`, `w file`), awk (`system()`), perl,
  *     python, node, ruby, sh, bash, zsh, ed, vim;
  *   - launchers run their arguments: env, xargs, timeout, nice, nohup, stdbuf, setsid, time, watch, sudo, doas,
@@ -16,12 +13,13 @@
  *   - programs that delete or change what they are pointed at: rm, rmdir, mv, cp, dd, chmod, chown, ln, truncate,
  *     `find -delete`, `tree -o`, `file -C`, `uniq in out`, `sort -o`, `git clean`, `git checkout`;
  *   - programs that reach elsewhere: ssh, scp, curl, wget, docker, kubectl.
- * A deny list of these would always miss one, so the list here names what is known to be harmless instead.
+ * Earlier versions granted the programs in ANY_ARGUMENTS with any arguments ("ls …"); such grants in an older
+ * transcript still match those programs (`legacyCommandGrant`), and no new one is made.
  */
 import { MAX_EXACT_GRANT } from "../../../shared-node/session-files/grant-format";
 
 /**
- * Programs a chat may allow with any arguments. Each reads files or the system's state and prints what it found:
+ * Programs an older chat may have allowed with any arguments (`bash:ls`). Each reads files or the system's state and prints what it found:
  * no option of theirs runs another program, writes a file or deletes one (GNU coreutils, grep, diff, jq).
  */
 const ANY_ARGUMENTS: ReadonlySet<string> = new Set([
@@ -32,16 +30,22 @@ const ANY_ARGUMENTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The grant "allow for this chat" would make for a shell command: `bash:<program>` (the program with any arguments,
- * for ANY_ARGUMENTS), `bash=<command>` (exactly this command), or undefined when only this call can be allowed: a
- * command that chains, pipes, substitutes or redirects could do anything behind an innocent first word.
+ * The grant "allow for this chat" (or project) would make for a shell command: `bash=<command>` (exactly this
+ * command), or undefined when only this call can be allowed: a command that chains, pipes, substitutes or redirects
+ * could do anything behind an innocent first word.
  */
 export function commandGrant(command: string): string | undefined {
   const trimmed = command.trim();
   if (!isSimpleCommand(trimmed)) return undefined;
-  const program = trimmed.split(/\s+/)[0];
-  if (ANY_ARGUMENTS.has(program)) return `bash:${program}`;
   return trimmed.length <= MAX_EXACT_GRANT ? `bash=${trimmed}` : undefined;
+}
+
+/** The grant an older version made for this command (`bash:ls`, a harmless program with any arguments), if any. */
+export function legacyCommandGrant(command: string): string | undefined {
+  const trimmed = command.trim();
+  if (!isSimpleCommand(trimmed)) return undefined;
+  const program = trimmed.split(/\s+/)[0];
+  return ANY_ARGUMENTS.has(program) ? `bash:${program}` : undefined;
 }
 
 /** One program and its arguments, with nothing the shell would treat as a second command, a redirection or an expansion. */
@@ -49,9 +53,7 @@ function isSimpleCommand(command: string): boolean {
   return command !== "" && !/[;&|<>`$(){}\n\r\\]/.test(command) && /^[A-Za-z0-9_./-]+$/.test(command.split(/\s+/)[0]);
 }
 
-/** A shell grant as its button shows it: `ls …` (any arguments) or the exact command. Undefined: not a shell grant. */
+/** A shell grant as its button shows it: the exact command. Undefined: not a shell grant. */
 export function describeCommandGrant(grant: string): string | undefined {
-  if (grant.startsWith("bash:")) return `${grant.slice(5)} …`;
-  if (grant.startsWith("bash=")) return grant.slice(5);
-  return undefined;
+  return grant.startsWith("bash=") ? grant.slice(5) : undefined;
 }

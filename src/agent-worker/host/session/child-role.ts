@@ -60,6 +60,15 @@ export class ChildRole implements SessionRole {
     }
   }
 
+  /** On its parent's task, a command's network question is asked in the parent's chat (a block is a denial). */
+  askNetwork(question: SubagentApprovalQuestion): Promise<BeforeToolCallResult | undefined> | undefined {
+    if (this.parentTasks === 0) return undefined;
+    return this.host.main
+      .askParent(question)
+      .catch(() => ({ block: true, reason: "The parent chat could not be asked." }))
+      .then((answer) => (answer.block ? { block: true, reason: answer.reason ?? "The user denied it." } : {}));
+  }
+
   /** A subagent starts none. */
   subagentProgress(): void {}
 

@@ -62,6 +62,7 @@ import { titleFrom } from "../../../shared/agent/chat-title";
 import { sumUsage } from "../../../shared/agent/usage";
 import { errorText } from "../../../shared/error-text";
 import { describeToolCall } from "../approvals/call-summary";
+import { networkSummary } from "../approvals/network-question";
 import { AttachmentStore } from "../attachments/attachment-store";
 import { MessageActions } from "./message-actions";
 import { ProviderConfigs } from "../provider/provider-config";
@@ -86,16 +87,20 @@ function workspaceSetup(
   settings: WorkerSettings,
   identity: FolderIdentity | undefined,
   currentSettings: () => WorkerSettings,
+  network?: Pick<WorkspaceSetup, "projectHosts" | "askNetwork">,
 ): WorkspaceSetup {
   return {
     sessionDir: options.sessionDir,
     privateDir: options.privateDir,
     allowedDomains: settings.allowedDomains,
+    ...network,
     shellCommandPrefix: () => currentSettings().shellCommandPrefix,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(identity ? { identity } : {}),
   };
 }
+
+type NetworkQuestion = Parameters<NonNullable<WorkspaceSetup["askNetwork"]>>[0];
 
 /** How the latest run ended, read from its last assistant message (a failed run ends in one too). */
 function lastRunOutcome(messages: readonly AgentMessage[]): RunOutcome | undefined {
@@ -236,10 +241,13 @@ export class SessionHost {
           this.reportStatus();
         },
         saveGrant: (grant) => this.journal.record({ t: "grant", grant }),
+        saveProjectGrant: (grant) => this.main.addProjectGrant(grant),
+        hasProject: () => this.workspace !== undefined && !this.workspace.info().problem,
         timeoutMs: () => this.settings.approvalTimeoutMs,
       },
       loaded.grants,
     );
+    this.approvals.setProjectGrants(options.projectGrants ?? []);
     this.modelRef = modelRef;
     this.attachments = new AttachmentStore(attachmentsDir(options.sessionDir));
     this.chatOptions = loaded.chatOptions ?? {};
@@ -383,9 +391,15 @@ export class SessionHost {
     const modelRef = loaded.model ?? defaultRef;
     let created: SessionHost | undefined;
     const currentSettings = () => created?.settings ?? options.settings;
+    const network: Pick<WorkspaceSetup, "projectHosts" | "askNetwork"> = {
+      projectHosts: () => created?.approvals.projectHosts() ?? [],
+      askNetwork: async (request) => (created ? created.askNetwork(request) : { allow: false, reason: "the chat is still opening" }),
+    };
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
-      options.workspace ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings), main) : undefined,
+      options.workspace
+        ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings, network), main)
+        : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
     created = host;
@@ -685,7 +699,8 @@ export class SessionHost {
    */
   async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
     const change = ++this.workspaceChanges;
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings), this.main) : undefined;
+    const network = { projectHosts: () => this.approvals.projectHosts(), askNetwork: (request: NetworkQuestion) => this.askNetwork(request) };
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings, network), this.main) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     const folderChanged = this.workspace?.folder !== workspace?.folder;
     this.workspace = workspace;
@@ -762,6 +777,34 @@ export class SessionHost {
    * A subagent's call, asked in this chat (its card is this chat's `subagent` call). Keyed apart from this chat's own
    * calls, whose ids may be the same. Stop denies it, as it does this chat's own questions.
    */
+  /**
+   * Main's list of what the project allows changed: it replaces the gate's at once, and the commands running now
+   * are given the project's hosts as they are now.
+   */
+  projectGrantsChanged(grants: string[]): void {
+    this.approvals.setProjectGrants(grants);
+    if (this.workspace) void import("../../tools/workspace/sandbox").then((m) => m.refreshRunningNetworkLists()).catch(() => undefined);
+  }
+
+  /**
+   * A sandboxed command of this chat connects to a host no rule allows: the chat asks (in the command's card), one
+   * question at a time; a subagent working on its parent's task asks in the parent's chat. Its connection waits.
+   */
+  private networkQuestions: Promise<unknown> = Promise.resolve();
+  private askNetwork(request: NetworkQuestion): Promise<{ allow: boolean; reason?: string }> {
+    const run = this.networkQuestions.then(async () => {
+      const summary = networkSummary(request);
+      const command = request.commands[0];
+      const id = command?.callId ?? `network-${request.host}`;
+      const args = { host: request.host, ...(request.port !== undefined ? { port: request.port } : {}) };
+      const fromParent = await this.role.askNetwork?.({ toolCallId: id, toolName: "network", args, summary });
+      const decided = fromParent ?? (await this.approvals.ask({ id, toolName: "network", args, described: { summary }, network: true }, this.agent.signal));
+      return decided?.block ? { allow: false, reason: decided.reason } : { allow: true };
+    });
+    this.networkQuestions = run.catch(() => undefined);
+    return run;
+  }
+
   async askApproval(from: { agent: string; sessionId: string; parentToolCallId: string }, question: SubagentApprovalQuestion): Promise<{ block: boolean; reason?: string }> {
     const decided = await this.approvals.ask(
       {
@@ -771,6 +814,7 @@ export class SessionHost {
         from,
         described: { summary: `${from.agent}: ${question.summary}`, ...(question.diff ? { diff: question.diff } : {}) },
         ...(typeof question.protection === "string" ? { protection: question.protection } : {}),
+        ...(question.toolName === "network" ? { network: true } : {}),
       },
       this.agent.signal,
     );

@@ -5,12 +5,12 @@
  */
 import type { AgentStateEvent } from "../../../shared/agent/state";
 import type { AgentMessage, AgentTool, BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
-import type { MainControlApi, SubagentProgress, WorkerStatus } from "../../../shared/protocol/control-protocol";
+import type { MainControlApi, SubagentApprovalQuestion, SubagentProgress, WorkerStatus } from "../../../shared/protocol/control-protocol";
 
 /** What a session needs of main. */
 export type SessionMain = Pick<
   MainControlApi,
-  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "taskWorktree" | "askParent" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
+  "getApiKey" | "report" | "resolveModel" | "listAgents" | "confirmProjectAgents" | "runSubagent" | "stopSubagent" | "taskWorktree" | "askParent" | "addProjectGrant" | "mcpTools" | "mcpCall" | "mcpCancel" | "listSkills"
 > & Partial<Pick<MainControlApi, "getProviderConfig">>;
 
 export interface SessionRole {
@@ -34,4 +34,9 @@ export interface SessionRole {
   task<T>(run: () => Promise<T>): Promise<T>;
   /** Main passes on a subagent's progress to the tool call that runs it. */
   subagentProgress(progress: SubagentProgress): void;
+  /**
+   * A network question of the session's, when someone else decides it (a subagent's on its parent's task: asked in
+   * the parent's chat); undefined: the session's own chat asks.
+   */
+  askNetwork?(question: SubagentApprovalQuestion): Promise<BeforeToolCallResult | undefined> | undefined;
 }

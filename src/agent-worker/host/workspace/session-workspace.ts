@@ -18,6 +18,7 @@ import {
   workspaceTools,
   WorkspaceEscapeError,
   WorkspacePaths,
+  type NetworkAsk,
   type PrivateFolders,
   type ShellSandbox,
 } from "../../tools/workspace";
@@ -65,6 +66,10 @@ export interface WorkspaceSetup {
   privateDir?: string;
   /** Hosts commands may reach (Settings → Tools). */
   allowedDomains: readonly string[];
+  /** Hosts the project allows now (its `net:` grants), read as each command starts. */
+  projectHosts?: () => readonly string[];
+  /** Asked when a sandboxed command connects to a host neither list allows (the chat's question); absent: refused. */
+  askNetwork?: NetworkAsk;
   /** pi's `shellCommandPrefix` (Settings → Tools), as Settings have it at each command; absent or blank: none. */
   shellCommandPrefix?: () => string | undefined;
   /** What an earlier worker found about the sandbox here, if main knows. */
@@ -178,8 +183,10 @@ async function shellFor(setup: WorkspaceSetup, folders: PrivateFolders): Promise
     if (setup.sandbox) knowSandboxSupport(setup.sandbox.available ? { ...setup.sandbox, warnings: [] } : setup.sandbox);
     const support = await detectSandbox();
     if (!support.available) return { sandbox: unsandboxedShell(), problem: support.reason, verdict: support };
+    const settingsDomains = [...setup.allowedDomains];
     const sandbox = await createShellSandbox({
-      allowedDomains: [...setup.allowedDomains],
+      allowedDomains: () => [...settingsDomains, ...(setup.projectHosts?.() ?? [])],
+      ...(setup.askNetwork ? { askNetwork: setup.askNetwork } : {}),
       denyRead: folders.deny.map((folder) => folder.path),
       allowRead: folders.allowRead,
     });

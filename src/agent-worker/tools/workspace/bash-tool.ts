@@ -66,7 +66,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
     label: "bash",
     description: `Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last ${MAX_LINES} lines or ${MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
     parameters,
-    async execute(_id, { command, timeout }, signal, onUpdate) {
+    async execute(callId, { command, timeout }, signal, onUpdate) {
       checkTimeout(timeout);
       if (signal?.aborted) throw new Error("Command aborted");
       if (!existsSync(options.root)) throw new Error(`Working directory does not exist: ${options.root}\nCannot execute bash commands.`);
@@ -76,7 +76,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
       const setting = options.commandPrefix?.();
       const prefix = setting?.trim() ? setting : undefined;
-      const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, cwd: options.root, tempDir, signal });
+      const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, shown: command, callId, cwd: options.root, tempDir, signal });
       const outputPath = join(bashOutputDir(options.sessionDir), `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
       let ending: Ending;

@@ -13,8 +13,8 @@ import { WorkspacePaths } from "./workspace-paths";
 import { writeTool } from "./write-tool";
 import { ProtectedChanges } from "./protected-changes";
 
-export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, knowSandboxSupport, unsandboxedShell } from "./sandbox";
-export type { SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
+export { DEFAULT_DENY_READ, createShellSandbox, detectSandbox, disposeSandboxRuntime, knowSandboxSupport, refreshRunningNetworkLists, unsandboxedShell } from "./sandbox";
+export type { NetworkAsk, RunningCommand, SandboxOptions, SandboxSupport, ShellSandbox } from "./sandbox";
 export { WorkspaceEscapeError, WorkspacePaths } from "./workspace-paths";
 export { privateFolders } from "./private-folders";
 export type { PrivateFolder, PrivateFolders } from "./private-folders";

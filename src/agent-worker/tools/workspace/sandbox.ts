@@ -12,6 +12,15 @@ import { findBash } from "./shell";
 
 type Runtime = typeof import("@anthropic-ai/sandbox-runtime");
 
+/** A command running in the sandbox now, as a network question names it. */
+export interface RunningCommand {
+  command: string;
+  callId?: string;
+}
+
+/** A connection no rule allows: who asks, and what the user answered (a denial's reason goes to the command). */
+export type NetworkAsk = (request: { host: string; port: number | undefined; commands: RunningCommand[] }) => Promise<{ allow: boolean; reason?: string }>;
+
 /**
  * How to start one command: spawn `argv` with `env`, then call `release` when it has ended. `env` holds no
  * secret-looking variable and no credentials in URLs (`commandEnvironment`), sandbox or not.
@@ -29,6 +38,10 @@ export interface LaunchRequest {
   /** The session's temp folder, given to the command as TMPDIR. */
   tempDir: string;
   signal?: AbortSignal;
+  /** The command as the user saw it (without Settings' prefix line): what a network question names. */
+  shown?: string;
+  /** The tool call that runs it: a network question shows in its card. */
+  callId?: string;
 }
 
 /** Where a `bash` command runs. */
@@ -47,8 +60,16 @@ export type SandboxSupport =
   | { available: false; reason: string };
 
 export interface SandboxOptions {
-  /** Hosts commands may reach (sandbox-runtime's syntax: "example.com", "*.npmjs.org", "host:443"). Default: none. */
-  allowedDomains?: string[];
+  /**
+   * Hosts commands may reach (sandbox-runtime's syntax: "example.com", "*.npmjs.org", "host:443"), read as each
+   * command starts (Settings' list and the project's granted hosts). Default: none.
+   */
+  allowedDomains?: readonly string[] | (() => readonly string[]);
+  /**
+   * Asked when a command connects to a host no rule allows; its connection waits for the answer. Absent: refused at
+   * once. The latest sandbox made in a process asks (a worker hosts one session).
+   */
+  askNetwork?: NetworkAsk;
   /** Paths commands may not read. Default: the usual credential stores in the home folder. */
   denyRead?: string[];
   /** Paths inside a denied one that commands may read after all (the session's own folder inside the app's). */
@@ -177,12 +198,15 @@ let runtime: Promise<Runtime> | undefined;
 function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
     const module = await import("@anthropic-ai/sandbox-runtime");
-    await module.SandboxManager.initialize({
-      network: { allowedDomains: [], deniedDomains: [] },
-      filesystem: { denyRead: [], allowWrite: [], denyWrite: RUNTIME_CONVENIENCE_WRITES },
-      ripgrep: { command: await ripgrepPath() },
-      ...vendoredFilesInPackagedApp(),
-    });
+    await module.SandboxManager.initialize(
+      {
+        network: { allowedDomains: [], deniedDomains: [] },
+        filesystem: { denyRead: [], allowWrite: [], denyWrite: RUNTIME_CONVENIENCE_WRITES },
+        ripgrep: { command: await ripgrepPath() },
+        ...vendoredFilesInPackagedApp(),
+      },
+      askAboutHost,
+    );
     return module;
   })();
   runtime.catch(() => {
@@ -210,24 +234,93 @@ export async function disposeSandboxRuntime(): Promise<void> {
   const current = runtime;
   runtime = undefined;
   detection = undefined;
+  networkAsk = undefined;
+  running.clear();
   if (current) await (await current).SandboxManager.reset();
 }
 
 let wraps: Promise<unknown> = Promise.resolve();
 
+/** The commands running in the sandbox now, by the id their network list is registered under. */
+interface Running extends RunningCommand {
+  /** The list the command started with, and the hosts allowed for it since (once, or for the project). */
+  allowed: () => readonly string[];
+  extra: Set<string>;
+}
+const running = new Map<string, Running>();
+let networkAsk: NetworkAsk | undefined;
+/** One question per host at a time: a program opening several connections to it waits for the same answer. */
+const asking = new Map<string, Promise<{ allow: boolean; reason?: string }>>();
+
+function registerList(SandboxManager: Runtime["SandboxManager"], commandId: string, command: Running): void {
+  const allowedDomains = [...new Set([...command.allowed(), ...command.extra])];
+  try {
+    SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains });
+  } catch {
+    // An entry the runtime refuses (a hand-edited Settings list): without the extras, nothing more is allowed.
+    SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...command.extra] });
+  }
+}
+
+/**
+ * The runtime's ask callback: a sandboxed command connects to a host that neither Settings nor the project allow.
+ * The runtime does not say which command (its proxy knows only the connection), so the question names the commands
+ * running now (one, nearly always: a chat's worker runs its own commands). Allowed: the host is added to the list of
+ * each command running now, so its further connections do not ask again; the held connection then goes on.
+ */
+async function askAboutHost({ host, port }: { host: string; port: number | undefined }): Promise<boolean | { allow: false; reason: string }> {
+  const commands = [...running.entries()];
+  const ask = networkAsk;
+  if (!ask || commands.length === 0) return { allow: false, reason: `${host} is not an allowed domain (Settings -> Tools)` };
+  const key = host.toLowerCase();
+  let answer = asking.get(key);
+  if (!answer) {
+    answer = ask({ host, port, commands: commands.map(([, c]) => ({ command: c.command, ...(c.callId ? { callId: c.callId } : {}) })) })
+      .catch((error: unknown) => ({ allow: false, reason: `the question could not be asked (${error instanceof Error ? error.message : String(error)})` }))
+      .finally(() => asking.delete(key));
+    asking.set(key, answer);
+  }
+  const { allow, reason } = await answer;
+  if (!allow) return { allow: false, reason: reason ?? "the user denied it" };
+  const current = await runtime;
+  for (const [id, command] of commands) {
+    if (running.get(id) !== command) continue; // ended meanwhile
+    command.extra.add(key);
+    if (current) registerList(current.SandboxManager, id, command);
+  }
+  return true;
+}
+
+/**
+ * The project's grants changed: every running command's list is read again (a host granted for the project reaches
+ * the commands running now; a removed one is not taken from a command that was allowed it once).
+ */
+export async function refreshRunningNetworkLists(): Promise<void> {
+  const current = await runtime?.catch(() => undefined);
+  if (!current) return;
+  for (const [id, command] of running) registerList(current.SandboxManager, id, command);
+}
+
 function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions): ShellSandbox {
-  const allowedDomains = options.allowedDomains ?? [];
+  const given = options.allowedDomains ?? [];
+  const allowedDomains = typeof given === "function" ? given : () => given;
+  if (options.askNetwork) networkAsk = options.askNetwork;
   const denyRead = options.denyRead ?? DEFAULT_DENY_READ;
   const allowRead = options.allowRead ?? [];
   return {
     kind,
-    async launch({ command, cwd, tempDir, signal }) {
+    async launch({ command, cwd, tempDir, signal, shown, callId }) {
       const { SandboxManager } = await loadRuntime();
       mkdirSync(tempDir, { recursive: true });
       // A per-command id carries the domain list: the proxies learn it from the proxy credentials the command uses.
       const commandId = randomBytes(16).toString("base64url");
-      if (allowedDomains.length > 0) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains });
-      const release = () => SandboxManager.unregisterCommandNetworkLists(commandId);
+      const entry: Running = { command: shown ?? command, ...(callId ? { callId } : {}), allowed: allowedDomains, extra: new Set() };
+      running.set(commandId, entry);
+      registerList(SandboxManager, commandId, entry);
+      const release = () => {
+        running.delete(commandId);
+        SandboxManager.unregisterCommandNetworkLists(commandId);
+      };
       try {
         // The runtime sets TMPDIR to its shared folder; the session's own comes first on the same line (line numbers
         // in bash's messages stay right).

@@ -5,6 +5,7 @@ import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { FolderIcon } from "./icons";
 import { usePopoverDismiss } from "./use-popover-dismiss";
+import { ProjectGrantsList } from "../project/ProjectGrantsList";
 
 interface WorkspaceButtonProps {
   sessionId: string;
@@ -84,6 +85,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
                 : null}
             </div>
           ) : null}
+          {workspace && !workspace.problem ? <ProjectGrantsList sessionId={sessionId} /> : null}
           {services.folderDialog ? (
             <button type="button" className="btn btn-primary" onClick={browse} data-testid="workspace-browse">Choose a folder…</button>
           ) : (

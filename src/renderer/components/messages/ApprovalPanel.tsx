@@ -17,8 +17,10 @@ interface ApprovalPanelProps {
 
 /**
  * A tool call waiting for the user, inside its card: what it would do (the diff for a file change), and Allow once,
- * Allow for this chat, or Deny with a reason the model is told. Keys while it has the focus: Y allows once, A for
- * the chat, N denies (then Enter sends the reason, Esc goes back). The text shows every character that does not
+ * Allow for this chat, Allow for this project (every chat in the workspace's folder), or Deny with a reason the model
+ * is told; a sandboxed command's network question ("npm wants registry.npmjs.org") has no "for this chat". Each
+ * button names exactly what it allows. Keys while it has the focus: Y allows once, A for the chat, P for the
+ * project, N denies (then Enter sends the reason, Esc goes back). The text shows every character that does not
  * show as itself (`VisibleText`), left to right whatever it holds. Its buttons and keys do nothing for
  * `ACTIVATION_DELAY_MS` after it appears or gets the focus from outside (not by a click), so a key meant for
  * something else cannot answer it; meanwhile they show as not yet usable. When the focus leaves with the answer, it
@@ -72,11 +74,12 @@ export function ApprovalPanel({ request, answer, focus }: ApprovalPanelProps) {
     const key = e.key.toLowerCase();
     if (!arming.ready()) {
       // Too soon: not an answer, and not a press of the focused button either.
-      if (key === "y" || key === "a" || key === "n" || key === " " || key === "enter") e.preventDefault();
+      if (key === "y" || key === "a" || key === "p" || key === "n" || key === " " || key === "enter") e.preventDefault();
       return;
     }
     if (key === "y") send("once");
     else if (key === "a" && request.scope) send("chat");
+    else if (key === "p" && request.project) send("project");
     else if (key === "n") setDenying(true);
     else return;
     e.preventDefault();
@@ -103,10 +106,10 @@ export function ApprovalPanel({ request, answer, focus }: ApprovalPanelProps) {
   const disabled = arming.waiting ? { "aria-disabled": true } : {};
   return (
     <div className={`approval${arming.waiting ? " approval-arming" : ""}`} data-testid="approval" data-approval-id={request.toolCallId}
-      role="group" aria-label={`Approve ${visibleText(request.toolName)}`} onKeyDown={onKeyDown} onFocus={onFocus} onBlur={onBlur}
+      role="group" aria-label={request.network ? "Approve network access" : `Approve ${visibleText(request.toolName)}`} onKeyDown={onKeyDown} onFocus={onFocus} onBlur={onBlur}
       onPointerDown={onPointerDown}>
       <div className="approval-question">
-        <strong>Allow <VisibleText text={request.toolName} />?</strong>
+        <strong>{request.network ? "Allow network access?" : <>Allow <VisibleText text={request.toolName} />?</>}</strong>
         <span className="approval-goto">
           <Keys chord={shortcut("go-to-question").keys} mac={onMac()} /> goes here
         </span>
@@ -135,6 +138,10 @@ export function ApprovalPanel({ request, answer, focus }: ApprovalPanelProps) {
           {request.scope ? (
             <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => send("chat")} {...disabled}
               data-testid="approval-chat" aria-keyshortcuts="A">Allow <code dir="ltr"><VisibleText text={request.scope} /></code> in this chat <kbd>A</kbd></button>
+          ) : null}
+          {request.project ? (
+            <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => send("project")} {...disabled}
+              data-testid="approval-project" aria-keyshortcuts="P">Allow <code dir="ltr"><VisibleText text={request.project} /></code> in this project <kbd>P</kbd></button>
           ) : null}
           <button type="button" className="btn btn-ghost" disabled={busy} onClick={startDenying} {...disabled}
             data-testid="approval-deny" aria-keyshortcuts="N">Deny… <kbd>N</kbd></button>

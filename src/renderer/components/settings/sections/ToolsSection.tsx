@@ -2,6 +2,7 @@ import { useState } from "react";
 import { MAX_SHELL_PREFIX_CHARS, type Settings, type ToolPolicy } from "../../../../shared/settings/schema";
 import { Field, Group, NumberField } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
+import { ProjectGrantsList } from "../../project/ProjectGrantsList";
 
 /** The workspace tools, as Settings list them: name and what it does. */
 const WORKSPACE_TOOLS: [string, string][] = [
@@ -36,6 +37,10 @@ export function ToolsSection({ settings, save, onError }: SettingsSectionProps) 
           value={settings.tools.approvalTimeoutMinutes} onError={onError}
           invalid="The time to answer must be a whole number of minutes from 1 to 1440."
           commit={(minutes) => save({ tools: { approvalTimeoutMinutes: minutes } })} />
+      </Group>
+
+      <Group title="Allowed in projects" description="What runs without asking in every chat of a workspace folder, exactly as shown: a tool, a whole command, a host commands may reach. Remove one and chats there ask again.">
+        <ProjectGrantsList sessionId={null} />
       </Group>
 
       <Group title="Running tools">

@@ -5,9 +5,10 @@ import type { BeforeToolCallContext } from "../../../../../src/shared/agent/type
 
 const call = (name: string, args: unknown, id = "c1") => ({ toolCall: { type: "toolCall", id, name, arguments: args }, args }) as unknown as BeforeToolCallContext;
 
-function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, protection?: ApprovalGateOptions["protection"]) {
+function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, protection?: ApprovalGateOptions["protection"], project = true) {
   const published: ApprovalRequest[][] = [];
   const saved: string[] = [];
+  const savedForProject: string[] = [];
   const g = new ApprovalGate(
     {
       policy: (tool) => policy[tool] ?? "ask",
@@ -15,17 +16,21 @@ function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, pr
       ...(protection ? { protection } : {}),
       changed: (pending) => published.push(pending),
       saveGrant: async (grant) => void saved.push(grant),
+      saveProjectGrant: async (grant) => void savedForProject.push(grant),
+      hasProject: () => project,
       timeoutMs: () => 1_000,
     },
     grants,
   );
-  return { g, published, saved };
+  return { g, published, saved, savedForProject };
 }
 
 describe("what 'allow for this chat' covers", () => {
-  it("a tool's every call; for bash, a harmless program with any arguments, else the exact command", () => {
+  it("a tool's every call; for bash, the exact command and never a prefix of it", () => {
     expect(grantFor("edit", { path: "a" })).toBe("tool:edit");
-    expect(grantFor("bash", { command: "ls -la src" })).toBe("bash:ls");
+    expect(grantFor("bash", { command: "ls -la src" })).toBe("bash=ls -la src");
+    expect(grantFor("bash", { command: "npm run build" })).toBe("bash=npm run build");
+    expect(grantFor("bash", { command: "rm -rf dist" })).toBe("bash=rm -rf dist");
     expect(grantFor("bash", { command: "  cargo build --release " })).toBe("bash=cargo build --release");
     expect(grantFor("bash", { command: "git -C x status" })).toBe("bash=git -C x status");
   });
@@ -46,7 +51,96 @@ describe("what 'allow for this chat' covers", () => {
     }
     // Plain whitespace around a simple command is not hidden: it still gets its grant.
     expect(grantFor("bash", { command: "  npm test\n" })).toBe("bash=npm test");
-    expect(grantFor("bash", { command: "ls\tsrc" })).toBe("bash:ls");
+    expect(grantFor("bash", { command: "ls\tsrc" })).toBe("bash=ls\tsrc");
+  });
+});
+
+describe("scopes shown exactly", () => {
+  it("the buttons offer `npm run build` and `rm -rf dist` as themselves, for the chat and for the project", async () => {
+    const { g, published, savedForProject } = gate();
+    for (const [id, command] of [["b", "npm run build"], ["r", "rm -rf dist"], ["l", "ls -la"]]) void g.beforeToolCall(call("bash", { command }, id));
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(3));
+    expect(g.pending().map((r) => [r.scope, r.project])).toEqual([
+      ["npm run build", "npm run build"],
+      ["rm -rf dist", "rm -rf dist"],
+      ["ls -la", "ls -la"],
+    ]);
+    await g.answer("b", "project");
+    expect(savedForProject).toEqual(["bash=npm run build"]);
+    // Exactly that command: another script of the same program asks.
+    void g.beforeToolCall(call("bash", { command: "npm run deploy" }, "d"));
+    await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toContain("d"));
+    expect(await g.beforeToolCall(call("bash", { command: "npm run build" }, "b2"))).toBeUndefined();
+    expect(published.length).toBeGreaterThan(0);
+    g.denyAll("done");
+  });
+});
+
+describe("project grants", () => {
+  it("main's list allows without asking, and a grant removed there asks again at once", async () => {
+    const { g, published } = gate();
+    g.setProjectGrants(["tool:edit", "bash=npm test", "net:registry.npmjs.org"]);
+    expect(await g.beforeToolCall(call("edit", { path: "a" }, "e1"))).toBeUndefined();
+    expect(await g.beforeToolCall(call("bash", { command: "npm test" }, "t1"))).toBeUndefined();
+    expect(g.projectHosts()).toEqual(["registry.npmjs.org"]);
+    g.setProjectGrants(["bash=npm test"]);
+    void g.beforeToolCall(call("edit", { path: "a" }, "e2"));
+    await vi.waitFor(() => expect(published.at(-1)?.map((r) => r.toolCallId)).toEqual(["e2"]));
+    expect(g.projectHosts()).toEqual([]);
+    g.denyAll("done");
+  });
+
+  it("a prefix or malformed grant from main is ignored: a project grant is exact", async () => {
+    const { g } = gate();
+    g.setProjectGrants(["bash:ls", "bash:npm", "net:*.example.org", "net:evil.org:443", "tool:", 42 as unknown as string]);
+    void g.beforeToolCall(call("bash", { command: "ls -la" }, "l"));
+    await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toEqual(["l"]));
+    expect(g.projectHosts()).toEqual([]);
+    g.denyAll("done");
+  });
+
+  it("'for this project' is offered only with a workspace, and never for a call that can only be allowed once", async () => {
+    const without = gate([], {}, undefined, false);
+    void without.g.beforeToolCall(call("bash", { command: "npm test" }, "n"));
+    await vi.waitFor(() => expect(without.g.pending()).toHaveLength(1));
+    expect(without.g.pending()[0].project).toBeUndefined();
+    await expect(without.g.answer("n", "project")).rejects.toThrow(/cannot be allowed for the project/);
+    without.g.denyAll("done");
+    const { g } = gate([], { bash: "every-call" });
+    void g.beforeToolCall(call("bash", { command: "npm test" }, "x"));
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    expect(g.pending()[0].project).toBeUndefined();
+    await expect(g.answer("x", "project")).rejects.toThrow(/cannot be allowed for the project/);
+    g.denyAll("done");
+  });
+});
+
+describe("network questions", () => {
+  it("ask whatever Settings say, offer once, the project (the host exactly) or deny, never the chat", async () => {
+    const { g, savedForProject } = gate([], { network: "allow" });
+    const answer = g.ask({ id: "n1", toolName: "network", args: { host: "Registry.Example.org", port: 443 }, described: { summary: "npm wants registry.example.org" }, network: true });
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    expect(g.pending()[0]).toMatchObject({ network: true, project: "registry.example.org", summary: "npm wants registry.example.org" });
+    expect(g.pending()[0].scope).toBeUndefined();
+    await expect(g.answer("n1", "chat")).rejects.toThrow(/only be allowed once/);
+    await g.answer("n1", "project");
+    expect(await answer).toBeUndefined();
+    expect(savedForProject).toEqual(["net:registry.example.org"]);
+    expect(g.projectHosts()).toEqual(["registry.example.org"]);
+    // Now allowed without asking; another host still asks, and a denial blocks.
+    expect(await g.ask({ id: "n2", toolName: "network", args: { host: "registry.example.org" }, described: { summary: "s" }, network: true })).toBeUndefined();
+    const other = g.ask({ id: "n3", toolName: "network", args: { host: "evil.example.org" }, described: { summary: "s" }, network: true });
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    await g.answer("n3", "deny");
+    expect(await other).toMatchObject({ block: true });
+  });
+
+  it("a host that cannot be named exactly (an IPv6 literal) can only be allowed once", async () => {
+    const { g } = gate();
+    void g.ask({ id: "v6", toolName: "network", args: { host: "::1" }, described: { summary: "s" }, network: true });
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    expect(g.pending()[0].project).toBeUndefined();
+    g.denyAll("done");
   });
 });
 
