@@ -66,7 +66,8 @@ const PREFIX_POSTINGS_BUDGET = 250_000;
 /** Longer queries find nothing (each term is a round over its postings; 200 characters hold fewer anyway). */
 const MAX_QUERY_TERMS = 64;
 const MAGIC = "PDKSRCH1";
-const FORMAT_VERSION = 1;
+/** 2: tool results' output is indexed too (a file of version 1 has them as messages without text: rebuilt). */
+const FORMAT_VERSION = 2;
 
 export class MessageIndex {
   private termIds = new Map<string, number>();
