@@ -1,5 +1,5 @@
 import { titleFrom } from "../../shared/agent/chat-title";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelOption, ModelRef } from "../../shared/protocol/app-api";
@@ -15,7 +15,8 @@ import { sumUsage } from "../../shared/agent/usage";
 import { Composer } from "../components/composer/Composer";
 import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
-import { NoticeBanner } from "../components/common/NoticeBanner";
+import { NoticeBanner, NoticeStack } from "../components/common/NoticeBanner";
+import { groupNotices } from "../components/common/notice-groups";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { effectiveThinkingLevel } from "../components/common/model-picker-items";
 import { EmptyChat } from "./EmptyChat";
@@ -42,7 +43,7 @@ import { ContextMeter } from "../components/common/ContextMeter";
 import { chordLabel, matchesChord, shortcut } from "../../shared/shortcuts";
 import { contextFigures, transcriptTokens } from "../components/common/context-meter-figures";
 import { focusQuestion } from "../components/messages/approval-focus";
-import { onMac } from "../components/common/Keys";
+import { chordText, onMac } from "../components/common/Keys";
 import { visibleText } from "../../shared/security/hidden-characters";
 import { ChangesOpenContext, useChatChanges } from "../components/changes/useChatChanges";
 
@@ -62,14 +63,16 @@ interface ChatViewProps {
   worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot">;
   /** Settings' MCP servers, for the chat's choice of them. */
   mcpServers?: readonly ChatMcpServer[];
-  /** Shows the sidebar on narrow windows, where it is hidden. */
+  /** Shows the sidebar where it is hidden (a narrow window's drawer, or hidden by the user); absent while it shows. */
   onToggleSidebar?(): void;
+  /** The app's own notices (main's, the last failure), floated with the chat's. */
+  appNotices?: ReactNode;
   /** Adds a model id a built-in provider's catalogue lacks (settings' added models) and lists it; absent: not offered. */
   onAddModel?(model: ModelRef): Promise<void>;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, worktree }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, worktree, appNotices }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -199,13 +202,17 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const rowActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
   const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 
+  const noticeGroups = useMemo(() => groupNotices(view.notices, (n) => `${n.kind}\u0000${n.text}\u0000${n.model ? `${n.model.provider}/${n.model.id}` : ""}`), [view.notices]);
+
   const blockedReason = disconnected ?? (!isModelChosen(state.model) && !currentModel ? "Choose a model above to start" : undefined);
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>
       <header className="chat-header">
         {onToggleSidebar ? (
-          <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
+          <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"
+            title={`Show chats (${chordText(shortcut("toggle-sidebar").keys).label})`} aria-keyshortcuts={chordText(shortcut("toggle-sidebar").keys).aria}
+            data-testid="show-sidebar"><MenuIcon /></button>
         ) : null}
         <h1 className="chat-title" title={title} dir="auto" tabIndex={-1}>{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
@@ -233,18 +240,29 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         </div>
       </header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
-      {view.notices.length > 0 ? (
-        <div className="notices">
-          {view.notices.map((n) => (
-            <NoticeBanner key={n.id} level={noticeLevel(n)} text={n.text} onDismiss={() => commands.dismissNotice(n.id)}
+      {find.bar}
+      <div className="chat-body">
+      {/* Notices float over the chat's top, identical ones merged with a count (notice-groups.ts). */}
+      {noticeGroups.length > 0 || appNotices || failure || actionError || changes.notice ? (
+        <NoticeStack>
+          {appNotices}
+          {noticeGroups.map(({ key, first: n, all, count }) => (
+            <NoticeBanner key={key} level={noticeLevel(n)} text={n.text} count={count} onDismiss={() => all.forEach((o) => commands.dismissNotice(o.id))}
               action={noticeAction(n, replacementFor, (m) => {
-                commands.dismissNotice(n.id);
+                all.forEach((o) => commands.dismissNotice(o.id));
                 onModelChange(m);
               })} />
           ))}
-        </div>
+          {failure ? (
+            <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
+              onContinue={continuable ? () => recover("continue") : undefined} />
+          ) : null}
+          {actionError ? (
+            <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
+          ) : null}
+          {changes.notice}
+        </NoticeStack>
       ) : null}
-      {find.bar}
       {items.length === 0 ? (
         <EmptyChat modelName={currentModel?.name} />
       ) : (
@@ -259,15 +277,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
       )}
+      </div>
       <div className="chat-bottom">
-        {failure ? (
-          <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
-            onContinue={continuable ? () => recover("continue") : undefined} />
-        ) : null}
-        {actionError ? (
-          <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
-        ) : null}
-        {changes.notice}
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
