@@ -85,10 +85,11 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
     [open, nonce, query, found?.messageIndex, found?.occurrence],
   );
   // A target waits for its message to load, and is done with once find opens (closing find does not go back to it).
-  const targetReady = target !== undefined && settled && target.nonce !== dismissedTarget.current;
+  // Its message must be there too: where a tool's output shows depends on the messages around it.
+  const targetReady = target !== undefined && settled && target.messageIndex < historyStart + messages.length && target.nonce !== dismissedTarget.current;
   const targetReveal = useMemo<RowReveal | undefined>(
     () => (target && targetReady ? { ...places(target.messageIndex), query: target.text, occurrence: 0, nonce: -target.nonce, transient: true } : undefined),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- where the target is, when it became ready
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- where the target is, once it is ready (one reveal per nonce)
     [target, targetReady],
   );
 
