@@ -329,6 +329,16 @@ export class MessageIndex {
     this.deadDocs = 0;
   }
 
+  /**
+   * Gives back the room postings lists keep to grow (up to half of each, as they double): once a build is done, most
+   * lists stop growing, and a large corpus (command output holds many terms per message) would carry a third more.
+   */
+  trim(): void {
+    for (let t = 0; t < this.postings.length; t++) {
+      if (this.postings[t].length > this.postingCounts[t]) this.postings[t] = this.postings[t].slice(0, this.postingCounts[t]);
+    }
+  }
+
   private compactIfWasteful(): void {
     if (this.deadDocs > 10_000 && this.deadDocs > this.liveDocs) this.compact();
   }
@@ -504,3 +514,4 @@ function bestOf(items: readonly number[], k: number, better: (a: number, b: numb
   }
   return heap.sort(better);
 }
+

@@ -63,6 +63,7 @@ export class MessageSearch {
   private readonly queue = new Set<string>();
   private working?: Promise<void>;
   private started = false;
+  private trimmed = false;
   private loading: Promise<void>;
   private saveTimer?: ReturnType<typeof setTimeout>;
   private dirty = false;
@@ -117,6 +118,8 @@ export class MessageSearch {
     const accept = (id: string) => sessions.isLive(id);
     // A few more than asked: a hit whose message changed since it was indexed is dropped below.
     const found = this.index.search(query, { limit: limit + 2, perSession: PER_CHAT, accept });
+    // The snippets' chats read together (their files overlap; a chat with command output is a few hundred KB).
+    await Promise.all([...new Set(found.slice(0, limit).map((h) => h.sessionId))].map((id) => this.messagesOf(id)));
     const hits: MessageHit[] = [];
     for (const hit of found) {
       if (hits.length >= limit) break;
@@ -224,6 +227,11 @@ export class MessageSearch {
       }
     })().finally(() => {
       this.working = undefined;
+      // The first build done: the postings' room to grow goes back (see MessageIndex.trim).
+      if (this.started && !this.trimmed && this.queue.size === 0) {
+        this.trimmed = true;
+        this.index.trim();
+      }
       this.work();
     });
   }
