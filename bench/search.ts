@@ -216,7 +216,8 @@ async function untilIndexed(host: WebHostProcess): Promise<number> {
   for (;;) {
     const { indexing } = await host.call<{ indexing: boolean }>("searchMessages", "x", 1);
     if (!indexing) return performance.now() - t0;
-    if (performance.now() - t0 > 300_000) throw new Error("the search index did not finish building in 5 minutes");
+    // 200 MB of command output take minutes on a busy machine: the build's time is reported, not a figure.
+    if (performance.now() - t0 > 1_200_000) throw new Error("the search index did not finish building in 20 minutes");
     await sleep(100);
   }
 }
