@@ -216,4 +216,17 @@ describe("reading a chat at 1,000 px", () => {
     await poll(() => page.getByTestId("find-count").textContent()).toBe("3/3");
     await poll(() => currentHighlight(page)).toBe("npm ERR!");
   });
+
+  it("over Settings, main's notices float on their own, clear of its header", async () => {
+    const page = await open("notices");
+    await page.locator(".settings-button").click();
+    const notice = page.getByTestId("notice").filter({ hasText: "settings file was corrupt" });
+    await notice.waitFor();
+    await shot(page, "reading-notices-over-settings-1000");
+    const header = await box(page, ".settings-header");
+    const at = (await notice.boundingBox())!;
+    expect(at.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+    await notice.getByRole("button", { name: "Dismiss notice" }).click();
+    await poll(() => page.getByTestId("notice").count()).toBe(0);
+  });
 });
