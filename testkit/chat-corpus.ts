@@ -3,7 +3,7 @@
  * common words and thousands of rarer made-up ones, like real chats' names and jargon), deterministic for a seed.
  * Each chat alternates user questions (~25 words) and assistant replies (~110 words, some with a code block).
  */
-import { transcriptLine } from "./transcripts";
+import { toolCallLines, transcriptLine } from "./transcripts";
 
 const COMMON = (
   "the be to of and a in that have it for not on with he as you do at this but his by from they we say her she or an " +
@@ -75,6 +75,45 @@ export function corpusTranscript(corpus: ChatCorpus, messages: number, marker?: 
     const extra = marker?.(i);
     const text = i % 2 === 0 ? corpus.userText() : corpus.assistantText();
     lines.push(transcriptLine(i, extra ? `${text} ${extra}` : text));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The output of a command as a coding agent sees it, about `bytes` long: npm's warnings, test runners' lines,
+ * compiler errors with paths and positions, short commit ids, prose; words from the corpus.
+ */
+export function toolOutputText(corpus: ChatCorpus, bytes: number): string {
+  const lines: string[] = [];
+  const n = (max: number) => Math.floor(corpus.random() * max);
+  let size = 0;
+  while (size < bytes) {
+    const r = corpus.random();
+    const line =
+      r < 0.25 ? `npm WARN deprecated ${corpus.word()}@${n(9)}.${n(20)}.${n(30)}: ${corpus.sentence(6)}`
+      : r < 0.5 ? `  ✓ src/${corpus.word()}/${corpus.word()}.test.ts (${n(40)} tests) ${n(900)}ms`
+      : r < 0.65 ? `src/${corpus.word()}/${corpus.word()}.ts:${n(400)}:${n(80)} - error TS${2300 + n(400)}: ${corpus.sentence(8)}`
+      : r < 0.68 ? `${(0x1000000 + n(0xf000000)).toString(16)} ${corpus.sentence(5)}`
+      : corpus.sentence(12);
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n");
+}
+
+/**
+ * One generated chat of a coding agent at work (JSONL), `turns` times: a request, a reply running a command, the
+ * command's output (about `outputBytes`, `marker(turn)` appended when given), and a reply about it: 4 messages a turn.
+ */
+export function toolOutputTranscript(corpus: ChatCorpus, turns: number, outputBytes: number, marker?: (turn: number) => string | undefined): string {
+  const lines: string[] = [];
+  for (let t = 0; t < turns; t++) {
+    const i = t * 4;
+    lines.push(transcriptLine(i, corpus.userText()));
+    const extra = marker?.(t);
+    const output = toolOutputText(corpus, outputBytes);
+    lines.push(...toolCallLines(i + 1, `npm run ${corpus.word()}`, extra ? `${output}\n${extra}` : output, corpus.random() < 0.2));
+    lines.push(transcriptLine(i + 3, corpus.assistantText()));
   }
   return `${lines.join("\n")}\n`;
 }

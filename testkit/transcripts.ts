@@ -20,3 +20,18 @@ export function transcriptLine(i: number, text: string): string {
       : { role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "custom:loopback", model: "test-model", usage: USAGE, stopReason: "stop", timestamp: i };
   return JSON.stringify({ t: "message", message });
 }
+
+/**
+ * A command the assistant ran and its output, as the two JSONL records a worker journals: the assistant's message
+ * (number `i`) calling `bash` with `command` (call id `call-<i>`), then the tool's result (number `i + 1`) holding
+ * `output` (an error when `isError`).
+ */
+export function toolCallLines(i: number, command: string, output: string, isError = false): string[] {
+  const id = `call-${i}`;
+  const call = {
+    role: "assistant", content: [{ type: "toolCall", id, name: "bash", arguments: { command } }],
+    api: "openai-completions", provider: "custom:loopback", model: "test-model", usage: USAGE, stopReason: "toolUse", timestamp: i,
+  };
+  const result = { role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: output }], isError, timestamp: i + 1 };
+  return [JSON.stringify({ t: "message", message: call }), JSON.stringify({ t: "message", message: result })];
+}

@@ -47,6 +47,7 @@ export const SHORTCUTS = [
   { id: "focus-composer", label: "Go to the message box", section: "Anywhere", keys: { key: "l", mod: true }, menu: "focus-composer" },
   { id: "open-settings", label: "Settings", section: "Anywhere", keys: { key: ",", mod: true }, menu: "open-settings" },
   { id: "show-shortcuts", label: "Keyboard shortcuts (this list)", section: "Anywhere", keys: { key: "/", mod: true }, menu: "show-shortcuts" },
+  { id: "toggle-sidebar", label: "Hide or show the chat list", section: "Anywhere", keys: { key: "b", mod: true } },
   { id: "close", label: "Close Settings, a menu, a dialog or the chat list", section: "Anywhere", keys: { key: "Escape" } },
   { id: "find-in-chat", label: "Find in the chat", section: "In a chat", keys: { key: "f", mod: true } },
   { id: "stop", label: "Stop the reply", section: "In a chat", keys: { key: "Escape" } },

@@ -10,7 +10,7 @@ import { launchChromium } from "../../testkit/launch-chromium";
 import { privateBuildCopy, startWebHostProcess } from "../../testkit/web-host-process";
 import { openChat, poll, replies, send, shot, SCREENS } from "../../testkit/chat-page";
 import { corpusTranscript, ChatCorpus } from "../../testkit/chat-corpus";
-import { longTranscript } from "../../testkit/transcripts";
+import { longTranscript, toolCallLines, transcriptLine } from "../../testkit/transcripts";
 import { TempFolders } from "../../testkit/temp-folders";
 import { turnDirective as turn } from "../../src/web-host/openai-test-server";
 
@@ -88,6 +88,45 @@ describe("search across chats in the sidebar", () => {
       expect(await page.locator(`.vrow[data-key="m${target}"]`).textContent()).toContain("xylophone rehearsal");
       expect(await currentHighlight(page)).toMatch(/^xylophone$/i);
       await shot(page, "search-opened-at-message");
+      expect(problems).toEqual([]);
+    } finally {
+      await host.stop();
+    }
+  }, 90_000);
+
+  it("finds a command's output (an npm error in a bash result) and opens the chat with its folded card open at the text", async () => {
+    const corpus = new ChatCorpus(5);
+    const npm = "added 12 packages\nnpm ERR! code ERESOLVE\nnpm ERR! ERESOLVE could not resolve dependency tree\nnpm ERR! peer react@\"^17\" from left-pad@1.3.0";
+    const lines = [
+      ...corpusTranscript(corpus, 30).trimEnd().split("\n"),
+      transcriptLine(30, "Install the dependencies, please."),
+      // A command that ran (not an error: its card shows folded), its output holding npm's error.
+      ...toolCallLines(31, "npm install", npm),
+      transcriptLine(33, "npm could not resolve the dependency tree: left-pad wants React 17."),
+    ];
+    const dir = dataWithChats([
+      { id: "other", title: "Other chat", transcript: corpusTranscript(corpus, 4), messages: 4 },
+      { id: "deps", title: "Dependencies", transcript: `${lines.join("\n")}\n`, messages: 34 },
+    ]);
+    const host = await startHost(dir);
+    try {
+      const { page, problems } = await openChat(browser, host, "other");
+      await page.setViewportSize({ width: 1000, height: 720 });
+      await page.getByTestId("session-search").fill("ERESOLVE");
+      await poll(() => page.getByTestId("message-hit").count()).toBe(1);
+      const hit = page.getByTestId("message-hit");
+      expect(await hit.getAttribute("data-message-index")).toBe("32");
+      expect(await hit.textContent()).toMatch(/bash output: added 12 packages npm ERR! code ERESOLVE/);
+      await shot(page, "search-tool-output-hit");
+      await hit.click();
+      await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Dependencies");
+      // The reply's row (31) holds the card; the card opens and the word is marked inside its output.
+      const card = page.locator('[data-tool-call="call-31"]');
+      await poll(() => card.locator(".tool-header").getAttribute("aria-expanded")).toBe("true");
+      await poll(() => currentHighlight(page)).toMatch(/^ERESOLVE$/);
+      await poll(() => rowInView(page, 31)).toBe(true);
+      expect(await card.getByTestId("tool-output").textContent()).toContain("could not resolve dependency tree");
+      await shot(page, "search-tool-output-opened");
       expect(problems).toEqual([]);
     } finally {
       await host.stop();

@@ -66,7 +66,8 @@ const PREFIX_POSTINGS_BUDGET = 250_000;
 /** Longer queries find nothing (each term is a round over its postings; 200 characters hold fewer anyway). */
 const MAX_QUERY_TERMS = 64;
 const MAGIC = "PDKSRCH1";
-const FORMAT_VERSION = 1;
+/** 2: tool results' output is indexed too (a file of version 1 has them as messages without text: rebuilt). */
+const FORMAT_VERSION = 2;
 
 export class MessageIndex {
   private termIds = new Map<string, number>();
@@ -328,6 +329,16 @@ export class MessageIndex {
     this.deadDocs = 0;
   }
 
+  /**
+   * Gives back the room postings lists keep to grow (up to half of each, as they double): once a build is done, most
+   * lists stop growing, and a large corpus (command output holds many terms per message) would carry a third more.
+   */
+  trim(): void {
+    for (let t = 0; t < this.postings.length; t++) {
+      if (this.postings[t].length > this.postingCounts[t]) this.postings[t] = this.postings[t].slice(0, this.postingCounts[t]);
+    }
+  }
+
   private compactIfWasteful(): void {
     if (this.deadDocs > 10_000 && this.deadDocs > this.liveDocs) this.compact();
   }
@@ -503,3 +514,4 @@ function bestOf(items: readonly number[], k: number, better: (a: number, b: numb
   }
   return heap.sort(better);
 }
+

@@ -19,7 +19,7 @@
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import type { AgentMessage } from "../../shared/agent/types";
 import type { MessageHit, MessageSearchResult } from "../../shared/protocol/app-api";
-import { searchableText } from "../../shared/search/searchable-text";
+import { isSearchableRole, searchableText } from "../../shared/search/searchable-text";
 import { loadTranscript } from "../../shared-node/session-files/transcript-store";
 import { MessageIndex, type IndexedMessage } from "./search-index";
 import { snippetOf } from "./search-snippet";
@@ -50,10 +50,10 @@ export interface MessageSearchOptions {
   saveDelayMs?: number;
 }
 
-/** A chat's messages as snippets need them: who said it and its searchable text. */
+/** A chat's messages as snippets need them: who said it (a tool's output: which tool) and its searchable text. */
 interface CachedTranscript {
   offset: number;
-  messages: { role: string; text: string }[];
+  messages: { role: string; toolName?: string; text: string }[];
 }
 
 export class MessageSearch {
@@ -63,6 +63,7 @@ export class MessageSearch {
   private readonly queue = new Set<string>();
   private working?: Promise<void>;
   private started = false;
+  private trimmed = false;
   private loading: Promise<void>;
   private saveTimer?: ReturnType<typeof setTimeout>;
   private dirty = false;
@@ -117,12 +118,14 @@ export class MessageSearch {
     const accept = (id: string) => sessions.isLive(id);
     // A few more than asked: a hit whose message changed since it was indexed is dropped below.
     const found = this.index.search(query, { limit: limit + 2, perSession: PER_CHAT, accept });
+    // The snippets' chats read together (their files overlap; a chat with command output is a few hundred KB).
+    await Promise.all([...new Set(found.slice(0, limit).map((h) => h.sessionId))].map((id) => this.messagesOf(id)));
     const hits: MessageHit[] = [];
     for (const hit of found) {
       if (hits.length >= limit) break;
       const message = (await this.messagesOf(hit.sessionId))[hit.messageIndex];
-      const snippet = message && (message.role === "user" || message.role === "assistant") ? snippetOf(message.text, query) : undefined;
-      if (!snippet || !message || (message.role !== "user" && message.role !== "assistant")) {
+      const snippet = message && isSearchableRole(message.role) ? snippetOf(message.text, query) : undefined;
+      if (!snippet || !message || !isSearchableRole(message.role)) {
         // The transcript changed in a way reading on from the last place cannot see: read it whole again.
         const cursor = this.cursors.get(hit.sessionId);
         if (cursor) this.cursors.set(hit.sessionId, { ...cursor, replay: true });
@@ -130,7 +133,10 @@ export class MessageSearch {
         continue;
       }
       const title = sessions.get(hit.sessionId)?.title ?? "";
-      hits.push({ sessionId: hit.sessionId, title, messageIndex: hit.messageIndex, role: message.role as MessageHit["role"], snippet: snippet.text, ranges: snippet.ranges });
+      hits.push({
+        sessionId: hit.sessionId, title, messageIndex: hit.messageIndex, role: message.role,
+        ...(message.toolName !== undefined ? { toolName: message.toolName } : {}), snippet: snippet.text, ranges: snippet.ranges,
+      });
     }
     return { hits, indexing: !this.started || this.queue.size > 0 || this.working !== undefined };
   }
@@ -221,6 +227,11 @@ export class MessageSearch {
       }
     })().finally(() => {
       this.working = undefined;
+      // The first build done: the postings' room to grow goes back (see MessageIndex.trim).
+      if (this.started && !this.trimmed && this.queue.size === 0) {
+        this.trimmed = true;
+        this.index.trim();
+      }
       this.work();
     });
   }
@@ -264,7 +275,7 @@ export class MessageSearch {
       return cached.messages;
     }
     const loaded = await loadTranscript(this.options.transcriptFile(id)).catch(() => ({ messages: [] as AgentMessage[] }));
-    const messages = loaded.messages.map((m) => ({ role: m.role, text: searchableText(m) }));
+    const messages = loaded.messages.map((m) => ({ role: m.role, text: searchableText(m), ...(m.role === "toolResult" ? { toolName: String(m.toolName) } : {}) }));
     this.snippetSources.set(id, { offset, messages });
     while (this.snippetSources.size > SNIPPET_CACHE) this.snippetSources.delete(this.snippetSources.keys().next().value!);
     return messages;

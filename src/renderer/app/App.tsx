@@ -5,10 +5,12 @@ import { NewWorktreeChatDialog } from "../components/worktrees/NewWorktreeChatDi
 import { SettingsView } from "../views/SettingsView";
 import { SetupView } from "../views/SetupView";
 import { Sidebar } from "../components/sidebar/Sidebar";
-import { NoticeBanner } from "../components/common/NoticeBanner";
+import { NoticeBanner, NoticeStack } from "../components/common/NoticeBanner";
+import { groupNotices } from "../components/common/notice-groups";
 import { Toast, ToastAnnouncer } from "../components/common/Toast";
 import { ShortcutsDialog } from "../components/common/ShortcutsDialog";
 import { useDrawer } from "./useDrawer";
+import { useSidebarHidden } from "./useSidebarHidden";
 import { focusComposerSoon, useAppShortcuts } from "./useAppShortcuts";
 import type { AppShortcut } from "../../shared/shortcuts";
 import { ServicesContext } from "../context/ServicesContext";
@@ -50,6 +52,8 @@ function AppShell({ services }: { services: AppServices }) {
   const [worktreeChatOpen, setWorktreeChatOpen] = useState(false);
   /** The narrow window's sidebar drawer (focus in and out, Esc, inert page behind). */
   const drawer = useDrawer();
+  /** The sidebar hidden by the user in a wide window (its button, the header's, Ctrl/Cmd+B), remembered. */
+  const sidebar = useSidebarHidden(drawer.narrow, () => (drawer.open ? drawer.hide() : drawer.show()));
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const handle = useSessionHandle(services, activeId);
   /** Set by Settings while shown: leaving it asks first when edits are not saved (SettingsView). */
@@ -205,12 +209,23 @@ function AppShell({ services }: { services: AppServices }) {
 
   const { toast } = attention;
 
+  // Main's notices and the last failure, identical ones merged with a count (notice-groups.ts).
+  const appNotices = notices.notices.length > 0 || notices.failure ? (
+    <>
+      {groupNotices(notices.notices, (n) => `${n.level}\u0000${n.text}`).map(({ key, first, all, count }) => (
+        <NoticeBanner key={key} level={first.level} text={first.text} count={count} onDismiss={() => all.forEach((n) => notices.dismiss(n.id))} />
+      ))}
+      {notices.failure ? <NoticeBanner level="error" text={notices.failure} onDismiss={notices.dismissFailure} /> : null}
+    </>
+  ) : null;
+  const chatShown = !showSetup && route !== "settings" && Boolean(handle);
+
   // A chat the sidebar does not list (a subagent's, opened from its parent's card) is named by the chat itself.
   const activeSession = list.sessions.find((s) => s.id === activeId);
   const activeTitle = activeSession?.title;
 
   return (
-    <div className={`app${drawer.open ? " sidebar-open" : ""}`}>
+    <div className={`app${drawer.open ? " sidebar-open" : ""}${sidebar.hidden && !drawer.narrow ? " sidebar-hidden" : ""}`}>
       <Sidebar
         sessions={list.sessions}
         activeId={activeId}
@@ -226,6 +241,7 @@ function AppShell({ services }: { services: AppServices }) {
         onError={report}
         onRename={list.rename}
         onDelete={(id) => list.remove(id, activeId, { open: (next) => openSession(next, "this-window", true), newChat })}
+        onHide={drawer.narrow ? drawer.hide : sidebar.hide}
         navRef={drawer.ref}
         inert={drawer.narrow && !drawer.open}
         onOpenSettings={() => {
@@ -243,14 +259,8 @@ function AppShell({ services }: { services: AppServices }) {
             <span className="notice-text">Paddock is not running. Reconnecting… (start it again with <code>npm run dev:web</code>)</span>
           </div>
         ) : null}
-        {notices.notices.length > 0 || notices.failure ? (
-          <div className="notices">
-            {notices.notices.map((n) => (
-              <NoticeBanner key={n.id} level={n.level} text={n.text} onDismiss={() => notices.dismiss(n.id)} />
-            ))}
-            {notices.failure ? <NoticeBanner level="error" text={notices.failure} onDismiss={notices.dismissFailure} /> : null}
-          </div>
-        ) : null}
+        {/* Over the chat, the chat's own notices with them (ChatView); over Settings or setup, on their own. */}
+        {appNotices && !chatShown ? <NoticeStack>{appNotices}</NoticeStack> : null}
         {showSetup ? (
           <SetupView settings={settings} providerStatus={providerStatus} onReady={finishSetup}
             onRecheck={async () => void (await reloadProviders())} onSkip={() => {
@@ -269,7 +279,8 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel}
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.narrow ? drawer.show : sidebar.hidden ? sidebar.show : undefined}
+            appNotices={appNotices} onAddModel={addModel}
             onOpenSettings={() => setRoute("settings")} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>

@@ -1,5 +1,5 @@
 import { titleFrom } from "../../shared/agent/chat-title";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelOption, ModelRef } from "../../shared/protocol/app-api";
@@ -16,7 +16,8 @@ import { Composer } from "../components/composer/Composer";
 import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
 import { RetryBanner } from "../components/common/RetryBanner";
-import { NoticeBanner } from "../components/common/NoticeBanner";
+import { NoticeBanner, NoticeStack } from "../components/common/NoticeBanner";
+import { groupNotices } from "../components/common/notice-groups";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { effectiveThinkingLevel } from "../components/common/model-picker-items";
 import { EmptyChat } from "./EmptyChat";
@@ -43,7 +44,7 @@ import { ContextMeter } from "../components/common/ContextMeter";
 import { chordLabel, matchesChord, shortcut } from "../../shared/shortcuts";
 import { contextFigures, transcriptTokens } from "../components/common/context-meter-figures";
 import { focusQuestion } from "../components/messages/approval-focus";
-import { onMac } from "../components/common/Keys";
+import { chordText, onMac } from "../components/common/Keys";
 import { visibleText } from "../../shared/security/hidden-characters";
 import { ChangesOpenContext, useChatChanges } from "../components/changes/useChatChanges";
 
@@ -63,8 +64,10 @@ interface ChatViewProps {
   worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot" | "base">;
   /** Settings' MCP servers, for the chat's choice of them. */
   mcpServers?: readonly ChatMcpServer[];
-  /** Shows the sidebar on narrow windows, where it is hidden. */
+  /** Shows the sidebar where it is hidden (a narrow window's drawer, or hidden by the user); absent while it shows. */
   onToggleSidebar?(): void;
+  /** The app's own notices (main's, the last failure), floated with the chat's. */
+  appNotices?: ReactNode;
   /** Adds a model id a built-in provider's catalogue lacks (settings' added models) and lists it; absent: not offered. */
   onAddModel?(model: ModelRef): Promise<void>;
   /** Opens Settings (the composer links there: no model set up, a model that does not read images). */
@@ -72,7 +75,7 @@ interface ChatViewProps {
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -211,13 +214,17 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 
   const noModel = !isModelChosen(state.model) && !currentModel;
+  const noticeGroups = useMemo(() => groupNotices(view.notices, (n) => `${n.kind}\u0000${n.text}\u0000${n.model ? `${n.model.provider}/${n.model.id}` : ""}`), [view.notices]);
+
   const blockedReason = disconnected ?? (noModel ? "Choose a model above to start" : undefined);
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>
       <header className="chat-header">
         {onToggleSidebar ? (
-          <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"><MenuIcon /></button>
+          <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"
+            title={`Show chats (${chordText(shortcut("toggle-sidebar").keys).label})`} aria-keyshortcuts={chordText(shortcut("toggle-sidebar").keys).aria}
+            data-testid="show-sidebar"><MenuIcon /></button>
         ) : null}
         <h1 className="chat-title" title={title} dir="auto" tabIndex={-1}>{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
@@ -245,18 +252,30 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         </div>
       </header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
-      {view.notices.length > 0 ? (
-        <div className="notices">
-          {view.notices.map((n) => (
-            <NoticeBanner key={n.id} level={noticeLevel(n)} text={n.text} onDismiss={() => commands.dismissNotice(n.id)}
+      {find.bar}
+      <div className="chat-body">
+      {/* Notices float over the chat's top, identical ones merged with a count (notice-groups.ts). */}
+      {noticeGroups.length > 0 || appNotices || view.retry || failure || actionError || changes.notice ? (
+        <NoticeStack>
+          {appNotices}
+          {noticeGroups.map(({ key, first: n, all, count }) => (
+            <NoticeBanner key={key} level={noticeLevel(n)} text={n.text} count={count} onDismiss={() => all.forEach((o) => commands.dismissNotice(o.id))}
               action={noticeAction(n, replacementFor, (m) => {
-                commands.dismissNotice(n.id);
+                all.forEach((o) => commands.dismissNotice(o.id));
                 onModelChange(m);
               })} />
           ))}
-        </div>
+          {view.retry ? <RetryBanner key={view.retry.until} wait={view.retry} onStop={onStop} disabled={disconnected !== undefined} /> : null}
+          {failure ? (
+            <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
+              onContinue={continuable ? () => recover("continue") : undefined} />
+          ) : null}
+          {actionError ? (
+            <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
+          ) : null}
+          {changes.notice}
+        </NoticeStack>
       ) : null}
-      {find.bar}
       {items.length === 0 ? (
         <EmptyChat modelName={currentModel?.name} />
       ) : (
@@ -271,16 +290,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
       )}
+      </div>
       <div className="chat-bottom">
-        {view.retry ? <RetryBanner key={view.retry.until} wait={view.retry} onStop={onStop} disabled={disconnected !== undefined} /> : null}
-        {failure ? (
-          <ErrorBanner message={failure} busy={recovering} onRetry={() => recover("retry")}
-            onContinue={continuable ? () => recover("continue") : undefined} />
-        ) : null}
-        {actionError ? (
-          <NoticeBanner level="error" text={actionError} onDismiss={() => setActionError(null)} />
-        ) : null}
-        {changes.notice}
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}

@@ -252,7 +252,10 @@ export interface MessageHit {
   title: string;
   /** The message's number in the chat (its row key in the page is `m<index>`). */
   messageIndex: number;
-  role: "user" | "assistant";
+  /** Who said it; "toolResult": a tool's output (the page shows it in the tool card of the call, opened). */
+  role: "user" | "assistant" | "toolResult";
+  /** The tool whose output matched (role "toolResult"). */
+  toolName?: string;
   /** About a line of the message around the first match, whitespace collapsed. */
   snippet: string;
   /** [start, end) of each matching word in `snippet`. */

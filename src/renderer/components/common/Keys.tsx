@@ -22,3 +22,10 @@ export function Keys({ chord, mac }: { chord: Chord; mac: boolean }) {
     </span>
   );
 }
+
+/** A chord as a tooltip writes it ("Ctrl+B", on macOS "⌘B") and as `aria-keyshortcuts` wants it ("Control+B", "Meta+B"). */
+export function chordText(chord: Chord, mac = onMac()): { label: string; aria: string } {
+  const aria = [chord.mod ? (mac ? "Meta" : "Control") : "", chord.alt ? "Alt" : "", chord.shift ? "Shift" : "", chord.key.length === 1 ? chord.key.toUpperCase() : chord.key]
+    .filter(Boolean).join("+");
+  return { label: chordLabel(chord, mac).join(mac ? "" : "+"), aria };
+}

@@ -19,6 +19,8 @@ export const GearIcon = () => (
 );
 export const SendIcon = () => <Icon strokeWidth={2.4}><path d="M12 19V5M5 12l7-7 7 7" /></Icon>;
 export const MenuIcon = () => <Icon><path d="M4 6h16M4 12h16M4 18h16" /></Icon>;
+/** Hides the sidebar: a panel with its left column. */
+export const SidebarIcon = () => <Icon><rect x="3" y="4" width="18" height="16" rx="2" /><path d="M9 4v16" /></Icon>;
 export const ToolIcon = () => (
   <Icon><path d="M14.7 6.3a4 4 0 0 0-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 0 0 5.4-5.4l-2.5 2.5-2.4-.6-.6-2.4z" /></Icon>
 );

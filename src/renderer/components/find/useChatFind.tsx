@@ -10,7 +10,7 @@ import { FindBar } from "./FindBar";
 import { matchesChord, shortcut } from "../../../shared/shortcuts";
 import { findMatches, positionOf, type FindMatch } from "./find-matches";
 import type { RowReveal } from "./useRevealRow";
-import { messageRowKey } from "../messages/chatItems";
+import { rowPlaces } from "./row-places";
 
 /** A message to open the chat at (a sidebar search result), with the word to highlight in it. */
 export interface MessageTarget {
@@ -53,6 +53,8 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
   }, [openFind]);
 
   const matches = useMemo(() => (open ? findMatches(messages, historyStart, query) : []), [open, messages, historyStart, query]);
+  // A tool's output shows in its call's card, in the reply's row: where each message's text is on screen.
+  const places = useMemo(() => rowPlaces(messages, historyStart), [messages, historyStart]);
   const position = positionOf(matches, current);
 
   const onQuery = useCallback((next: string) => {
@@ -77,15 +79,17 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
   const settled = historyStart === 0;
   const found = position >= 0 && settled ? matches[position] : undefined;
   const findReveal = useMemo<RowReveal | undefined>(
-    () => (open && found ? { key: messageRowKey(found.messageIndex), query, occurrence: found.occurrence, nonce } : undefined),
+    () => (open && found ? { ...places(found.messageIndex), query, occurrence: found.occurrence, nonce } : undefined),
     // A new nonce (typing, stepping) scrolls; matches moving as history lands do not.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `found` follows from the nonce's request
     [open, nonce, query, found?.messageIndex, found?.occurrence],
   );
   // A target waits for its message to load, and is done with once find opens (closing find does not go back to it).
-  const targetReady = target !== undefined && settled && target.nonce !== dismissedTarget.current;
+  // Its message must be there too: where a tool's output shows depends on the messages around it.
+  const targetReady = target !== undefined && settled && target.messageIndex < historyStart + messages.length && target.nonce !== dismissedTarget.current;
   const targetReveal = useMemo<RowReveal | undefined>(
-    () => (target && targetReady ? { key: messageRowKey(target.messageIndex), query: target.text, occurrence: 0, nonce: -target.nonce, transient: true } : undefined),
+    () => (target && targetReady ? { ...places(target.messageIndex), query: target.text, occurrence: 0, nonce: -target.nonce, transient: true } : undefined),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- where the target is, once it is ready (one reveal per nonce)
     [target, targetReady],
   );
 
@@ -95,3 +99,4 @@ export function useChatFind({ messages, historyStart, target }: ChatFindInput): 
   ) : null;
   return { bar, reveal: findReveal ?? targetReveal, openFind };
 }
+

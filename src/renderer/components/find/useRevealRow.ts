@@ -5,14 +5,19 @@
 import { useLayoutEffect, useRef, type RefObject } from "react";
 import type { Virtualizer } from "@tanstack/react-virtual";
 import { clearHighlights, highlightRow } from "./text-highlight";
-import { revealHiddenAround } from "./reveal-hidden";
+import { REVEAL_EVENT, revealHiddenAround } from "./reveal-hidden";
 
 export interface RowReveal {
   /** The row's key (`messageRowKey` of its message's index). */
   key: string;
   /** Text to highlight in the row ("": none). */
   query: string;
-  /** Which occurrence of `query` in the row is the current one (from 0). */
+  /**
+   * Where in the row the text is: a tool call's id when it is that call's output (a tool result shows in the tool
+   * card of its call, in the row of the reply that made the call); the card is opened to show it. None: the row.
+   */
+  part?: string;
+  /** Which occurrence of `query` in the row (in `part`, when given) is the current one (from 0). */
   occurrence: number;
   /** New for every request: asking for the same row again scrolls to it again. */
   nonce: number;
@@ -57,13 +62,16 @@ export function useRevealRow(
       if (rect.top >= box.top + MARGIN && rect.bottom <= box.bottom - MARGIN) return;
       scroller.scrollTop += rect.top + rect.height / 2 - (box.top + box.height / 2);
     };
-    const mark = (row: Element) => {
-      const range = reveal.query ? highlightRow(row, reveal.query, reveal.occurrence) : undefined;
-      return range ?? row;
+    /** Highlights the text; `open`: a folded tool card holding it is asked to open (only while settling). */
+    const mark = (row: Element, open: boolean) => {
+      const within = reveal.part === undefined ? row : toolOutput(row, reveal.part, open);
+      if (!within) return row.querySelector(toolCardSelector(reveal.part!)) ?? row;
+      const range = reveal.query ? highlightRow(within, reveal.query, reveal.occurrence) : undefined;
+      return range ?? within;
     };
     const settle = (row: Element) => {
       if (!row.isConnected) return;
-      const target = mark(row);
+      const target = mark(row, true);
       // Only while settling: a message the user folds again afterwards stays folded.
       if (target instanceof Range) revealHiddenAround(target);
       bringIntoView(target);
@@ -83,7 +91,7 @@ export function useRevealRow(
       settle(row);
       // Code is highlighted a task later and long texts fill in near the screen: mark the new text again.
       observer = new MutationObserver(() => {
-        if (settling >= SETTLE_FRAMES) mark(row);
+        if (settling >= SETTLE_FRAMES) mark(row, false);
       });
       observer.observe(row, { subtree: true, childList: true, characterData: true });
       if (reveal.transient) timers.push(setTimeout(() => {
@@ -103,4 +111,20 @@ export function useRevealRow(
     // One reveal per request: the nonce says when there is a new one.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reveal's other fields come with its nonce
   }, [reveal?.nonce, scrollRef]);
+}
+
+function toolCardSelector(callId: string): string {
+  return `[data-tool-call="${CSS.escape(callId)}"]`;
+}
+
+/**
+ * The output of tool call `callId` in `row`, or undefined while its card is folded: with `open`, the card is then
+ * asked to open (REVEAL_EVENT), and the next frame marks the output.
+ */
+function toolOutput(row: Element, callId: string, open: boolean): Element | undefined {
+  const card = row.querySelector(toolCardSelector(callId));
+  const output = card?.querySelector("[data-find-output]");
+  if (output) return output;
+  if (open) card?.dispatchEvent(new Event(REVEAL_EVENT));
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { USER_TEXT_MAX_LINES } from "./CollapsibleUserText";
 import type { ChatItem } from "./chatItems";
 import { useRevealRow, type RowReveal } from "../find/useRevealRow";
 import { ListFollowContext } from "./message-actions-context";
+import { JUMP_GAP, jumpPlacement } from "./jump-placement";
 
 interface MessageListProps {
   items: readonly ChatItem[];
@@ -80,13 +81,28 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     setShowJump(true);
   });
 
+  // "Jump to latest" never covers a question's buttons: placed above an approval panel it would cover (jump-placement.ts).
+  const jumpRef = useRef<HTMLButtonElement>(null);
+  const placeJump = useCallback(() => {
+    const button = jumpRef.current;
+    const el = scrollRef.current;
+    if (!button || !el) return;
+    const box = el.getBoundingClientRect();
+    const panels = [...el.querySelectorAll("[data-approval-id]")].map((p) => p.getBoundingClientRect());
+    const place = jumpPlacement(box, button.offsetHeight, panels);
+    button.style.visibility = place === "hidden" ? "hidden" : "";
+    button.style.bottom = place === "hidden" || place === JUMP_GAP ? "" : `${place}px`;
+  }, []);
+  useLayoutEffect(placeJump);
+
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
     stuck.current = atBottom;
     setShowJump(!atBottom);
-  }, []);
+    placeJump();
+  }, [placeJump]);
 
   // A version switch keeps the reader at the row they switched (see ListFollowContext): the list does not follow to
   // the new end when the rows change, then finds out again whether it is at the bottom.
@@ -153,7 +169,7 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
         </ScrollRoot.Provider>
       </div>
       {showJump ? (
-        <button type="button" className="jump-latest" onClick={jumpToLatest}>↓ Jump to latest</button>
+        <button type="button" ref={jumpRef} className="jump-latest" onClick={jumpToLatest} data-testid="jump-latest">↓ Jump to latest</button>
       ) : null}
     </div>
   );

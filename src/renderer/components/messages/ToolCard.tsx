@@ -1,4 +1,4 @@
-import { Fragment, memo, useContext, useState } from "react";
+import { Fragment, memo, useContext, useEffect, useRef, useState } from "react";
 import type { ToolCall, ToolResultMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { ToolIcon } from "../common/icons";
@@ -15,6 +15,7 @@ import { ChangeStat } from "../changes/ChangeStat";
 import { changeCountsOf } from "../changes/chat-changes";
 import { ChangesOpenContext } from "../changes/useChatChanges";
 import { changeSummary } from "../../../shared/changes/summary";
+import { REVEAL_EVENT } from "../find/reveal-hidden";
 
 interface ToolCardProps {
   call: ToolCall;
@@ -44,6 +45,14 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   const asking = request !== undefined || childQuestions.length > 0;
   const [choice, setChoice] = useState<boolean | null>(null);
   const open = asking || (choice ?? (status !== "done"));
+  // Find in chat (or a search result) landing on this call's output opens the card: see find/useRevealRow.ts.
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const card = root.current;
+    const reveal = () => setChoice(true);
+    card?.addEventListener(REVEAL_EVENT, reveal);
+    return () => card?.removeEventListener(REVEAL_EVENT, reveal);
+  }, []);
   const output = result ? resultContentText(result.content) : run?.result !== undefined ? resultText(run.result) :
     run?.partialResult !== undefined ? resultText(run.partialResult) : "";
   const details = result?.details ?? (run?.result as { details?: unknown } | undefined)?.details;
@@ -54,7 +63,8 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
   const subagents = isSubagent ? subagentDetails(result ?? run?.result ?? run?.partialResult) : undefined;
   const statusLabel = asking ? "waiting for you" : { pending: argsStreaming ? "preparing" : "waiting", running: "running", done: "done", error: "error" }[status];
   return (
-    <div className={`tool-card tool-${status}${asking ? " tool-asking" : ""}`} data-testid="tool-card" data-status={asking ? "asking" : status}>
+    <div ref={root} className={`tool-card tool-${status}${asking ? " tool-asking" : ""}`} data-testid="tool-card" data-status={asking ? "asking" : status}
+      data-tool-call={call.id}>
       <button type="button" className="tool-header" aria-expanded={open} onClick={() => setChoice(!open)}>
         <span className="chevron" aria-hidden="true">{open ? "▾" : "▸"}</span>
         <span className="tool-icon"><ToolIcon /></span>
@@ -103,7 +113,7 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
           {!request && (output || status === "running") ? (
             <>
               <div className="tool-section-label">{status === "error" ? "Error" : status === "running" ? "Output so far" : "Result"}</div>
-              <pre className={`tool-pre${status === "error" ? " tool-error-text" : ""}`} data-testid="tool-output">
+              <pre className={`tool-pre${status === "error" ? " tool-error-text" : ""}`} data-testid="tool-output" data-find-output="">
                 {output || "…"}
               </pre>
             </>

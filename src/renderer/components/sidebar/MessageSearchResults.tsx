@@ -66,7 +66,7 @@ export function MessageSearchResults({ query, onOpen }: MessageSearchResultsProp
               data-session-id={hit.sessionId} data-message-index={hit.messageIndex}>
               <span className="message-hit-title" dir="auto">{hit.title || "New chat"}</span>
               <span className="message-hit-snippet" dir="auto">
-                <span className="message-hit-role">{hit.role === "user" ? "You: " : ""}</span>
+                <span className="message-hit-role">{hitRoleLabel(hit)}</span>
                 <Marked text={hit.snippet} ranges={hit.ranges} />
               </span>
             </button>
@@ -90,4 +90,11 @@ function Marked({ text, ranges }: { text: string; ranges: readonly [number, numb
   }
   if (at < text.length) parts.push(text.slice(at));
   return <>{parts.map((part, i) => (typeof part === "string" ? part : <mark key={i}>{part.mark}</mark>))}</>;
+}
+
+/** Who said the matching text, before its snippet: "You: ", a tool's output ("bash output: "), or nothing (a reply). */
+export function hitRoleLabel(hit: Pick<MessageHit, "role" | "toolName">): string {
+  if (hit.role === "user") return "You: ";
+  if (hit.role === "toolResult") return `${hit.toolName || "tool"} output: `;
+  return "";
 }

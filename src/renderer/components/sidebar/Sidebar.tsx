@@ -3,12 +3,16 @@ import type { ChatExportFormat, MessageHit, SessionSummary } from "../../../shar
 import { SessionItem } from "./SessionItem";
 import { groupByProject, groupSessions, projectFolder, type ProjectGroup } from "./groupSessions";
 import { MessageSearchResults } from "./MessageSearchResults";
-import { FolderIcon, GearIcon, PlusIcon } from "../common/icons";
+import { FolderIcon, GearIcon, PlusIcon, SidebarIcon } from "../common/icons";
+import { chordText } from "../common/Keys";
+import { shortcut } from "../../../shared/shortcuts";
 import { useServices } from "../../context/ServicesContext";
 import { importChatFile, saveChatExport } from "../common/chat-files";
 import { useFocusAfterDelete } from "./useFocusAfterDelete";
 
 interface SidebarProps {
+  /** Hides the sidebar (App's useSidebarHidden; a narrow window's drawer closes); absent: no button. */
+  onHide?(): void;
   sessions: readonly SessionSummary[];
   activeId: string | undefined;
   settingsOpen: boolean;
@@ -40,7 +44,7 @@ interface SidebarProps {
  * across every chat (main's index).
  */
 export function Sidebar(props: SidebarProps) {
-  const { sessions, activeId, settingsOpen, onNewChat, onNewWorktreeChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert } = props;
+  const { sessions, activeId, settingsOpen, onNewChat, onNewWorktreeChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert, onHide } = props;
   const services = useServices();
   const [query, setQuery] = useState("");
   const fileInput = useRef<HTMLInputElement>(null);
@@ -70,7 +74,14 @@ export function Sidebar(props: SidebarProps) {
   return (
     <nav className="sidebar" aria-label="Sessions" ref={navRef} inert={inert}>
       <div className="sidebar-top">
-        <div className="brand"><span className="brand-mark" aria-hidden="true">P</span> Paddock</div>
+        <div className="brand"><span className="brand-mark" aria-hidden="true">P</span> Paddock
+          {onHide ? (
+            <button type="button" className="icon-button sidebar-hide" onClick={onHide} aria-label="Hide chats" data-testid="hide-sidebar"
+              title={`Hide chats (${chordText(shortcut("toggle-sidebar").keys).label})`} aria-keyshortcuts={chordText(shortcut("toggle-sidebar").keys).aria}>
+              <SidebarIcon />
+            </button>
+          ) : null}
+        </div>
         <button type="button" className="btn btn-secondary new-chat" onClick={() => onNewChat()} data-testid="new-chat">
           <PlusIcon /> New chat
         </button>

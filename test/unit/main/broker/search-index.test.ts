@@ -117,4 +117,18 @@ describe("the message index", () => {
     wrongPosting.writeUInt32LE(0xffffff00, wrongPosting.length - 16);
     expect(() => MessageIndex.deserialize(wrongPosting)).toThrow(/Not a search index file/);
   });
+
+  it("gives back the postings' room to grow once built (trim), answering the same and growing again after", () => {
+    const index = new MessageIndex();
+    const texts = Array.from({ length: 300 }, (_, i) => `npm WARN deprecated package${i % 7} build step ${i}`);
+    index.replaceFrom("a", 0, texts.map((text, i) => ({ text, print: i })));
+    const before = index.stats();
+    const found = index.search("npm deprecated", { limit: 50, perSession: 50 });
+    index.trim();
+    expect(index.stats().arrayBytes).toBeLessThan(before.arrayBytes);
+    expect(index.stats().postings).toBe(before.postings);
+    expect(index.search("npm deprecated", { limit: 50, perSession: 50 })).toEqual(found);
+    index.replaceFrom("a", 300, [{ text: "npm WARN one more", print: 300 }]);
+    expect(index.search("npm", { limit: 400, perSession: 400 })).toHaveLength(301);
+  });
 });

@@ -5,7 +5,7 @@ import { MessageSearch } from "../../../../src/main/broker/search-service";
 import { SessionIndex } from "../../../../src/main/broker/session-index";
 import type { BrokerEvent } from "../../../../src/main/broker/session-broker";
 import { Listeners } from "../../../../src/shared/transport/transport";
-import { transcriptLine } from "../../../../testkit/transcripts";
+import { toolCallLines, transcriptLine } from "../../../../testkit/transcripts";
 import { TempFolders } from "../../../../testkit/temp-folders";
 
 const temp = new TempFolders("paddock-search-service-");
@@ -117,5 +117,18 @@ describe("the search across chats, in main", () => {
     await search.ready();
     expect(where(await search.search("alpha", 10))).toEqual(["a#0"]);
     await search.flush();
+  });
+
+  it("finds a tool's output (an npm error in a command's result) and says which tool said it", async () => {
+    const data = await dataFolder({ a: ["Install the dependencies"] });
+    const npm = "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found";
+    appendFileSync(join(data.sessionsDir, "a.jsonl"), `${toolCallLines(1, "npm install left-padd", npm, true).join("\n")}\n`);
+    const { search } = start(data);
+    await search.ready();
+    const result = await search.search("E404", 10);
+    expect(where(result)).toEqual(["a#2"]);
+    expect(result.hits[0]).toMatchObject({ role: "toolResult", toolName: "bash" });
+    expect(result.hits[0].snippet).toContain("npm ERR! code E404");
+    expect(where(await search.search("left padd not found", 10))).toEqual(["a#2"]);
   });
 });

@@ -1,0 +1,232 @@
+/**
+ * Reading the chat (issue 25, "Typing and reading"), in a real Chromium against the UI fixture's "reading" scenario
+ * (test/e2e/fixtures: the real App; a long chat whose command output holds npm's errors, the same notice three times
+ * with two others, a question waiting at the bottom), at 1,000 px: the header on one row and the context meter's
+ * whole text, notices floating over the chat and merged with a count, "Jump to latest" clear of the question's
+ * buttons, the sidebar hidden and shown again, find in chat landing inside a folded tool card. Screenshots under
+ * test-results/ui/reading-*.png.
+ */
+import { mkdirSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
+import { launchChromium } from "../../testkit/launch-chromium";
+import { poll, shot as chatPageShot } from "../../testkit/chat-page";
+
+let server: FixtureServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(screenshotDir, { recursive: true });
+  server = await buildAndServeFixture();
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const pages: { page: Page; problems: string[] }[] = [];
+afterEach(async () => {
+  for (const { page, problems } of pages.splice(0)) {
+    expect(problems).toEqual([]);
+    await page.close();
+  }
+});
+
+const WIDE = { width: 1000, height: 760 };
+
+async function open(scenario = "reading", viewport = WIDE): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  const problems: string[] = [];
+  pages.push({ page, problems });
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => void (m.type() === "error" && problems.push(m.text())));
+  await page.goto(`${server.url}?scenario=${scenario}`);
+  await page.getByTestId("message-list").waitFor();
+  return page;
+}
+
+interface Call {
+  name: string;
+  args: unknown[];
+}
+const calls = async (page: Page, name: string): Promise<unknown[][]> =>
+  ((await page.evaluate(() => (globalThis as any).__fixture.session("s1").calls)) as Call[]).filter((c) => c.name === name).map((c) => c.args);
+const shot = (page: Page, name: string) => chatPageShot(page, name, screenshotDir);
+const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
+const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The text the find highlight marks as the current match (the CSS Custom Highlight API), "" when none. */
+function currentHighlight(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const highlight = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get("paddock-find-current");
+    return highlight ? [...highlight].map((r) => r.toString()).join("|") : "";
+  });
+}
+
+describe("reading a chat at 1,000 px", () => {
+  it("the header is one row with the tool cards and strips; the context meter's text is never clipped", async () => {
+    for (const [scenario, width] of [["reading", 1000], ["header", 1000], ["reading", 1090], ["reading", 1190]] as const) {
+      const page = await open(scenario, { width, height: 760 });
+      await page.getByTestId("context-meter").waitFor();
+      await shot(page, `reading-header-${scenario}-${width}`);
+      const layout = await page.evaluate(() => {
+        const header = document.querySelector<HTMLElement>(".chat-header")!;
+        const parts = [...header.querySelectorAll<HTMLElement>(":scope > *, .chat-controls > *")].filter((el) => el.getClientRects().length > 0);
+        const middles = parts.map((el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+        return { overflows: header.scrollWidth > header.clientWidth, spread: Math.max(...middles) - Math.min(...middles), height: header.getBoundingClientRect().height };
+      });
+      const where = `${scenario} at ${width} px`;
+      expect(layout.overflows, where).toBe(false);
+      expect(layout.spread, where).toBeLessThan(4);
+      expect(layout.height, where).toBeLessThan(60);
+      // Up to 74rem the meter is its bar; its whole figure is in its tooltip and name, and opens in its panel.
+      const meter = page.getByTestId("context-meter");
+      expect(await meter.getAttribute("title")).toMatch(/^Context: about [\d,]+ tokens of the model's [\d,]+/);
+      await page.close();
+    }
+    // Wide enough for the figures: each shows whole.
+    const page = await open("reading", { width: 1400, height: 760 });
+    const figures = page.locator(".context-figures");
+    await figures.waitFor();
+    expect(await figures.evaluate((el) => el.scrollWidth <= el.clientWidth && el.textContent!.includes(" / "))).toBe(true);
+    await page.evaluate(() => {
+      // The longest text it can show: the button grows rather than cut it.
+      document.querySelector(".context-figures")!.textContent = "999.9k / 1.0M";
+    });
+    expect(await figures.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await figures.evaluate((el) => el.getBoundingClientRect().right <= el.parentElement!.getBoundingClientRect().right)).toBe(true);
+  });
+
+  it("notices float over the chat without pushing it down, stack, and identical ones merge with a count", async () => {
+    const page = await open();
+    const notices = page.getByTestId("notice");
+    await poll(() => notices.count()).toBe(3);
+    const merged = notices.filter({ hasText: "Could not summarise earlier messages" });
+    expect(await merged.getByTestId("notice-count").textContent()).toBe("×3");
+    expect(await merged.getByRole("button").last().getAttribute("aria-label")).toBe("Dismiss notice (all 3)");
+    await shot(page, "reading-notices-1000");
+    // The message list starts right under the header: the notices are over it, not above it.
+    const header = await box(page, ".chat-header");
+    const list = await box(page, "[data-testid=message-list]");
+    expect(Math.abs(list.y - (header.y + header.height))).toBeLessThan(2);
+    const stack = await box(page, "[data-testid=notice-stack]");
+    expect(stack.y).toBeGreaterThanOrEqual(list.y);
+    expect(stack.height).toBeLessThan(list.height / 2);
+    // Stacked one under the other, the app's first.
+    const texts = await notices.allTextContents();
+    expect(texts[0]).toContain("settings file was corrupt");
+    const ys = await Promise.all([0, 1, 2].map(async (i) => (await notices.nth(i).boundingBox())!.y));
+    expect([...ys].sort((a, b) => a - b)).toEqual(ys);
+
+    // Dismissing the merged one dismisses all three; the list does not move.
+    await merged.getByRole("button", { name: "Dismiss notice (all 3)" }).click();
+    await poll(() => notices.count()).toBe(2);
+    expect((await calls(page, "dismissNotice")).map(([id]) => id).sort()).toEqual([11, 13, 14]);
+    expect((await box(page, "[data-testid=message-list]")).y).toBe(list.y);
+  });
+
+  it("\"Jump to latest\" never covers the question's buttons", async () => {
+    const page = await open();
+    await page.getByTestId("approval").waitFor();
+    const list = page.getByTestId("message-list");
+    // Scrolled up so the question's buttons sit where the button would be.
+    await list.evaluate((el) => {
+      const actions = el.querySelector(".approval-actions")!.getBoundingClientRect();
+      const bottom = el.getBoundingClientRect().bottom;
+      el.scrollTop -= bottom - 12 - 16 - (actions.top + actions.bottom) / 2;
+    });
+    const jump = page.getByTestId("jump-latest");
+    await jump.waitFor();
+    await page.waitForTimeout(100);
+    await shot(page, "reading-jump-with-approval-1000");
+    const buttons = page.getByTestId("approval").getByRole("button");
+    const visible = await jump.evaluate((el) => getComputedStyle(el).visibility !== "hidden");
+    if (visible) {
+      const at = (await jump.boundingBox())!;
+      for (let i = 0; i < (await buttons.count()); i++) expect(overlaps(at, (await buttons.nth(i).boundingBox())!)).toBe(false);
+    }
+    // The question's buttons are clickable where they are: Allow once answers.
+    await page.getByTestId("approval-once").click();
+    await poll(async () => (await calls(page, "answerApproval")).length).toBe(1);
+    // Back at the bottom, and up far: the button is at its usual place again.
+    await jump.click();
+    await list.evaluate((el) => void (el.scrollTop = 0));
+    await jump.waitFor();
+    const far = (await jump.boundingBox())!;
+    const listBox = (await list.boundingBox())!;
+    expect(Math.round(listBox.y + listBox.height - (far.y + far.height))).toBe(12);
+  });
+
+  it("the sidebar hides and shows again (its button, the header's, Ctrl+B), remembered across a reload", async () => {
+    const page = await open();
+    const nav = page.getByRole("navigation", { name: "Sessions" });
+    await page.getByRole("button", { name: "Hide chats" }).click();
+    await poll(() => nav.isVisible()).toBe(false);
+    // The focus goes to the button that brings it back.
+    const show = page.getByRole("button", { name: "Show chats" });
+    await poll(() => show.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await show.getAttribute("aria-keyshortcuts")).toBe("Control+B");
+    expect((await box(page, ".chat-header")).x).toBe(0);
+    await shot(page, "reading-sidebar-hidden-1000");
+
+    await page.reload();
+    await page.getByTestId("message-list").waitFor();
+    expect(await nav.isVisible()).toBe(false);
+    await show.click();
+    await poll(() => nav.isVisible()).toBe(true);
+    await poll(() => page.getByRole("button", { name: "Hide chats" }).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await show.isVisible()).toBe(false);
+
+    // The shortcut, from the message box: the focus stays where the user types.
+    await page.getByTestId("composer").click();
+    await page.keyboard.press("Control+b");
+    await poll(() => nav.isVisible()).toBe(false);
+    expect(await page.getByTestId("composer").evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Control+b");
+    await poll(() => nav.isVisible()).toBe(true);
+    await page.reload();
+    await page.getByTestId("message-list").waitFor();
+    expect(await nav.isVisible()).toBe(true);
+  });
+
+  it("find in chat finds text in a tool's output: the folded card opens and the text is marked", async () => {
+    const page = await open();
+    const card = page.locator('[data-tool-call="c_ls"]');
+    await card.waitFor();
+    expect(await card.locator(".tool-header").getAttribute("aria-expanded")).toBe("false");
+    await page.getByTestId("composer").click();
+    await page.keyboard.press("Control+f");
+    const input = page.getByTestId("find-input");
+    await input.fill("peer dep missing");
+    await poll(() => page.getByTestId("find-count").textContent()).toBe("1/1");
+    await poll(() => card.locator(".tool-header").getAttribute("aria-expanded")).toBe("true");
+    await poll(() => currentHighlight(page)).toBe("peer dep missing");
+    expect(await page.evaluate(() => {
+      const highlight = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get("paddock-find-current")!;
+      const [range] = [...highlight];
+      return range.startContainer.parentElement?.closest("[data-find-output]")?.closest("[data-tool-call]")?.getAttribute("data-tool-call");
+    })).toBe("c_ls");
+    await shot(page, "reading-find-in-tool-output-1000");
+    // The failed install's npm error too, each occurrence counted.
+    await input.fill("npm ERR!");
+    await poll(() => page.getByTestId("find-count").textContent()).toBe("3/3");
+    await poll(() => currentHighlight(page)).toBe("npm ERR!");
+  });
+
+  it("over Settings, main's notices float on their own, clear of its header", async () => {
+    const page = await open("notices");
+    await page.locator(".settings-button").click();
+    const notice = page.getByTestId("notice").filter({ hasText: "settings file was corrupt" });
+    await notice.waitFor();
+    await shot(page, "reading-notices-over-settings-1000");
+    const header = await box(page, ".settings-header");
+    const at = (await notice.boundingBox())!;
+    expect(at.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+    await notice.getByRole("button", { name: "Dismiss notice" }).click();
+    await poll(() => page.getByTestId("notice").count()).toBe(0);
+  });
+});
