@@ -71,6 +71,7 @@ import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOpti
 import { callScope, WorkspaceChanges } from "../changes/workspace-changes";
 import { TOOL_FILE_CHANGES_FIELD, type ChangeAuthor } from "../../../shared/protocol/changes";
 import { withToolEnding } from "../../../shared/protocol/tool-ending";
+import { readToolOutput } from "./tool-output";
 import { isRecord } from "../../../shared/is-record";
 import { filesRestoredForModel, type FilesRestoredMessage } from "../../../shared/agent/files-restored";
 import { branchAt } from "../../../shared/agent/branches";
@@ -436,6 +437,9 @@ export class SessionHost {
       if (!mimeType) throw new Error("Not an attachment id");
       return { mimeType, data: await this.attachments.read(id) };
     },
+    toolOutput: (toolCallId) => readToolOutput(this.agent.state.messages, toolCallId, this.options.sessionDir),
+    subagentOrigin: async () =>
+      this.options.subagent ? { parentSessionId: this.options.subagent.parentSessionId, agent: this.options.subagent.agent } : null,
     setChatOptions: async (options) => {
       const problem = chatOptionsProblem(options);
       if (problem) throw new Error(`Chat settings not saved: ${problem}`);
