@@ -45,6 +45,8 @@ import { focusQuestion } from "../components/messages/approval-focus";
 import { onMac } from "../components/common/Keys";
 import { visibleText } from "../../shared/security/hidden-characters";
 import { ChangesOpenContext, useChatChanges } from "../components/changes/useChatChanges";
+import { ToolOutputContext } from "../components/messages/tool-output";
+import { SubagentBanner } from "../components/messages/SubagentBanner";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -233,6 +235,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         </div>
       </header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
+      <SubagentBanner commands={commands} />
       {view.notices.length > 0 ? (
         <div className="notices">
           {view.notices.map((n) => (
@@ -252,8 +255,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <AttachmentsContext.Provider value={attachments}>
             <MessageActionsContext.Provider value={messageActions}>
               <ChangesOpenContext.Provider value={changes.open}>
-                <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-                  tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+                <ToolOutputContext.Provider value={commands.toolOutput}>
+                  <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+                    tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+                </ToolOutputContext.Provider>
               </ChangesOpenContext.Provider>
             </MessageActionsContext.Provider>
           </AttachmentsContext.Provider>

@@ -11,6 +11,8 @@ import { ApprovalsContext, type Approvals } from "./approvals";
 import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chatItems";
 import { MessageRow } from "./MessageRow";
 import { WorktreeActions } from "../worktrees/WorktreeActions";
+import { Markdown } from "../markdown/Markdown";
+import { ToolOutputContext } from "./tool-output";
 
 interface SubagentRunsProps {
   details: SubagentDetails | undefined;
@@ -87,6 +89,12 @@ function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; 
         </div>
       ) : null}
       {watching && run.sessionId ? <SubagentTranscript sessionId={run.sessionId} /> : null}
+      {run.output?.trim() && run.status !== "running" && run.status !== "pending" ? (
+        // What it answered (or, stopped, what it had said so far), as the markdown it is.
+        <div className="subagent-output" data-testid="subagent-output">
+          <Markdown text={run.output} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -137,9 +145,11 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
       {items.length > shown.length ? <div className="muted subagent-more">{items.length - shown.length} earlier messages: Open shows them all.</div> : null}
       {shown.length === 0 ? <div className="muted">{view.connection === "ready" ? "No messages yet." : "Connecting…"}</div> : null}
       <ApprovalsContext.Provider value={NO_APPROVALS}>
-        {shown.map((item) => (
-          <MessageRow key={item.key} item={item} toolRuns={view.toolRuns} toolResults={transcript.toolResults} />
-        ))}
+        <ToolOutputContext.Provider value={handle.commands.toolOutput}>
+          {shown.map((item) => (
+            <MessageRow key={item.key} item={item} toolRuns={view.toolRuns} toolResults={transcript.toolResults} />
+          ))}
+        </ToolOutputContext.Provider>
       </ApprovalsContext.Provider>
     </div>
   );
