@@ -242,7 +242,8 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel} />
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} mcpServers={settings.mcpServers} onToggleSidebar={drawer.show} onAddModel={addModel}
+            onOpenChat={(id) => openSession(id, "this-window")} />
         ) : (
           <div className="center-screen"><span className="spinner" aria-label="Opening chat" /></div>
         )}

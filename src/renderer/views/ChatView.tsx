@@ -68,10 +68,12 @@ interface ChatViewProps {
   onToggleSidebar?(): void;
   /** Adds a model id a built-in provider's catalogue lacks (settings' added models) and lists it; absent: not offered. */
   onAddModel?(model: ModelRef): Promise<void>;
+  /** Opens another chat in this window (a subagent's banner links to its parent); absent: main is asked to. */
+  onOpenChat?(sessionId: string): void;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, worktree }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, worktree, onOpenChat }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -192,6 +194,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }), [commands, withFiles]);
   const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
   const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
+  const readToolOutput = useCallback((toolCallId: string) => commands.toolOutput(toolCallId), [commands]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
@@ -235,7 +238,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         </div>
       </header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
-      <SubagentBanner commands={commands} />
+      <SubagentBanner commands={commands} connected={view.connection === "ready"} onOpenParent={onOpenChat} />
       {view.notices.length > 0 ? (
         <div className="notices">
           {view.notices.map((n) => (
@@ -255,7 +258,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <AttachmentsContext.Provider value={attachments}>
             <MessageActionsContext.Provider value={messageActions}>
               <ChangesOpenContext.Provider value={changes.open}>
-                <ToolOutputContext.Provider value={commands.toolOutput}>
+                <ToolOutputContext.Provider value={readToolOutput}>
                   <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
                     tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
                 </ToolOutputContext.Provider>

@@ -1,4 +1,4 @@
-import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { memo, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
 import { isFailedRun, type SubagentDetails, type SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
@@ -132,6 +132,7 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
   const shown = items.slice(-NESTED_ROWS);
   const box = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
+  const readOutput = useCallback((toolCallId: string) => handle.commands.toolOutput(toolCallId), [handle]);
   useEffect(() => {
     const el = box.current;
     if (el && stuck.current) el.scrollTop = el.scrollHeight;
@@ -145,7 +146,7 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
       {items.length > shown.length ? <div className="muted subagent-more">{items.length - shown.length} earlier messages: Open shows them all.</div> : null}
       {shown.length === 0 ? <div className="muted">{view.connection === "ready" ? "No messages yet." : "Connecting…"}</div> : null}
       <ApprovalsContext.Provider value={NO_APPROVALS}>
-        <ToolOutputContext.Provider value={handle.commands.toolOutput}>
+        <ToolOutputContext.Provider value={readOutput}>
           {shown.map((item) => (
             <MessageRow key={item.key} item={item} toolRuns={view.toolRuns} toolResults={transcript.toolResults} />
           ))}

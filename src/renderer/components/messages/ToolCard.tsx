@@ -102,9 +102,11 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
       {finished && diff ? <FoldedDiff diff={diff} path={path} /> : null}
       {finished && isCommand && (facts.exitCode !== undefined || facts.durationMs !== undefined) ? (
         <div className="tool-facts" data-testid="command-facts">
-          {facts.exitCode !== undefined ? <span className={`tool-exit${facts.exitCode === 0 ? "" : " tool-exit-bad"}`}>exit {facts.exitCode}</span> : null}
-          {facts.durationMs !== undefined ? <span>{formatDuration(facts.durationMs)}</span> : null}
-          {shown ? <span className="muted">{shown}</span> : null}
+          {[
+            facts.exitCode !== undefined ? <span key="exit" className={`tool-exit${facts.exitCode === 0 ? "" : " tool-exit-bad"}`}>exit {facts.exitCode}</span> : null,
+            facts.durationMs !== undefined ? <span key="time">{formatDuration(facts.durationMs)}</span> : null,
+            shown ? <span key="shown">{shown}</span> : null,
+          ].filter(Boolean).map((part, i) => <Fragment key={i}>{i > 0 ? " \u00b7 " : null}{part}</Fragment>)}
         </div>
       ) : null}
       {finished && isCommand && !open && output.trim() ? (
@@ -128,7 +130,13 @@ export const ToolCard = memo(function ToolCard({ call, run, result, argsStreamin
               <DiffView diff={diff} />
             </>
           ) : null}
-          {!request && (output || status === "running") ? (
+          {!request && isSubagent && finished && subagents && output ? (
+            // Each task's answer shows above, as markdown; what the model was told of them stays folded.
+            <details className="tool-args-fold" data-testid="tool-result-fold">
+              <summary className="tool-section-label">What the model was told</summary>
+              <pre className={`tool-pre${status === "failed" ? " tool-error-text" : ""}`} data-testid="tool-output">{output}</pre>
+            </details>
+          ) : !request && (output || status === "running") ? (
             <>
               <div className="tool-section-label tool-output-label">
                 <span>{status === "failed" ? "Error" : status === "running" ? "Output so far" : finished && status !== "done" ? STATUS_WORDS[status] : "Result"}</span>
