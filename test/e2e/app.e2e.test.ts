@@ -108,7 +108,7 @@ describe("Paddock in the browser host", () => {
     await replies(page, 2);
     const cards = page.getByTestId("tool-card");
     await poll(() => cards.count()).toBe(2);
-    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["done", "error"]);
+    expect(await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["done", "failed"]);
     await cards.nth(0).getByRole("button").first().click(); // a done card starts folded
     expect(await cards.nth(0).getByTestId("tool-output").textContent()).toContain("6*7 = 42");
     expect(await cards.nth(1).getByTestId("tool-output").textContent()).toMatch(/web_search.*not found/i);
@@ -654,7 +654,7 @@ describe("workspace tools in the browser host", () => {
     await replies(page, 2);
     expect(await card.getAttribute("data-status")).toBe("done");
     expect(readFileSync(join(folder, "NOTES.md"), "utf8")).toBe("# Notes\n");
-    await card.getByRole("button").first().click(); // a done card starts folded
+    // A subagent card stays as the user left it when the run ends: open.
     expect(await card.getByTestId("tool-output").textContent()).toContain("Parallel: 2/2 succeeded");
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["completed", "completed"]);
     await shot(page, "subagents-done");
@@ -683,7 +683,9 @@ describe("workspace tools in the browser host", () => {
 
       await page.getByTestId("stop-button").click();
       await poll(statuses).toEqual(["aborted", "aborted", "failed"]);
-      await poll(() => card.getAttribute("data-status")).toBe("error");
+      // Stopped by the user: the card says so (not "error"), and keeps what the tasks did.
+      await poll(() => card.getAttribute("data-status")).toBe("stopped");
+      expect(await card.getByTestId("tool-status").textContent()).toContain("stopped");
       expect(await rows.nth(0).getByTestId("subagent-status").textContent()).toBe(" · aborted");
       expect(await card.getByTestId("tool-output").textContent()).toContain("Parallel: 0/3 succeeded");
       await rows.nth(0).scrollIntoViewIfNeeded();

@@ -281,7 +281,7 @@ describe("chat UI fixture", () => {
     const cards = page.getByTestId("tool-card");
     await expect.poll(() => cards.count()).toBe(3);
     const statuses = await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")));
-    expect(statuses).toEqual(["done", "error", "running"]);
+    expect(statuses).toEqual(["done", "failed", "running"]);
     expect(await cards.nth(1).textContent()).toContain("Tool web_search not found");
     expect(await cards.nth(2).textContent()).toContain("running agent.test.ts");
     await shot(page, "tool-card");

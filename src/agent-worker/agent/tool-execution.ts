@@ -136,7 +136,7 @@ async function prepareCall(
     if (config.beforeToolCall) {
       const decision = await config.beforeToolCall({ assistantMessage, toolCall, args, context }, signal);
       if (decision?.block) {
-        return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked") };
+        return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked", decision.details) };
       }
     }
     return { ready: { toolCall, tool, args } };
@@ -221,8 +221,8 @@ function errorResult(text: string, details: unknown = {}): AgentToolResult<any> 
   return { content: [{ type: "text", text }], details };
 }
 
-function errorOutcome(toolCall: AgentToolCall, text: string): SettledCall {
-  return { toolCall, result: errorResult(text), isError: true };
+function errorOutcome(toolCall: AgentToolCall, text: string, details?: unknown): SettledCall {
+  return { toolCall, result: errorResult(text, details ?? {}), isError: true };
 }
 
 function toResultMessage(call: SettledCall): ToolResultMessage {

@@ -47,6 +47,8 @@ import { focusQuestion } from "../components/messages/approval-focus";
 import { chordText, onMac } from "../components/common/Keys";
 import { visibleText } from "../../shared/security/hidden-characters";
 import { ChangesOpenContext, useChatChanges } from "../components/changes/useChatChanges";
+import { ToolOutputContext } from "../components/messages/tool-output";
+import { SubagentBanner } from "../components/messages/SubagentBanner";
 
 interface ChatViewProps {
   handle: SessionHandle;
@@ -72,10 +74,12 @@ interface ChatViewProps {
   onAddModel?(model: ModelRef): Promise<void>;
   /** Opens Settings (the composer links there: no model set up, a model that does not read images). */
   onOpenSettings?(): void;
+  /** Opens another chat in this window (a subagent's banner links to its parent); absent: main is asked to. */
+  onOpenChat?(sessionId: string): void;
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -203,6 +207,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     put: (name: string, mimeType: string, data: string) => commands.putAttachment(name, mimeType, data),
     get: (id: string) => commands.getAttachment(id),
   }), [commands]);
+  const readToolOutput = useCallback((toolCallId: string) => commands.toolOutput(toolCallId), [commands]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
   const onBriefing = useCallback(() => commands.agentBriefing(), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
@@ -253,6 +258,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       </header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
       {find.bar}
+      <SubagentBanner commands={commands} connected={view.connection === "ready"} onOpenParent={onOpenChat} />
       <div className="chat-body">
       {/* Notices float over the chat's top, identical ones merged with a count (notice-groups.ts). */}
       {noticeGroups.length > 0 || appNotices || view.retry || failure || actionError || changes.notice ? (
@@ -283,8 +289,10 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           <AttachmentsContext.Provider value={attachments}>
             <MessageActionsContext.Provider value={messageActions}>
               <ChangesOpenContext.Provider value={changes.open}>
-                <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-                  tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+                <ToolOutputContext.Provider value={readToolOutput}>
+                  <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
+                    tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+                </ToolOutputContext.Provider>
               </ChangesOpenContext.Provider>
             </MessageActionsContext.Provider>
           </AttachmentsContext.Provider>

@@ -46,6 +46,8 @@ export type AgentToolCall = Extract<AssistantMessage["content"][number], { type:
 export interface BeforeToolCallResult {
   block?: boolean;
   reason?: string;
+  /** Paddock's: the blocked call's result `details` (pi's have none: `{}`), e.g. that the user denied it. */
+  details?: unknown;
 }
 
 /**

@@ -179,6 +179,24 @@ export type SessionFrame =
   /** A protocol error that could not be answered as an RPC reply (no id). */
   | { ch: "err"; message: string };
 
+/** Most of a saved output `toolOutput` returns (its start); the rest stays in the file, whose path it gives. */
+export const TOOL_OUTPUT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** A call's saved output (see the `toolOutput` command). */
+export interface ToolOutputFile {
+  path: string;
+  text: string;
+  /** The file's size in bytes; more than `text` holds when it was cut to TOOL_OUTPUT_MAX_BYTES. */
+  size: number;
+  cut: boolean;
+}
+
+/** Whose a subagent's session is: the chat whose `subagent` call started it, and the agent it is. */
+export interface SubagentOrigin {
+  parentSessionId: string;
+  agent: string;
+}
+
 /** Most messages one `getHistory` call returns. */
 export const MAX_HISTORY_PAGE = 5_000;
 
@@ -296,6 +314,14 @@ export const SESSION_COMMANDS = {
   getAttachment: command<(id: string) => Promise<{ mimeType: string; data: string }>>()(
     Type.Tuple([Type.String({ pattern: ATTACHMENT_ID_PATTERN })]),
   ),
+  /**
+   * The whole output a call saved (bash's full output file, which its result's `details.fullOutputPath` names), for
+   * "Open full output": its text, the first TOOL_OUTPUT_MAX_BYTES of it at most, and its size. Only a file in this
+   * chat's own saved-output folder is read. Rejects, saying why, when the call saved none or the file is gone.
+   */
+  toolOutput: command<(toolCallId: string) => Promise<ToolOutputFile>>()(Type.Tuple([ToolCallId])),
+  /** A subagent's session: whose it is (its parent chat and agent), for its own window's banner; null for a user's chat. */
+  subagentOrigin: command<() => Promise<SubagentOrigin | null>>()(NoArgs),
   /**
    * Replaces the chat's own instructions and parameters (absent fields: the defaults), journaled and told to every
    * mirror; they apply from the next model request.

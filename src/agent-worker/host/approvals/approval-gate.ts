@@ -14,6 +14,7 @@ import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../share
 import { hasHiddenCharacters } from "../../../shared/security/hidden-characters";
 import { commandGrant, describeCommandGrant, legacyCommandGrant } from "./command-grants";
 import { grantLabel, isGrantableHost, isProjectGrant } from "../../../shared-node/session-files/grant-format";
+import { TOOL_ENDING_FIELD } from "../../../shared/protocol/tool-ending";
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
@@ -129,7 +130,7 @@ export class ApprovalGate {
     const legacy = policy === "every-call" || call.network || name !== "bash" ? undefined : legacyGrantFor(call.args);
     if (legacy !== undefined && this.grants.has(legacy)) return undefined;
     const project = grant !== undefined && isProjectGrant(grant) && this.options.saveProjectGrant !== undefined && (this.options.hasProject?.() ?? true);
-    if (signal?.aborted) return { block: true, reason: STOPPED };
+    if (signal?.aborted) return stopped();
     const described: { summary: string; diff?: string } =
       call.described ?? (await this.options.describe(name, call.args).catch(() => ({ summary: name })));
     const request: ApprovalRequest = {
@@ -145,7 +146,7 @@ export class ApprovalGate {
     };
     if (this.waiting.has(id)) return { block: true, reason: "This call is already waiting for an answer." };
     return new Promise((resolve) => {
-      const onAbort = () => this.settle(id, { block: true, reason: STOPPED });
+      const onAbort = () => this.settle(id, stopped());
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiting.set(id, {
         request,
@@ -175,7 +176,7 @@ export class ApprovalGate {
       this.project.add(waiting.grant);
     }
     const why = reason?.trim();
-    this.settle(toolCallId, answer === "deny" ? { block: true, reason: why ? `The user denied this call: ${why}` : "The user denied this call." } : undefined);
+    this.settle(toolCallId, answer === "deny" ? denied(why ? `The user denied this call: ${why}` : "The user denied this call.") : undefined);
   }
 
   /** How many windows show the chat: the timeout runs only while none does. */
@@ -191,7 +192,7 @@ export class ApprovalGate {
 
   /** Denies everything waiting (the worker is shutting down). */
   denyAll(reason: string): void {
-    for (const id of [...this.waiting.keys()]) this.settle(id, { block: true, reason });
+    for (const id of [...this.waiting.keys()]) this.settle(id, denied(reason));
   }
 
   private settle(id: string, result: BeforeToolCallResult | undefined): void {
@@ -225,6 +226,16 @@ export class ApprovalGate {
 }
 
 const STOPPED = "The run was stopped before the user answered.";
+
+/** A block the user's card shows as "denied" (a no, or nobody answering), not as a failure. */
+function denied(reason: string): BeforeToolCallResult {
+  return { block: true, reason, details: { [TOOL_ENDING_FIELD]: "denied" } };
+}
+
+/** A block because the run was stopped while the call waited: "stopped" on its card. */
+function stopped(): BeforeToolCallResult {
+  return { block: true, reason: STOPPED, details: { [TOOL_ENDING_FIELD]: "stopped" } };
+}
 /** What a question says when finding out whether its call changes a protected file failed (so it asks, as for one). */
 const UNCHECKED = "it could not be checked whether this changes a file the sandbox protects";
 

@@ -5,6 +5,7 @@
  * there, as in any chat. Its parent shows what it is doing: each tool call is news, and its status carries its usage.
  */
 import type { AgentStateEvent } from "../../../shared/agent/state";
+import { TOOL_ENDING_FIELD } from "../../../shared/protocol/tool-ending";
 import type { AgentMessage, AgentTool, BeforeToolCallResult } from "../../../shared/agent/types";
 import type { SubagentApprovalQuestion, SubagentSetup } from "../../../shared/protocol/control-protocol";
 import { sumUsage } from "../../../shared/agent/usage";
@@ -77,6 +78,7 @@ export class ChildRole implements SessionRole {
     const protection = await this.host.protection(toolCallId, toolName, args);
     const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...(await this.host.describeCall(toolName, args)), ...(protection ? { protection } : {}) };
     const answer = await this.host.main.askParent(question).catch(() => ({ block: true, reason: "The parent chat could not be asked." }));
-    return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call." } : undefined;
+    // Shown as "denied" on the subagent's card: the parent's chat said no (or could not be asked).
+    return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call.", details: { [TOOL_ENDING_FIELD]: "denied" } } : undefined;
   }
 }

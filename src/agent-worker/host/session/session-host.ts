@@ -72,6 +72,8 @@ import { attachmentKind, attachmentMimeType, imagesRefused, readsImages, type At
 import { chatOptionsProblem, hasChatOptions, normalizeChatOptions, type ChatOptions } from "../../../shared/protocol/chat-options";
 import { callScope, WorkspaceChanges } from "../changes/workspace-changes";
 import { TOOL_FILE_CHANGES_FIELD, type ChangeAuthor } from "../../../shared/protocol/changes";
+import { withToolEnding } from "../../../shared/protocol/tool-ending";
+import { readToolOutput } from "./tool-output";
 import { isRecord } from "../../../shared/is-record";
 import { filesRestoredForModel, type FilesRestoredMessage } from "../../../shared/agent/files-restored";
 import { branchAt } from "../../../shared/agent/branches";
@@ -341,7 +343,11 @@ export class SessionHost {
         if (!decided?.block) await this.changes?.beforeCall();
         return decided;
       },
-      afterToolCall: async ({ toolCall, args, result }) => this.afterToolCall(toolCall.id, toolCall.name, args, result.details),
+      afterToolCall: async ({ toolCall, args, result, isError }, signal) => {
+        // A call that failed because the user stopped the run says "stopped" on its card, not "error".
+        const details = isError && signal?.aborted ? withToolEnding(result.details, "stopped") : result.details;
+        return (await this.afterToolCall(toolCall.id, toolCall.name, args, details)) ?? (details === result.details ? undefined : { details });
+      },
       getApiKey: async (provider) => {
         const model = this.agent.state.model;
         const [key] = await Promise.all([
@@ -456,6 +462,9 @@ export class SessionHost {
       if (!mimeType) throw new Error("Not an attachment id");
       return { mimeType, data: await this.attachments.read(id) };
     },
+    toolOutput: (toolCallId) => readToolOutput(this.agent.state.messages, toolCallId, this.options.sessionDir),
+    subagentOrigin: async () =>
+      this.options.subagent ? { parentSessionId: this.options.subagent.parentSessionId, agent: this.options.subagent.agent } : null,
     setChatOptions: async (options) => {
       const problem = chatOptionsProblem(options);
       if (problem) throw new Error(`Chat settings not saved: ${problem}`);

@@ -12,6 +12,8 @@ import { OutputCapture, type OutputSnapshot } from "./output-capture";
 import { killProcessTree } from "./process-tree";
 import type { ShellSandbox } from "./sandbox";
 import type { Truncation } from "./truncate";
+import { ToolFailure } from "../../../shared/agent/tool-failure";
+import type { ToolEnding } from "../../../shared/protocol/tool-ending";
 
 const parameters = Type.Object({
   command: Type.String({ description: "Shell command to execute" }),
@@ -21,6 +23,12 @@ const parameters = Type.Object({
 export interface BashDetails {
   truncation?: Truncation;
   fullOutputPath?: string;
+  /** Paddock's, for the command's card (the model reads the text): the shell's exit code, once it exited. */
+  exitCode?: number;
+  /** Paddock's: how long the command ran, in milliseconds, from its start to its end (exit, stop or timeout). */
+  durationMs?: number;
+  /** Paddock's: a command the user stopped, or that timed out (see tool-ending.ts). */
+  ending?: ToolEnding;
 }
 
 export interface BashToolOptions {
@@ -79,6 +87,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, shown: command, callId, cwd: options.root, tempDir, signal });
       const outputPath = join(bashOutputDir(options.sessionDir), `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
+      const startedAt = Date.now();
       let ending: Ending;
       const updates = throttledUpdates(output, onUpdate);
       try {
@@ -90,22 +99,27 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       await output.finish();
       const snapshot = output.snapshot();
       onUpdate?.(partial(snapshot));
-      const { text, details } = formatOutput(snapshot, output.lastLineBytes);
-      const status = (message: string) => new Error(`${text ? `${text}\n\n` : ""}${message}`);
-      if (ending.kind === "aborted") throw status("Command aborted");
+      const formatted = formatOutput(snapshot, output.lastLineBytes);
+      const { text } = formatted;
+      const durationMs = Date.now() - startedAt;
+      // The card's facts beside pi's (truncation, the saved output): how it ended, and how long it took.
+      const details = (more: BashDetails): BashDetails => ({ ...formatted.details, durationMs, ...more });
+      const status = (message: string, ending: ToolEnding, exited?: ShellExit) =>
+        new ToolFailure(`${text ? `${text}\n\n` : ""}${message}`, details({ ending, ...(exited ? { exitCode: exitCode(exited) } : {}) }));
+      if (ending.kind === "aborted") throw status("Command aborted", "stopped");
       if (ending.kind === "timeout") {
         const exited = ending.shellExit;
         // Both facts matter (pi's words): the command's own result, and that what it left running kept writing.
         const after = exited
           ? `. The shell exited with code ${exitCode(exited)} after ${exited.afterSeconds} seconds, but background processes it started kept writing output until the timeout.`
           : "";
-        throw status(`Command timed out after ${timeout} seconds${after}`);
+        throw status(`Command timed out after ${timeout} seconds${after}`, "timeout", exited);
       }
       // A command that ran to its end and printed nothing says "(no output)", also above its status.
       const shown = text || "(no output)";
       const code = exitCode(ending);
-      if (code !== 0) return { content: [{ type: "text", text: `${shown}\n\nCommand exited with code ${code}` }], details, isError: true };
-      return { content: [{ type: "text", text: shown }], details };
+      if (code !== 0) return { content: [{ type: "text", text: `${shown}\n\nCommand exited with code ${code}` }], details: details({ exitCode: code }), isError: true };
+      return { content: [{ type: "text", text: shown }], details: details({ exitCode: code }) };
     },
   };
 }

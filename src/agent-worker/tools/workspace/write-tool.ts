@@ -5,6 +5,12 @@ import { withFileLock } from "./mutation-queue";
 import { writeChecked } from "./write-file";
 import type { WorkspacePaths } from "./workspace-paths";
 import type { ProtectedChanges } from "./protected-changes";
+import { previewChange } from "./change-preview";
+
+/** Paddock's, for the call's card (the model reads the text): the unified diff the write made, as edit's `patch`. */
+export interface WriteDetails {
+  patch?: string;
+}
 
 const parameters = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
@@ -12,7 +18,7 @@ const parameters = Type.Object({
 });
 
 /** @param protectedFiles the approval's word on protected files (protected-changes.ts); absent: none are checked. */
-export function writeTool(paths: WorkspacePaths, protectedFiles?: ProtectedChanges): AgentTool<typeof parameters, undefined> {
+export function writeTool(paths: WorkspacePaths, protectedFiles?: ProtectedChanges): AgentTool<typeof parameters, WriteDetails | undefined> {
   return {
     name: "write",
     label: "write",
@@ -23,12 +29,15 @@ export function writeTool(paths: WorkspacePaths, protectedFiles?: ProtectedChang
       throwIfAborted(signal);
       const real = await paths.resolve(path);
       protectedFiles?.check(id, real);
-      await withFileLock(real, async () => {
+      const patch = await withFileLock(real, async () => {
         throwIfAborted(signal);
+        // What the file was, read under the lock just before it is replaced (undefined when it cannot be read).
+        const diff = await previewChange(paths, "write", { path, content });
         await writeChecked(paths, path, real, content);
+        return diff;
       });
       const bytes = Buffer.byteLength(content, "utf8");
-      return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${path}` }], details: undefined };
+      return { content: [{ type: "text", text: `Successfully wrote ${bytes} bytes to ${path}` }], details: patch ? { patch } : undefined };
     },
   };
 }

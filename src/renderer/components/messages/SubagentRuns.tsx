@@ -1,4 +1,4 @@
-import { memo, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { memo, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AgentMessage } from "../../../shared/agent/types";
 import { isFailedRun, type SubagentDetails, type SubagentRun } from "../../../shared/protocol/subagent-details";
 import type { ApprovalRequest } from "../../../shared/protocol/session-protocol";
@@ -11,6 +11,8 @@ import { ApprovalsContext, type Approvals } from "./approvals";
 import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chatItems";
 import { MessageRow } from "./MessageRow";
 import { WorktreeActions } from "../worktrees/WorktreeActions";
+import { Markdown } from "../markdown/Markdown";
+import { ToolOutputContext } from "./tool-output";
 
 interface SubagentRunsProps {
   details: SubagentDetails | undefined;
@@ -87,6 +89,12 @@ function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; 
         </div>
       ) : null}
       {watching && run.sessionId ? <SubagentTranscript sessionId={run.sessionId} /> : null}
+      {run.output?.trim() && run.status !== "running" && run.status !== "pending" ? (
+        // What it answered (or, stopped, what it had said so far), as the markdown it is.
+        <div className="subagent-output" data-testid="subagent-output">
+          <Markdown text={run.output} />
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -124,6 +132,7 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
   const shown = items.slice(-NESTED_ROWS);
   const box = useRef<HTMLDivElement>(null);
   const stuck = useRef(true);
+  const readOutput = useCallback((toolCallId: string) => handle.commands.toolOutput(toolCallId), [handle]);
   useEffect(() => {
     const el = box.current;
     if (el && stuck.current) el.scrollTop = el.scrollHeight;
@@ -137,9 +146,11 @@ function LiveTranscript({ handle }: { handle: SessionHandle }) {
       {items.length > shown.length ? <div className="muted subagent-more">{items.length - shown.length} earlier messages: Open shows them all.</div> : null}
       {shown.length === 0 ? <div className="muted">{view.connection === "ready" ? "No messages yet." : "Connecting…"}</div> : null}
       <ApprovalsContext.Provider value={NO_APPROVALS}>
-        {shown.map((item) => (
-          <MessageRow key={item.key} item={item} toolRuns={view.toolRuns} toolResults={transcript.toolResults} />
-        ))}
+        <ToolOutputContext.Provider value={readOutput}>
+          {shown.map((item) => (
+            <MessageRow key={item.key} item={item} toolRuns={view.toolRuns} toolResults={transcript.toolResults} />
+          ))}
+        </ToolOutputContext.Provider>
       </ApprovalsContext.Provider>
     </div>
   );

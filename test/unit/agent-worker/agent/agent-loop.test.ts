@@ -149,6 +149,17 @@ describe("j. loop", () => {
     });
   });
 
+  it("a block's details (Paddock's: the user denied it) become the blocked call's result details; pi's block has {}", async () => {
+    const { events } = await runLoop(
+      [calls(["echo", { text: "a" }, "c1"], ["echo", { text: "b" }, "c2"]), fauxAssistantMessage("ok")],
+      [echoTool("echo")],
+      { beforeToolCall: async ({ toolCall }) => ({ block: true, reason: "no", ...(toolCall.id === "c1" ? { details: { ending: "denied" } } : {}) }) },
+    );
+    const results = events.flatMap((e) => (e.type === "message_end" && e.message.role === "toolResult" ? [e.message] : []));
+    expect(results[0]).toMatchObject({ toolCallId: "c1", isError: true, content: [{ text: "no" }], details: { ending: "denied" } });
+    expect(results[1]).toMatchObject({ toolCallId: "c2", isError: true, details: {} });
+  });
+
   it("ends the run when every result of a batch terminates, not when only some do", async () => {
     const all = await runLoop([calls(["stop", { text: "a" }, "c1"])], [echoTool("stop", { terminate: true })]);
     expect(all.trace.slice(-2)).toEqual(["turn_end", "agent_end"]);

@@ -167,7 +167,8 @@ describe("the approval gate", () => {
     await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toEqual(["s3"]));
     expect(g.pending()[0].scope).toBe('sed -n "1e touch PWNED" notes.txt');
     await g.answer("s3", "deny");
-    expect(await hidden).toMatchObject({ block: true });
+    // The card of a call the user said no to says "denied" (the result's details), not "failed".
+    expect(await hidden).toMatchObject({ block: true, reason: "The user denied this call.", details: { ending: "denied" } });
   });
 
   it("an older transcript's prefix grant for a program that runs others allows nothing now", async () => {
@@ -251,7 +252,8 @@ describe("the approval gate", () => {
     const result = g.beforeToolCall(call("write", { path: "x" }), stop.signal);
     await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
     stop.abort();
-    expect(await result).toEqual({ block: true, reason: "The run was stopped before the user answered." });
+    // Its card says "stopped", not "denied" or "failed".
+    expect(await result).toEqual({ block: true, reason: "The run was stopped before the user answered.", details: { ending: "stopped" } });
     expect(g.pending()).toEqual([]);
   });
 
@@ -267,7 +269,7 @@ describe("the approval gate", () => {
       await vi.advanceTimersByTimeAsync(999);
       expect(g.pending()).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await result).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second /) });
+      expect(await result).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second /), details: { ending: "denied" } });
     } finally {
       vi.useRealTimers();
     }

@@ -62,7 +62,7 @@ describe("a child role (a subagent's session)", () => {
   it("routes the calls of its parent's task to the parent's chat, and says the parent's no", async () => {
     const { role, questions, pending } = child({ block: true });
     const verdict = await role.task(() => role.beforeToolCall(call("bash")));
-    expect(verdict).toEqual({ block: true, reason: "The user denied this call." });
+    expect(verdict).toEqual({ block: true, reason: "The user denied this call.", details: { ending: "denied" } });
     expect(questions).toEqual([{ toolCallId: "c1", toolName: "bash", args: { path: "a.txt" }, summary: "bash of a.txt" }]);
     expect(pending()).toEqual([]);
   });

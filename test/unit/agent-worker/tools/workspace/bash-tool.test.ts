@@ -5,6 +5,8 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../../../../testkit/processes";
 import { createWorkspace, type WorkspaceFixture } from "./workspace-fixture";
+import { ToolFailure } from "../../../../../src/shared/agent/tool-failure";
+import type { BashDetails } from "../../../../../src/agent-worker/tools/workspace/bash-tool";
 
 let ws: WorkspaceFixture;
 beforeEach(() => {
@@ -111,6 +113,31 @@ describe("bash (no sandbox)", () => {
     controller.abort();
     expect(await running).toBe("Command aborted");
     await waitFor(() => !isRunning(grandchild), 1000);
+  });
+
+  it("tells the card (in details, the model's text unchanged) the exit code, how long it ran, and a stop or a timeout", async () => {
+    const ok = await ws.result("bash", { command: "sleep 0.2; echo done" });
+    expect(ok.content).toEqual([{ type: "text", text: "done\n" }]);
+    expect(ok.details).toMatchObject({ exitCode: 0 });
+    expect(ok.details.durationMs).toBeGreaterThanOrEqual(150);
+    expect(ok.details.durationMs).toBeLessThan(5000);
+    const failed = await ws.result("bash", { command: "exit 3" });
+    expect(failed).toMatchObject({ isError: true, details: { exitCode: 3 } });
+    expect(failed.details.ending).toBeUndefined();
+
+    const controller = new AbortController();
+    const running = ws.result("bash", { command: "echo started; sleep 30" }, controller.signal).catch((error: unknown) => error);
+    await sleep(300);
+    controller.abort();
+    const stopped = (await running) as ToolFailure<BashDetails>;
+    expect(stopped).toBeInstanceOf(ToolFailure);
+    expect(stopped.message).toBe("started\n\n\nCommand aborted");
+    expect(stopped.details).toMatchObject({ ending: "stopped" });
+    expect(stopped.details.exitCode).toBeUndefined();
+    expect(stopped.details.durationMs).toBeGreaterThanOrEqual(250);
+
+    const timedOut = (await ws.result("bash", { command: "sleep 20", timeout: 0.2 }).catch((error: unknown) => error)) as ToolFailure<BashDetails>;
+    expect(timedOut.details).toMatchObject({ ending: "timeout" });
   });
 
   it("ends what the command left running in the background when it exits", async () => {

@@ -15,6 +15,15 @@ describe("write", () => {
     expect(readFileSync(join(ws.root, "a/b/c.txt"), "utf8")).toBe("héllo\n");
   });
 
+  it("keeps the diff it made in its details for the card (edit's `patch`), the model's text unchanged", async () => {
+    const created = await ws.result("write", { path: "notes.md", content: "one\ntwo\n" });
+    expect(created.content).toEqual([{ type: "text", text: "Successfully wrote 8 bytes to notes.md" }]);
+    expect(created.details.patch).toMatch(/\+one\n\+two\n$/);
+    const replaced = await ws.result("write", { path: "notes.md", content: "one\nthree\n" });
+    expect(replaced.details.patch).toContain("-two\n+three\n");
+    expect(replaced.details.patch).not.toContain("+one");
+  });
+
   it("overwrites in place, keeping the file's mode", async () => {
     writeFileSync(join(ws.root, "run.sh"), "old");
     chmodSync(join(ws.root, "run.sh"), 0o755);
