@@ -86,6 +86,12 @@ export async function exchange(page: Page, text: string, token: string, timeout 
   const composer = page.getByTestId("composer");
   await composer.fill(text);
   await composer.press("Enter");
+  // On a loaded machine an Enter can land while the chat is still settling: sent once the composer is empty.
+  for (let tries = 0; (await composer.inputValue()) !== ""; tries++) {
+    if (tries === 20) throw new Error(`the message was not sent: ${token}`);
+    await page.waitForTimeout(250);
+    if (tries % 4 === 3 && (await composer.inputValue()) !== "") await page.getByTestId("send-button").click({ timeout });
+  }
   await page.waitForFunction(
     (t) => {
       const replies = document.querySelectorAll("[data-testid=message-assistant]");
