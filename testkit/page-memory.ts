@@ -9,6 +9,17 @@
  */
 import type { CDPSession, Page } from "playwright-core";
 
+/** The part of the page's DOM the waits below read (this file compiles without the DOM library; they run in the page). */
+interface PageElement {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageElement | null;
+}
+interface PageDocument {
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement>;
+}
+
 export interface PageMemory {
   /** Bytes used by the page's JS heap after two full collections. */
   heapBytes: number;
@@ -69,10 +80,14 @@ export function total(byType: Record<string, number>): number {
 export async function openFromSidebar(page: Page, sessionId: string, timeout = 15_000): Promise<void> {
   await page.locator(`[data-session-id="${sessionId}"] .session-open`).click({ timeout });
   await page.waitForFunction(
-    (id) =>
-      document.querySelector(`li.session-item.active[data-session-id="${id}"]`) !== null &&
-      document.querySelector("[data-testid=connection-pill]") === null &&
-      document.querySelector("[data-testid=composer]")?.getAttribute("placeholder") === "Message Paddock…",
+    (id) => {
+      const document = (globalThis as unknown as { document: PageDocument }).document;
+      return (
+        document.querySelector(`li.session-item.active[data-session-id="${id}"]`) !== null &&
+        document.querySelector("[data-testid=connection-pill]") === null &&
+        document.querySelector("[data-testid=composer]")?.getAttribute("placeholder") === "Message Paddock…"
+      );
+    },
     sessionId,
     { timeout, polling: 50 },
   );
@@ -94,6 +109,7 @@ export async function exchange(page: Page, text: string, token: string, timeout 
   }
   await page.waitForFunction(
     (t) => {
+      const document = (globalThis as unknown as { document: PageDocument }).document;
       const replies = document.querySelectorAll("[data-testid=message-assistant]");
       const last = replies[replies.length - 1];
       return last?.textContent?.includes(t) === true && last.querySelector(".message-footer") !== null && document.querySelector("[data-testid=send-button]") !== null;

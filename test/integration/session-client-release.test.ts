@@ -65,7 +65,7 @@ async function leaveWhileRetrying(viewerId: string): Promise<{ client: WeakRef<S
 
 describe("a chat left while a call is pending", () => {
   it("is let go: its closed client and socket are collected", async () => {
-    const left = [];
+    const left: Awaited<ReturnType<typeof leaveWhileRetrying>>[] = [];
     for (let i = 0; i < 3; i++) left.push(await leaveWhileRetrying(`viewer-${i}`));
     const alive = () => left.filter((l) => l.client.deref() !== undefined || l.socket.deref() !== undefined).length;
     for (let i = 0; i < 20 && alive() > 0; i++) {
