@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (after `npm run build`): runs every benchmark in turn, prints a table and writes
- * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, checkpoints, machine, timestamp }). Loopback only; every loop is
+ * bench/results/latest.json ({ ipc, worker, broker, renderer, reliability, background, tools, subagents, checkpoints, soak, machine, timestamp }). Loopback only; every loop is
  * bounded and every wait has a timeout. Not part of `npm test`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +21,7 @@ import type { Metric } from "./lib/metrics";
 import { benchReading } from "./reading";
 import { benchReliability } from "./reliability";
 import { benchChat, benchSearch } from "./search";
+import { benchSoak } from "./soak";
 import { benchRenderer } from "./renderer";
 import { benchSubagents } from "./subagents";
 import { benchTools } from "./tools";
@@ -44,6 +45,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["mcp", benchMcp],
   ["reading", benchReading],
   ["drafts", benchDrafts],
+  ["soak", benchSoak],
   ["checkpoints", async () => ({ ...(await benchCheckpoints()), ...(await benchChangesPanel()) })],
 ];
 

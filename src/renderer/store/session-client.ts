@@ -97,9 +97,15 @@ export class SessionClient implements SessionCommands {
     await this.connectUnlessClosed(connection);
   }
 
+  /**
+   * Lets the session go: the transport closes (calls still pending reject, as on a lost connection) and the Comlink
+   * proxy is released. Without the release, Comlink's finalisation registry holds the endpoint, and through a pending
+   * call's resolver this whole client, for the life of the page.
+   */
   close(): void {
     this.closed = true;
     this.transport?.close();
+    this.releaseRemote();
     this.mirror.setConnection("closed");
   }
 
@@ -128,20 +134,38 @@ export class SessionClient implements SessionCommands {
     });
     this.disconnected.catch(() => {});
     transport.onMessage((frame) => this.onFrame(frame as SessionFrame));
+    const remote = Comlink.wrap<SessionApi>(rpcEndpoint(transport));
     transport.onClose((reason) => {
       rejectDisconnected(new Error(`The session's worker connection was lost (${reason})`));
+      if (this.remote === remote) this.releaseRemote();
       if (this.transport === transport) void this.reconnect();
     });
-    this.remote = Comlink.wrap<SessionApi>(rpcEndpoint(transport));
+    this.remote = remote;
     if (connection.restartedReason) this.mirror.addNotice("worker-restarted", `The agent process restarted: ${connection.restartedReason}`);
     await this.resync();
     if (!this.closed) this.mirror.setConnection("ready");
   }
 
+  /**
+   * Releases the current connection's Comlink proxy: unregistered from Comlink's finalisation registry and its
+   * pending calls' resolvers dropped (their callers have been rejected by `disconnected`). Its release message goes
+   * nowhere: the transport is closed first.
+   */
+  private releaseRemote(): void {
+    const remote = this.remote;
+    this.remote = undefined;
+    if (!remote) return;
+    try {
+      remote[Comlink.releaseProxy]();
+    } catch {
+      // Already released.
+    }
+  }
+
   private async reconnect(): Promise<void> {
     if (this.closed || this.reconnecting) return;
     this.reconnecting = true;
-    this.remote = undefined;
+    this.releaseRemote();
     // A host known to be away stays "offline" until it answers.
     if (this.mirror.getView().connection !== "offline") this.mirror.setConnection("reconnecting");
     try {

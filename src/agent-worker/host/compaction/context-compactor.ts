@@ -56,13 +56,27 @@ export function overflowFailure(contextWindow: number, why: string): string {
   return `Context overflow: the conversation is too long for this model's context window${window} ${why}. Pick a model with a larger context window, or start a new chat.`;
 }
 
+/**
+ * Runs skipped before automatic compaction is tried again after its n-th failure in a row (the last entry from then
+ * on): a model that keeps failing to summarise (an empty summary, an endpoint that refuses the request) is not asked
+ * on every run, and the chat is not given the same notice each time.
+ */
+export const COMPACTION_BACKOFF_RUNS = [0, 1, 3, 7, 15, 31] as const;
+
 export class ContextCompactor {
   /** Markers added during the current run, after the message each followed: the loop's own list lacks them. */
   private runMarkers: { after: AgentMessage; marker: CompactionMessage }[] = [];
   /** The loop's messages at its latest request (transformContext's input), for an overflow's retry. */
   private loopMessages: AgentMessage[] | undefined;
-  /** An automatic compaction failed in this run: not tried again until the next (one notice, one wasted request). */
+  /** An automatic compaction failed in this run: not tried again in it (one notice, one wasted request). */
   private failedThisRun = false;
+  /** Runs started so far, counting the backoff in. */
+  private runs = 0;
+  /**
+   * Automatic compaction's failures in a row (reset by any compaction made, or another model), the run from which it
+   * is tried again, and the reason last told the user: a failure for the same reason again is not told again.
+   */
+  private failures: { count: number; retryAtRun: number; model: string; told: string } | undefined;
   /** The manual compaction under way, which Stop ends. */
   private manual: AbortController | undefined;
 
@@ -77,11 +91,35 @@ export class ContextCompactor {
     this.runMarkers = [];
     this.loopMessages = undefined;
     this.failedThisRun = false;
+    this.runs++;
+  }
+
+  /** Whether automatic compaction waits out its backoff in this run (another model is tried at once). */
+  private backingOff(): boolean {
+    const failures = this.failures;
+    if (!failures) return false;
+    if (failures.model !== modelKey(this.session.model())) {
+      this.failures = undefined;
+      return false;
+    }
+    return this.runs < failures.retryAtRun;
+  }
+
+  /** An automatic compaction failed: counted, backed off, and told unless it failed for the same reason last time. */
+  private autoCompactionFailed(error: unknown): void {
+    this.failedThisRun = true;
+    const text = `Could not summarise earlier messages: ${errorText(error)}`;
+    const count = (this.failures?.count ?? 0) + 1;
+    const skip = COMPACTION_BACKOFF_RUNS[Math.min(count, COMPACTION_BACKOFF_RUNS.length) - 1];
+    const told = this.failures?.told;
+    this.failures = { count, retryAtRun: this.runs + 1 + skip, model: modelKey(this.session.model()), told: text };
+    if (text !== told) this.session.notify(text);
   }
 
   /**
-   * The Agent's transformContext. Never throws: a compaction that fails is reported (once a run: it is not tried
-   * again until the next) and the request goes out as it would have (a provider's overflow then gets its own
+   * The Agent's transformContext. Never throws: a compaction that fails is reported (once for one reason: it is not
+   * tried again in this run, and then only after a backoff of runs, `COMPACTION_BACKOFF_RUNS`) and the request goes
+   * out as it would have (a provider's overflow then gets its own
    * chance); one stopped by the user ends quietly, the request then ending as stopped.
    */
   readonly transformContext = async (messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[]> => {
@@ -89,13 +127,11 @@ export class ContextCompactor {
     try {
       let path = this.pathOf(messages);
       const window = this.session.model().contextWindow;
-      if (window > 0 && !signal?.aborted && !this.failedThisRun) {
+      if (window > 0 && !signal?.aborted && !this.failedThisRun && !this.backingOff()) {
         const settings = compactionSettings(window);
         if (contextTokens(compactedView(path)).tokens > window - settings.reserveTokens) {
           const made = await this.compact(path, "threshold", signal, true).catch((error: unknown) => {
-            if (signal?.aborted) return undefined;
-            this.failedThisRun = true;
-            this.session.notify(`Could not summarise earlier messages: ${errorText(error)}`);
+            if (!signal?.aborted) this.autoCompactionFailed(error);
             return undefined;
           });
           if (typeof made === "object") path = this.pathOf(messages);
@@ -240,6 +276,7 @@ export class ContextCompactor {
       timestamp: Date.now(),
     };
     marker.tokensAfter = plan.tokensKept + estimateTokens(marker);
+    this.failures = undefined;
     if (inRun) this.runMarkers.push({ after: path[path.length - 1], marker });
     await this.session.append(marker);
     return marker;
@@ -255,6 +292,11 @@ export class ContextCompactor {
     }
     return path;
   }
+}
+
+/** Which model a failure was with: another model's summary is tried at once. */
+function modelKey(model: Model<any>): string {
+  return `${model.provider}/${model.id}`;
 }
 
 /** A failed reply like `base` (its model and usage) carrying `text`. */

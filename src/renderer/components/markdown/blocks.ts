@@ -1,4 +1,5 @@
 import { Lexer, type Token } from "marked";
+import { BoundedCache } from "./bounded-cache";
 
 /**
  * Blocks are rendered in groups of this many. A full group never changes, so React skips it with one comparison
@@ -62,12 +63,12 @@ export class IncrementalBlocks {
   }
 }
 
-const finishedCache = new Map<string, readonly (readonly Token[])[]>();
-const FINISHED_CACHE_LIMIT = 200;
+/** At most 200 texts and 200k characters of them (with their tokens about 1 MB of heap). */
+const finishedCache = new BoundedCache<readonly (readonly Token[])[]>(200, 200_000, (text) => text.length);
 
 /**
  * Blocks of a finished text in groups of BLOCKS_PER_CHUNK, cached by content so a message scrolled out of and back
- * into the virtual list is not lexed again. Bounded: the oldest entry goes first.
+ * into the virtual list is not lexed again. Bounded by count and characters: the least recently used goes first.
  */
 export function finishedChunks(text: string): readonly (readonly Token[])[] {
   const hit = finishedCache.get(text);
@@ -76,10 +77,6 @@ export function finishedChunks(text: string): readonly (readonly Token[])[] {
   const blocks: Token[][] = [];
   for (let i = 0; i < tokens.length; i += BLOCKS_PER_CHUNK) blocks.push(tokens.slice(i, i + BLOCKS_PER_CHUNK));
   finishedCache.set(text, blocks);
-  if (finishedCache.size > FINISHED_CACHE_LIMIT) {
-    const oldest = finishedCache.keys().next().value;
-    if (oldest !== undefined) finishedCache.delete(oldest);
-  }
   return blocks;
 }
 

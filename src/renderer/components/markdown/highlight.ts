@@ -1,9 +1,10 @@
 import hljs from "highlight.js/lib/common";
+import { BoundedCache } from "./bounded-cache";
 
 /** Code longer than this is shown plain: highlighting it would block the frame for too long. */
 const MAX_HIGHLIGHT_CHARS = 60_000;
-const CACHE_LIMIT = 100;
-const cache = new Map<string, string | null>();
+/** At most 100 blocks and 300k characters of code and its HTML. */
+const cache = new BoundedCache<string | null>(100, 300_000, (key, html) => key.length + (html?.length ?? 0));
 
 /**
  * Highlighted HTML for a finished code block, or null when the language is unknown or the code too long (then the
@@ -22,10 +23,6 @@ export function highlightCode(code: string, lang: string | undefined): string | 
     html = null;
   }
   cache.set(key, html);
-  if (cache.size > CACHE_LIMIT) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
   return html;
 }
 

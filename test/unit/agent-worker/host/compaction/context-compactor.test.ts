@@ -197,6 +197,53 @@ describe("automatic compaction (transformContext)", () => {
     expect(s.appended).toHaveLength(1);
   });
 
+  it("a summary that keeps failing backs off over runs, is told once per reason, and a summary made ends the backoff", async () => {
+    const answers: Answer[] = [];
+    const s = session(FULL_CHAT(), answers);
+    const attempted: number[] = [];
+    const run = async (n: number, summary: Answer) => {
+      const before = s.summaries().length;
+      // A summary request comes first when one is made; the reply keeps the chat past the threshold.
+      answers.push(summary, { text: `answer ${n}`, usage: usage(1_800, 5) });
+      await s.agent.prompt(`prompt ${n}`);
+      if (s.summaries().length > before) attempted.push(n);
+      else answers.splice(0, 1); // the summary answer nobody asked for
+      answers.length = 0;
+    };
+    for (let n = 1; n <= 9; n++) await run(n, { text: "" });
+    // Tried in runs 1 and 2, then after 1, 3 (and next 7) runs skipped: not on every run.
+    expect(attempted).toEqual([1, 2, 4, 8]);
+    expect(s.notices).toEqual(["Could not summarise earlier messages: the model wrote an empty summary"]);
+    expect(s.appended).toEqual([]);
+    // Every run still answered, with the whole context.
+    expect(s.agent.state.messages.filter((m) => m.role === "assistant" && m.stopReason === "stop")).toHaveLength(9 + 2);
+    // Another reason is told; a summary made ends the backoff, so the next failure is tried again at once.
+    for (let n = 10; n <= 16; n++) await run(n, { error: "503 overloaded" });
+    expect(attempted).toEqual([1, 2, 4, 8, 16]);
+    expect(s.notices).toHaveLength(2);
+    expect(s.notices[1]).toBe("Could not summarise earlier messages: the model could not write the summary: 503 overloaded");
+    for (let n = 17; n <= 32; n++) await run(n, { text: "## Goal\nfinally" });
+    expect(attempted.at(-1)).toBe(32);
+    expect(s.appended).toHaveLength(1);
+  });
+
+  it("another model is asked for the summary at once, backoff or not", async () => {
+    const answers: Answer[] = [];
+    const s = session(FULL_CHAT(), answers);
+    for (const n of [1, 2]) {
+      answers.push({ text: "" }, { text: `answer ${n}`, usage: usage(1_800, 5) });
+      await s.agent.prompt(`prompt ${n}`);
+    }
+    // Two failures in a row: the next run would wait; with another model it tries at once.
+    expect(s.summaries()).toHaveLength(2);
+    s.agent.state.model = { ...model, id: "another-model" };
+    answers.push({ text: "## Goal\nother" }, { text: "answer 3", usage: usage(1_800, 5) });
+    await s.agent.prompt("prompt 3");
+    expect(s.summaries()).toHaveLength(3);
+    expect(s.appended).toHaveLength(1);
+    expect(answers).toEqual([]);
+  });
+
   it("Stop while the summary is written ends the run as stopped, with no marker and no complaint", async () => {
     const s = session(FULL_CHAT(), [{ text: "never", wait: new Promise(() => {}) }]);
     const run = s.agent.prompt("next");
