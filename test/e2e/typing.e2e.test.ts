@@ -1,0 +1,109 @@
+/**
+ * Typing and reading in the browser host, nothing faked (real workers, the built page in Chromium, the loopback
+ * model): what the user types is never taken away by something appearing on its own (a toast, a tool card, a
+ * subagent, a run ending with an error); `@` completes the workspace's files and folders and attaches them; line
+ * breaks in messages are kept. Screenshots go to test-results/screens/typing-*.png.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { turnDirective as turn, type OpenAITestServer, defaultFallback } from "../../src/web-host/openai-test-server";
+import type { WebHostProcess } from "../../testkit/web-host-process";
+import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
+import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
+import { TempFolders } from "../../testkit/temp-folders";
+
+let rig: E2eRig;
+let browser: Browser;
+let server: OpenAITestServer;
+let host: WebHostProcess;
+const temp = new TempFolders("paddock-e2e-typing-");
+
+beforeAll(async () => {
+  rig = await startE2eRig("typing");
+  ({ browser, server, host } = rig);
+});
+
+afterAll(async () => {
+  await rig?.close();
+  temp.removeAll();
+});
+
+const composerValue = (page: Page) => page.getByTestId("composer").inputValue();
+const composerFocused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid") === "composer");
+
+describe("focus stays where the user types", () => {
+  it("keeps every keystroke in the composer while a toast, a tool card, a subagent and a failed run's error appear", async () => {
+    const folder = temp.make({ "notes.txt": "the zebra is in the second drawer\n" });
+    // The parent's answer after its tools fails (a clear error banner appears as the run ends); everything else as usual.
+    server.setFallback((body) => {
+      const messages = (body?.messages ?? []) as { role: string }[];
+      const tools = ((body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+      if (messages.at(-1)?.role === "tool" && tools.includes("subagent")) return { error: { status: 400, message: "the test model refuses this one" } };
+      return defaultFallback(body);
+    });
+    try {
+      const { page, sessionId, problems } = await openChat(browser, host);
+      // Another chat streams in the background and finishes while the user types here: its toast appears.
+      const story = Array.from({ length: 120 }, (_, i) => `step${i + 1}`).join(" ");
+      await send(page, `Count ${turn({ text: story, chunkChars: 6, tokensPerSecond: 60 })}`);
+      await poll(() => page.locator("[data-testid=message-assistant]").count()).toBe(1);
+      await page.getByTestId("new-chat").click();
+      await page.getByTestId("empty-chat").waitFor();
+      const current = (await host.call<{ id: string; messageCount: number }[]>("listSessions")).find((s) => s.id !== sessionId && s.messageCount === 0)!;
+      await host.call("setWorkspace", current.id, folder);
+      await poll(() => page.getByTestId("workspace-button").textContent()).toContain(folder.split("/").pop()!);
+
+      // This chat: a paced reply, then a calculation and a subagent (its own paced reply), then the failing answer.
+      const child = turn({ text: "Looking for the zebra, drawer by drawer, ".repeat(6), chunkChars: 4, tokensPerSecond: 30 });
+      await send(page, `Work ${turn({
+        text: "Let me think about this for a moment. ".repeat(4), chunkChars: 4, tokensPerSecond: 40,
+        toolCalls: [{ name: "calculate", arguments: { expression: "6 * 7" } }, { name: "subagent", arguments: { agent: "scout", task: `Find the zebra. ${child}` } }],
+      })}`);
+      await page.getByTestId("stop-button").waitFor();
+      expect(await composerFocused(page)).toBe(true);
+
+      // The user starts the next message at once and types on, key by key, through all of it.
+      const typed = "and after that, please also check the second drawer for the missing socks, then tell me what you found there; ".repeat(3);
+      const typing = page.keyboard.type(typed, { delay: 30 });
+      await poll(() => page.getByTestId("attention-toast").count(), 30_000).toBe(1);
+      await poll(() => page.getByTestId("tool-card").count(), 30_000).toBeGreaterThanOrEqual(2);
+      await poll(() => page.getByTestId("subagent").count(), 30_000).toBe(1);
+      await poll(() => page.getByTestId("send-button").count(), 30_000).toBe(1); // the run ended
+      await page.getByTestId("error-banner").waitFor();
+      await shot(page, "typing-focus-kept");
+      const stillTyping = await Promise.race([typing.then(() => false), Promise.resolve(true)]);
+      expect(stillTyping).toBe(true); // everything above happened while keys were still being typed
+      await typing;
+      expect(await composerValue(page)).toBe(typed);
+      expect(await composerFocused(page)).toBe(true);
+      expect(problems.filter((p) => !p.includes("400"))).toEqual([]);
+      await page.close();
+    } finally {
+      server.setFallback(defaultFallback);
+    }
+  }, 120_000);
+});
+
+describe("line breaks", () => {
+  it("keep a haiku on three lines in the user's message and in the reply", async () => {
+    const { page, problems } = await openChat(browser, host);
+    const haiku = "An old silent pond\nA frog jumps into the pond\nSplash! Silence again.";
+    await page.getByTestId("composer").fill(`Mine first:\n${haiku}\nNow yours. ${turn({ text: haiku })}`);
+    await page.getByTestId("composer").press("Enter");
+    await replies(page, 1);
+    const reply = page.getByTestId("message-assistant").last();
+    await poll(() => reply.locator("p br").count()).toBe(2);
+    // Three lines on screen: the reply's paragraph is three line-heights tall.
+    const lines = await reply.locator("p").first().evaluate((p) => Math.round(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight)));
+    expect(lines).toBe(3);
+    const user = page.locator("[data-testid=message-user] .user-bubble").last();
+    const userLines = await user.evaluate((b) => {
+      const text = b.querySelector(".user-text") ?? b;
+      return Math.round(text.getBoundingClientRect().height / parseFloat(getComputedStyle(text).lineHeight));
+    });
+    expect(userLines).toBeGreaterThanOrEqual(5);
+    await shot(page, "typing-haiku");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
