@@ -11,6 +11,8 @@ import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
 import { TempFolders } from "../../testkit/temp-folders";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 let rig: E2eRig;
 let browser: Browser;
@@ -82,6 +84,79 @@ describe("focus stays where the user types", () => {
       server.setFallback(defaultFallback);
     }
   }, 120_000);
+});
+
+describe("@ in the composer", () => {
+  it("completes workspace files and folders from the keyboard, attaches them as chips the model reads, and says why a binary file is not", async () => {
+    const folder = temp.make({
+      ".gitignore": "build/\n",
+      "src/csv.ts": "export function parseCsv(line: string) {\n  return line.split(\",\");\n}\n",
+      "src/components/composer/Composer.tsx": "export {};\n",
+      "src/deep/parse.ts": "export const parse = 1;\n",
+      "test/csv.test.ts": "test('csv')\n",
+      "README.md": "# Demo\n",
+      "build/csv.js": "ignored\n",
+    });
+    writeFileSync(join(folder, "logo.bin"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
+    const { page, sessionId, problems } = await openChat(browser, host);
+    await host.call("setWorkspace", sessionId, folder);
+    await poll(() => page.locator("#composer-hint").textContent()).toContain("@ for files");
+    const composer = page.getByTestId("composer");
+    const menu = page.getByTestId("mention-menu");
+    const items = menu.getByTestId("mention-item");
+
+    await composer.pressSequentially("Explain @cs");
+    await poll(() => items.first().getAttribute("data-path")).toBe("src/csv.ts");
+    const offered = await items.evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")));
+    expect(offered).toContain("test/csv.test.ts");
+    expect(offered).not.toContain("build/csv.js"); // ignored by .gitignore
+    expect(await composer.getAttribute("aria-activedescendant")).toBe(await items.first().getAttribute("id"));
+    await shot(page, "typing-mention-menu");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot(page, "typing-mention-menu-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+
+    // The arrows move through it; Enter takes the highlighted row: the path replaces the word, a chip joins.
+    await composer.press("ArrowDown");
+    await poll(() => items.nth(1).getAttribute("aria-selected")).toBe("true");
+    await composer.press("ArrowUp");
+    await composer.press("Enter");
+    await poll(() => composerValue(page)).toBe("Explain @src/csv.ts ");
+    expect(await menu.count()).toBe(0);
+    const chips = page.getByTestId("composer-attachment");
+    await poll(() => chips.count()).toBe(1);
+    expect(await chips.first().textContent()).toContain("src/csv.ts");
+
+    // A folder attaches as its listing (Tab takes it too); a binary file is refused with the reason, nothing attached.
+    await composer.pressSequentially("and @src/deep");
+    await poll(() => items.first().getAttribute("data-path")).toBe("src/deep");
+    await composer.press("Tab");
+    await poll(() => chips.count()).toBe(2);
+    await composer.pressSequentially("not @logo");
+    await poll(() => items.first().getAttribute("data-path")).toBe("logo.bin");
+    await composer.press("Enter");
+    await poll(() => page.getByTestId("attachment-problems").textContent()).toContain("logo.bin is a binary file");
+    expect(await chips.count()).toBe(2);
+    // Esc closes the menu without leaving the chat's run or the draft.
+    await composer.pressSequentially(" @RE");
+    await menu.waitFor();
+    await composer.press("Escape");
+    await poll(() => menu.count()).toBe(0);
+    await shot(page, "typing-mention-chips");
+
+    await composer.press("Enter");
+    await replies(page, 1);
+    const user = (server.requests.at(-1)!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)!;
+    const parts = user.content as { type: string; text: string }[];
+    expect(parts[0]!.text).toBe('<file name="src/csv.ts">\nexport function parseCsv(line: string) {\n  return line.split(",");\n}\n\n</file>');
+    expect(parts[1]!.text).toBe('<file name="src/deep/">\nFolder src/deep/: 1 file, ignored files left out.\nsrc/deep/parse.ts\n</file>');
+    expect(parts.at(-1)!.text).toContain("Explain @src/csv.ts and @src/deep/ not @logo.bin  @RE");
+    const sent = page.getByTestId("message-user").last();
+    await poll(() => sent.getByTestId("message-attachment").count()).toBe(2);
+    await shot(page, "typing-mention-sent");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
 });
 
 describe("line breaks", () => {

@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
 import { mayFocusUnasked } from "../../context/focus-hold";
 import { PaperclipIcon, SendIcon } from "../common/icons";
@@ -11,6 +11,11 @@ import { expandPromptTemplate } from "../../../shared/prompts/template-expansion
 import { usePromptTemplates } from "./usePromptTemplates";
 import { matchTemplates, slashQuery } from "./slash-menu";
 import { SlashMenu } from "./SlashMenu";
+import { MentionMenu } from "./MentionMenu";
+import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
+import { withMention, type MentionAt } from "./mention-menu";
+import { storedAttachment } from "../attachments/attachment-files";
+import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
 
 interface ComposerProps {
   running: boolean;
@@ -30,6 +35,8 @@ interface ComposerProps {
   /** The chat, and its workspace: the `/` menu offers their prompt templates. */
   sessionId?: string;
   workspace?: string;
+  /** The chat's workspace files for the `@` menu (absent: no workspace, no menu). Keep it the same object between renders. */
+  workspaceFiles?: WorkspaceFileSource;
 }
 
 /**
@@ -38,8 +45,12 @@ interface ComposerProps {
  * paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace } = props;
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, workspaceFiles } = props;
   const [draft, setDraft] = useState("");
+  /** Where the caret is in the draft: the `@` menu completes the word it ends. */
+  const [caret, setCaret] = useState(0);
+  /** Where the caret goes once the draft a choice made is on screen. */
+  const caretAfter = useRef<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -52,6 +63,20 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const [menuClosedFor, setMenuClosedFor] = useState<string | null>(null);
   const query = slashQuery(draft);
   const matches = query === undefined ? [] : matchTemplates(prompts.templates, query);
+  const mentionId = useId();
+  const chooseMention = useCallback((entry: WorkspaceEntry, at: MentionAt) => {
+    if (!workspaceFiles) return;
+    const next = withMention(draft, at, entry.path, entry.kind === "folder");
+    setDraft(next.draft);
+    setCaret(next.caret);
+    caretAfter.current = next.caret;
+    // The worker reads it now: a refusal (binary, too large, outside the workspace) is said at once, above the box.
+    workspaceFiles.attach(entry.path).then(
+      ({ ref, file }) => attachments.addStored(storedAttachment(ref, file)),
+      (error: unknown) => attachments.refuse(errorText(error)),
+    );
+  }, [draft, workspaceFiles, attachments]);
+  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention);
   const menuOpen = query !== undefined && menuClosedFor !== draft && (matches.length > 0 || prompts.pending !== undefined || query === "");
   const menuRows = matches.length + (prompts.pending ? 1 : 0);
   const wasOpen = useRef(false);
@@ -70,6 +95,14 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     // user is typing in.
     if (mayFocusUnasked(textarea.current)) textarea.current?.focus();
   }, [focusKey]);
+
+  useEffect(() => {
+    const el = textarea.current;
+    if (el && caretAfter.current !== null) {
+      el.setSelectionRange(caretAfter.current, caretAfter.current);
+      caretAfter.current = null;
+    }
+  }, [draft]);
 
   useEffect(() => {
     const el = textarea.current;
@@ -157,7 +190,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (menuKey(e)) {
+    if (mention.onKey(e) || menuKey(e)) {
       e.preventDefault();
       e.stopPropagation(); // Esc closes the menu here; it does not stop the run too
       return;
@@ -214,6 +247,10 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           void attachments.add([...(e.target.files ?? [])]);
           e.target.value = ""; // the same file can be picked again
         }} />
+        {mention.open ? (
+          <MentionMenu id={mentionId} entries={mention.entries} active={mention.active} note={mention.note}
+            onPick={mention.choose} onHover={mention.setActive} />
+        ) : null}
         {menuOpen ? (
           <SlashMenu id={menuId} matches={matches} active={menuActive} pending={prompts.pending}
             onPick={(t) => pick(t.name)} onAgree={agree} onHover={setMenuActive} />
@@ -229,16 +266,20 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           placeholder={blockedReason ?? (running ? "Steer the agent (Enter) or queue a follow-up (Alt+Enter)…" : "Message Paddock…")}
           onChange={(e) => {
             setDraft(e.target.value);
+            setCaret(e.target.selectionStart);
             setMenuClosedFor(null); // typing on opens the `/` menu again
+            mention.reopen();
           }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           aria-describedby="composer-hint"
           // A textbox that controls the `/` menu (a textarea may not be a combobox): the highlighted row is its active
           // descendant, so screen readers follow the arrows while the focus stays here.
           aria-autocomplete="list"
-          aria-controls={menuOpen ? menuId : undefined}
-          aria-activedescendant={menuOpen && menuRows > 0 ? `${menuId}-${menuActive}` : undefined}
+          aria-controls={mention.open ? mentionId : menuOpen ? menuId : undefined}
+          aria-activedescendant={mention.open ? (mention.entries.length > 0 ? `${mentionId}-${mention.active}` : undefined)
+            : menuOpen && menuRows > 0 ? `${menuId}-${menuActive}` : undefined}
         />
         <div className="composer-actions">
           {running ? (
@@ -263,7 +304,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       <div id="composer-hint" className="composer-hint">
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : "Enter to send · Shift+Enter for a new line · / for prompt templates · paste or drop images and files"}
+          : `Enter to send · Shift+Enter for a new line · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
       </div>
     </div>
   );
