@@ -5,39 +5,54 @@ import type { WorkspaceEntry } from "../protocol/workspace-files";
  * typed must appear in the path in order, case aside. Best first: the name itself (exactly, then starting with the
  * query, then holding it), then the path holding the query in one piece, then scattered matches, where characters at
  * the start of a name or word and in a row count most; among equals, shorter paths, then by name. An empty query
- * lists the top of the tree: shallow entries first, folders before files.
+ * lists the top of the tree: shallow entries first, folders before files, by name.
  */
 export function rankPaths(entries: readonly WorkspaceEntry[], query: string, limit: number): WorkspaceEntry[] {
   const q = query.trim().toLowerCase().replace(/\\/g, "/").replace(/^\.\//, "");
   if (limit <= 0) return [];
-  if (!q) {
-    return [...entries]
-      .sort((a, b) => depth(a.path) - depth(b.path) || (a.kind === b.kind ? 0 : a.kind === "folder" ? -1 : 1) || compare(a.path, b.path))
-      .slice(0, limit);
+  const lower = lowerCased(entries);
+  // Only the best `limit` are kept, in order, as they are found: no sort of every match (45,000 paths on each key).
+  const best: { entry: WorkspaceEntry; score: number }[] = [];
+  const better = (a: { entry: WorkspaceEntry; score: number }, b: { entry: WorkspaceEntry; score: number }) =>
+    a.score > b.score || (a.score === b.score && (q ? a.entry.path.length < b.entry.path.length || (a.entry.path.length === b.entry.path.length && a.entry.path < b.entry.path) : a.entry.path < b.entry.path));
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    // Nothing typed: the top of the tree, shallow first, folders before files.
+    const score = q ? pathScore(lower[i]!, q, true) : -depth(entry.path) * 2 - (entry.kind === "folder" ? 0 : 1);
+    if (score === undefined) continue;
+    const found = { entry, score };
+    if (best.length === limit && !better(found, best[limit - 1]!)) continue;
+    let at = best.length;
+    while (at > 0 && better(found, best[at - 1]!)) at--;
+    best.splice(at, 0, found);
+    if (best.length > limit) best.pop();
   }
-  const scored: { entry: WorkspaceEntry; score: number }[] = [];
-  for (const entry of entries) {
-    const score = pathScore(entry.path, q);
-    if (score !== undefined) scored.push({ entry, score });
+  return best.map((b) => b.entry);
+}
+
+/** Each entry's path in lower case, kept for the entries' array (the worker ranks the same listing on every key). */
+const lowered = new WeakMap<readonly WorkspaceEntry[], string[]>();
+function lowerCased(entries: readonly WorkspaceEntry[]): string[] {
+  let lower = lowered.get(entries);
+  if (!lower) {
+    lower = entries.map((e) => e.path.toLowerCase());
+    lowered.set(entries, lower);
   }
-  scored.sort((a, b) => b.score - a.score || a.entry.path.length - b.entry.path.length || compare(a.entry.path, b.entry.path));
-  return scored.slice(0, limit).map((s) => s.entry);
+  return lower;
 }
 
 /** How well `path` matches the lowercase query `q` (higher is better), or undefined when it does not. */
-export function pathScore(path: string, q: string): number | undefined {
-  const p = path.toLowerCase();
+export function pathScore(path: string, q: string, lowerCase = false): number | undefined {
+  const p = lowerCase ? path : path.toLowerCase();
   const slash = p.lastIndexOf("/");
   const name = p.slice(slash + 1);
-  const shortness = -path.length / 1000; // a tie-break within a tier, never more
-  if (name === q) return 4000 + shortness;
-  if (name.startsWith(q)) return 3000 + shortness;
+  if (name === q) return 4000;
+  if (name.startsWith(q)) return 3000;
   const inName = name.indexOf(q);
-  if (inName >= 0) return 2000 + (isWordStart(name, inName) ? 100 : 0) + shortness;
+  if (inName >= 0) return 2000 + (isWordStart(name, inName) ? 100 : 0);
   const inPath = p.indexOf(q);
-  if (inPath >= 0) return 1000 + (isWordStart(p, inPath) ? 100 : 0) + (p.endsWith(q) ? 200 : 0) + shortness;
-  const scattered = subsequenceScore(p, q, slash + 1);
-  return scattered === undefined ? undefined : scattered + shortness;
+  if (inPath >= 0) return 1000 + (isWordStart(p, inPath) ? 100 : 0) + (p.endsWith(q) ? 200 : 0);
+  return subsequenceScore(p, q, slash + 1);
 }
 
 /**
@@ -77,6 +92,3 @@ function depth(path: string): number {
   return n;
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
