@@ -33,6 +33,8 @@ Comlink.expose(
     status: () => servers.status(),
     tools: () => servers.tools(),
     call: (request: Parameters<McpServers["call"]>[0]) => servers.call(request),
+    prompts: () => servers.prompts(),
+    getPrompt: (serverId: string, name: string, args: Record<string, string>) => servers.getPrompt(serverId, name, args),
     cancel: (callId: string) => servers.cancel(callId),
     info: () => servers.info(),
     shutdown: async () => {

@@ -6,7 +6,7 @@
  */
 import type { ResolvedMcpServerConfig } from "../shared/mcp/server-config";
 import type { McpServerStatus } from "../shared/protocol/mcp-status";
-import type { McpCallOutcome, McpCallProgress, McpCallRequest, McpHostApi, McpHostInfo, McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
+import type { McpCallOutcome, McpCallProgress, McpCallRequest, McpHostApi, McpHostInfo, McpPromptInfo, McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
 import { ServerConnection, type ServerConnectionOptions } from "./server-connection";
 
 const STATUS_THROTTLE_MS = 250;
@@ -73,6 +73,18 @@ export class McpServers implements McpHostApi {
       return Promise.reject(new Error("call: invalid request"));
     }
     return this.find(request.serverId).call(request, (progress) => this.options.onProgress(progress));
+  }
+
+  async prompts(): Promise<McpPromptInfo[]> {
+    const lists = await Promise.all(this.servers.map((s) => s.prompts().catch(() => [])));
+    return lists.flat();
+  }
+
+  getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string> {
+    if (typeof name !== "string" || typeof args !== "object" || args === null || Object.values(args).some((v) => typeof v !== "string")) {
+      return Promise.reject(new Error("getPrompt: invalid request"));
+    }
+    return this.find(serverId).getPrompt(name, args);
   }
 
   async cancel(callId: string): Promise<void> {

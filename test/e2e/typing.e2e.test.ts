@@ -11,6 +11,7 @@ import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
 import { TempFolders } from "../../testkit/temp-folders";
+import { EVERYTHING_BIN } from "../../testkit/mcp-everything";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -154,6 +155,59 @@ describe("@ in the composer", () => {
     const sent = page.getByTestId("message-user").last();
     await poll(() => sent.getByTestId("message-attachment").count()).toBe(2);
     await shot(page, "typing-mention-sent");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
+
+describe("/ with MCP prompts", () => {
+  it("lists the running MCP servers' prompts beside templates; one without arguments goes into the box, one with asks for them first", async () => {
+    await host.call("saveMcpServer", { id: "everything", name: "Everything", enabled: true, trusted: false, transport: { type: "stdio", command: process.execPath, args: [EVERYTHING_BIN, "stdio"], env: {} } }, {});
+    await poll(async () => (await host.call<{ id: string; state: string }[]>("mcpStatus")).find((s) => s.id === "everything")?.state, 30_000).toBe("ready");
+    const { page, problems } = await openChat(browser, host);
+    const composer = page.getByTestId("composer");
+    const mcpItems = page.getByTestId("slash-mcp-item");
+
+    await composer.pressSequentially("/");
+    await poll(() => mcpItems.count(), 20_000).toBeGreaterThanOrEqual(3);
+    expect(await mcpItems.locator(".slash-name").allTextContents()).toEqual(expect.arrayContaining(["/args-prompt", "/simple-prompt"]));
+    const args = mcpItems.filter({ hasText: "/args-prompt" });
+    expect(await args.textContent()).toContain("<city> [state]");
+    expect(await args.textContent()).toContain("MCP · Everything");
+    await shot(page, "typing-slash-mcp-menu");
+
+    // Without arguments: chosen from the keyboard, its text is the draft.
+    await composer.pressSequentially("simple");
+    await poll(() => mcpItems.count()).toBe(1);
+    await composer.press("Enter");
+    await poll(() => composerValue(page)).toBe("This is a simple prompt without arguments.");
+
+    // With arguments: asked for, the required one first; Insert fetches it with them.
+    await composer.fill("");
+    await composer.pressSequentially("/args");
+    await poll(() => mcpItems.count()).toBe(1);
+    await mcpItems.first().click();
+    const form = page.getByTestId("mcp-prompt-form");
+    await form.waitFor();
+    const fields = form.getByTestId("mcp-prompt-argument");
+    expect(await fields.count()).toBe(2);
+    await poll(() => fields.first().evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await form.getByRole("button", { name: "Insert" }).isDisabled()).toBe(true); // the city is required
+    await fields.first().pressSequentially("Lisbon");
+    await shot(page, "typing-slash-mcp-arguments");
+    await fields.first().press("Enter");
+    await poll(() => composerValue(page)).toBe("What's weather in Lisbon?");
+    expect(await form.count()).toBe(0);
+    await poll(() => composer.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Esc in the form goes back to the box, the draft as it was.
+    await composer.fill("");
+    await composer.pressSequentially("/args");
+    await mcpItems.first().click();
+    await form.waitFor();
+    await page.keyboard.press("Escape");
+    await poll(() => form.count()).toBe(0);
+    expect(await composerValue(page)).toBe("/args");
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

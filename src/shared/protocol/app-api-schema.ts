@@ -55,6 +55,12 @@ export const APP_API_SCHEMAS = {
   importSession: Type.Tuple([Type.String({ minLength: 1, maxLength: MAX_IMPORT_CHARS })]),
   mcpStatus: Type.Tuple([]),
   mcpRestart: Type.Tuple([Type.String({ pattern: MCP_SERVER_ID_PATTERN })]),
+  mcpPrompts: Type.Tuple([]),
+  mcpGetPrompt: Type.Tuple([
+    Type.String({ pattern: MCP_SERVER_ID_PATTERN }),
+    Type.String({ minLength: 1, maxLength: 500 }),
+    KeyedRecord("^[^\\u0000-\\u001f]{1,200}$", Type.String({ maxLength: 100_000 }), { maxProperties: 50 }),
+  ]),
   ...MCP_CONFIG_API_SCHEMAS,
   refreshModels: RefreshModelsArgsSchema,
   piModelsFile: Type.Tuple([]),

@@ -9,7 +9,10 @@ import type { PendingAttachment } from "../attachments/attachment-files";
 import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, formatBytes } from "../../../shared/protocol/attachments";
 import { expandPromptTemplate } from "../../../shared/prompts/template-expansion";
 import { usePromptTemplates } from "./usePromptTemplates";
-import { matchTemplates, slashQuery } from "./slash-menu";
+import { matchMcpPrompts, matchTemplates, slashQuery } from "./slash-menu";
+import { McpPromptForm } from "./McpPromptForm";
+import { useServices } from "../../context/ServicesContext";
+import type { McpPromptInfo } from "../../../shared/protocol/mcp-host-protocol";
 import { SlashMenu } from "./SlashMenu";
 import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
@@ -63,6 +66,10 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const [menuClosedFor, setMenuClosedFor] = useState<string | null>(null);
   const query = slashQuery(draft);
   const matches = query === undefined ? [] : matchTemplates(prompts.templates, query);
+  const mcpMatches = query === undefined ? [] : matchMcpPrompts(prompts.mcpPrompts, query);
+  /** The MCP prompt whose arguments are being asked for, and whether it is being fetched. */
+  const [asking, setAsking] = useState<{ prompt: McpPromptInfo; busy: boolean } | null>(null);
+  const { app } = useServices();
   const mentionId = useId();
   const chooseMention = useCallback((entry: WorkspaceEntry, at: MentionAt) => {
     if (!workspaceFiles) return;
@@ -77,8 +84,8 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     );
   }, [draft, workspaceFiles, attachments]);
   const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention);
-  const menuOpen = query !== undefined && menuClosedFor !== draft && (matches.length > 0 || prompts.pending !== undefined || query === "");
-  const menuRows = matches.length + (prompts.pending ? 1 : 0);
+  const menuOpen = !asking && query !== undefined && menuClosedFor !== draft && (matches.length > 0 || mcpMatches.length > 0 || prompts.pending !== undefined || query === "");
+  const menuRows = matches.length + mcpMatches.length + (prompts.pending ? 1 : 0);
   const wasOpen = useRef(false);
   useEffect(() => {
     // Opening: ask main again, so a template added or edited since is offered as it is now.
@@ -154,6 +161,27 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     setDraft(`/${name} `);
     textarea.current?.focus();
   };
+  /** An MCP prompt chosen: fetched at once, or after its arguments are asked for; its text becomes the draft to send. */
+  const fetchMcp = (prompt: McpPromptInfo, args: Record<string, string>) => {
+    setAsking({ prompt, busy: true });
+    app.mcpGetPrompt(prompt.serverId, prompt.name, args).then(
+      (text) => {
+        setDraft(text);
+        setCaret(text.length);
+        caretAfter.current = text.length;
+        setAsking(null);
+        textarea.current?.focus();
+      },
+      (error: unknown) => {
+        setAsking(prompt.arguments.length > 0 ? { prompt, busy: false } : null);
+        attachments.refuse(`/${prompt.name} could not be inserted: ${errorText(error)}`);
+      },
+    );
+  };
+  const pickMcp = (prompt: McpPromptInfo) => {
+    if (prompt.arguments.length === 0) fetchMcp(prompt, {});
+    else setAsking({ prompt, busy: false });
+  };
   const agree = () => {
     prompts.agree().catch((error: unknown) => setFailure(errorText(error)));
   };
@@ -178,7 +206,9 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     if ((e.key === "Enter" && !e.shiftKey && !e.altKey) || e.key === "Tab") {
       const chosen = matches[menuActive];
       if (!chosen) {
-        agree();
+        const mcp = mcpMatches[menuActive - matches.length];
+        if (mcp) pickMcp(mcp);
+        else agree();
         return true;
       }
       // A template typed out in full is sent at once with Enter (it takes no arguments, or none are wanted).
@@ -252,8 +282,16 @@ export const Composer = memo(function Composer(props: ComposerProps) {
             onPick={mention.choose} onHover={mention.setActive} />
         ) : null}
         {menuOpen ? (
-          <SlashMenu id={menuId} matches={matches} active={menuActive} pending={prompts.pending}
-            onPick={(t) => pick(t.name)} onAgree={agree} onHover={setMenuActive} />
+          <SlashMenu id={menuId} matches={matches} mcpMatches={mcpMatches} active={menuActive} pending={prompts.pending}
+            onPick={(t) => pick(t.name)} onPickMcp={pickMcp} onAgree={agree} onHover={setMenuActive} />
+        ) : null}
+        {asking ? (
+          <McpPromptForm key={`${asking.prompt.serverId}:${asking.prompt.name}`} prompt={asking.prompt} busy={asking.busy}
+            onInsert={(args) => fetchMcp(asking.prompt, args)}
+            onCancel={() => {
+              setAsking(null);
+              textarea.current?.focus();
+            }} />
         ) : null}
         <label htmlFor="composer-input" className="visually-hidden">Message</label>
         <textarea
