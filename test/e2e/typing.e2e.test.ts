@@ -161,7 +161,7 @@ describe("@ in the composer", () => {
 });
 
 describe("/ with MCP prompts", () => {
-  it("lists the running MCP servers' prompts beside templates; one without arguments goes into the box, one with asks for them first", async () => {
+  it("lists the running MCP servers' prompts beside templates (one without arguments goes into the box, one with asks for them first); @ attaches their resources", async () => {
     await host.call("saveMcpServer", { id: "everything", name: "Everything", enabled: true, trusted: false, transport: { type: "stdio", command: process.execPath, args: [EVERYTHING_BIN, "stdio"], env: {} } }, {});
     await poll(async () => (await host.call<{ id: string; state: string }[]>("mcpStatus")).find((s) => s.id === "everything")?.state, 30_000).toBe("ready");
     const { page, problems } = await openChat(browser, host);
@@ -208,6 +208,24 @@ describe("/ with MCP prompts", () => {
     await page.keyboard.press("Escape");
     await poll(() => form.count()).toBe(0);
     expect(await composerValue(page)).toBe("/args");
+
+    // The servers' resources come with `@` (this chat has no workspace: resources only); one chosen is a chip.
+    await composer.fill("");
+    await composer.pressSequentially("Summarise @architec");
+    const resources = page.getByTestId("mention-resource");
+    await poll(() => resources.count(), 20_000).toBeGreaterThanOrEqual(1);
+    expect(await resources.first().textContent()).toContain("architecture.md");
+    expect(await resources.first().textContent()).toContain("MCP · Everything");
+    await shot(page, "typing-mention-mcp-resource");
+    await composer.press("Enter");
+    await poll(() => composerValue(page)).toBe("Summarise @architecture.md ");
+    const chips = page.getByTestId("composer-attachment");
+    await poll(() => chips.count()).toBe(1);
+    expect(await chips.first().textContent()).toContain("architecture.md");
+    await composer.press("Enter");
+    await replies(page, 1);
+    const user = (server.requests.at(-1)!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)!;
+    expect((user.content as { text: string }[])[0]!.text).toMatch(/^<file name="architecture\.md">\n#/);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -56,6 +56,8 @@ export const APP_API_SCHEMAS = {
   mcpStatus: Type.Tuple([]),
   mcpRestart: Type.Tuple([Type.String({ pattern: MCP_SERVER_ID_PATTERN })]),
   mcpPrompts: Type.Tuple([]),
+  mcpResources: Type.Tuple([]),
+  mcpReadResource: Type.Tuple([Type.String({ pattern: MCP_SERVER_ID_PATTERN }), Type.String({ minLength: 1, maxLength: 4096 })]),
   mcpGetPrompt: Type.Tuple([
     Type.String({ pattern: MCP_SERVER_ID_PATTERN }),
     Type.String({ minLength: 1, maxLength: 500 }),

@@ -87,6 +87,27 @@ export interface McpPromptInfo {
   arguments: { name: string; description?: string; required: boolean }[];
 }
 
+/** A resource an MCP server offers (MCP's `resources/list`): the composer's `@` menu offers it to attach. */
+export interface McpResourceInfo {
+  serverId: string;
+  serverName: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+/** A resource's content as read: text, or the bytes (base64) of a binary one. */
+export interface McpResourceContent {
+  name: string;
+  mimeType: string;
+  text?: string;
+  blob?: string;
+}
+
+/** Most resources listed per server. */
+export const MAX_MCP_RESOURCES = 500;
+
 /** Most prompts listed per server. */
 export const MAX_MCP_PROMPTS = 200;
 /** Longest text a prompt's messages may come to (what the composer gets). */
@@ -116,6 +137,10 @@ export interface McpHostApi {
    * joined by blank lines. Rejects with a readable Error when the server is not ready, refuses, or answers nothing usable.
    */
   getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string>;
+  /** The resources of every ready server that offers any (MCP's `resources/list`); a failing listing is left out. */
+  resources(): Promise<McpResourceInfo[]>;
+  /** A resource's first content (MCP's `resources/read`); rejects with a readable Error. */
+  readResource(serverId: string, uri: string): Promise<McpResourceContent>;
   /** Cancels a call in flight (MCP's `notifications/cancelled`); the call then rejects. Unknown ids are ignored. */
   cancel(callId: string): Promise<void>;
   info(): Promise<McpHostInfo>;

@@ -12,7 +12,7 @@ import { usePromptTemplates } from "./usePromptTemplates";
 import { matchMcpPrompts, matchTemplates, slashQuery } from "./slash-menu";
 import { McpPromptForm } from "./McpPromptForm";
 import { useServices } from "../../context/ServicesContext";
-import type { McpPromptInfo } from "../../../shared/protocol/mcp-host-protocol";
+import type { McpPromptInfo, McpResourceInfo } from "../../../shared/protocol/mcp-host-protocol";
 import { SlashMenu } from "./SlashMenu";
 import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
@@ -83,7 +83,22 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       (error: unknown) => attachments.refuse(errorText(error)),
     );
   }, [draft, workspaceFiles, attachments]);
-  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention);
+  /** An MCP resource chosen with `@`: read through main, attached as a file (the usual upload and checks). */
+  const chooseResource = useCallback((resource: McpResourceInfo, at: MentionAt) => {
+    const next = withMention(draft, at, resource.name, false);
+    setDraft(next.draft);
+    setCaret(next.caret);
+    caretAfter.current = next.caret;
+    app.mcpReadResource(resource.serverId, resource.uri).then(
+      (content) => {
+        const bytes = content.text !== undefined ? new TextEncoder().encode(content.text) : Uint8Array.from(atob(content.blob ?? ""), (c) => c.charCodeAt(0));
+        const type = content.text !== undefined ? "text/plain" : content.mimeType;
+        return attachments.add([new File([bytes], content.name || resource.name, { type })]);
+      },
+      (error: unknown) => attachments.refuse(errorText(error)),
+    );
+  }, [draft, app, attachments]);
+  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention, chooseResource);
   const menuOpen = !asking && query !== undefined && menuClosedFor !== draft && (matches.length > 0 || mcpMatches.length > 0 || prompts.pending !== undefined || query === "");
   const menuRows = matches.length + mcpMatches.length + (prompts.pending ? 1 : 0);
   const wasOpen = useRef(false);

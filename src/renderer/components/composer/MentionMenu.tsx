@@ -1,13 +1,13 @@
-import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
 import { FileIcon, FolderIcon } from "../common/icons";
+import type { MentionRow } from "./useMentionMenu";
 
 interface MentionMenuProps {
   id: string;
-  entries: readonly WorkspaceEntry[];
+  entries: readonly MentionRow[];
   active: number;
   /** Shown instead of entries: why the files cannot be listed, or that nothing matches. */
   note?: string;
-  onPick(entry: WorkspaceEntry): void;
+  onPick(entry: MentionRow): void;
   onHover(index: number): void;
 }
 
@@ -20,6 +20,18 @@ export function MentionMenu({ id, entries, active, note, onPick, onHover }: Ment
   return (
     <ul className="slash-menu mention-menu" id={id} role="listbox" aria-label="Workspace files" data-testid="mention-menu">
       {entries.map((entry, i) => {
+        if (entry.kind === "resource") {
+          const r = entry.resource;
+          return (
+            <li key={`mcp:${r.serverId}:${r.uri}`} id={`${id}-${i}`} role="option" aria-selected={i === active} data-testid="mention-resource"
+              data-uri={r.uri} className={`slash-item mention-item${i === active ? " slash-active" : ""}`}
+              onMouseDown={(e) => e.preventDefault()} onMouseEnter={() => onHover(i)} onClick={() => onPick(entry)}>
+              <span className="mention-icon" aria-hidden="true"><FileIcon /></span>
+              <span className="mention-name">{r.name}</span>
+              <span className="mention-folder" dir="ltr" title={r.uri}>MCP · {r.serverName}</span>
+            </li>
+          );
+        }
         const slash = entry.path.lastIndexOf("/");
         return (
           <li key={`${entry.kind}:${entry.path}`} id={`${id}-${i}`} role="option" aria-selected={i === active} data-testid="mention-item"

@@ -3,6 +3,21 @@ import type { AttachmentRef } from "../../../shared/protocol/attachments";
 import type { WorkspaceEntry, WorkspaceFileMatches } from "../../../shared/protocol/workspace-files";
 import { errorText } from "../../../shared/error-text";
 import { mentionAt, type MentionAt } from "./mention-menu";
+import type { McpResourceInfo } from "../../../shared/protocol/mcp-host-protocol";
+import { useServices } from "../../context/ServicesContext";
+
+/** A row of the `@` menu: a workspace file or folder, or an MCP server's resource. */
+export type MentionRow = WorkspaceEntry | { kind: "resource"; resource: McpResourceInfo };
+
+/** Most resources the menu shows at once. */
+const MAX_RESOURCE_ROWS = 20;
+
+/** Resources whose name or address holds `query` (case aside), names starting with it first. */
+export function matchResources(resources: readonly McpResourceInfo[], query: string): McpResourceInfo[] {
+  const q = query.toLowerCase();
+  const holds = resources.filter((r) => r.name.toLowerCase().includes(q) || r.uri.toLowerCase().includes(q));
+  return [...holds.filter((r) => r.name.toLowerCase().startsWith(q)), ...holds.filter((r) => !r.name.toLowerCase().startsWith(q))].slice(0, MAX_RESOURCE_ROWS);
+}
 
 /** A chat's workspace files, as the composer's `@` reaches them (the worker's listWorkspaceFiles, attachWorkspaceFile). */
 export interface WorkspaceFileSource {
@@ -19,9 +34,27 @@ const ASK_AFTER_MS = 40;
  * the worker as the word changes, the highlighted row, and its keys. `onChoose` gets the chosen entry and the mention
  * it replaces.
  */
-export function useMentionMenu(source: WorkspaceFileSource | undefined, draft: string, caret: number, onChoose: (entry: WorkspaceEntry, at: MentionAt) => void) {
-  const at = source ? mentionAt(draft, caret) : undefined;
+export function useMentionMenu(
+  source: WorkspaceFileSource | undefined,
+  draft: string,
+  caret: number,
+  onChoose: (entry: WorkspaceEntry, at: MentionAt) => void,
+  onChooseResource: (resource: McpResourceInfo, at: MentionAt) => void,
+) {
+  const { app } = useServices();
+  const at = mentionAt(draft, caret);
   const query = at?.query;
+  /** The MCP servers' resources, asked for as the menu opens (a server's list may change). */
+  const [resources, setResources] = useState<readonly McpResourceInfo[]>([]);
+  const typingMention = query !== undefined;
+  useEffect(() => {
+    if (!typingMention) return;
+    let live = true;
+    app.mcpResources().then((list) => live && setResources(list), () => live && setResources([]));
+    return () => {
+      live = false;
+    };
+  }, [typingMention, app]);
   const [found, setFound] = useState<{ query: string; matches?: WorkspaceFileMatches; error?: string } | null>(null);
   const [active, setActive] = useState(0);
   /** The draft for which the user closed the menu (Esc): it stays closed until the user types. */
@@ -43,13 +76,19 @@ export function useMentionMenu(source: WorkspaceFileSource | undefined, draft: s
   }, [query, source]);
   useEffect(() => setActive(0), [query]);
 
-  const entries = found?.matches?.entries ?? [];
-  const open = at !== undefined && closedFor !== draft && found !== null;
-  const note = found?.error ?? (found?.matches && entries.length === 0 ? (found.query ? `No file or folder matches “${found.query}”` : "The workspace has no files") : undefined);
+  const files = source ? (found?.matches?.entries ?? []) : [];
+  const resourceRows = query === undefined ? [] : matchResources(resources, query);
+  const entries: MentionRow[] = [...files, ...resourceRows.map((resource) => ({ kind: "resource" as const, resource }))];
+  const open = at !== undefined && closedFor !== draft && ((source !== undefined && found !== null) || resourceRows.length > 0);
+  const note = source && entries.length === 0
+    ? (found?.error ?? (found?.matches ? (found.query ? `No file or folder matches “${found.query}”` : "The workspace has no files") : undefined))
+    : undefined;
 
-  const choose = useCallback((entry: WorkspaceEntry) => {
-    if (at) onChoose(entry, at);
-  }, [at, onChoose]);
+  const choose = useCallback((row: MentionRow) => {
+    if (!at) return;
+    if (row.kind === "resource") onChooseResource(row.resource, at);
+    else onChoose(row, at);
+  }, [at, onChoose, onChooseResource]);
 
   /** Arrows move, Enter or Tab take the highlighted row, Esc closes. True when the key was the menu's. */
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
