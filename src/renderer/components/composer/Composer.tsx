@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
-import { mayFocusUnasked } from "../../context/focus-hold";
+import { focusIsHeld } from "../../context/focus-hold";
 import { PaperclipIcon, SendIcon } from "../common/icons";
 import { errorText } from "../../../shared/error-text";
 import { useComposerAttachments } from "../attachments/useComposerAttachments";
@@ -113,9 +113,9 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const pendingSkills = prompts.pending && prompts.pending.skills > 0 && skillsNoteClosedFor !== prompts.pending.workspace ? prompts.pending : undefined;
 
   useEffect(() => {
-    // Not while the chat list holds the focus (a chat deleted from the keyboard opened this one), nor from a field the
-    // user is typing in.
-    if (mayFocusUnasked(textarea.current)) textarea.current?.focus();
+    // A chat opens only when the user asks (a click, Ctrl+Shift+O from the search box): its box takes the keys then,
+    // except while the chat list holds the focus (a chat deleted from the keyboard opened this one).
+    if (!focusIsHeld()) textarea.current?.focus();
   }, [focusKey]);
 
   useEffect(() => {

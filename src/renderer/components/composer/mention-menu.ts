@@ -3,6 +3,8 @@
  * draft becomes when an entry is chosen.
  */
 
+import type { McpResourceInfo } from "../../../shared/protocol/mcp-host-protocol";
+
 /** The `@` mention being typed: the text after `@` up to the caret, and where the `@` is. */
 export interface MentionAt {
   query: string;
@@ -32,4 +34,14 @@ export function withMention(draft: string, at: MentionAt, path: string, folder: 
   const inserted = `@${path}${folder ? "/" : ""} `;
   const rest = draft.slice(at.end).replace(/^ /, "");
   return { draft: draft.slice(0, at.start) + inserted + rest, caret: at.start + inserted.length };
+}
+
+/** Most resources the menu shows at once. */
+const MAX_RESOURCE_ROWS = 20;
+
+/** Resources whose name or address holds `query` (case aside), names starting with it first. */
+export function matchResources(resources: readonly McpResourceInfo[], query: string): McpResourceInfo[] {
+  const q = query.toLowerCase();
+  const holds = resources.filter((r) => r.name.toLowerCase().includes(q) || r.uri.toLowerCase().includes(q));
+  return [...holds.filter((r) => r.name.toLowerCase().startsWith(q)), ...holds.filter((r) => !r.name.toLowerCase().startsWith(q))].slice(0, MAX_RESOURCE_ROWS);
 }

@@ -2,22 +2,13 @@ import { useCallback, useEffect, useState, type KeyboardEvent } from "react";
 import type { AttachmentRef } from "../../../shared/protocol/attachments";
 import type { WorkspaceEntry, WorkspaceFileMatches } from "../../../shared/protocol/workspace-files";
 import { errorText } from "../../../shared/error-text";
-import { mentionAt, type MentionAt } from "./mention-menu";
+import { matchResources, mentionAt, type MentionAt } from "./mention-menu";
 import type { McpResourceInfo } from "../../../shared/protocol/mcp-host-protocol";
 import { useServices } from "../../context/ServicesContext";
 
 /** A row of the `@` menu: a workspace file or folder, or an MCP server's resource. */
 export type MentionRow = WorkspaceEntry | { kind: "resource"; resource: McpResourceInfo };
 
-/** Most resources the menu shows at once. */
-const MAX_RESOURCE_ROWS = 20;
-
-/** Resources whose name or address holds `query` (case aside), names starting with it first. */
-export function matchResources(resources: readonly McpResourceInfo[], query: string): McpResourceInfo[] {
-  const q = query.toLowerCase();
-  const holds = resources.filter((r) => r.name.toLowerCase().includes(q) || r.uri.toLowerCase().includes(q));
-  return [...holds.filter((r) => r.name.toLowerCase().startsWith(q)), ...holds.filter((r) => !r.name.toLowerCase().startsWith(q))].slice(0, MAX_RESOURCE_ROWS);
-}
 
 /** A chat's workspace files, as the composer's `@` reaches them (the worker's listWorkspaceFiles, attachWorkspaceFile). */
 export interface WorkspaceFileSource {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mentionAt, withMention } from "../../../../../src/renderer/components/composer/mention-menu";
+import { matchResources, mentionAt, withMention } from "../../../../../src/renderer/components/composer/mention-menu";
+import type { McpResourceInfo } from "../../../../../src/shared/protocol/mcp-host-protocol";
 
 describe("mentionAt", () => {
   it("finds the @word the caret ends, at the start or after white space", () => {
@@ -20,5 +21,17 @@ describe("withMention", () => {
   it("puts the chosen path in place of what was typed, a folder with its slash, the caret after it", () => {
     expect(withMention("explain @cs", mentionAt("explain @cs", 11)!, "src/csv.ts", false)).toEqual({ draft: "explain @src/csv.ts ", caret: 20 });
     expect(withMention("@s please", mentionAt("@s please", 2)!, "src", true)).toEqual({ draft: "@src/ please", caret: 6 });
+  });
+});
+
+describe("MCP resources in the @ menu", () => {
+  const resource = (name: string, uri = `demo://resource/static/document/${name}`): McpResourceInfo => ({ serverId: "everything", serverName: "Everything", uri, name });
+
+  it("match by name or address, case aside, names starting with the query first; at most twenty", () => {
+    const list = [resource("features.md"), resource("architecture.md"), resource("README"), resource("notes", "file:///srv/arch/notes")];
+    expect(matchResources(list, "ARCH").map((r) => r.name)).toEqual(["architecture.md", "notes"]);
+    expect(matchResources(list, "md").map((r) => r.name)).toEqual(["features.md", "architecture.md"]);
+    expect(matchResources(list, "zzz")).toEqual([]);
+    expect(matchResources(Array.from({ length: 30 }, (_, i) => resource(`doc${i}.md`)), "doc")).toHaveLength(20);
   });
 });
