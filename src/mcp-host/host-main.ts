@@ -33,6 +33,10 @@ Comlink.expose(
     status: () => servers.status(),
     tools: () => servers.tools(),
     call: (request: Parameters<McpServers["call"]>[0]) => servers.call(request),
+    prompts: () => servers.prompts(),
+    getPrompt: (serverId: string, name: string, args: Record<string, string>) => servers.getPrompt(serverId, name, args),
+    resources: () => servers.resources(),
+    readResource: (serverId: string, uri: string) => servers.readResource(serverId, uri),
     cancel: (callId: string) => servers.cancel(callId),
     info: () => servers.info(),
     shutdown: async () => {

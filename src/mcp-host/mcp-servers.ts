@@ -6,7 +6,7 @@
  */
 import type { ResolvedMcpServerConfig } from "../shared/mcp/server-config";
 import type { McpServerStatus } from "../shared/protocol/mcp-status";
-import type { McpCallOutcome, McpCallProgress, McpCallRequest, McpHostApi, McpHostInfo, McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
+import type { McpCallOutcome, McpCallProgress, McpCallRequest, McpHostApi, McpHostInfo, McpPromptInfo, McpResourceContent, McpResourceInfo, McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
 import { ServerConnection, type ServerConnectionOptions } from "./server-connection";
 
 const STATUS_THROTTLE_MS = 250;
@@ -73,6 +73,28 @@ export class McpServers implements McpHostApi {
       return Promise.reject(new Error("call: invalid request"));
     }
     return this.find(request.serverId).call(request, (progress) => this.options.onProgress(progress));
+  }
+
+  async prompts(): Promise<McpPromptInfo[]> {
+    const lists = await Promise.all(this.servers.map((s) => s.prompts().catch(() => [])));
+    return lists.flat();
+  }
+
+  getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string> {
+    if (typeof name !== "string" || typeof args !== "object" || args === null || Object.values(args).some((v) => typeof v !== "string")) {
+      return Promise.reject(new Error("getPrompt: invalid request"));
+    }
+    return this.find(serverId).getPrompt(name, args);
+  }
+
+  async resources(): Promise<McpResourceInfo[]> {
+    const lists = await Promise.all(this.servers.map((s) => s.resources().catch(() => [])));
+    return lists.flat();
+  }
+
+  readResource(serverId: string, uri: string): Promise<McpResourceContent> {
+    if (typeof uri !== "string" || !uri) return Promise.reject(new Error("readResource: invalid request"));
+    return this.find(serverId).readResource(uri);
   }
 
   async cancel(callId: string): Promise<void> {

@@ -16,7 +16,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } fro
 import type { ResolvedMcpServerConfig } from "../shared/mcp/server-config";
 import { agentToolNames } from "../shared/mcp/agent-tool-names";
 import type { McpServerState, McpServerStatus } from "../shared/protocol/mcp-status";
-import type { McpCallOutcome, McpCallProgress, McpCallRequest, McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
+import { MAX_MCP_PROMPT_CHARS, MAX_MCP_PROMPTS, MAX_MCP_RESOURCES, type McpResourceContent, type McpResourceInfo, type McpCallOutcome, type McpCallProgress, type McpCallRequest, type McpPromptInfo, type McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
 import { StderrTail } from "./stderr-tail";
 import { toCallOutcome } from "./call-outcome";
 
@@ -198,6 +198,101 @@ export class ServerConnection {
     } finally {
       this.calls.delete(request.callId);
     }
+  }
+
+  /** Its prompts (none when it is not ready or offers none); rejects when the listing fails. */
+  async prompts(): Promise<McpPromptInfo[]> {
+    const session = this.session;
+    if (this.state !== "ready" || !session || !session.client.getServerCapabilities()?.prompts) return [];
+    const found: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await withTimeout(session.client.listPrompts(cursor ? { cursor } : undefined), 10_000, "no answer to prompts/list");
+      for (const p of page.prompts) {
+        if (typeof p.name !== "string" || !p.name) continue;
+        found.push({
+          serverId: this.config.id,
+          serverName: this.config.name,
+          name: p.name,
+          ...(typeof p.title === "string" ? { title: p.title } : {}),
+          ...(typeof p.description === "string" ? { description: p.description } : {}),
+          arguments: (p.arguments ?? []).filter((a) => typeof a.name === "string" && a.name).map((a) => ({
+            name: a.name,
+            ...(typeof a.description === "string" ? { description: a.description } : {}),
+            required: a.required === true,
+          })),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor && found.length < MAX_MCP_PROMPTS);
+    return found.slice(0, MAX_MCP_PROMPTS);
+  }
+
+  /** Its resources (none when it is not ready or offers none); rejects when the listing fails. */
+  async resources(): Promise<McpResourceInfo[]> {
+    const session = this.session;
+    if (this.state !== "ready" || !session || !session.client.getServerCapabilities()?.resources) return [];
+    const found: McpResourceInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await withTimeout(session.client.listResources(cursor ? { cursor } : undefined), 10_000, "no answer to resources/list");
+      for (const r of page.resources) {
+        if (typeof r.uri !== "string" || !r.uri) continue;
+        found.push({
+          serverId: this.config.id,
+          serverName: this.config.name,
+          uri: r.uri,
+          name: typeof r.name === "string" && r.name ? r.name : r.uri,
+          ...(typeof r.mimeType === "string" ? { mimeType: r.mimeType } : {}),
+          ...(typeof r.description === "string" ? { description: r.description } : {}),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor && found.length < MAX_MCP_RESOURCES);
+    return found.slice(0, MAX_MCP_RESOURCES);
+  }
+
+  /** A resource's first content (McpHostApi.readResource). */
+  async readResource(uri: string): Promise<McpResourceContent> {
+    if (this.state === "starting") await this.starting;
+    const session = this.session;
+    if (this.state !== "ready" || !session) throw new Error(this.unavailable());
+    let result;
+    try {
+      result = await withTimeout(session.client.readResource({ uri }), 30_000, "no answer to resources/read");
+    } catch (error) {
+      throw new Error(`The MCP server "${this.config.name}" did not give the resource ${uri}: ${messageOf(error)}`, { cause: error });
+    }
+    const first = result.contents?.[0] as { uri?: string; mimeType?: string; text?: unknown; blob?: unknown } | undefined;
+    if (!first || (typeof first.text !== "string" && typeof first.blob !== "string")) {
+      throw new Error(`The MCP server "${this.config.name}" gave the resource ${uri} without any content.`);
+    }
+    const name = decodeURIComponent((first.uri ?? uri).split("/").pop() || uri);
+    const mimeType = typeof first.mimeType === "string" ? first.mimeType : typeof first.text === "string" ? "text/plain" : "application/octet-stream";
+    return typeof first.text === "string" ? { name, mimeType, text: first.text } : { name, mimeType, blob: first.blob as string };
+  }
+
+  /** One prompt's messages as text (McpHostApi.getPrompt). */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    if (this.state === "starting") await this.starting;
+    const session = this.session;
+    if (this.state !== "ready" || !session) throw new Error(this.unavailable());
+    let result;
+    try {
+      result = await withTimeout(session.client.getPrompt({ name, arguments: args }), 30_000, "no answer to prompts/get");
+    } catch (error) {
+      throw new Error(`The MCP server "${this.config.name}" did not give the prompt "${name}": ${messageOf(error)}`, { cause: error });
+    }
+    const parts: string[] = [];
+    for (const message of result.messages ?? []) {
+      const content = message.content as { type?: string; text?: unknown; resource?: { text?: unknown } };
+      if (content?.type === "text" && typeof content.text === "string") parts.push(content.text);
+      else if (content?.type === "resource" && typeof content.resource?.text === "string") parts.push(content.resource.text);
+    }
+    const text = parts.join("\n\n");
+    if (!text.trim()) throw new Error(`The MCP server "${this.config.name}" gave the prompt "${name}" without any text.`);
+    if (text.length > MAX_MCP_PROMPT_CHARS) throw new Error(`The MCP server "${this.config.name}" gave the prompt "${name}" as ${text.length} characters: at most ${MAX_MCP_PROMPT_CHARS} can go into a message.`);
+    return text;
   }
 
   /** Cancels a call in flight: the SDK sends `notifications/cancelled` and the call rejects. */

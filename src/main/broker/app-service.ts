@@ -29,6 +29,7 @@ import { parseChatExport, writeImportedChat } from "./chat-import";
 import { loadTranscript } from "../../shared-node/session-files/transcript-store";
 import type { McpSupervisor } from "../mcp/mcp-supervisor";
 import type { McpServerStatus } from "../../shared/protocol/mcp-status";
+import type { McpPromptInfo, McpResourceContent, McpResourceInfo } from "../../shared/protocol/mcp-host-protocol";
 import type { McpConfig } from "./mcp-config";
 import type { McpImportOutcome, McpSecretStatus } from "../../shared/mcp/config-api";
 import type { McpServerConfig } from "../../shared/mcp/server-config";
@@ -618,6 +619,24 @@ export class AppService<Port = never> implements AppApi {
   async mcpRestart(id: string): Promise<McpServerStatus> {
     if (!this.options.mcp) throw new Error("MCP servers cannot run here");
     return this.options.mcp.restart(id);
+  }
+
+  async mcpPrompts(): Promise<McpPromptInfo[]> {
+    return this.options.mcp?.prompts() ?? [];
+  }
+
+  async mcpGetPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string> {
+    if (!this.options.mcp) throw new Error("MCP servers cannot run here");
+    return this.options.mcp.getPrompt(serverId, name, args);
+  }
+
+  async mcpResources(): Promise<McpResourceInfo[]> {
+    return this.options.mcp?.resources() ?? [];
+  }
+
+  async mcpReadResource(serverId: string, uri: string): Promise<McpResourceContent> {
+    if (!this.options.mcp) throw new Error("MCP servers cannot run here");
+    return this.options.mcp.readResource(serverId, uri);
   }
 
   private requireMcpConfig(): McpConfig {

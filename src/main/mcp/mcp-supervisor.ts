@@ -13,7 +13,7 @@
 import * as Comlink from "comlink";
 import type { ResolvedMcpServerConfig } from "../../shared/mcp/server-config";
 import type { McpServerStatus } from "../../shared/protocol/mcp-status";
-import type { McpCallOutcome, McpCallProgress, McpHostApi, McpHostEvents, McpHostInfo, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
+import type { McpCallOutcome, McpCallProgress, McpHostApi, McpHostEvents, McpHostInfo, McpPromptInfo, McpResourceContent, McpResourceInfo, McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol";
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import { Listeners } from "../../shared/transport/transport";
 import { describeExit, mcpHostEnvironment, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
@@ -118,6 +118,32 @@ export class McpSupervisor {
       options.signal?.removeEventListener("abort", onAbort);
       this.progress.delete(callId);
     }
+  }
+
+  /** The prompts of every ready server (the composer's `/` menu); none while no host runs. */
+  async prompts(): Promise<McpPromptInfo[]> {
+    const host = this.host;
+    return host && !host.stopping ? this.race(host, host.api.prompts()) : [];
+  }
+
+  /** A server's prompt as text (McpHostApi.getPrompt); rejects with a readable Error. */
+  async getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string> {
+    const host = this.host;
+    if (!host || host.stopping) throw new Error("No MCP server is running (Settings → MCP servers).");
+    return this.race(host, host.api.getPrompt(serverId, name, args));
+  }
+
+  /** The resources of every ready server (the composer's `@` menu); none while no host runs. */
+  async resources(): Promise<McpResourceInfo[]> {
+    const host = this.host;
+    return host && !host.stopping ? this.race(host, host.api.resources()) : [];
+  }
+
+  /** A server's resource (McpHostApi.readResource); rejects with a readable Error. */
+  async readResource(serverId: string, uri: string): Promise<McpResourceContent> {
+    const host = this.host;
+    if (!host || host.stopping) throw new Error("No MCP server is running (Settings → MCP servers).");
+    return this.race(host, host.api.readResource(serverId, uri));
   }
 
   /** The host's process and its servers' (diagnostics, tests, the bench); undefined while no host runs. */

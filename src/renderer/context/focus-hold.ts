@@ -27,3 +27,25 @@ export function holdFocus(element: HTMLElement): void {
 export function focusIsHeld(): boolean {
   return held !== null && held.element.isConnected && document.activeElement === held.element;
 }
+
+/**
+ * Whether the focus is in a field the user types in (a text box, a text area, a list box, anything editable), other
+ * than `except`: the composer, the find bar, a message being edited, a settings field.
+ */
+export function typingElsewhere(except?: Element | null): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active === except) return false;
+  if (active.isContentEditable || active instanceof HTMLTextAreaElement || active instanceof HTMLSelectElement) return true;
+  return active instanceof HTMLInputElement && !NOT_TYPED.has(active.type);
+}
+const NOT_TYPED = new Set(["button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image", "hidden"]);
+
+/**
+ * Whether something that appears without the user asking for it right then (a chat opening, a sign-in's next step)
+ * may move the focus to `target` now: only when no element holds the focus and the user is not typing in another
+ * field. Nothing new ever takes the keys from a field the user is typing in; a question (approval) has its own,
+ * stricter rule (approval-focus.ts).
+ */
+export function mayFocusUnasked(target?: Element | null): boolean {
+  return !focusIsHeld() && !typingElsewhere(target);
+}

@@ -34,9 +34,10 @@ import type { ApprovalAnswer } from "../../shared/protocol/session-protocol";
 import { isModelChosen } from "../../shared/agent/state";
 import { errorText } from "../../shared/error-text";
 import { hasTextToContinue, isInterruptedReply } from "../../shared/agent/unfinished-reply";
-import { imagesRefused, readsImages, type AttachmentRef } from "../../shared/protocol/attachments";
+import { attachmentKind, imagesRefused, readsImages, type AttachmentRef } from "../../shared/protocol/attachments";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
-import { uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
+import { base64Blob, uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
+import type { WorkspaceFileSource } from "../components/composer/useMentionMenu";
 import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
 import type { ChatMcpServer } from "../components/chat-settings/ChatMcpServers";
@@ -194,6 +195,17 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     if (imagesRefusal && files.some((f) => f.kind === "image")) throw new Error(imagesRefusal);
     return send(await uploadAttachments(files, (name, mime, data) => commands.putAttachment(name, mime, data), attachments.seed));
   }, [commands, attachments, imagesRefusal]);
+  // The composer's `@`: the worker lists and reads the workspace's files; an image's bytes come back for its thumbnail.
+  const hasWorkspace = view.workspace !== undefined && !view.workspace.problem;
+  const workspaceFiles = useMemo<WorkspaceFileSource | undefined>(() => hasWorkspace ? {
+    list: (query) => commands.listWorkspaceFiles(query),
+    attach: async (path) => {
+      const ref = await commands.attachWorkspaceFile(path);
+      if (attachmentKind(ref) !== "image") return { ref, file: new Blob([], { type: ref.mimeType }) };
+      const { data, mimeType } = await commands.getAttachment(ref.id);
+      return { ref, file: base64Blob(data, mimeType) };
+    },
+  } : undefined, [commands, hasWorkspace]);
   const onSend = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => {
     setSent((n) => n + 1);
     // Resolves once the worker has the message (journaled): a rejection means it was not sent, so the composer keeps
@@ -303,7 +315,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
-          sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={view.connection === "ready" ? draftFiles : undefined} onOpenSettings={onOpenSettings}
+          sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={view.connection === "ready" ? draftFiles : undefined} onOpenSettings={onOpenSettings} workspaceFiles={workspaceFiles}
           noModel={noModel && !disconnected}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>

@@ -110,10 +110,17 @@ export function readsImages(model: { input?: readonly string[] } | undefined): b
   return Array.isArray(model?.input) && model.input.includes("image");
 }
 
-/** A file name as attachments keep it: its last path segment, without control characters, at most 255 characters. */
+/**
+ * A file name as attachments keep it, without control characters, at most 255 characters: a workspace path as the
+ * composer's `@` gives it (relative, "/" separators, no "." or ".." parts: "src/csv.ts", a folder "src/") is kept
+ * whole, so the model is told where the file is; anything else keeps its last path segment only.
+ */
 export function attachmentName(name: string): string {
   // eslint-disable-next-line no-control-regex
-  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const clean = name.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const parts = clean.split("/");
+  const relative = !clean.includes("\\") && parts.length > 1 && parts[0] !== "" && parts.every((p, i) => (p !== "" || i === parts.length - 1) && p !== "." && p !== "..");
+  const base = relative ? clean.slice(-MAX_ATTACHMENT_NAME_CHARS) : (clean.split(/[\\/]/).pop() ?? "").trim();
   return base.slice(0, MAX_ATTACHMENT_NAME_CHARS) || "attachment";
 }
 

@@ -76,6 +76,43 @@ export interface McpHostInfo {
   servers: { id: string; pid?: number }[];
 }
 
+/** A prompt an MCP server offers (MCP's `prompts/list`): the composer's `/` menu lists it beside prompt templates. */
+export interface McpPromptInfo {
+  serverId: string;
+  serverName: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** What the user is asked for before the prompt is fetched. */
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+/** A resource an MCP server offers (MCP's `resources/list`): the composer's `@` menu offers it to attach. */
+export interface McpResourceInfo {
+  serverId: string;
+  serverName: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+/** A resource's content as read: text, or the bytes (base64) of a binary one. */
+export interface McpResourceContent {
+  name: string;
+  mimeType: string;
+  text?: string;
+  blob?: string;
+}
+
+/** Most resources listed per server. */
+export const MAX_MCP_RESOURCES = 500;
+
+/** Most prompts listed per server. */
+export const MAX_MCP_PROMPTS = 200;
+/** Longest text a prompt's messages may come to (what the composer gets). */
+export const MAX_MCP_PROMPT_CHARS = 200_000;
+
 export interface McpHostApi {
   /**
    * The servers as Settings have them now (secrets filled in by main). Servers that are new or changed are (re)started,
@@ -93,6 +130,17 @@ export interface McpHostApi {
    * failed, disabled), when it dies during the call, when the call times out, or when it is cancelled.
    */
   call(request: McpCallRequest): Promise<McpCallOutcome>;
+  /** The prompts of every ready server that offers any, in Settings' order. A server whose listing fails is left out. */
+  prompts(): Promise<McpPromptInfo[]>;
+  /**
+   * A prompt's messages (MCP's `prompts/get`) as one text: each message's text parts, and embedded text resources,
+   * joined by blank lines. Rejects with a readable Error when the server is not ready, refuses, or answers nothing usable.
+   */
+  getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string>;
+  /** The resources of every ready server that offers any (MCP's `resources/list`); a failing listing is left out. */
+  resources(): Promise<McpResourceInfo[]>;
+  /** A resource's first content (MCP's `resources/read`); rejects with a readable Error. */
+  readResource(serverId: string, uri: string): Promise<McpResourceContent>;
   /** Cancels a call in flight (MCP's `notifications/cancelled`); the call then rejects. Unknown ids are ignored. */
   cancel(callId: string): Promise<void>;
   info(): Promise<McpHostInfo>;

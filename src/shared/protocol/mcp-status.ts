@@ -4,6 +4,7 @@
  * main's McpSupervisor) produces these; Settings → MCP servers renders them. Plain JSON, no secrets: a server's
  * env and headers never appear here, and its stderr tail is the server's own output, shown as text.
  */
+import type { McpPromptInfo, McpResourceContent, McpResourceInfo } from "./mcp-host-protocol";
 
 /**
  * Where a server stands.
@@ -55,6 +56,17 @@ export interface McpStatusApi {
    * the new start has settled (ready or failed). A disabled or unknown server is refused with a readable Error.
    */
   mcpRestart(id: string): Promise<McpServerStatus>;
+  /** The prompts of every ready MCP server, for the composer's `/` menu (none when no server runs or offers any). */
+  mcpPrompts(): Promise<McpPromptInfo[]>;
+  /**
+   * A server's prompt with the user's arguments (every required one), as the text the composer puts in the message
+   * box. Rejects with a readable Error: server not ready, prompt refused or empty.
+   */
+  mcpGetPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string>;
+  /** The resources of every ready MCP server, for the composer's `@` menu (none when no server runs or offers any). */
+  mcpResources(): Promise<McpResourceInfo[]>;
+  /** A server's resource's content, to attach to a message. Rejects with a readable Error. */
+  mcpReadResource(serverId: string, uri: string): Promise<McpResourceContent>;
 }
 
 /** Main's event to every page when any server's status changes: the whole list (a handful of servers, rarely). */

@@ -12,6 +12,7 @@ import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
 import { ThinkingLevelSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
+import { MAX_FILE_QUERY_CHARS, type WorkspaceFileMatches } from "./workspace-files";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
 import { MAX_INSTRUCTIONS_CHARS, MAX_OUTPUT_TOKENS, MAX_TEMPERATURE, MIN_TEMPERATURE, type ChatOptions } from "./chat-options";
 import type { HeldMessage } from "./held-messages";
@@ -310,6 +311,19 @@ export const SESSION_COMMANDS = {
     Type.String({ maxLength: 200 }),
     Type.String({ maxLength: MAX_ATTACHMENT_BASE64_CHARS }),
   ])),
+  /**
+   * The composer's `@` menu: the workspace's files and folders best matching `query` (fuzzy, best first; at most
+   * MAX_FILE_MATCHES), from a listing that leaves out ignored files, `.git` and private folders. Rejects when the chat
+   * has no usable workspace.
+   */
+  listWorkspaceFiles: command<(query: string) => Promise<WorkspaceFileMatches>>()(Type.Tuple([Type.String({ maxLength: MAX_FILE_QUERY_CHARS })])),
+  /**
+   * Attaches a workspace file or folder (`path` relative to the workspace) for a message, as `putAttachment` stores
+   * an upload: the worker reads it (a text file whole, an image, a folder as its listing), confined to the workspace
+   * as its tools are, within the attachment limits. Rejects, saying why, for a path leading out of the workspace, a
+   * binary file, one too large, or a chat without a workspace.
+   */
+  attachWorkspaceFile: command<(path: string) => Promise<AttachmentRef>>()(Type.Tuple([Type.String({ minLength: 1, maxLength: 4096 })])),
   /** A stored attachment's bytes (base64) and type, for showing it. Rejects when the session has no such file. */
   getAttachment: command<(id: string) => Promise<{ mimeType: string; data: string }>>()(
     Type.Tuple([Type.String({ pattern: ATTACHMENT_ID_PATTERN })]),

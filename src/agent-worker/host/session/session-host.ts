@@ -44,6 +44,7 @@ import type { SessionMain, SessionRole } from "./session-role";
 import { ParentRole } from "./parent-role";
 import { ChildRole } from "./child-role";
 import { WORKSPACE_TOOL_PROMPTS } from "../../tools/workspace/prompt-lines";
+import type { WorkspaceFiles } from "../../tools/workspace/workspace-files";
 import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
 import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
 import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
@@ -457,6 +458,11 @@ export class SessionHost {
       await this.journal.queuesWritten;
     },
     putAttachment: (name, mimeType, data) => this.attachments.put(name, mimeType, data),
+    listWorkspaceFiles: (query) => this.workspaceFiles().search(query),
+    attachWorkspaceFile: async (path) => {
+      const read = await this.workspaceFiles().read(path);
+      return this.attachments.put(read.name, read.mimeType, read.base64);
+    },
     getAttachment: async (id) => {
       const mimeType = attachmentMimeType(id);
       if (!mimeType) throw new Error("Not an attachment id");
@@ -719,6 +725,15 @@ export class SessionHost {
     this.agent.state.systemPrompt = this.systemPrompt();
     this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(workspace) });
     this.announceSandbox(workspace);
+  }
+
+  /** The workspace's files for the composer's `@`; throws, saying why, when the chat has no usable workspace. */
+  private workspaceFiles(): WorkspaceFiles {
+    const workspace = this.workspace;
+    if (!workspace) throw new Error("This chat has no workspace folder: choose one to attach its files with @.");
+    const problem = workspace.info().problem;
+    if (problem || !workspace.files) throw new Error(problem ?? `${workspace.folder} cannot be used.`);
+    return workspace.files;
   }
 
   /** What the page is told about a workspace: the folder's info, and whether its changes are recorded. */

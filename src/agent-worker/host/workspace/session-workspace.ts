@@ -17,6 +17,7 @@ import {
   unsandboxedShell,
   workspaceTools,
   WorkspaceEscapeError,
+  WorkspaceFiles,
   WorkspacePaths,
   type NetworkAsk,
   type PrivateFolders,
@@ -57,6 +58,8 @@ export interface SessionWorkspace {
   info(): WorkspaceInfo;
   /** The skills the model is told of (main's listing when the workspace opened); their folders are readable. */
   skills: SkillListing["skills"];
+  /** The composer's `@`: the folder's files listed and read for a message, through the tools' gate; absent when unusable. */
+  files?: WorkspaceFiles;
 }
 
 export interface WorkspaceSetup {
@@ -133,6 +136,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
     preview: (toolName, args) => previewChange(paths, toolName, args),
     protection: (toolCallId, toolName, args) => protectedFiles.judge(toolCallId, toolName, args),
     skills: skills.skills,
+    files: new WorkspaceFiles(paths),
     info: () => ({
       folder,
       contextFiles: contextFiles.map((f) => f.path),

@@ -22,6 +22,7 @@ export { previewChange } from "./change-preview";
 export { ProtectedChanges } from "./protected-changes";
 export { unpackedAsarPath } from "./packaged-path";
 export { ripgrepPath } from "./ripgrep";
+export { WorkspaceFiles } from "./workspace-files";
 export { WORKSPACE_TOOL_PROMPTS } from "./prompt-lines";
 
 export interface WorkspaceToolsOptions {

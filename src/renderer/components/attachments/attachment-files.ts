@@ -4,6 +4,7 @@
  * bytes in base64 for the upload. Only APIs browsers and Node share (Blob, TextDecoder, btoa); no React.
  */
 import {
+  attachmentKind,
   isSendableImageType,
   MAX_ATTACHMENTS,
   MAX_TEXT_FILE_BYTES,
@@ -25,6 +26,8 @@ export interface PendingAttachment {
   mimeType: string;
   size: number;
   file: Blob;
+  /** Stored in the session already (a workspace file the worker read for the composer's `@`): sent as it is, not uploaded. */
+  stored?: AttachmentRef;
 }
 
 /** Enough of a File: tests pass plain Blobs with a name. */
@@ -50,6 +53,11 @@ export async function acceptFiles(files: readonly FileLike[], already: number): 
     }
   }
   return { accepted, problems };
+}
+
+/** A file the session stored already (`@`'s workspace file) as the composer holds it; `file`: its bytes, for a thumbnail. */
+export function storedAttachment(ref: AttachmentRef, file: Blob): PendingAttachment {
+  return { key: `a${++nextKey}`, name: ref.name, kind: attachmentKind(ref), mimeType: ref.mimeType, size: ref.size, file, stored: ref };
 }
 
 /**
@@ -103,6 +111,10 @@ export async function uploadAttachments(
 ): Promise<AttachmentRef[]> {
   const refs: AttachmentRef[] = [];
   for (const file of files) {
+    if (file.stored) {
+      refs.push(file.stored);
+      continue;
+    }
     const ref = await put(file.name, file.mimeType, await readBase64(file.file));
     stored?.(ref.id, file.file);
     refs.push(ref);

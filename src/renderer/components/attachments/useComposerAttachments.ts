@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import { MAX_ATTACHMENTS } from "../../../shared/protocol/attachments";
+import { MAX_ATTACHMENTS, TOO_MANY_ATTACHMENTS } from "../../../shared/protocol/attachments";
 import { acceptFiles, type FileLike, type PendingAttachment } from "./attachment-files";
 
 /**
@@ -18,6 +18,22 @@ export function useComposerAttachments(initial: readonly PendingAttachment[] = [
     setItems((list) => [...list, ...accepted].slice(0, MAX_ATTACHMENTS));
     setProblems(refused);
   }, []);
+
+  /** Adds an attachment the session stored already (a workspace file chosen with `@`); a second copy of one is not added. */
+  const addStored = useCallback((item: PendingAttachment) => {
+    const list = current.current;
+    if (item.stored && list.some((a) => a.stored?.id === item.stored!.id && a.name === item.name)) return;
+    if (list.length >= MAX_ATTACHMENTS) {
+      setProblems([TOO_MANY_ATTACHMENTS]);
+      return;
+    }
+    current.current = [...list, item];
+    setItems(current.current);
+    setProblems([]);
+  }, []);
+
+  /** Says why something could not be attached (a workspace file the worker refused). */
+  const refuse = useCallback((problem: string) => setProblems([problem]), []);
 
   const remove = useCallback((key: string) => {
     setItems((list) => list.filter((item) => item.key !== key));
@@ -40,5 +56,5 @@ export function useComposerAttachments(initial: readonly PendingAttachment[] = [
 
   const dismissProblems = useCallback(() => setProblems([]), []);
 
-  return { items, problems, add, remove, take, restore, dismissProblems };
+  return { items, problems, add, addStored, refuse, remove, take, restore, dismissProblems };
 }

@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { composerIntent } from "./composerKeys";
 import { focusIsHeld } from "../../context/focus-hold";
 import { PaperclipIcon, SendIcon } from "../common/icons";
@@ -9,10 +9,17 @@ import type { PendingAttachment } from "../attachments/attachment-files";
 import { MAX_ATTACHMENTS, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, formatBytes } from "../../../shared/protocol/attachments";
 import { expandPromptTemplate } from "../../../shared/prompts/template-expansion";
 import { usePromptTemplates } from "./usePromptTemplates";
-import { matchTemplates, slashQuery } from "./slash-menu";
-import { SlashMenu } from "./SlashMenu";
+import { matchMcpPrompts, matchTemplates, slashQuery } from "./slash-menu";
+import { McpPromptForm } from "./McpPromptForm";
 import { useServices } from "../../context/ServicesContext";
+import type { McpPromptInfo, McpResourceInfo } from "../../../shared/protocol/mcp-host-protocol";
+import { SlashMenu } from "./SlashMenu";
 import { draftCacheFor, type DraftFiles } from "./draft-cache";
+import { MentionMenu } from "./MentionMenu";
+import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
+import { withMention, type MentionAt } from "./mention-menu";
+import { storedAttachment } from "../attachments/attachment-files";
+import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
 
 interface ComposerProps {
   running: boolean;
@@ -41,6 +48,8 @@ interface ComposerProps {
   onOpenSettings?(): void;
   /** No model is set up for this chat: Enter says so (and where to set one up) instead of sending. */
   noModel?: boolean;
+  /** The chat's workspace files for the `@` menu (absent: no workspace, no menu). Keep it the same object between renders. */
+  workspaceFiles?: WorkspaceFileSource;
 }
 
 /**
@@ -50,10 +59,15 @@ interface ComposerProps {
  * is shown above the box. Files come by paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel } = props;
-  const drafts = draftCacheFor(useServices().app);
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles } = props;
+  const { app } = useServices();
+  const drafts = draftCacheFor(app);
   const [held] = useState(() => (sessionId ? drafts.cached(sessionId) : undefined));
   const [draft, setDraft] = useState(held?.text ?? "");
+  /** Where the caret is in the draft: the `@` menu completes the word it ends. */
+  const [caret, setCaret] = useState(0);
+  /** Where the caret goes once the draft a choice made is on screen. */
+  const caretAfter = useRef<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   /** Why the draft could not be kept by main (it stays here); undefined while it is. */
   const [draftProblem, setDraftProblem] = useState<string | undefined>();
@@ -139,8 +153,40 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const [menuClosedFor, setMenuClosedFor] = useState<string | null>(null);
   const query = slashQuery(draft);
   const matches = query === undefined ? [] : matchTemplates(prompts.templates, query);
-  const menuOpen = query !== undefined && menuClosedFor !== draft && (matches.length > 0 || prompts.pending !== undefined || query === "");
-  const menuRows = matches.length + (prompts.pending ? 1 : 0);
+  const mcpMatches = query === undefined ? [] : matchMcpPrompts(prompts.mcpPrompts, query);
+  /** The MCP prompt whose arguments are being asked for, and whether it is being fetched. */
+  const [asking, setAsking] = useState<{ prompt: McpPromptInfo; busy: boolean } | null>(null);
+  const mentionId = useId();
+  const chooseMention = useCallback((entry: WorkspaceEntry, at: MentionAt) => {
+    if (!workspaceFiles) return;
+    const next = withMention(draft, at, entry.path, entry.kind === "folder");
+    setDraft(next.draft);
+    setCaret(next.caret);
+    caretAfter.current = next.caret;
+    // The worker reads it now: a refusal (binary, too large, outside the workspace) is said at once, above the box.
+    workspaceFiles.attach(entry.path).then(
+      ({ ref, file }) => attachments.addStored(storedAttachment(ref, file)),
+      (error: unknown) => attachments.refuse(errorText(error)),
+    );
+  }, [draft, workspaceFiles, attachments]);
+  /** An MCP resource chosen with `@`: read through main, attached as a file (the usual upload and checks). */
+  const chooseResource = useCallback((resource: McpResourceInfo, at: MentionAt) => {
+    const next = withMention(draft, at, resource.name, false);
+    setDraft(next.draft);
+    setCaret(next.caret);
+    caretAfter.current = next.caret;
+    app.mcpReadResource(resource.serverId, resource.uri).then(
+      (content) => {
+        const bytes = content.text !== undefined ? new TextEncoder().encode(content.text) : Uint8Array.from(atob(content.blob ?? ""), (c) => c.charCodeAt(0));
+        const type = content.text !== undefined ? "text/plain" : content.mimeType;
+        return attachments.add([new File([bytes], content.name || resource.name, { type })]);
+      },
+      (error: unknown) => attachments.refuse(errorText(error)),
+    );
+  }, [draft, app, attachments]);
+  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention, chooseResource);
+  const menuOpen = !asking && query !== undefined && menuClosedFor !== draft && (matches.length > 0 || mcpMatches.length > 0 || prompts.pending !== undefined || query === "");
+  const menuRows = matches.length + mcpMatches.length + (prompts.pending ? 1 : 0);
   const wasOpen = useRef(false);
   useEffect(() => {
     // Opening: ask main again, so a template added or edited since is offered as it is now.
@@ -153,9 +199,18 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const pendingSkills = prompts.pending && prompts.pending.skills > 0 && skillsNoteClosedFor !== prompts.pending.workspace ? prompts.pending : undefined;
 
   useEffect(() => {
-    // Not while the chat list holds the focus (a chat deleted from the keyboard opened this one).
+    // A chat opens only when the user asks (a click, Ctrl+Shift+O from the search box): its box takes the keys then,
+    // except while the chat list holds the focus (a chat deleted from the keyboard opened this one).
     if (!focusIsHeld()) textarea.current?.focus();
   }, [focusKey]);
+
+  useEffect(() => {
+    const el = textarea.current;
+    if (el && caretAfter.current !== null) {
+      el.setSelectionRange(caretAfter.current, caretAfter.current);
+      caretAfter.current = null;
+    }
+  }, [draft]);
 
   useEffect(() => {
     const el = textarea.current;
@@ -212,6 +267,27 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     setDraft(`/${name} `);
     textarea.current?.focus();
   };
+  /** An MCP prompt chosen: fetched at once, or after its arguments are asked for; its text becomes the draft to send. */
+  const fetchMcp = (prompt: McpPromptInfo, args: Record<string, string>) => {
+    setAsking({ prompt, busy: true });
+    app.mcpGetPrompt(prompt.serverId, prompt.name, args).then(
+      (text) => {
+        setDraft(text);
+        setCaret(text.length);
+        caretAfter.current = text.length;
+        setAsking(null);
+        textarea.current?.focus();
+      },
+      (error: unknown) => {
+        setAsking(prompt.arguments.length > 0 ? { prompt, busy: false } : null);
+        attachments.refuse(`/${prompt.name} could not be inserted: ${errorText(error)}`);
+      },
+    );
+  };
+  const pickMcp = (prompt: McpPromptInfo) => {
+    if (prompt.arguments.length === 0) fetchMcp(prompt, {});
+    else setAsking({ prompt, busy: false });
+  };
   const agree = () => {
     prompts.agree().catch((error: unknown) => setFailure(errorText(error)));
   };
@@ -236,7 +312,9 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     if ((e.key === "Enter" && !e.shiftKey && !e.altKey) || e.key === "Tab") {
       const chosen = matches[menuActive];
       if (!chosen) {
-        agree();
+        const mcp = mcpMatches[menuActive - matches.length];
+        if (mcp) pickMcp(mcp);
+        else agree();
         return true;
       }
       // A template typed out in full is sent at once with Enter (it takes no arguments, or none are wanted).
@@ -248,7 +326,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (menuKey(e)) {
+    if (mention.onKey(e) || menuKey(e)) {
       e.preventDefault();
       e.stopPropagation(); // Esc closes the menu here; it does not stop the run too
       return;
@@ -323,9 +401,21 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           void attachments.add([...(e.target.files ?? [])]);
           e.target.value = ""; // the same file can be picked again
         }} />
+        {mention.open ? (
+          <MentionMenu id={mentionId} entries={mention.entries} active={mention.active} note={mention.note}
+            onPick={mention.choose} onHover={mention.setActive} />
+        ) : null}
         {menuOpen ? (
-          <SlashMenu id={menuId} matches={matches} active={menuActive} pending={prompts.pending}
-            onPick={(t) => pick(t.name)} onAgree={agree} onHover={setMenuActive} />
+          <SlashMenu id={menuId} matches={matches} mcpMatches={mcpMatches} active={menuActive} pending={prompts.pending}
+            onPick={(t) => pick(t.name)} onPickMcp={pickMcp} onAgree={agree} onHover={setMenuActive} />
+        ) : null}
+        {asking ? (
+          <McpPromptForm key={`${asking.prompt.serverId}:${asking.prompt.name}`} prompt={asking.prompt} busy={asking.busy}
+            onInsert={(args) => fetchMcp(asking.prompt, args)}
+            onCancel={() => {
+              setAsking(null);
+              textarea.current?.focus();
+            }} />
         ) : null}
         <label htmlFor="composer-input" className="visually-hidden">Message</label>
         <textarea
@@ -339,16 +429,20 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           onChange={(e) => {
             setDraft(e.target.value);
             setBlockedSend(false);
+            setCaret(e.target.selectionStart);
             setMenuClosedFor(null); // typing on opens the `/` menu again
+            mention.reopen();
           }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           aria-describedby="composer-hint"
           // A textbox that controls the `/` menu (a textarea may not be a combobox): the highlighted row is its active
           // descendant, so screen readers follow the arrows while the focus stays here.
           aria-autocomplete="list"
-          aria-controls={menuOpen ? menuId : undefined}
-          aria-activedescendant={menuOpen && menuRows > 0 ? `${menuId}-${menuActive}` : undefined}
+          aria-controls={mention.open ? mentionId : menuOpen ? menuId : undefined}
+          aria-activedescendant={mention.open ? (mention.entries.length > 0 ? `${mentionId}-${mention.active}` : undefined)
+            : menuOpen && menuRows > 0 ? `${menuId}-${menuActive}` : undefined}
         />
         <div className="composer-actions">
           {running ? (
@@ -373,7 +467,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       <div id="composer-hint" className="composer-hint">
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : "Enter to send · Shift+Enter for a new line · / for prompt templates · paste or drop images and files"}
+          : `Enter to send · Shift+Enter for a new line · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
       </div>
     </div>
   );

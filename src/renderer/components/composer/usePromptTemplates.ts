@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PromptTemplateInfo, SkillsOverview } from "../../../shared/protocol/skills";
+import type { McpPromptInfo } from "../../../shared/protocol/mcp-host-protocol";
 import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 
 export interface PromptTemplates {
   templates: readonly PromptTemplateInfo[];
+  /** The prompts of the MCP servers running now (main's `mcpPrompts`), asked for again as the menu opens. */
+  mcpPrompts: readonly McpPromptInfo[];
   /** The chat's workspace has templates or skills the user has not agreed to use (main's count). */
   pending?: NonNullable<SkillsOverview["projectPending"]>;
   /** Why they could not be loaded, in words. */
@@ -20,6 +23,7 @@ export function usePromptTemplates(sessionId: string | undefined, workspace: str
   const { app } = useServices();
   const [overview, setOverview] = useState<SkillsOverview | null>(null);
   const [problem, setProblem] = useState<string | undefined>();
+  const [mcpPrompts, setMcpPrompts] = useState<readonly McpPromptInfo[]>([]);
   const asked = useRef(0);
 
   const refresh = useCallback(() => {
@@ -34,6 +38,11 @@ export function usePromptTemplates(sessionId: string | undefined, workspace: str
         if (ask === asked.current) setProblem(errorText(error));
       },
     );
+    // A server that cannot list its prompts just offers none: templates still show.
+    app.mcpPrompts().then(
+      (prompts) => ask === asked.current && setMcpPrompts(prompts),
+      () => ask === asked.current && setMcpPrompts([]),
+    );
   }, [app, sessionId]);
 
   useEffect(refresh, [refresh, workspace]);
@@ -44,5 +53,5 @@ export function usePromptTemplates(sessionId: string | undefined, workspace: str
     refresh();
   }, [app, sessionId, refresh]);
 
-  return { templates: overview?.templates ?? [], ...(overview?.projectPending ? { pending: overview.projectPending } : {}), ...(problem ? { problem } : {}), refresh, agree };
+  return { templates: overview?.templates ?? [], mcpPrompts, ...(overview?.projectPending ? { pending: overview.projectPending } : {}), ...(problem ? { problem } : {}), refresh, agree };
 }

@@ -9,6 +9,17 @@ import { BoundedCache } from "./bounded-cache";
 export const BLOCKS_PER_CHUNK = 24;
 
 /**
+ * How messages are lexed: GitHub's flavour with single line breaks kept (`breaks`), as chat apps show them. A model's
+ * haiku, an address or a list of lines typed without blank lines between them stays on its lines instead of running
+ * into one paragraph; a blank line still starts a new one.
+ */
+const LEX_OPTIONS = { gfm: true, breaks: true } as const;
+
+function lex(text: string): Token[] {
+  return Lexer.lex(text, LEX_OPTIONS);
+}
+
+/**
  * Splits markdown into top-level blocks incrementally, for text that grows at its end while a reply streams.
  *
  * Every block but the last one found is final: its token object never changes again, so memoized block components
@@ -29,7 +40,7 @@ export class IncrementalBlocks {
     if (text === this.text) return;
     if (!text.startsWith(this.text)) this.reset();
     this.text = text;
-    const tokens = Lexer.lex(text.slice(this.settledLength));
+    const tokens = lex(text.slice(this.settledLength));
     // The last block may still grow (an open code fence, a paragraph mid-sentence); all earlier ones are done.
     // A trailing "space" token does not make the block before it final: a list can continue after a blank line.
     let open = tokens.length - 1;
@@ -73,7 +84,7 @@ const finishedCache = new BoundedCache<readonly (readonly Token[])[]>(200, 200_0
 export function finishedChunks(text: string): readonly (readonly Token[])[] {
   const hit = finishedCache.get(text);
   if (hit) return hit;
-  const tokens = Lexer.lex(text);
+  const tokens = lex(text);
   const blocks: Token[][] = [];
   for (let i = 0; i < tokens.length; i += BLOCKS_PER_CHUNK) blocks.push(tokens.slice(i, i + BLOCKS_PER_CHUNK));
   finishedCache.set(text, blocks);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { AccountInfo, SignInPrompt, SignInState } from "../../../shared/protocol/accounts";
 import { errorText } from "../../../shared/error-text";
 import { useServices } from "../../context/ServicesContext";
+import { mayFocusUnasked } from "../../context/focus-hold";
 import { ExternalLink } from "../markdown/ExternalLink";
 import { useSignIn } from "./useSignIn";
 
@@ -123,6 +124,12 @@ function SignInQuestion({ flowId, prompt }: { flowId: string; prompt: SignInProm
   const [value, setValue] = useState(prompt.kind === "select" ? (prompt.options?.[0]?.id ?? "") : "");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  // The question comes when the sign-in gets to it, maybe while the user types elsewhere in Settings: the focus comes
+  // here only from nowhere in particular (the Sign in button just pressed), never from a field.
+  useEffect(() => {
+    if (mayFocusUnasked(field.current)) field.current?.focus();
+  }, []);
   const submit = async () => {
     setBusy(true);
     setError(null);
@@ -146,7 +153,7 @@ function SignInQuestion({ flowId, prompt }: { flowId: string; prompt: SignInProm
           </select>
         ) : (
           <input type={prompt.kind === "secret" ? "password" : "text"} autoComplete="off" spellCheck={false} value={value}
-            placeholder={prompt.placeholder} onChange={(e) => setValue(e.target.value)} autoFocus />
+            placeholder={prompt.placeholder} onChange={(e) => setValue(e.target.value)} ref={field} />
         )}
       </label>
       <button type="submit" className="btn btn-primary" disabled={busy}>Continue</button>

@@ -37,7 +37,7 @@ describe("attachment store: uploads", () => {
   });
 
   it("stores a text file of any declared type as text/plain, and refuses binary bytes as text", async () => {
-    const ref = await store.put("src/notes.md", "text/markdown", b64("# Notes\n\nünïcode ✓\n"));
+    const ref = await store.put("/home/me/src/notes.md", "text/markdown", b64("# Notes\n\nünïcode ✓\n"));
     expect(ref).toMatchObject({ name: "notes.md", mimeType: "text/plain", id: expect.stringMatching(/^[0-9a-f]{64}\.txt$/) });
     await expect(store.put("blob.bin", "application/octet-stream", b64(new Uint8Array([1, 2, 0, 3])))).rejects.toThrow(
       "blob.bin cannot be attached: only PNG, JPEG, GIF and WebP images and text files can be attached.",
@@ -64,12 +64,21 @@ describe("attachment store: uploads", () => {
     expect(ref.name).toBe("badname.txt");
     expect((await store.put("", "text/plain", b64("hi"))).name).toBe("attachment");
   });
+
+  it("keeps a workspace path as the composer's @ gives it, and only that: nothing that climbs or starts at the root", async () => {
+    expect((await store.put("src/csv.ts", "text/plain", b64("hi"))).name).toBe("src/csv.ts");
+    expect((await store.put("src/", "text/plain", b64("hi"))).name).toBe("src/");
+    expect((await store.put("../../etc/passwd", "text/plain", b64("hi"))).name).toBe("passwd");
+    expect((await store.put("/etc/passwd", "text/plain", b64("hi"))).name).toBe("passwd");
+    expect((await store.put("src/./x.ts", "text/plain", b64("hi"))).name).toBe("x.ts");
+    expect((await store.put("a//b.ts", "text/plain", b64("hi"))).name).toBe("b.ts");
+  });
 });
 
 describe("attachment store: refs and reads", () => {
   it("checks a message's refs against the folder: stored, same size, at most the limit", async () => {
     const ref = await store.put("a.txt", "text/plain", b64("alpha"));
-    expect(await store.check([{ ...ref, mimeType: "image/png", name: "x/y.txt" }])).toEqual([{ ...ref, name: "y.txt" }]);
+    expect(await store.check([{ ...ref, mimeType: "image/png", name: "../x/y.txt" }])).toEqual([{ ...ref, name: "y.txt" }]);
     await expect(store.check([{ ...ref, size: 99 }])).rejects.toThrow("a.txt is not stored in this chat: attach it again.");
     const missing: AttachmentRef = { id: `${"0".repeat(64)}.png`, name: "gone.png", mimeType: "image/png", size: 3 };
     await expect(store.check([missing])).rejects.toThrow("gone.png is not stored in this chat");

@@ -98,3 +98,25 @@ describe("firstPaintSplit: where a long text's tail can be lexed first", () => {
     expect(text.slice(cut).startsWith("```js\n")).toBe(true);
   });
 });
+
+describe("single line breaks", () => {
+  const HAIKU = "An old silent pond\nA frog jumps into the pond\nSplash! Silence again.";
+  const breaks = (tokens: readonly any[]): number =>
+    tokens.reduce((n, t) => n + (t.type === "br" ? 1 : 0) + (Array.isArray(t.tokens) ? breaks(t.tokens) : 0), 0);
+
+  it("keeps a haiku on three lines: one paragraph with two line breaks, finished or streamed", () => {
+    const finished = finishedChunks(HAIKU).flat();
+    expect(finished.map((t) => t.type)).toEqual(["paragraph"]);
+    expect(breaks(finished)).toBe(2);
+    const blocks = new IncrementalBlocks();
+    let streamed: readonly unknown[] = [];
+    for (let i = 1; i <= HAIKU.length; i++) streamed = lexed(blocks, HAIKU.slice(0, i));
+    expect(breaks(streamed as any[])).toBe(2);
+  });
+
+  it("still starts a new paragraph at a blank line, and keeps code blocks' lines as they are", () => {
+    const tokens = finishedChunks("one\n\ntwo\n\n```\na\nb\n```").flat().filter((t) => t.type !== "space");
+    expect(tokens.map((t) => t.type)).toEqual(["paragraph", "paragraph", "code"]);
+    expect(breaks(tokens)).toBe(0);
+  });
+});
