@@ -70,7 +70,8 @@ describe("memory over a long day", () => {
     console.log(`memory e2e: heap MB after each round ${after.map((m) => (m.heapBytes / 1e6).toFixed(2)).join(", ")}; after round ${ROUNDS} ${JSON.stringify(last)}`);
     expect(last.windowListeners).toEqual(first.windowListeners);
     expect(last.documentListeners).toEqual(first.documentListeners);
-    expect(total(last.windowListeners) + total(last.documentListeners)).toBeLessThan(20);
+    // The page's own (shortcuts, focus, sidebar, resize): a few dozen at most, none per chat (equal above).
+    expect(total(last.windowListeners) + total(last.documentListeners)).toBeLessThan(30);
     expect(last.jsEventListeners - first.jsEventListeners).toBeLessThanOrEqual(5);
     expect(last.liveWebSockets).toBeLessThanOrEqual(SOCKETS_AT_MOST);
     // 1 MB per 100 turns is the bench's target (soak.pageHeapGrowthMbPer100Turns), with some slack for GC noise.

@@ -153,7 +153,8 @@ describe("reading a chat at 1,000 px", () => {
     await page.getByTestId("approval-once").click();
     await poll(async () => (await calls(page, "answerApproval")).length).toBe(1);
     // Back at the bottom, and up far: the button is at its usual place again.
-    await jump.click();
+    // (The answered question leaves the card shorter: the list may be at its end already, the button gone.)
+    if (await jump.isVisible()) await jump.click();
     await list.evaluate((el) => void (el.scrollTop = 0));
     await jump.waitFor();
     const far = (await jump.boundingBox())!;
