@@ -40,9 +40,12 @@ export function assistantTextLength(client: SessionClient): number {
 
 /** Resolves once the run has ended and the last assistant message holds `chars` characters of text. */
 export function waitForReply(client: SessionClient, chars: number, timeoutMs: number): Promise<void> {
+  // A reply to come: messages beyond those there now (the previous round's finished reply must not count, now that
+  // `prompt` resolves once its message is accepted rather than when the run ends).
+  const before = client.mirror.getView().state.messages.length;
   return waitForView(
     client,
-    (view) => !view.state.isStreaming && view.state.messages.at(-1)?.role === "assistant" && assistantTextLength(client) >= chars,
+    (view) => !view.state.isStreaming && view.state.messages.length > before && view.state.messages.at(-1)?.role === "assistant" && assistantTextLength(client) >= chars,
     timeoutMs,
   );
 }
