@@ -114,6 +114,8 @@ export class ProjectGrants {
 
   /** The grants for a workspace as it is now: by its real path (none when it is gone). */
   async forWorkspace(folder: string | undefined): Promise<{ folder?: string; grants: string[] }> {
+    // Every worker start asks (a subagent's too): with no project allowing anything, no folder needs resolving.
+    if (Object.keys(this.#value.projects).length === 0) return { grants: [] };
     const real = await realFolderOf(folder);
     return real ? { folder: real, grants: this.of(real) } : { grants: [] };
   }
