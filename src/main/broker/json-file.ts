@@ -20,11 +20,11 @@
  * and notices stay here; the library only writes (atomically, with fsync, through `atomically`).
  */
 import { closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { mkdir, open, rename } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { Static, TSchema } from "typebox";
 import { schemaErrors } from "../../shared/schema-errors";
+import { writeFileAtomically } from "../../shared-node/atomic-write";
 
 /** Something the user should be told about a file (shown once in the app's notices). */
 export interface FileNotice {
@@ -177,7 +177,7 @@ export class JsonFile<S extends TSchema> {
     }
     this.#pending++;
     const backend = this.#backend;
-    const persist = backend ? async () => void (backend.store = JSON.parse(text) as Record<string, unknown>) : () => writeAtomically(this.path, text);
+    const persist = backend ? async () => void (backend.store = JSON.parse(text) as Record<string, unknown>) : () => writeFileAtomically(this.path, text, { temp: tempOf(this.path), syncFolder: true });
     const run = this.#queue.then(persist).finally(() => this.#pending--);
     this.#queue = run.catch(() => undefined);
     return run;
@@ -216,23 +216,6 @@ function tempOf(file: string): string {
   return `${file}.tmp`;
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = tempOf(file);
-  const handle = await open(temp, "w", 0o600);
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-  if (process.platform === "win32") return;
-  const folder = await open(dirname(file), "r").catch(() => undefined);
-  // Best effort, as in syncFolder.
-  await folder?.sync().catch(() => undefined);
-  await folder?.close();
-}
 
 /**
  * Makes the rename itself durable. Best effort: Windows cannot open a folder for syncing, and some file systems

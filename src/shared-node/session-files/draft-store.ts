@@ -7,12 +7,12 @@
  * Reading never fails: a missing, unreadable, oversized or corrupt file is an empty draft (the user's other chats,
  * and this one's messages, are untouched), and refs to attachment files that are gone are dropped.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { attachmentMimeType, attachmentName, isAttachmentRef, MAX_ATTACHMENTS, TOO_MANY_ATTACHMENTS, type AttachmentRef } from "../../shared/protocol/attachments";
 import { DRAFT_TOO_LONG, EMPTY_DRAFT, isEmptyDraft, MAX_DRAFT_TEXT_CHARS, type ChatDraft } from "../../shared/protocol/drafts";
 import { readRegularFile } from "../regular-file";
+import { writeFileAtomically } from "../atomic-write";
 import { attachmentsDir } from "./session-folder";
 
 /** The draft's file in the session's folder. */
@@ -56,7 +56,7 @@ export class DraftStore {
     const next = (this.writes.get(file) ?? Promise.resolve()).catch(() => undefined).then(async () => {
       const refs = await checkedDraft(sessionDir, draft);
       if (isEmptyDraft({ text: draft.text, attachments: refs })) await rm(file, { force: true });
-      else await writeAtomically(file, JSON.stringify({ text: draft.text, attachments: refs }));
+      else await writeFileAtomically(file, JSON.stringify({ text: draft.text, attachments: refs }));
     });
     this.writes.set(file, next);
     try {
@@ -95,20 +95,3 @@ async function storedSize(sessionDir: string, id: string): Promise<number | unde
   }
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    const handle = await open(temp, "w", 0o600);
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
-}

@@ -7,9 +7,10 @@
  * renamed into place only once it is whole and flushed, so a crash leaves either the whole file or none; bad input
  * is refused with a readable Error and writes nothing.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomically } from "../../../shared-node/atomic-write";
 import {
   attachmentMimeType,
   attachmentName,
@@ -107,21 +108,7 @@ export class AttachmentStore {
 
   /** Writes next to the target, flushes, then renames: readers see the whole file or none. */
   private async write(file: string, bytes: Buffer): Promise<void> {
-    await mkdir(this.folder, { recursive: true, mode: 0o700 });
-    const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      const handle = await open(temp, "w", 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, file);
-    } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
-      throw error;
-    }
+    await writeFileAtomically(file, bytes);
   }
 
   private remember(id: string, base64: string): void {
