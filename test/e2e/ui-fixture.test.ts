@@ -315,7 +315,9 @@ describe("chat UI fixture", () => {
     await expect.poll(() => page.locator("[data-testid=message-assistant]").last().textContent()).toContain("Answer 9999");
     await shot(page, "big-session");
     await page.getByTestId("message-list").evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
-    await expect.poll(() => page.getByText(/Question #2500:/).count()).toBeGreaterThan(0);
+    // The middle of the chat is on screen: its questions are numbered around 2,500 (rows' measured heights move the
+    // exact one a little, more so on a loaded machine).
+    await expect.poll(() => page.getByText(/Question #2[2-7]\d\d:/).count()).toBeGreaterThan(0);
     expect(await page.locator("[data-testid^=message-]").count()).toBeLessThan(100);
     await page.close();
   });
