@@ -55,7 +55,8 @@ describe("prompt templates in the composer", () => {
     await composer(page).click();
     await composer(page).pressSequentially("/");
     await page.getByTestId("slash-menu").waitFor();
-    expect(await menuNames(page)).toEqual(["/explain", "/review", "/summarize"]);
+    // The templates arrive from main as the menu opens (MCP prompts with them): polled, not read at once.
+    await poll(() => menuNames(page)).toEqual(["/explain", "/review", "/summarize"]);
     const menuId = await page.getByTestId("slash-menu").getAttribute("id");
     expect(await composer(page).getAttribute("aria-controls")).toBe(menuId);
     expect(await composer(page).getAttribute("aria-activedescendant")).toBe(`${menuId}-0`);
