@@ -649,6 +649,9 @@ describe("workspace tools in the browser host", () => {
     expect(await own.locator(".chat-title").textContent()).toContain("Map the code");
     await shot(own, "subagent-own-page");
     await own.close();
+    // The Watch view closed again: its nested reply is no reply of this chat's (cards now stay open when done).
+    await rows.nth(0).getByTestId("subagent-watch").click();
+    await poll(() => nested.count()).toBe(0);
 
     await card.getByTestId("approval-once").click();
     await replies(page, 2);
