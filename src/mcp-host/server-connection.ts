@@ -204,52 +204,40 @@ export class ServerConnection {
   async prompts(): Promise<McpPromptInfo[]> {
     const session = this.session;
     if (this.state !== "ready" || !session || !session.client.getServerCapabilities()?.prompts) return [];
-    const found: McpPromptInfo[] = [];
-    let cursor: string | undefined;
-    do {
+    const prompts = await allPages(async (cursor) => {
       const page = await withTimeout(session.client.listPrompts(cursor ? { cursor } : undefined), 10_000, "no answer to prompts/list");
-      for (const p of page.prompts) {
-        if (typeof p.name !== "string" || !p.name) continue;
-        found.push({
-          serverId: this.config.id,
-          serverName: this.config.name,
-          name: p.name,
-          ...(typeof p.title === "string" ? { title: p.title } : {}),
-          ...(typeof p.description === "string" ? { description: p.description } : {}),
-          arguments: (p.arguments ?? []).filter((a) => typeof a.name === "string" && a.name).map((a) => ({
-            name: a.name,
-            ...(typeof a.description === "string" ? { description: a.description } : {}),
-            required: a.required === true,
-          })),
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor && found.length < MAX_MCP_PROMPTS);
-    return found.slice(0, MAX_MCP_PROMPTS);
+      return { items: page.prompts.filter((p) => typeof p.name === "string" && p.name), nextCursor: page.nextCursor };
+    }, MAX_MCP_PROMPTS);
+    return prompts.map((p) => ({
+      serverId: this.config.id,
+      serverName: this.config.name,
+      name: p.name,
+      ...(typeof p.title === "string" ? { title: p.title } : {}),
+      ...(typeof p.description === "string" ? { description: p.description } : {}),
+      arguments: (p.arguments ?? []).filter((a) => typeof a.name === "string" && a.name).map((a) => ({
+        name: a.name,
+        ...(typeof a.description === "string" ? { description: a.description } : {}),
+        required: a.required === true,
+      })),
+    }));
   }
 
   /** Its resources (none when it is not ready or offers none); rejects when the listing fails. */
   async resources(): Promise<McpResourceInfo[]> {
     const session = this.session;
     if (this.state !== "ready" || !session || !session.client.getServerCapabilities()?.resources) return [];
-    const found: McpResourceInfo[] = [];
-    let cursor: string | undefined;
-    do {
+    const resources = await allPages(async (cursor) => {
       const page = await withTimeout(session.client.listResources(cursor ? { cursor } : undefined), 10_000, "no answer to resources/list");
-      for (const r of page.resources) {
-        if (typeof r.uri !== "string" || !r.uri) continue;
-        found.push({
-          serverId: this.config.id,
-          serverName: this.config.name,
-          uri: r.uri,
-          name: typeof r.name === "string" && r.name ? r.name : r.uri,
-          ...(typeof r.mimeType === "string" ? { mimeType: r.mimeType } : {}),
-          ...(typeof r.description === "string" ? { description: r.description } : {}),
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor && found.length < MAX_MCP_RESOURCES);
-    return found.slice(0, MAX_MCP_RESOURCES);
+      return { items: page.resources.filter((r) => typeof r.uri === "string" && r.uri), nextCursor: page.nextCursor };
+    }, MAX_MCP_RESOURCES);
+    return resources.map((r) => ({
+      serverId: this.config.id,
+      serverName: this.config.name,
+      uri: r.uri,
+      name: typeof r.name === "string" && r.name ? r.name : r.uri,
+      ...(typeof r.mimeType === "string" ? { mimeType: r.mimeType } : {}),
+      ...(typeof r.description === "string" ? { description: r.description } : {}),
+    }));
   }
 
   /** A resource's first content (McpHostApi.readResource). */
@@ -470,15 +458,24 @@ function isReadOnly(tool: Tool): boolean {
   return tool.annotations?.readOnlyHint === true;
 }
 
-async function listAllTools(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
+/** A paged MCP listing (tools, prompts, resources) followed page by page until `max` items or its end. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>, max: number): Promise<T[]> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
+    const next = await page(cursor);
+    items.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor && items.length < max);
+  return items.slice(0, max);
+}
+
+async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools = await allPages(async (cursor) => {
     const page = await client.listTools(cursor ? { cursor } : undefined);
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor && tools.length < MAX_TOOLS);
-  return tools.slice(0, MAX_TOOLS).filter((t) => typeof t.name === "string" && t.name !== "" && t.inputSchema?.type === "object");
+    return { items: page.tools, nextCursor: page.nextCursor };
+  }, MAX_TOOLS);
+  return tools.filter((t) => typeof t.name === "string" && t.name !== "" && t.inputSchema?.type === "object");
 }
 
 /**
