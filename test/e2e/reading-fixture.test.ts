@@ -133,14 +133,23 @@ describe("reading a chat at 1,000 px", () => {
     const page = await open();
     await page.getByTestId("approval").waitFor();
     const list = page.getByTestId("message-list");
-    // Scrolled up so the question's buttons sit where the button would be.
-    await list.evaluate((el) => {
-      const actions = el.querySelector(".approval-actions")!.getBoundingClientRect();
-      const bottom = el.getBoundingClientRect().bottom;
-      el.scrollTop -= bottom - 12 - 16 - (actions.top + actions.bottom) / 2;
-    });
     const jump = page.getByTestId("jump-latest");
-    await jump.waitFor();
+    // The chat opens at its bottom and its rows are measured as they render: wait until it has settled there (on a
+    // loaded machine the last rows are still being measured when the question shows).
+    let lastHeight = -1;
+    await poll(() => list.evaluate((el, before) => {
+      const settled = el.scrollHeight === before && el.scrollHeight - el.scrollTop - el.clientHeight <= 1;
+      return settled ? -1 : el.scrollHeight;
+    }, lastHeight).then((h) => (h === -1 ? true : ((lastHeight = h), false)))).toBe(true);
+    // Scrolled up so the question's buttons sit where the button would be (again if a late measurement re-pinned it).
+    await poll(async () => {
+      await list.evaluate((el) => {
+        const actions = el.querySelector(".approval-actions")!.getBoundingClientRect();
+        const bottom = el.getBoundingClientRect().bottom;
+        el.scrollTop -= bottom - 12 - 16 - (actions.top + actions.bottom) / 2;
+      });
+      return jump.isVisible();
+    }).toBe(true);
     await page.waitForTimeout(100);
     await shot(page, "reading-jump-with-approval-1000");
     const buttons = page.getByTestId("approval").getByRole("button");
@@ -149,9 +158,13 @@ describe("reading a chat at 1,000 px", () => {
       const at = (await jump.boundingBox())!;
       for (let i = 0; i < (await buttons.count()); i++) expect(overlaps(at, (await buttons.nth(i).boundingBox())!)).toBe(false);
     }
-    // The question's buttons are clickable where they are: Allow once answers.
-    await page.getByTestId("approval-once").click();
-    await poll(async () => (await calls(page, "answerApproval")).length).toBe(1);
+    // The question's buttons are clickable where they are: Allow once answers. (On a loaded machine rows above are
+    // still being measured and the list moves under the pointer between Playwright's aim and its click: click again.)
+    const answered = async () => (await calls(page, "answerApproval")).length;
+    await poll(async () => {
+      if ((await answered()) === 0) await page.getByTestId("approval-once").click({ timeout: 5_000 }).catch(() => undefined);
+      return answered();
+    }).toBe(1);
     // Back at the bottom, and up far: the button is at its usual place again.
     // (The answered question leaves the card shorter: the list may be at its end already, the button gone.)
     if (await jump.isVisible()) await jump.click();
