@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useRef, type KeyboardEvent } from "react";
 import { createPortal } from "react-dom";
 import type { AgentBriefing } from "../../../shared/protocol/agent-briefing";
-import { errorText } from "../../../shared/error-text";
+import { useLoaded } from "../common/use-loaded";
 import { useModalDialog } from "../common/use-modal-dialog";
 import "../../styles/dialog.css";
 import "../../styles/agent-briefing.css";
@@ -22,17 +22,8 @@ export function AgentBriefingDialog({ load, onClose }: AgentBriefingDialogProps)
   const dialog = useRef<HTMLDialogElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const titleId = useId();
-  const [briefing, setBriefing] = useState<AgentBriefing | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   useModalDialog(dialog, closeButton, onClose);
-
-  useEffect(() => {
-    let live = true;
-    load().then((b) => live && setBriefing(b), (e: unknown) => live && setFailure(errorText(e)));
-    return () => {
-      live = false;
-    };
-  }, [load]);
+  const loaded = useLoaded(load, [load]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
     if (event.key !== "Escape" || event.nativeEvent.isComposing) return;
@@ -46,9 +37,9 @@ export function AgentBriefingDialog({ load, onClose }: AgentBriefingDialogProps)
         <h2 id={titleId} className="confirm-dialog-title">What the agent was told</h2>
         <button ref={closeButton} type="button" className="btn btn-secondary" onClick={onClose} data-testid="agent-briefing-close">Close</button>
       </div>
-      {failure ? <div className="notice notice-error" role="alert">Could not ask the chat: {failure}</div>
-        : briefing === null ? <p className="muted" aria-busy="true">Loading…</p>
-        : <BriefingParts briefing={briefing} />}
+      {loaded.state === "failed" ? <div className="notice notice-error" role="alert">Could not ask the chat: {loaded.error}</div>
+        : loaded.state === "loading" ? <p className="muted" aria-busy="true">Loading…</p>
+        : <BriefingParts briefing={loaded.value} />}
     </dialog>,
     document.body,
   );

@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef } from "react";
 import { createPortal } from "react-dom";
 import type { ToolOutputFile } from "../../../shared/protocol/session-protocol";
 import { useModalDialog } from "../common/use-modal-dialog";
-import { errorText } from "../../../shared/error-text";
+import { useLoaded } from "../common/use-loaded";
 import "../../styles/dialog.css";
 
 interface ToolOutputDialogProps {
@@ -27,16 +27,10 @@ export function ToolOutputDialog({ title, load, onClose }: ToolOutputDialogProps
   const dialog = useRef<HTMLDialogElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   const titleId = useId();
-  const [file, setFile] = useState<ToolOutputFile | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   useModalDialog(dialog, close, onClose);
-  useEffect(() => {
-    let live = true;
-    load().then((f) => live && setFile(f), (e: unknown) => live && setProblem(errorText(e)));
-    return () => {
-      live = false;
-    };
-  }, [load]);
+  const loaded = useLoaded(load, [load]);
+  const file: ToolOutputFile | null = loaded.state === "loaded" ? loaded.value : null;
+  const problem = loaded.state === "failed" ? loaded.error : null;
   const lines = file ? file.text.split("\n").length - (file.text.endsWith("\n") ? 1 : 0) : 0;
   return createPortal(
     <dialog ref={dialog} className="confirm-dialog tool-output-dialog" aria-labelledby={titleId} data-testid="tool-output-dialog">
