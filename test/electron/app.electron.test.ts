@@ -14,11 +14,13 @@ import { _electron, type ElectronApplication, type Page } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { findElectronBinary, skipMessage } from "../../scripts/electron-binary.mjs";
+import { skipMessage } from "../../scripts/electron-binary.mjs";
+import { appUnderTest, entryArguments } from "./app-under-test.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const mainEntry = join(repoRoot, "out/main/index.js");
-const binary = findElectronBinary();
+// The development binary with out/, or the packaged app `--packaged` names (app-under-test.mjs).
+const binary = appUnderTest(process.env);
 const missing = "missing" in binary ? binary.missing : undefined;
 if (missing !== undefined) console.warn(skipMessage(missing));
 
@@ -31,7 +33,7 @@ async function launchApp(userData: string, pageErrors: string[]): Promise<Electr
   const launched = await _electron.launch({
     executablePath: binary.path,
     // Chromium refuses to start as root without --no-sandbox (CI containers); that is the OS sandbox only.
-    args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), mainEntry],
+    args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), ...entryArguments(binary, mainEntry)],
     env: { ...process.env, PADDOCK_USER_DATA: userData } as Record<string, string>,
     timeout: 30_000,
   });

@@ -11,7 +11,20 @@ import { describe, expect, it } from "vitest";
 import type { Configuration } from "app-builder-lib";
 // Internal to app-builder-lib (no export map), pinned with electron-builder: what `electron-builder` itself calls.
 import { getConfig, validateConfiguration } from "app-builder-lib/out/util/config/config.js";
+// Marked @internal (left out of its typings): the filter electron-builder copies node_modules with.
+import * as fileMatcher from "app-builder-lib/out/fileMatcher.js";
 import { systemBuilds } from "../../../../scripts/installers/targets";
+
+type NodeModuleFilter = (file: string, stat: { isDirectory(): boolean }) => boolean;
+const { getNodeModuleFileMatcher } = fileMatcher as unknown as {
+  getNodeModuleFileMatcher(
+    appDir: string,
+    destination: string,
+    macroExpander: (pattern: string) => string,
+    platformOptions: object,
+    packager: { config: Configuration; debugLogger: { isEnabled: boolean } },
+  ): { createFilter(): NodeModuleFilter };
+};
 
 const root = process.cwd();
 const quietDebugLog = { isEnabled: false, add() {} } as unknown as Parameters<typeof validateConfiguration>[1];
@@ -87,6 +100,38 @@ describe("electron-builder's configuration", () => {
     expect([...plist.matchAll(/<key>([^<]+)<\/key>\s*<(\w+)\/>/g)].map(([, key, value]) => `${key}=${value}`)).toEqual([
       "com.apple.security.cs.allow-jit=true",
     ]);
+  });
+
+  describe("what each system's app holds of the sandbox runtime's helpers", () => {
+    /** Whether electron-builder copies `file` (relative to the project) into `platform`'s app: its own node_modules filter. */
+    const copies = async (section: "mac" | "win" | "linux", platform: string, file: string) => {
+      const config = await load("electron-builder.yml");
+      const expand = (pattern: string) => pattern.replace(/\$\{platform\}/g, platform).replace(/\$\{arch\}/g, "x64");
+      const packager = { config, debugLogger: { isEnabled: false } };
+      const filter = getNodeModuleFileMatcher(root, "/app", expand, config[section] ?? {}, packager).createFilter();
+      return filter(join(root, file), { isDirectory: () => false });
+    };
+    const SECCOMP = "node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp/x64/apply-seccomp";
+    const JAVA_AGENT = "node_modules/@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar";
+    const RUNTIME = "node_modules/@anthropic-ai/sandbox-runtime/dist/index.js";
+
+    it("keeps the seccomp helper (bubblewrap runs it) only on Linux", async () => {
+      expect(await copies("linux", "linux", SECCOMP)).toBe(true);
+      expect(await copies("mac", "darwin", SECCOMP)).toBe(false);
+      expect(await copies("win", "win32", SECCOMP)).toBe(false);
+    });
+
+    it("keeps the JVM agent where commands are sandboxed, Linux and macOS (the runtime gives it to Java under Seatbelt too), not on Windows", async () => {
+      expect(await copies("linux", "linux", JAVA_AGENT)).toBe(true);
+      expect(await copies("mac", "darwin", JAVA_AGENT)).toBe(true);
+      expect(await copies("win", "win32", JAVA_AGENT)).toBe(false);
+    });
+
+    it("keeps the runtime's code everywhere", async () => {
+      for (const [section, platform] of [["linux", "linux"], ["mac", "darwin"], ["win", "win32"]] as const) {
+        expect(await copies(section, platform, RUNTIME), section).toBe(true);
+      }
+    });
   });
 
   describe("what leaves app.asar", () => {
