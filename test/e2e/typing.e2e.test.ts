@@ -226,9 +226,43 @@ describe("/ with MCP prompts", () => {
     await replies(page, 1);
     const user = (server.requests.at(-1)!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)!;
     expect((user.content as { text: string }[])[0]!.text).toMatch(/^<file name="architecture\.md">\n#/);
+
+    // The chat switches the server off (its settings' choice, the one that takes its tools away): none of its
+    // prompts in `/`, none of its resources in `@`. The lists were loaded above, so only the choice hides them.
+    const chooseServers = async (all: boolean) => {
+      await page.getByTestId("chat-settings-button").click();
+      if (all) await page.getByTestId("chat-mcp-all").check();
+      else {
+        await page.getByTestId("chat-mcp-all").uncheck();
+        await page.getByTestId("chat-mcp-everything").uncheck();
+      }
+      await page.getByTestId("chat-settings-save").click();
+      await page.getByTestId("chat-settings").waitFor({ state: "detached" });
+    };
+    await chooseServers(false);
+    await page.locator(".chat-settings-dot").waitFor();
+    await composer.pressSequentially("/");
+    await page.getByTestId("slash-menu").waitFor();
+    await page.waitForTimeout(300);
+    expect(await mcpItems.count()).toBe(0);
+    await shot(page, "typing-slash-mcp-server-off");
+    await composer.fill("");
+    await composer.pressSequentially("Summarise @architec");
+    await page.waitForTimeout(300);
+    expect(await resources.count()).toBe(0);
+    expect(await page.getByTestId("mention-menu").count()).toBe(0);
+
+    // Back on: both come back.
+    await composer.fill("");
+    await chooseServers(true);
+    await composer.pressSequentially("/simple");
+    await poll(() => mcpItems.count()).toBe(1);
+    await composer.fill("");
+    await composer.pressSequentially("@architec");
+    await poll(() => resources.count()).toBeGreaterThanOrEqual(1);
     expect(problems).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 120_000);
 });
 
 describe("line breaks", () => {

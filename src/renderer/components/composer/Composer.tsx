@@ -19,6 +19,7 @@ import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
 import { withMention, type MentionAt } from "./mention-menu";
 import { storedAttachment } from "../attachments/attachment-files";
+import { ofChatServers } from "../../../shared/mcp/chat-servers";
 import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
 
 interface ComposerProps {
@@ -50,6 +51,11 @@ interface ComposerProps {
   noModel?: boolean;
   /** The chat's workspace files for the `@` menu (absent: no workspace, no menu). Keep it the same object between renders. */
   workspaceFiles?: WorkspaceFileSource;
+  /**
+   * The chat's choice of MCP servers (its options' `mcpServers`; absent: every enabled one): only their prompts are in
+   * the `/` menu and resources in the `@` menu, as only their tools are the agent's.
+   */
+  mcpServers?: readonly string[];
 }
 
 /**
@@ -59,7 +65,7 @@ interface ComposerProps {
  * is shown above the box. Files come by paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles } = props;
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles, mcpServers } = props;
   const { app } = useServices();
   const drafts = draftCacheFor(app);
   const [held] = useState(() => (sessionId ? drafts.cached(sessionId) : undefined));
@@ -153,7 +159,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const [menuClosedFor, setMenuClosedFor] = useState<string | null>(null);
   const query = slashQuery(draft);
   const matches = query === undefined ? [] : matchTemplates(prompts.templates, query);
-  const mcpMatches = query === undefined ? [] : matchMcpPrompts(prompts.mcpPrompts, query);
+  const mcpMatches = query === undefined ? [] : matchMcpPrompts(ofChatServers(prompts.mcpPrompts, mcpServers), query);
   /** The MCP prompt whose arguments are being asked for, and whether it is being fetched. */
   const [asking, setAsking] = useState<{ prompt: McpPromptInfo; busy: boolean } | null>(null);
   const mentionId = useId();
@@ -184,7 +190,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       (error: unknown) => attachments.refuse(errorText(error)),
     );
   }, [draft, app, attachments]);
-  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention, chooseResource);
+  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention, chooseResource, mcpServers);
   const menuOpen = !asking && query !== undefined && menuClosedFor !== draft && (matches.length > 0 || mcpMatches.length > 0 || prompts.pending !== undefined || query === "");
   const menuRows = matches.length + mcpMatches.length + (prompts.pending ? 1 : 0);
   const wasOpen = useRef(false);
