@@ -138,6 +138,10 @@ describe("@ in the composer", () => {
     await composer.press("Enter");
     await poll(() => page.getByTestId("attachment-problems").textContent()).toContain("logo.bin is a binary file");
     expect(await chips.count()).toBe(2);
+    // The refused file's `@logo.bin` leaves the box (it would tell the model a file is attached); the reason shows once.
+    await poll(() => composerValue(page)).toBe("Explain @src/csv.ts and @src/deep/ not ");
+    expect((await page.getByTestId("attachment-problems").textContent())!.split("logo.bin is a binary file").length).toBe(2);
+    await shot(page, "typing-mention-refused");
     // Esc closes the menu without leaving the chat's run or the draft.
     await composer.pressSequentially(" @RE");
     await menu.waitFor();
@@ -151,7 +155,7 @@ describe("@ in the composer", () => {
     const parts = user.content as { type: string; text: string }[];
     expect(parts[0]!.text).toBe('<file name="src/csv.ts">\nexport function parseCsv(line: string) {\n  return line.split(",");\n}\n\n</file>');
     expect(parts[1]!.text).toBe('<file name="src/deep/">\nFolder src/deep/: 1 file, ignored files left out.\nsrc/deep/parse.ts\n</file>');
-    expect(parts.at(-1)!.text).toContain("Explain @src/csv.ts and @src/deep/ not @logo.bin  @RE");
+    expect(parts.at(-1)!.text).toContain("Explain @src/csv.ts and @src/deep/ not  @RE");
     const sent = page.getByTestId("message-user").last();
     await poll(() => sent.getByTestId("message-attachment").count()).toBe(2);
     await shot(page, "typing-mention-sent");

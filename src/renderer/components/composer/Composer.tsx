@@ -17,7 +17,7 @@ import { SlashMenu } from "./SlashMenu";
 import { draftCacheFor, type DraftFiles } from "./draft-cache";
 import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
-import { withMention, type MentionAt } from "./mention-menu";
+import { withMention, withoutMention, type MentionAt } from "./mention-menu";
 import { storedAttachment } from "../attachments/attachment-files";
 import { ofChatServers } from "../../../shared/mcp/chat-servers";
 import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
@@ -169,10 +169,21 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     setDraft(next.draft);
     setCaret(next.caret);
     caretAfter.current = next.caret;
-    // The worker reads it now: a refusal (binary, too large, outside the workspace) is said at once, above the box.
+    // The worker reads it now: a refusal (binary, too large, outside the workspace, a FIFO) is said once, above the
+    // box, and the `@path` it inserted leaves the draft (mention-menu.ts, withoutMention: why).
     workspaceFiles.attach(entry.path).then(
       ({ ref, file }) => attachments.addStored(storedAttachment(ref, file)),
-      (error: unknown) => attachments.refuse(errorText(error)),
+      (error: unknown) => {
+        attachments.refuse(errorText(error));
+        if (!mounted.current) return;
+        const now = typedNow.current;
+        const el = textarea.current;
+        const removed = withoutMention(now, next.inserted, at.start, el && document.activeElement === el ? el.selectionStart : now.length);
+        if (!removed) return;
+        caretAfter.current = removed.caret;
+        setCaret(removed.caret);
+        setDraft(removed.draft);
+      },
     );
   }, [draft, workspaceFiles, attachments]);
   /** An MCP resource chosen with `@`: read through main, attached as a file (the usual upload and checks). */
