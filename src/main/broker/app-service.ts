@@ -3,6 +3,7 @@
  * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
  */
 import { realFolderOf, type ProjectGrants } from "./project-grants";
+import { projectFolder } from "./project-folder";
 import type { ProjectGrants as ProjectGrantsView } from "../../shared/protocol/app-api";
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
@@ -440,7 +441,8 @@ export class AppService<Port = never> implements AppApi {
     if (sessionId === null) return store?.view() ?? { projects: [] };
     const entry = this.options.index.get(sessionId);
     if (!entry) throw new Error("No such chat.");
-    const folder = await realFolderOf(entry.workspace);
+    // A worktree chat's project is its repository's folder (project-folder.ts), as the broker keeps its grants.
+    const folder = await realFolderOf(projectFolder(entry.workspace, entry.worktree));
     if (!folder) return { projects: [] };
     return store?.view(folder) ?? { projects: [{ folder, grants: [] }] };
   }
