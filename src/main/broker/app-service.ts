@@ -121,6 +121,8 @@ export class AppService<Port = never> implements AppApi {
   private purgeTimer: ReturnType<typeof setTimeout> | undefined;
   private purging: Promise<void> = Promise.resolve();
   private readonly drafts = new DraftStore();
+  /** The last draft save's revision (saveDraft). */
+  private draftRevision = 0;
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
@@ -354,9 +356,16 @@ export class AppService<Port = never> implements AppApi {
     return this.drafts.read(this.broker.sessionDir(sessionId));
   }
 
-  async saveDraft(sessionId: string, draft: ChatDraft): Promise<void> {
+  /** Saves and tells every page (drafts.ts, DraftEvent), in the order the saves are kept. */
+  async saveDraft(sessionId: string, draft: ChatDraft, writer?: string): Promise<number> {
     if (!this.options.index.isLive(sessionId)) throw new Error("No such chat");
+    // Numbered as called: the store keeps the saves of a chat in call order, so the highest is the one on disk. From
+    // the clock on, so a page still open across a restart of the host does not take a new save for an old one.
+    this.draftRevision = Math.max(this.draftRevision + 1, Date.now());
+    const revision = this.draftRevision;
     await this.drafts.write(this.broker.sessionDir(sessionId), draft);
+    this.events.emit({ type: "draft", sessionId, draft: { text: draft.text, attachments: draft.attachments.map((a) => ({ ...a })) }, revision, ...(writer !== undefined ? { writer } : {}) });
+    return revision;
   }
 
   async restoreSession(id: string): Promise<void> {

@@ -139,6 +139,31 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       document.removeEventListener("visibilitychange", onHidden);
     };
   }, [drafts]);
+  /** The chat's attachment folder now, for another window's files. */
+  const filesNow = useRef(draftFiles);
+  filesNow.current = draftFiles;
+  const { replace: replaceFiles } = attachments;
+  useEffect(() => {
+    if (!sessionId) return;
+    // Another window on this chat saved its draft, and this one has no newer edit (draft-cache.ts): the box shows it.
+    // The caret stays where it was (at most the new end); the draft cache already holds it, so nothing is saved back.
+    return drafts.onRemote((id) => {
+      const held = drafts.cached(id);
+      if (id !== sessionId || !held || !readyNow.current) return;
+      if (held.text !== typedNow.current) {
+        const el = textarea.current;
+        if (el && document.activeElement === el) caretAfter.current = Math.min(el.selectionStart, held.text.length);
+        setDraft(held.text);
+      }
+      replaceFiles(held.items);
+      const files = filesNow.current;
+      if (files) {
+        void drafts.fetchFiles(id, files).then((fetched) => {
+          if (mounted.current && fetched.length > 0) restoreFiles(fetched);
+        });
+      }
+    });
+  }, [drafts, sessionId, replaceFiles, restoreFiles]);
   useEffect(() => {
     if (!sessionId) return;
     const stop = drafts.onProblem((id, problem) => {
