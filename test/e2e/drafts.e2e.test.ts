@@ -1,9 +1,10 @@
 /**
  * Nothing the user typed is lost (issue 25), in the browser host with real workers and nothing faked: a chat's draft
  * (text and files) comes back after switching chats, following the "does not read images" error to Settings, a
- * reload and a restart of the host, and sending clears it; Done in Settings with endpoint edits not saved asks
- * (Keep editing, Discard, Save); a saved endpoint change reaches a chat open in another window at once; Enter with no
- * model says why nothing was sent and keeps the text. Screenshots go to test-results/screens/.
+ * reload and a restart of the host, and sending clears it; two windows on one chat follow the last edit; Done in
+ * Settings with endpoint edits not saved asks (Keep editing, Discard, Save); a saved endpoint change reaches a chat
+ * open in another window at once; Enter with no model says why nothing was sent and keeps the text. Screenshots go to
+ * test-results/screens/.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
