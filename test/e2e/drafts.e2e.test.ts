@@ -1,9 +1,10 @@
 /**
  * Nothing the user typed is lost (issue 25), in the browser host with real workers and nothing faked: a chat's draft
  * (text and files) comes back after switching chats, following the "does not read images" error to Settings, a
- * reload and a restart of the host, and sending clears it; Done in Settings with endpoint edits not saved asks
- * (Keep editing, Discard, Save); a saved endpoint change reaches a chat open in another window at once; Enter with no
- * model says why nothing was sent and keeps the text. Screenshots go to test-results/screens/.
+ * reload and a restart of the host, and sending clears it; two windows on one chat follow the last edit; Done in
+ * Settings with endpoint edits not saved asks (Keep editing, Discard, Save); a saved endpoint change reaches a chat
+ * open in another window at once; Enter with no model says why nothing was sent and keeps the text. Screenshots go to
+ * test-results/screens/.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -102,6 +103,50 @@ describe("drafts", () => {
     expect(again.problems).toEqual([]);
     await again.page.close();
   }, 120_000);
+
+  it("two windows on one chat follow the last edit, text and files, with no echo and no caret jump in the window typed in", async () => {
+    const a = await openChat(rig.browser, rig.host);
+    const b = await openChat(rig.browser, rig.host, a.sessionId);
+    const caret = (page: Page) => composer(page).evaluate((el) => (el as HTMLTextAreaElement).selectionStart);
+
+    // Typed in A, key by key: B follows; A's box is exactly what was typed, its caret at the end.
+    await composer(a.page).click();
+    await composer(a.page).pressSequentially("Typed in window A", { delay: 15 });
+    await poll(() => composer(b.page).inputValue()).toBe("Typed in window A");
+    expect(await composer(a.page).inputValue()).toBe("Typed in window A");
+    expect(await caret(a.page)).toBe("Typed in window A".length);
+    await pickFiles(a.page, [{ name: "plan.md", mimeType: "text/markdown", bytes: Buffer.from(NOTES) }]);
+    await poll(() => chipNames(b.page)).toEqual([expect.stringContaining("plan.md")]);
+    await shot(b.page, "drafts-two-windows-follow");
+
+    // Then B, in the middle of the text (the caret where the user put it): A follows, B's keys land where typed.
+    await composer(b.page).click();
+    await composer(b.page).evaluate((el) => (el as HTMLTextAreaElement).setSelectionRange(5, 5));
+    await b.page.keyboard.type(" also", { delay: 15 });
+    const both = "Typed also in window A";
+    expect(await composer(b.page).inputValue()).toBe(both);
+    expect(await caret(b.page)).toBe(10);
+    await poll(() => composer(a.page).inputValue()).toBe(both);
+    await poll(async () => (await draftOf(a.sessionId)).text).toBe(both);
+    // Quiet: nothing bounces between them (the box and main's draft stay as they are).
+    await a.page.waitForTimeout(1500);
+    expect(await composer(a.page).inputValue()).toBe(both);
+    expect(await composer(b.page).inputValue()).toBe(both);
+    expect(await caret(b.page)).toBe(10);
+    expect((await draftOf(a.sessionId)).text).toBe(both);
+    expect(await chipNames(a.page)).toEqual([expect.stringContaining("plan.md")]);
+
+    // B removes the file and sends: A's box empties too.
+    await b.page.getByRole("button", { name: /^Remove plan\.md/ }).click();
+    await poll(() => chips(a.page).count()).toBe(0);
+    await composer(b.page).fill("");
+    await poll(() => composer(a.page).inputValue()).toBe("");
+    await shot(a.page, "drafts-two-windows-emptied");
+    expect(a.problems).toEqual([]);
+    expect(b.problems).toEqual([]);
+    await a.page.close();
+    await b.page.close();
+  }, 90_000);
 
   it("a draft too long to keep says so and stays in the window; shortened, it is kept again", async () => {
     const { page, sessionId, problems } = await openChat(rig.browser, rig.host);

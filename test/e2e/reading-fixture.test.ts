@@ -2,9 +2,9 @@
  * Reading the chat (issue 25, "Typing and reading"), in a real Chromium against the UI fixture's "reading" scenario
  * (test/e2e/fixtures: the real App; a long chat whose command output holds npm's errors, the same notice three times
  * with two others, a question waiting at the bottom), at 1,000 px: the header on one row and the context meter's
- * whole text, notices floating over the chat and merged with a count, "Jump to latest" clear of the question's
- * buttons, the sidebar hidden and shown again, find in chat landing inside a folded tool card. Screenshots under
- * test-results/ui/reading-*.png.
+ * whole text, notices floating over the chat, merged with a count and stepping clear of a waiting question, "Jump to
+ * latest" clear of the question's buttons, the sidebar hidden and shown again, find in chat landing inside a folded
+ * tool card. Screenshots under test-results/ui/reading-*.png.
  */
 import { mkdirSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -173,6 +173,68 @@ describe("reading a chat at 1,000 px", () => {
     const far = (await jump.boundingBox())!;
     const listBox = (await list.boundingBox())!;
     expect(Math.round(listBox.y + listBox.height - (far.y + far.height))).toBe(12);
+  });
+
+  it("the notices never cover a waiting question: they step below its words and buttons, and back when it moves on", async () => {
+    // Low enough that the question, the chat's last row, reaches the notices at the top of the list.
+    const page = await open("reading", { width: 1000, height: 480 });
+    const list = page.getByTestId("message-list");
+    await page.getByTestId("approval").waitFor();
+    await poll(() => page.getByTestId("notice").count()).toBe(3);
+    const stack = page.getByTestId("notice-stack");
+    // Where the notices float with no question under them: the chat scrolled far up.
+    await list.evaluate((el) => void (el.scrollTop = 0));
+    await page.waitForTimeout(100);
+    const home = (await stack.boundingBox())!;
+    const clear = async (where: string) => {
+      await page.waitForTimeout(100); // the notices are placed in the next frame
+      const layout = await page.evaluate(() => {
+        const panel = document.querySelector("[data-testid=approval]")!;
+        const r = (el: Element) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, width: b.width, height: b.height }; };
+        const asked = panel.querySelector(".approval-summary")!.getBoundingClientRect();
+        const top = panel.getBoundingClientRect();
+        const stackEl = document.querySelector("[data-testid=notice-stack]")!;
+        // What the user sees at the middle of the question's words: the question itself, not a notice.
+        const probe = document.elementFromPoint(asked.x + asked.width / 2, (top.top + asked.bottom) / 2);
+        return {
+          question: { x: top.x, y: top.top, width: top.width, height: asked.bottom - top.top },
+          actions: r(panel.querySelector(".approval-actions")!),
+          stack: r(stackEl),
+          hidden: getComputedStyle(stackEl).visibility === "hidden",
+          listTop: document.querySelector("[data-testid=message-list]")!.getBoundingClientRect().top,
+          seen: probe ? panel.contains(probe) || probe.closest("[data-testid=notice-stack]") === null : false,
+        };
+      });
+      if (!layout.hidden) {
+        expect(overlaps(layout.stack, layout.question), where).toBe(false);
+        expect(overlaps(layout.stack, layout.actions), where).toBe(false);
+      }
+      if (layout.question.y >= layout.listTop) expect(layout.seen, where).toBe(true);
+      return layout;
+    };
+    // The question scrolled to the top of the list, a little below it, and as far up as the chat goes (its end).
+    let moved = false;
+    for (const offset of [0, 24, 60]) {
+      await list.evaluate((el) => void (el.scrollTop = el.scrollHeight)); // the question's row is rendered
+      await page.getByTestId("approval").waitFor();
+      await list.evaluate((el, at) => {
+        const panel = el.querySelector("[data-testid=approval]")!.getBoundingClientRect();
+        el.scrollTop += panel.top - (el.getBoundingClientRect().top + at);
+      }, offset);
+      const layout = await clear(`question ${offset} px below the list's top`);
+      if (offset === 24) await shot(page, "reading-notices-clear-of-question-1000");
+      moved ||= layout.hidden || Math.round(layout.stack.y) !== Math.round(home.y);
+    }
+    await list.evaluate((el) => void (el.scrollTop = el.scrollHeight));
+    await clear("at the chat's end");
+    await shot(page, "reading-notices-clear-of-question-end-1000");
+    // They did step aside for it (the question does come under their usual place here).
+    expect(moved).toBe(true);
+    // Scrolled far up again, the question gone from view: the notices are back at their place.
+    await list.evaluate((el) => void (el.scrollTop = 0));
+    await page.waitForTimeout(100);
+    expect((await stack.boundingBox())!.y).toBe(home.y);
+    expect(await stack.evaluate((el) => getComputedStyle(el).visibility)).toBe("visible");
   });
 
   it("the sidebar hides and shows again (its button, the header's, Ctrl+B), remembered across a reload", async () => {

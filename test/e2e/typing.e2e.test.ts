@@ -138,6 +138,10 @@ describe("@ in the composer", () => {
     await composer.press("Enter");
     await poll(() => page.getByTestId("attachment-problems").textContent()).toContain("logo.bin is a binary file");
     expect(await chips.count()).toBe(2);
+    // The refused file's `@logo.bin` leaves the box (it would tell the model a file is attached); the reason shows once.
+    await poll(() => composerValue(page)).toBe("Explain @src/csv.ts and @src/deep/ not ");
+    expect((await page.getByTestId("attachment-problems").textContent())!.split("logo.bin is a binary file").length).toBe(2);
+    await shot(page, "typing-mention-refused");
     // Esc closes the menu without leaving the chat's run or the draft.
     await composer.pressSequentially(" @RE");
     await menu.waitFor();
@@ -151,7 +155,7 @@ describe("@ in the composer", () => {
     const parts = user.content as { type: string; text: string }[];
     expect(parts[0]!.text).toBe('<file name="src/csv.ts">\nexport function parseCsv(line: string) {\n  return line.split(",");\n}\n\n</file>');
     expect(parts[1]!.text).toBe('<file name="src/deep/">\nFolder src/deep/: 1 file, ignored files left out.\nsrc/deep/parse.ts\n</file>');
-    expect(parts.at(-1)!.text).toContain("Explain @src/csv.ts and @src/deep/ not @logo.bin  @RE");
+    expect(parts.at(-1)!.text).toContain("Explain @src/csv.ts and @src/deep/ not  @RE");
     const sent = page.getByTestId("message-user").last();
     await poll(() => sent.getByTestId("message-attachment").count()).toBe(2);
     await shot(page, "typing-mention-sent");
@@ -226,9 +230,43 @@ describe("/ with MCP prompts", () => {
     await replies(page, 1);
     const user = (server.requests.at(-1)!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === "user").at(-1)!;
     expect((user.content as { text: string }[])[0]!.text).toMatch(/^<file name="architecture\.md">\n#/);
+
+    // The chat switches the server off (its settings' choice, the one that takes its tools away): none of its
+    // prompts in `/`, none of its resources in `@`. The lists were loaded above, so only the choice hides them.
+    const chooseServers = async (all: boolean) => {
+      await page.getByTestId("chat-settings-button").click();
+      if (all) await page.getByTestId("chat-mcp-all").check();
+      else {
+        await page.getByTestId("chat-mcp-all").uncheck();
+        await page.getByTestId("chat-mcp-everything").uncheck();
+      }
+      await page.getByTestId("chat-settings-save").click();
+      await page.getByTestId("chat-settings").waitFor({ state: "detached" });
+    };
+    await chooseServers(false);
+    await page.locator(".chat-settings-dot").waitFor();
+    await composer.pressSequentially("/");
+    await page.getByTestId("slash-menu").waitFor();
+    await page.waitForTimeout(300);
+    expect(await mcpItems.count()).toBe(0);
+    await shot(page, "typing-slash-mcp-server-off");
+    await composer.fill("");
+    await composer.pressSequentially("Summarise @architec");
+    await page.waitForTimeout(300);
+    expect(await resources.count()).toBe(0);
+    expect(await page.getByTestId("mention-menu").count()).toBe(0);
+
+    // Back on: both come back.
+    await composer.fill("");
+    await chooseServers(true);
+    await composer.pressSequentially("/simple");
+    await poll(() => mcpItems.count()).toBe(1);
+    await composer.fill("");
+    await composer.pressSequentially("@architec");
+    await poll(() => resources.count()).toBeGreaterThanOrEqual(1);
     expect(problems).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 120_000);
 });
 
 describe("line breaks", () => {

@@ -54,13 +54,18 @@ async function repository(): Promise<string> {
 async function worktreeChat(workspace: string): Promise<{ chat: SessionSummary; client: SessionClient }> {
   const answer = await core.service.createWorktreeChat(workspace);
   if ("refused" in answer) throw new Error(answer.refused.reason);
-  const client = new SessionClient(answer.id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(answer.id, "page"))) }));
+  return { chat: answer, client: await connect(answer.id) };
+}
+
+async function connect(id: string): Promise<SessionClient> {
+  const client = new SessionClient(id, async () => ({ transport: await openWebSocket(endpointUrl(await core.broker.attach(id, "page"))) }));
   clients.push(client);
   await client.start();
-  return { chat: answer, client };
+  return client;
 }
 
 const settled = (client: SessionClient, messages: number) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
+const bash = (id: string, command: string) => turnDirective({ toolCalls: [{ id, name: "bash", arguments: { command } }] });
 const write = (path: string, content: string) => turnDirective({ toolCalls: [{ id: "w1", name: "write", arguments: { path, content } }] });
 
 describe("a chat in a worktree", () => {
@@ -95,4 +100,40 @@ describe("a chat in a worktree", () => {
     expect(outcome.applied ? "" : outcome.message).toContain("notes.txt");
     expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("one\ntwo\nthree (mine)\n");
   });
+
+  it("keeps its project grants with the repository's folder: one made there holds in the project's other chats, and theirs in it", async () => {
+    const workspace = await repository();
+    const { chat, client } = await worktreeChat(workspace);
+    void client.prompt(bash("c1", "cat notes.txt")).catch(() => {});
+    await waitForView(client, (v) => v.approvals.some((a) => a.toolCallId === "c1"), 20_000);
+    await client.answerApproval("c1", "project");
+    await settled(client, 4);
+    // Kept for the repository's folder, not the worktree's, and shown so from either chat.
+    expect(await core.service.projectGrants(chat.id)).toMatchObject({ projects: [{ folder: workspace, grants: [{ grant: "bash=cat notes.txt" }] }] });
+    expect((await core.service.projectGrants(null)).projects.map((p) => p.folder)).toEqual([workspace]);
+
+    // A chat working in the repository itself runs it without asking.
+    const plain = await core.service.createSession();
+    expect(await core.service.setWorkspace(plain.id, workspace)).toMatchObject({ workspace });
+    const other = await connect(plain.id);
+    await other.prompt(bash("c2", "cat notes.txt"));
+    await settled(other, 4);
+    expect(other.mirror.getView().approvals).toEqual([]);
+    expect(JSON.stringify(other.mirror.getView().state.messages.at(-2))).toContain("three");
+    expect(await core.service.projectGrants(plain.id)).toMatchObject({ projects: [{ folder: workspace, grants: [{ grant: "bash=cat notes.txt" }] }] });
+
+    // A grant made there holds in a (new) worktree chat of the project, from its start.
+    void other.prompt(bash("c3", "ls")).catch(() => {});
+    await waitForView(other, (v) => v.approvals.some((a) => a.toolCallId === "c3"), 20_000);
+    await other.answerApproval("c3", "project");
+    await settled(other, 8);
+    const second = await worktreeChat(workspace);
+    await second.client.prompt(bash("c4", "ls"));
+    await settled(second.client, 4);
+    expect(second.client.mirror.getView().approvals).toEqual([]);
+    // And in the running first one at once.
+    await client.prompt(bash("c5", "ls"));
+    await settled(client, 8);
+    expect(client.mirror.getView().approvals).toEqual([]);
+  }, 60_000);
 });

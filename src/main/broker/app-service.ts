@@ -3,6 +3,7 @@
  * Electron app and the web host both wrap this one implementation; `openSession` is the host's business.
  */
 import { realFolderOf, type ProjectGrants } from "./project-grants";
+import { projectFolder } from "./project-folder";
 import type { ProjectGrants as ProjectGrantsView } from "../../shared/protocol/app-api";
 import { randomUUID } from "node:crypto";
 import { mkdir, realpath, rm, stat } from "node:fs/promises";
@@ -120,6 +121,8 @@ export class AppService<Port = never> implements AppApi {
   private purgeTimer: ReturnType<typeof setTimeout> | undefined;
   private purging: Promise<void> = Promise.resolve();
   private readonly drafts = new DraftStore();
+  /** The last draft save's revision (saveDraft). */
+  private draftRevision = 0;
 
   constructor(private readonly options: AppServiceOptions<Port>) {
     this.broker = options.broker;
@@ -353,9 +356,16 @@ export class AppService<Port = never> implements AppApi {
     return this.drafts.read(this.broker.sessionDir(sessionId));
   }
 
-  async saveDraft(sessionId: string, draft: ChatDraft): Promise<void> {
+  /** Saves and tells every page (drafts.ts, DraftEvent), in the order the saves are kept. */
+  async saveDraft(sessionId: string, draft: ChatDraft, writer?: string): Promise<number> {
     if (!this.options.index.isLive(sessionId)) throw new Error("No such chat");
+    // Numbered as called: the store keeps the saves of a chat in call order, so the highest is the one on disk. From
+    // the clock on, so a page still open across a restart of the host does not take a new save for an old one.
+    this.draftRevision = Math.max(this.draftRevision + 1, Date.now());
+    const revision = this.draftRevision;
     await this.drafts.write(this.broker.sessionDir(sessionId), draft);
+    this.events.emit({ type: "draft", sessionId, draft: { text: draft.text, attachments: draft.attachments.map((a) => ({ ...a })) }, revision, ...(writer !== undefined ? { writer } : {}) });
+    return revision;
   }
 
   async restoreSession(id: string): Promise<void> {
@@ -440,7 +450,8 @@ export class AppService<Port = never> implements AppApi {
     if (sessionId === null) return store?.view() ?? { projects: [] };
     const entry = this.options.index.get(sessionId);
     if (!entry) throw new Error("No such chat.");
-    const folder = await realFolderOf(entry.workspace);
+    // A worktree chat's project is its repository's folder (project-folder.ts), as the broker keeps its grants.
+    const folder = await realFolderOf(projectFolder(entry.workspace, entry.worktree));
     if (!folder) return { projects: [] };
     return store?.view(folder) ?? { projects: [{ folder, grants: [] }] };
   }

@@ -15,6 +15,8 @@
  *   included, and never takes longer than its limit.
  */
 import { realFolderOf, type ProjectGrants } from "./project-grants";
+import { projectFolder } from "./project-folder";
+import type { WorktreeRecord } from "../../shared/protocol/worktrees";
 import type {
   MainControlApi,
   ProviderRequestConfig,
@@ -79,8 +81,11 @@ export interface SessionBrokerOptions<Port = never> {
   getWorkerSettings(): WorkerSettings;
   /** The chat's workspace folder, if it has one (read when a worker starts). */
   workspaceOf?(sessionId: string): string | undefined;
-  /** The git worktree a chat works in ("New chat in a worktree"), if it does (read when a worker starts). */
-  worktreeOf?(sessionId: string): WorktreeStart | undefined;
+  /**
+   * The git worktree a chat works in ("New chat in a worktree"), if it does (read when a worker starts); its
+   * repository's folder is the chat's project (project-folder.ts).
+   */
+  worktreeOf?(sessionId: string): (WorktreeStart & Partial<Pick<WorktreeRecord, "repositoryRoot" | "path">>) | undefined;
   /** How long an idle worker without viewers lives on (read each time). Default DEFAULT_IDLE_GRACE_MS. */
   idleGraceMs?(): number;
   /** The same for a subagent's worker, at most the chats' grace. Default SUBAGENT_IDLE_GRACE_MS. */
@@ -242,7 +247,7 @@ export class SessionBroker<Port = never> {
     const identity = folder ? await identityOf(folder) : undefined;
     await started.worker.call((c) => c.setWorkspace(folder, identity));
     // Another folder is another project: its grants replace the old folder's (none without a workspace).
-    const grants = (await this.options.projectGrants?.forWorkspace(folder))?.grants ?? [];
+    const grants = (await this.options.projectGrants?.forWorkspace(this.projectFor(sessionId, folder)))?.grants ?? [];
     await started.worker.call((c) => c.projectGrantsChanged(grants)).catch(() => {});
   }
 
@@ -337,7 +342,7 @@ export class SessionBroker<Port = never> {
   private async projectGrantsChanged(folder: string, grants: string[]): Promise<void> {
     await Promise.all(
       [...this.sessions.values()].map(async (live) => {
-        if ((await realFolderOf(this.workspaceFor(live.id))) !== folder) return;
+        if ((await realFolderOf(this.projectFor(live.id))) !== folder) return;
         const started = await live.worker.catch(() => undefined);
         await started?.worker.call((c) => c.projectGrantsChanged(grants)).catch(() => {});
       }),
@@ -469,7 +474,7 @@ export class SessionBroker<Port = never> {
     const workspaceIdentity = launch ? launch.workspaceIdentity : workspace ? await identityOf(workspace) : undefined;
     // A subagent task records no checkpoints of its own (its parent's call does): only a chat's worktree matters.
     const worktree = launch ? undefined : this.options.worktreeOf?.(sessionId);
-    const projectGrants = (await this.options.projectGrants?.forWorkspace(workspace))?.grants ?? [];
+    const projectGrants = (await this.options.projectGrants?.forWorkspace(this.projectFor(sessionId, workspace)))?.grants ?? [];
     try {
       result = await worker.call((c) =>
         c.init({
@@ -570,9 +575,10 @@ export class SessionBroker<Port = never> {
         const sessionId = this.callerSession(worker());
         const store = this.options.projectGrants;
         if (!store) throw new Error("Project grants are not kept here.");
-        // The folder as it is now, by real path: a workspace swapped for a link to another folder grants that one
-        // nothing of this one's, and this grant goes to the folder the chat really works in.
-        const folder = await realFolderOf(this.workspaceFor(sessionId));
+        // The project's folder as it is now, by real path: a workspace swapped for a link to another folder grants
+        // that one nothing of this one's, and this grant goes to the project the chat really works in (a worktree
+        // chat's: its repository's folder, project-folder.ts).
+        const folder = await realFolderOf(this.projectFor(sessionId));
         if (!folder) throw new Error("This chat has no workspace folder, so nothing can be allowed for its project.");
         await store.add(folder, grant);
       },
@@ -592,6 +598,17 @@ export class SessionBroker<Port = never> {
       },
       getProviderConfig: async (provider: string, modelId: string) => this.options.getProviderConfig?.(provider, modelId),
     };
+  }
+
+  /**
+   * The project the session's grants are kept for (project-folder.ts): its workspace (`workspace`, as it is being
+   * set; else as workspaceFor says), or for a git worktree Paddock made (a chat's, an isolated task's), the
+   * repository's folder it was made from.
+   */
+  private projectFor(sessionId: string, workspace = this.workspaceFor(sessionId)): string | undefined {
+    const launch = this.launchOf(sessionId)?.launch;
+    const worktree = launch ? launch.worktree : this.options.worktreeOf?.(sessionId);
+    return projectFolder(workspace, worktree?.repositoryRoot && worktree.path ? { repositoryRoot: worktree.repositoryRoot, path: worktree.path } : undefined);
   }
 
   /** The session's workspace, as its worker was started with it (startWorker): a subagent's own (its cwd), a chat's from the index. */

@@ -27,6 +27,7 @@ import { useSessionList } from "./useSessionList";
 import { useAppData } from "./useAppData";
 import { useNotices } from "./useNotices";
 import { useAttention } from "./useAttention";
+import { draftCacheFor } from "../components/composer/draft-cache";
 
 /** The whole page. Everything outside comes through `services`, so hosts and test fixtures plug in the same way. */
 export function App({ services }: { services: AppServices }) {
@@ -180,6 +181,8 @@ function AppShell({ services }: { services: AppServices }) {
   onEventRef.current = (event) => {
     list.onEvent(event);
     attention.onEvent(event);
+    // A chat's draft saved in another window: this one follows it (draft-cache.ts).
+    if (event.type === "draft") draftCacheFor(services.app).remote(event);
   };
   useEffect(() => services.onEvent((event) => onEventRef.current(event)), [services]);
 

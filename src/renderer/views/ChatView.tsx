@@ -316,6 +316,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
           sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={view.connection === "ready" ? draftFiles : undefined} onOpenSettings={onOpenSettings} workspaceFiles={workspaceFiles}
+          mcpServers={view.chatOptions?.mcpServers}
           noModel={noModel && !disconnected}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>

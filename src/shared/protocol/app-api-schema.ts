@@ -13,7 +13,7 @@ import { MCP_SERVER_ID_PATTERN } from "../mcp/server-config";
 import { KeyedRecord } from "../keyed-record";
 import { SIGN_IN_ID_PATTERN, SignInAnswerSchema } from "./accounts";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS } from "./attachments";
-import { MAX_DRAFT_TEXT_CHARS } from "./drafts";
+import { DRAFT_WRITER_PATTERN, MAX_DRAFT_TEXT_CHARS } from "./drafts";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
 const Folder = Type.String({ minLength: 1, maxLength: 4096 });
@@ -102,7 +102,10 @@ export const APP_API_SCHEMAS = {
   keepWorktreeBranch: Type.Tuple([SessionId]),
   discardWorktree: Type.Tuple([SessionId]),
   getDraft: Type.Tuple([SessionId]),
-  saveDraft: Type.Tuple([SessionId, ChatDraftSchema]),
+  saveDraft: Type.Union([
+    Type.Tuple([SessionId, ChatDraftSchema]),
+    Type.Tuple([SessionId, ChatDraftSchema, Type.String({ pattern: DRAFT_WRITER_PATTERN })]),
+  ]),
   projectGrants: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
   removeProjectGrant: Type.Tuple([Folder, Type.String({ minLength: 1, maxLength: 1100 })]),
 } satisfies Record<keyof AppApi, TSchema>;

@@ -15,7 +15,7 @@ import type { AccountInfo, SignInState } from "./accounts";
 import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settings";
 import type { CheckpointStorageStatus } from "./checkpoint-storage";
 import type { WorktreeApi } from "./worktrees";
-import type { ChatDraft } from "./drafts";
+import type { ChatDraft, DraftEvent } from "./drafts";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -73,7 +73,9 @@ export type AppEvent =
   /** An MCP server's status changed (mcp-status.ts): the whole list. */
   | McpStatusEvent
   /** An account sign-in moved on (accounts.ts): a page to open, a code, a question, its end. */
-  | { type: "sign-in"; state: SignInState };
+  | { type: "sign-in"; state: SignInState }
+  /** A chat's draft was saved (drafts.ts): every window showing the chat follows the last edit. */
+  | DraftEvent;
 
 export interface ProviderStatus {
   provider: string;
@@ -214,10 +216,12 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
    */
   getDraft(sessionId: string): Promise<ChatDraft>;
   /**
-   * Keeps the chat's draft (empty: none) in its folder, atomically. Rejects with a readable Error, keeping the draft
-   * saved before, when the text is too long or a file is not stored in the chat (the session's `putAttachment`).
+   * Keeps the chat's draft (empty: none) in its folder, atomically, and tells every page (a `draft` event, with
+   * `writer`: the saving page's own id, DRAFT_WRITER_PATTERN). Resolves with the save's revision (drafts.ts,
+   * DraftEvent). Rejects with a readable Error, keeping the draft saved before, when the text is too long or a file is
+   * not stored in the chat (the session's `putAttachment`).
    */
-  saveDraft(sessionId: string, draft: ChatDraft): Promise<void>;
+  saveDraft(sessionId: string, draft: ChatDraft, writer?: string): Promise<number>;
   /**
    * "Allowed in this project": with a chat, its workspace's grants (its folder by real path; no projects without a
    * workspace); with null, every project's (Settings). Each grant exactly as it applies.

@@ -13,6 +13,23 @@ export interface ChatDraft {
   attachments: AttachmentRef[];
 }
 
+/**
+ * Main's event to every page when a chat's draft was saved (AppEvent): each window showing the chat follows the last
+ * edit, whichever window it was made in. `revision` grows with every save (in the order main keeps them), so a page
+ * can tell a newer draft from one its own later save replaced; `writer` is the saving page's own id (`saveDraft`'s),
+ * so that page does not take its own draft back.
+ */
+export interface DraftEvent {
+  type: "draft";
+  sessionId: string;
+  draft: ChatDraft;
+  revision: number;
+  writer?: string;
+}
+
+/** A page's id as `saveDraft`'s writer. */
+export const DRAFT_WRITER_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
+
 /** The longest draft text kept (characters); a longer one is refused with DRAFT_TOO_LONG and stays in the page. */
 export const MAX_DRAFT_TEXT_CHARS = 1_000_000;
 

@@ -56,14 +56,20 @@ export interface McpStatusApi {
    * the new start has settled (ready or failed). A disabled or unknown server is refused with a readable Error.
    */
   mcpRestart(id: string): Promise<McpServerStatus>;
-  /** The prompts of every ready MCP server, for the composer's `/` menu (none when no server runs or offers any). */
+  /**
+   * The prompts of every ready MCP server, for the composer's `/` menu (none when no server runs or offers any); a
+   * chat's menu shows those of the servers it uses (shared/mcp/chat-servers.ts).
+   */
   mcpPrompts(): Promise<McpPromptInfo[]>;
   /**
    * A server's prompt with the user's arguments (every required one), as the text the composer puts in the message
    * box. Rejects with a readable Error: server not ready, prompt refused or empty.
    */
   mcpGetPrompt(serverId: string, name: string, args: Record<string, string>): Promise<string>;
-  /** The resources of every ready MCP server, for the composer's `@` menu (none when no server runs or offers any). */
+  /**
+   * The resources of every ready MCP server, for the composer's `@` menu (none when no server runs or offers any); a
+   * chat's menu shows those of the servers it uses (shared/mcp/chat-servers.ts).
+   */
   mcpResources(): Promise<McpResourceInfo[]>;
   /** A server's resource's content, to attach to a message. Rejects with a readable Error. */
   mcpReadResource(serverId: string, uri: string): Promise<McpResourceContent>;

@@ -10,6 +10,7 @@ import type { AgentTool } from "../../../shared/agent/types";
 import type { MainControlApi } from "../../../shared/protocol/control-protocol";
 import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
 import { listsMcpTool } from "../../../shared/mcp/agent-tool-names";
+import { chatUsesServer } from "../../../shared/mcp/chat-servers";
 import type { ToolPolicy } from "../../../shared/settings/schema";
 import { mcpTool, type McpCaller } from "../../tools/mcp/mcp-tool";
 import { formatArguments } from "../approvals/call-summary";
@@ -54,7 +55,7 @@ export class SessionMcp {
     const listed = this.options.subagentTools;
     const before = this.tools.map((t) => t.name).join("\n");
     this.tools = this.built
-      .filter(({ descriptor: t }) => (chosen === undefined || chosen.includes(t.serverId)) && (listed === undefined || listsMcpTool(listed, t)))
+      .filter(({ descriptor: t }) => chatUsesServer(chosen, t.serverId) && (listed === undefined || listsMcpTool(listed, t)))
       .map(({ tool }) => tool);
     // Schemas or descriptions may change under the same names: rebuilding is cheap, telling the Agent is too.
     if (before !== "" || this.tools.length > 0) this.options.changed();

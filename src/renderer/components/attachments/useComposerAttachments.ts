@@ -54,7 +54,13 @@ export function useComposerAttachments(initial: readonly PendingAttachment[] = [
     if (list.length > 0) setItems((now) => [...list, ...now].slice(0, MAX_ATTACHMENTS));
   }, []);
 
+  /** The list becomes `list` (the chat's draft as another window left it). */
+  const replace = useCallback((list: readonly PendingAttachment[]) => {
+    current.current = [...list];
+    setItems(current.current);
+  }, []);
+
   const dismissProblems = useCallback(() => setProblems([]), []);
 
-  return { items, problems, add, addStored, refuse, remove, take, restore, dismissProblems };
+  return { items, problems, add, addStored, refuse, remove, take, restore, replace, dismissProblems };
 }

@@ -17,8 +17,9 @@ import { SlashMenu } from "./SlashMenu";
 import { draftCacheFor, type DraftFiles } from "./draft-cache";
 import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu, type WorkspaceFileSource } from "./useMentionMenu";
-import { withMention, type MentionAt } from "./mention-menu";
+import { withMention, withoutMention, type MentionAt } from "./mention-menu";
 import { storedAttachment } from "../attachments/attachment-files";
+import { ofChatServers } from "../../../shared/mcp/chat-servers";
 import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
 
 interface ComposerProps {
@@ -50,6 +51,11 @@ interface ComposerProps {
   noModel?: boolean;
   /** The chat's workspace files for the `@` menu (absent: no workspace, no menu). Keep it the same object between renders. */
   workspaceFiles?: WorkspaceFileSource;
+  /**
+   * The chat's choice of MCP servers (its options' `mcpServers`; absent: every enabled one): only their prompts are in
+   * the `/` menu and resources in the `@` menu, as only their tools are the agent's.
+   */
+  mcpServers?: readonly string[];
 }
 
 /**
@@ -59,7 +65,7 @@ interface ComposerProps {
  * is shown above the box. Files come by paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles } = props;
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles, mcpServers } = props;
   const { app } = useServices();
   const drafts = draftCacheFor(app);
   const [held] = useState(() => (sessionId ? drafts.cached(sessionId) : undefined));
@@ -133,6 +139,31 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       document.removeEventListener("visibilitychange", onHidden);
     };
   }, [drafts]);
+  /** The chat's attachment folder now, for another window's files. */
+  const filesNow = useRef(draftFiles);
+  filesNow.current = draftFiles;
+  const { replace: replaceFiles } = attachments;
+  useEffect(() => {
+    if (!sessionId) return;
+    // Another window on this chat saved its draft, and this one has no newer edit (draft-cache.ts): the box shows it.
+    // The caret stays where it was (at most the new end); the draft cache already holds it, so nothing is saved back.
+    return drafts.onRemote((id) => {
+      const held = drafts.cached(id);
+      if (id !== sessionId || !held || !readyNow.current) return;
+      if (held.text !== typedNow.current) {
+        const el = textarea.current;
+        if (el && document.activeElement === el) caretAfter.current = Math.min(el.selectionStart, held.text.length);
+        setDraft(held.text);
+      }
+      replaceFiles(held.items);
+      const files = filesNow.current;
+      if (files) {
+        void drafts.fetchFiles(id, files).then((fetched) => {
+          if (mounted.current && fetched.length > 0) restoreFiles(fetched);
+        });
+      }
+    });
+  }, [drafts, sessionId, replaceFiles, restoreFiles]);
   useEffect(() => {
     if (!sessionId) return;
     const stop = drafts.onProblem((id, problem) => {
@@ -153,7 +184,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
   const [menuClosedFor, setMenuClosedFor] = useState<string | null>(null);
   const query = slashQuery(draft);
   const matches = query === undefined ? [] : matchTemplates(prompts.templates, query);
-  const mcpMatches = query === undefined ? [] : matchMcpPrompts(prompts.mcpPrompts, query);
+  const mcpMatches = query === undefined ? [] : matchMcpPrompts(ofChatServers(prompts.mcpPrompts, mcpServers), query);
   /** The MCP prompt whose arguments are being asked for, and whether it is being fetched. */
   const [asking, setAsking] = useState<{ prompt: McpPromptInfo; busy: boolean } | null>(null);
   const mentionId = useId();
@@ -163,10 +194,21 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     setDraft(next.draft);
     setCaret(next.caret);
     caretAfter.current = next.caret;
-    // The worker reads it now: a refusal (binary, too large, outside the workspace) is said at once, above the box.
+    // The worker reads it now: a refusal (binary, too large, outside the workspace, a FIFO) is said once, above the
+    // box, and the `@path` it inserted leaves the draft (mention-menu.ts, withoutMention: why).
     workspaceFiles.attach(entry.path).then(
       ({ ref, file }) => attachments.addStored(storedAttachment(ref, file)),
-      (error: unknown) => attachments.refuse(errorText(error)),
+      (error: unknown) => {
+        attachments.refuse(errorText(error));
+        if (!mounted.current) return;
+        const now = typedNow.current;
+        const el = textarea.current;
+        const removed = withoutMention(now, next.inserted, at.start, el && document.activeElement === el ? el.selectionStart : now.length);
+        if (!removed) return;
+        caretAfter.current = removed.caret;
+        setCaret(removed.caret);
+        setDraft(removed.draft);
+      },
     );
   }, [draft, workspaceFiles, attachments]);
   /** An MCP resource chosen with `@`: read through main, attached as a file (the usual upload and checks). */
@@ -184,7 +226,7 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       (error: unknown) => attachments.refuse(errorText(error)),
     );
   }, [draft, app, attachments]);
-  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention, chooseResource);
+  const mention = useMentionMenu(workspaceFiles, draft, caret, chooseMention, chooseResource, mcpServers);
   const menuOpen = !asking && query !== undefined && menuClosedFor !== draft && (matches.length > 0 || mcpMatches.length > 0 || prompts.pending !== undefined || query === "");
   const menuRows = matches.length + mcpMatches.length + (prompts.pending ? 1 : 0);
   const wasOpen = useRef(false);

@@ -3,11 +3,16 @@
  * to a chat puts it on screen at once, and saved to main a moment after the user stops typing (main keeps it in the
  * chat's folder, for reloads and restarts). Files are stored in the chat's attachment folder first (the session's
  * `putAttachment`, once per file), and the draft names them. One save at a time per chat, the newest draft each time;
- * an empty draft (sent, or emptied by hand) is saved at once. No React here: Node tests drive it.
+ * an empty draft (sent, or emptied by hand) is saved at once.
+ *
+ * Several windows on one chat follow the last edit: main tells every page of each save (DraftEvent); a page takes
+ * another's draft (`remote`) unless it holds a newer edit of its own (not saved yet, or being saved: its save comes
+ * after, and the other window then takes it). Its own saves are never taken back, so the window being typed in has
+ * no echo and no caret jump. No React here: Node tests drive it.
  */
 import type { AppApi } from "../../../shared/protocol/app-api";
 import { attachmentKind, type AttachmentRef } from "../../../shared/protocol/attachments";
-import type { ChatDraft } from "../../../shared/protocol/drafts";
+import type { ChatDraft, DraftEvent } from "../../../shared/protocol/drafts";
 import { errorText } from "../../../shared/error-text";
 import { base64Blob, readBase64, type PendingAttachment } from "../attachments/attachment-files";
 
@@ -41,8 +46,17 @@ export class DraftCache {
   /** Each file's ref once stored in its chat (content-addressed: storing the same bytes again gives the same ref). */
   private readonly refs = new WeakMap<Blob, AttachmentRef>();
   private readonly problemListeners = new Set<(sessionId: string, problem: string | undefined) => void>();
+  private readonly remoteListeners = new Set<(sessionId: string) => void>();
+  /** Per chat, the revision of the draft this page holds as saved (its own save's, or one it took); unknown: none. */
+  private readonly revisions = new Map<string, number>();
+  /** Another window's draft that came while this page had an edit of its own on the way: decided once that is saved. */
+  private readonly waiting = new Map<string, DraftEvent>();
+  /** This page's id in main's draft events (`saveDraft`'s writer). */
+  readonly writer: string;
 
-  constructor(private readonly app: DraftApi, private readonly delayMs = DRAFT_SAVE_DELAY_MS) {}
+  constructor(private readonly app: DraftApi, private readonly delayMs = DRAFT_SAVE_DELAY_MS, writer?: string) {
+    this.writer = writer ?? `page-${Math.random().toString(36).slice(2, 12)}-${Date.now().toString(36)}`;
+  }
 
   /** The chat's draft if this page holds it (instant), else undefined: `load` it. */
   cached(sessionId: string): PageDraft | undefined {
@@ -123,9 +137,63 @@ export class DraftCache {
     const run = (this.saving.get(sessionId) ?? Promise.resolve()).then(() => this.save(sessionId, files));
     this.saving.set(sessionId, run);
     void run.finally(() => {
-      if (this.saving.get(sessionId) === run) this.saving.delete(sessionId);
+      if (this.saving.get(sessionId) !== run) return;
+      this.saving.delete(sessionId);
+      this.settle(sessionId);
     });
     return run;
+  }
+
+  /**
+   * Main's word that a chat's draft was saved (by any page): another window's newer draft is held from now on and
+   * the composer showing it told (`onRemote`); this page's own is noted only; one older than the draft held is
+   * ignored. While this page has an edit of its own on the way, it waits: that edit, saved after it, wins.
+   */
+  remote(event: DraftEvent): void {
+    const { sessionId, revision } = event;
+    if (event.writer === this.writer) {
+      this.note(sessionId, revision);
+      return;
+    }
+    if (revision <= (this.revisions.get(sessionId) ?? -Infinity)) return;
+    if (this.unsaved.has(sessionId) || this.saving.has(sessionId)) {
+      this.waiting.set(sessionId, event);
+      return;
+    }
+    this.take(event);
+  }
+
+  /** Called with a chat's id when its held draft was replaced by another window's. Returns the unsubscribe. */
+  onRemote(listener: (sessionId: string) => void): () => void {
+    this.remoteListeners.add(listener);
+    return () => this.remoteListeners.delete(listener);
+  }
+
+  /** Nothing of this page's own is on the way for the chat: a draft that waited is taken if it is still the newest. */
+  private settle(sessionId: string): void {
+    if (this.unsaved.has(sessionId) || this.saving.has(sessionId)) return;
+    const waiting = this.waiting.get(sessionId);
+    this.waiting.delete(sessionId);
+    if (waiting && waiting.revision > (this.revisions.get(sessionId) ?? -Infinity)) this.take(waiting);
+  }
+
+  private note(sessionId: string, revision: number | undefined): void {
+    if (typeof revision === "number" && revision > (this.revisions.get(sessionId) ?? -Infinity)) this.revisions.set(sessionId, revision);
+  }
+
+  /** Holds another window's draft: the files this page has already keep their bytes, the others are to fetch. */
+  private take({ sessionId, draft, revision }: DraftEvent): void {
+    this.note(sessionId, revision);
+    const held = this.drafts.get(sessionId);
+    const items: PendingAttachment[] = [];
+    const unfetched: AttachmentRef[] = [];
+    for (const ref of draft.attachments) {
+      const have = held?.items.find((item) => this.refs.get(item.file)?.id === ref.id && !items.includes(item));
+      if (have) items.push(have.name === ref.name ? have : { ...have, name: ref.name });
+      else unfetched.push(ref);
+    }
+    this.drafts.set(sessionId, { text: draft.text, items, ...(unfetched.length > 0 ? { unfetched } : {}) });
+    for (const listener of this.remoteListeners) listener(sessionId);
   }
 
   /** Called with a chat's saving problem in words, or undefined once a save succeeds. Returns the unsubscribe. */
@@ -140,6 +208,7 @@ export class DraftCache {
     this.timers.delete(sessionId);
     this.unsaved.delete(sessionId);
     this.drafts.delete(sessionId);
+    this.waiting.delete(sessionId);
   }
 
   private async save(sessionId: string, files: DraftFiles | undefined): Promise<void> {
@@ -158,7 +227,7 @@ export class DraftCache {
         attachments.push({ ...ref, name: item.name });
       }
       const saved: ChatDraft = { text: draft.text, attachments };
-      await this.app.saveDraft(sessionId, saved);
+      this.note(sessionId, await this.app.saveDraft(sessionId, saved, this.writer));
       this.tell(sessionId, undefined);
     } catch (error) {
       this.tell(sessionId, errorText(error));

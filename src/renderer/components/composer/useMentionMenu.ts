@@ -5,6 +5,7 @@ import { errorText } from "../../../shared/error-text";
 import { matchResources, mentionAt, type MentionAt } from "./mention-menu";
 import type { McpResourceInfo } from "../../../shared/protocol/mcp-host-protocol";
 import { useServices } from "../../context/ServicesContext";
+import { ofChatServers } from "../../../shared/mcp/chat-servers";
 
 /** A row of the `@` menu: a workspace file or folder, or an MCP server's resource. */
 export type MentionRow = WorkspaceEntry | { kind: "resource"; resource: McpResourceInfo };
@@ -31,6 +32,8 @@ export function useMentionMenu(
   caret: number,
   onChoose: (entry: WorkspaceEntry, at: MentionAt) => void,
   onChooseResource: (resource: McpResourceInfo, at: MentionAt) => void,
+  /** The chat's choice of MCP servers (ChatOptions.mcpServers): only their resources are offered. */
+  mcpServers?: readonly string[],
 ) {
   const { app } = useServices();
   const at = mentionAt(draft, caret);
@@ -68,7 +71,7 @@ export function useMentionMenu(
   useEffect(() => setActive(0), [query]);
 
   const files = source ? (found?.matches?.entries ?? []) : [];
-  const resourceRows = query === undefined ? [] : matchResources(resources, query);
+  const resourceRows = query === undefined ? [] : matchResources(ofChatServers(resources, mcpServers), query);
   const entries: MentionRow[] = [...files, ...resourceRows.map((resource) => ({ kind: "resource" as const, resource }))];
   const open = at !== undefined && closedFor !== draft && ((source !== undefined && found !== null) || resourceRows.length > 0);
   const note = source && entries.length === 0

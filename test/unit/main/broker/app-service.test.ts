@@ -56,6 +56,23 @@ describe("the app service behind every page call", () => {
     expect((await service.listSessions()).map((s) => s.id)).not.toContain(chat.id);
   });
 
+  it("tells every page of each saved draft, numbered in the order kept, with the page that saved it; a refused one is not told", async () => {
+    const chat = await service.createSession();
+    const told: unknown[] = [];
+    service.onEvent((event) => event.type === "draft" && told.push(event));
+    const first = await dispatchAppCall(service, "saveDraft", [chat.id, { text: "from window A", attachments: [] }, "page-a"]);
+    const second = await dispatchAppCall(service, "saveDraft", [chat.id, { text: "from window B", attachments: [] }, "page-b"]);
+    expect(second).toBeGreaterThan(first as number);
+    expect(told).toEqual([
+      { type: "draft", sessionId: chat.id, draft: { text: "from window A", attachments: [] }, revision: first, writer: "page-a" },
+      { type: "draft", sessionId: chat.id, draft: { text: "from window B", attachments: [] }, revision: second, writer: "page-b" },
+    ]);
+    await expect(dispatchAppCall(service, "saveDraft", [chat.id, { text: "x", attachments: [] }, "no spaces allowed"])).rejects.toThrow(/invalid arguments/);
+    await expect(service.saveDraft(chat.id, { text: "x".repeat(1_000_001), attachments: [] }, "page-a")).rejects.toThrow(/too long/);
+    expect(told).toHaveLength(2);
+    expect(await service.getDraft(chat.id)).toEqual({ text: "from window B", attachments: [] });
+  });
+
   it("keeps a chat's draft through the checked call, refuses a malformed one, and a deleted chat's draft goes with it", async () => {
     const chat = await service.createSession();
     expect(await dispatchAppCall(service, "getDraft", [chat.id])).toEqual({ text: "", attachments: [] });

@@ -25,6 +25,7 @@ function fakeMain() {
         if (refuse) throw new Error(refuse);
         saved.push(d);
         stored = d;
+        return saved.length;
       }),
     },
   };
@@ -162,5 +163,109 @@ describe("DraftCache", () => {
     await vi.advanceTimersByTimeAsync(10);
     await ok;
     expect(problems).toEqual(["This draft is too long to keep", undefined]);
+  });
+
+  describe("two windows on one chat", () => {
+    /** Main as it is: saves numbered as called, kept in that order, each told to every page (the writer too). */
+    function sharedMain(delayMs = 5) {
+      const pages: DraftCache[] = [];
+      let revision = 0;
+      let stored: ChatDraft = { text: "", attachments: [] };
+      let queue = Promise.resolve();
+      const api = {
+        getDraft: vi.fn(async () => stored),
+        saveDraft: vi.fn(async (sessionId: string, draft: ChatDraft, writer?: string) => {
+          const mine = ++revision;
+          const write = queue.then(() => new Promise<void>((r) => setTimeout(r, delayMs)));
+          queue = write;
+          await write;
+          stored = draft;
+          for (const page of pages) page.remote({ type: "draft", sessionId, draft, revision: mine, ...(writer ? { writer } : {}) });
+          return mine;
+        }),
+      };
+      const page = (name: string) => {
+        const cache = new DraftCache(api, 400, name);
+        const told: string[] = [];
+        cache.onRemote((id) => told.push(cache.cached(id)!.text));
+        pages.push(cache);
+        return { cache, told };
+      };
+      return { api, page, stored: () => stored };
+    }
+
+    it("the other window follows each save; the window typed in is never told its own draft back", async () => {
+      const main = sharedMain();
+      const a = main.page("a");
+      const b = main.page("b");
+      a.cache.change(ID, { text: "typed in A", items: [] }, undefined);
+      await settle(a.cache.flush(ID));
+      expect(b.cache.cached(ID)?.text).toBe("typed in A");
+      expect(b.told).toEqual(["typed in A"]);
+      expect(a.told).toEqual([]);
+      // B took it as saved: showing it saves nothing back (no echo).
+      b.cache.change(ID, { text: "typed in A", items: [] }, undefined);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(main.api.saveDraft).toHaveBeenCalledTimes(1);
+
+      // Then B is typed in: A follows.
+      b.cache.change(ID, { text: "typed in A, then B", items: [] }, undefined);
+      await settle(b.cache.flush(ID));
+      expect(a.cache.cached(ID)?.text).toBe("typed in A, then B");
+      expect(a.told).toEqual(["typed in A, then B"]);
+      expect(b.told).toEqual(["typed in A"]);
+    });
+
+    it("a window with an edit of its own on the way keeps it, and the other then takes it: the last edit wins everywhere", async () => {
+      const main = sharedMain();
+      const a = main.page("a");
+      const b = main.page("b");
+      // B has typed (not saved yet) when A's save arrives: B keeps its edit.
+      a.cache.change(ID, { text: "A's", items: [] }, undefined);
+      b.cache.change(ID, { text: "B's, later", items: [] }, undefined);
+      await settle(a.cache.flush(ID));
+      expect(b.cache.cached(ID)?.text).toBe("B's, later");
+      expect(b.told).toEqual([]);
+      await vi.advanceTimersByTimeAsync(500); // B's own save goes out
+      expect(main.stored().text).toBe("B's, later");
+      expect(a.cache.cached(ID)?.text).toBe("B's, later");
+      expect(b.cache.cached(ID)?.text).toBe("B's, later");
+    });
+
+    it("saves crossing each other end with both windows on the one main kept (the later)", async () => {
+      const main = sharedMain();
+      const a = main.page("a");
+      const b = main.page("b");
+      b.cache.change(ID, { text: "B first", items: [] }, undefined);
+      const first = b.cache.flush(ID);
+      a.cache.change(ID, { text: "A second", items: [] }, undefined);
+      const second = a.cache.flush(ID);
+      await vi.advanceTimersByTimeAsync(100);
+      await Promise.all([first, second]);
+      expect(main.stored().text).toBe("A second");
+      expect(a.cache.cached(ID)?.text).toBe("A second");
+      expect(b.cache.cached(ID)?.text).toBe("A second");
+      expect(a.told).toEqual([]); // B's older save, come while A's was on the way, was dropped
+    });
+
+    it("another window's files come as refs to fetch; those this window has keep their bytes", async () => {
+      const main = sharedMain();
+      const files = fakeFiles();
+      const a = main.page("a");
+      const b = main.page("b");
+      const one = file("one", "first file");
+      a.cache.change(ID, { text: "see the files", items: [one] }, files);
+      await settle(a.cache.flush(ID));
+      expect(b.cache.cached(ID)?.items).toEqual([]);
+      expect(b.cache.cached(ID)?.unfetched?.map((r) => r.name)).toEqual(["one.md"]);
+      const fetched = await b.cache.fetchFiles(ID, files);
+      expect(await fetched[0].file.text()).toBe("first file");
+      // B adds one: A keeps its own bytes for "one" and fetches only the new one.
+      b.cache.change(ID, { text: "see the files", items: [...fetched, file("two", "second")] }, files);
+      await settle(b.cache.flush(ID));
+      expect(a.cache.cached(ID)?.items).toEqual([one]);
+      expect(a.cache.cached(ID)?.unfetched?.map((r) => r.name)).toEqual(["two.md"]);
+      expect(files.puts).toEqual(["one.md", "two.md"]);
+    });
   });
 });

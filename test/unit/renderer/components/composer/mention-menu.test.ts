@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchResources, mentionAt, withMention } from "../../../../../src/renderer/components/composer/mention-menu";
+import { matchResources, mentionAt, withMention, withoutMention } from "../../../../../src/renderer/components/composer/mention-menu";
 import type { McpResourceInfo } from "../../../../../src/shared/protocol/mcp-host-protocol";
 
 describe("mentionAt", () => {
@@ -19,8 +19,28 @@ describe("mentionAt", () => {
 
 describe("withMention", () => {
   it("puts the chosen path in place of what was typed, a folder with its slash, the caret after it", () => {
-    expect(withMention("explain @cs", mentionAt("explain @cs", 11)!, "src/csv.ts", false)).toEqual({ draft: "explain @src/csv.ts ", caret: 20 });
-    expect(withMention("@s please", mentionAt("@s please", 2)!, "src", true)).toEqual({ draft: "@src/ please", caret: 6 });
+    expect(withMention("explain @cs", mentionAt("explain @cs", 11)!, "src/csv.ts", false)).toEqual({ draft: "explain @src/csv.ts ", caret: 20, inserted: "@src/csv.ts " });
+    expect(withMention("@s please", mentionAt("@s please", 2)!, "src", true)).toEqual({ draft: "@src/ please", caret: 6, inserted: "@src/ " });
+  });
+});
+
+describe("withoutMention (the mentioned file was refused)", () => {
+  it("takes the inserted @path out, the caret moving with the text before it", () => {
+    expect(withoutMention("not @logo.bin ", "@logo.bin ", 4, 14)).toEqual({ draft: "not ", caret: 4 });
+    // Typed on after it meanwhile: the caret stays after what was typed.
+    expect(withoutMention("not @logo.bin and more", "@logo.bin ", 4, 22)).toEqual({ draft: "not and more", caret: 12 });
+    // The caret before it does not move.
+    expect(withoutMention("not @logo.bin x", "@logo.bin ", 4, 2)).toEqual({ draft: "not x", caret: 2 });
+  });
+
+  it("of two alike, removes the one nearest where it was put; text typed before it shifted it", () => {
+    expect(withoutMention("@a.bin and @a.bin ", "@a.bin ", 11, 18)).toEqual({ draft: "@a.bin and ", caret: 11 });
+    expect(withoutMention("hello @a.bin ", "@a.bin ", 0, 13)).toEqual({ draft: "hello ", caret: 6 });
+  });
+
+  it("leaves a draft whose mention the user edited meanwhile", () => {
+    expect(withoutMention("not @logo.b", "@logo.bin ", 4, 11)).toBeUndefined();
+    expect(withoutMention("", "@logo.bin ", 0, 0)).toBeUndefined();
   });
 });
 
