@@ -42,16 +42,18 @@ export interface SessionSecurityOptions {
 }
 
 /**
- * Denies permission requests and checks unless `permissionGranted` says otherwise. In development, adds the CSP
+ * Denies permission requests and checks unless `permissionGranted` says otherwise, judged by the asking frame. In development, adds the CSP
  * header to the dev server's pages (the shipped page gets it from the app:// handler). Call once per session
  * (`session.defaultSession` unless windows get their own partitions), before any window loads.
  */
 export function hardenSession(ses: Session, options: SessionSecurityOptions): void {
   const { devServerOrigin } = options;
-  ses.setPermissionRequestHandler((contents, permission, callback) => {
-    callback(permissionGranted(permission, contents.getURL(), devServerOrigin));
+  // The frame that asks decides (its URL, a check's origin too), not the window's page (contents.getURL()).
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(permissionGranted(permission, { requestingUrl: details.requestingUrl }, devServerOrigin));
   });
-  ses.setPermissionCheckHandler((contents, permission) => permissionGranted(permission, contents?.getURL(), devServerOrigin));
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    permissionGranted(permission, { requestingUrl: details.requestingUrl, requestingOrigin }, devServerOrigin));
   if (devServerOrigin === undefined) return;
   const policy = contentSecurityPolicy({ devServer: true });
   ses.webRequest.onHeadersReceived((details, callback) => {
