@@ -20,7 +20,8 @@ import { desktopNotifications } from "./desktop-notifications";
 import { appApiWith, registerIpc } from "./ipc";
 import { installApplicationMenu } from "./menu";
 import { safeStorageCipher } from "./safe-storage-cipher";
-import { hardenSession, openExternalLink } from "./security";
+import { applySpellCheck, hardenSession, openExternalLink } from "./security";
+import { spellCheckConfig } from "../app-page/spell-check";
 import { claimSingleInstance } from "./single-instance";
 import { applyUserDataFolder } from "./user-data";
 import { UtilityWorkerLauncher } from "./utility-worker-launcher";
@@ -74,6 +75,14 @@ async function start(): Promise<ChatWindows> {
   const sessionExists = (id: string) => index.isLive(id);
 
   hardenSession(session.defaultSession, { devServerOrigin });
+  // Spell checking as Settings say (off unless turned on: it downloads dictionaries on Windows and Linux).
+  applySpellCheck(session.defaultSession, spellCheckConfig(settings.get()));
+  let spellCheckOn = settings.get().spellCheck === true;
+  settings.subscribe((next) => {
+    if ((next.spellCheck === true) === spellCheckOn) return;
+    spellCheckOn = next.spellCheck === true;
+    applySpellCheck(session.defaultSession, spellCheckConfig(next));
+  });
   serveAppPages(pageRoot);
   // How the app ends (main/lifecycle/quit-sequence.ts): a user's quit cleans up within 6 s; a restart, shutdown or
   // logout never asks and exits within 1 s, main's state saved first.
@@ -209,6 +218,9 @@ async function start(): Promise<ChatWindows> {
 }
 
 applyUserDataFolder();
+// Every session starts with spell checking off and no way to fetch dictionaries, before anything could load one;
+// start() then applies the user's setting.
+app.on("session-created", (created) => applySpellCheck(created, spellCheckConfig(undefined)));
 // Windows shows toasts, and groups taskbar buttons, by this id: it must be the installer's shortcut's (appId).
 const userModelId = appUserModelId(process.platform, app.isPackaged);
 if (userModelId !== undefined) app.setAppUserModelId(userModelId);

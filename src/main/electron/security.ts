@@ -7,6 +7,7 @@
 import { shell, type BrowserWindow, type Session, type WebPreferences } from "electron";
 import { navigationVerdict, type NavigationVerdict } from "../app-page/navigation-lock";
 import { permissionGranted } from "../app-page/page-permissions";
+import type { SpellCheckConfig } from "../app-page/spell-check";
 import { secureWebPreferences as preferences } from "../app-page/web-preferences";
 import { contentSecurityPolicy } from "../../shared/security/content-security-policy";
 
@@ -79,4 +80,13 @@ function openExternally(verdict: NavigationVerdict): void {
   if (url === undefined) return;
   // No handler for the scheme (a machine without a mail client) must not become an unhandled rejection in main.
   shell.openExternal(url).catch((error: unknown) => console.error(`paddock: could not open ${url}: ${(error as Error).message}`));
+}
+
+/**
+ * Sets up the session's spell checker (main/app-page/spell-check.ts): the dictionaries' address first, so a
+ * dictionary load the change starts already uses it.
+ */
+export function applySpellCheck(ses: Session, config: SpellCheckConfig): void {
+  ses.setSpellCheckerDictionaryDownloadURL(config.dictionaryUrl);
+  ses.setSpellCheckerEnabled(config.enabled);
 }
