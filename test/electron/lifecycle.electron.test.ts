@@ -106,6 +106,8 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: the system ending i
     await send(page, slowPrompt("Count while the system ends.", 600, 30));
     await page.getByTestId("stop-button").waitFor();
     await expect.poll(() => lastText(page)).toContain("step3 ");
+    // Checkpoints reach the disk within half a second of a change: "step3" is on disk before the system ends the app.
+    await page.waitForTimeout(1_500);
     const settings = await bridgeCall<Settings>(page, "getSettings", []);
     return { dir, electronApp, page, sessionId: settings.windows[0].sessionId };
   }
