@@ -4,6 +4,10 @@
  * binary is not fetched by `npm install`; this fetches it on the first start (Electron's own install step), and where
  * it cannot (offline, a blocked download) says in plain words what is missing and what works meanwhile, instead of a
  * stack trace.
+ *
+ * The app it starts is unpackaged: on macOS and Windows it keeps its data (and its single-instance lock) in
+ * `<appData>/Paddock Dev`, never the installed app's `Paddock` (src/main/lifecycle/data-folder.ts), so both can run
+ * side by side; `PADDOCK_USER_DATA=<dir>` picks another.
  */
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";

@@ -138,6 +138,12 @@ export interface Core<Port> {
    * about five seconds whatever the workers do.
    */
   shutdown(): Promise<void>;
+  /**
+   * Writes what main holds in memory and would write later (the session index, the search index) now, stopping
+   * nothing: the system may end the process next (Windows' session end, a shutdown). Rejects if the index could not
+   * be written.
+   */
+  savePending(): Promise<void>;
 }
 
 export async function createCore<Port = never>(options: CoreOptions<Port>): Promise<Core<Port>> {
@@ -309,6 +315,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
         await index.flush().catch(() => undefined);
         await search.dispose();
       })()),
+    savePending: async () => {
+      await Promise.all([index.flush(), search.flush()]);
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import type { AppEvent } from "../../shared/protocol/app-api";
 import { COMMAND_CHANNEL, EVENT_CHANNEL, SESSION_PORT_CHANNEL, type PageCommand, type SessionPortMessage } from "../../shared/protocol/desktop-bridge";
 import type { WindowBounds } from "../../shared/settings/schema";
 import type { SessionBroker } from "../broker/session-broker";
+import { LOAD_TIMEOUT_MS, PageLoadWatch, RELOAD_URL, type LoadAction } from "../app-page/load-failure";
 import type { CloseGuard } from "./confirm-close";
 import { hardenWindow, secureWebPreferences } from "./security";
 import type { WindowStateTracker } from "./window-state";
@@ -74,7 +75,47 @@ export class ChatWindows {
     const contentsId = win.webContents.id;
     this.#byWindowId.set(windowId, chat);
     this.#byContentsId.set(contentsId, chat);
-    win.once("ready-to-show", () => (maximized ? win.maximize() : win.show())); // maximize() shows it too
+    // Shown once painted; a page that fails to load, or has not loaded in time, shows with an error page instead of
+    // leaving an invisible window that keeps the app alive (app-page/load-failure.ts decides).
+    const watch = new PageLoadWatch();
+    let loadTimer: NodeJS.Timeout | undefined;
+    const act = (action: LoadAction) => {
+      if (action.kind === "none" || win.isDestroyed()) return;
+      if (action.kind === "show-error") {
+        clearTimeout(loadTimer);
+        win.webContents.loadURL(action.page).catch(() => undefined); // a failure of its own is did-fail-load's
+      }
+      if (!win.isVisible()) {
+        if (maximized) win.maximize(); // maximize() shows it too
+        else win.show();
+      }
+    };
+    const armLoadTimer = () => {
+      clearTimeout(loadTimer);
+      loadTimer = setTimeout(() => act(watch.timedOut()), LOAD_TIMEOUT_MS);
+    };
+    /** Loads the app's page again on the chat the window shows (not webContents.reload(): the URL names the chat it opened on). */
+    const reloadPage = (failureText: string) => {
+      if (win.isDestroyed()) return;
+      watch.reloading();
+      armLoadTimer();
+      const current = chat.sessionId !== undefined && this.#options.sessionExists(chat.sessionId) ? chat.sessionId : undefined;
+      this.#options.loadPage(win, current).catch((error: unknown) => {
+        if (!watch.showingError) this.#options.warn(`${failureText}: ${(error as Error).message}`);
+      });
+    };
+    win.once("ready-to-show", () => {
+      clearTimeout(loadTimer);
+      act(watch.readyToShow());
+    });
+    win.webContents.on("did-finish-load", () => watch.finished());
+    win.webContents.on("did-fail-load", (_event, code, description, url, isMainFrame) => {
+      act(watch.failed({ code, description, url, isMainFrame }));
+    });
+    // The error page's Reload (hardenWindow's will-navigate handler has already stopped the navigation itself).
+    win.webContents.on("will-navigate", (event) => {
+      if (event.url === RELOAD_URL && watch.showingError) reloadPage("A window could not load its page");
+    });
     let lastReload = 0;
     win.webContents.on("render-process-gone", (_event, details) => {
       if (details.reason === "clean-exit" || win.isDestroyed()) return;
@@ -88,16 +129,10 @@ export class ChatWindows {
       lastReload = now;
       // A task later: navigating from inside this event re-enters Chromium's process-death notification, which
       // some Electron versions answer by crashing main (electron/electron#51900).
-      setTimeout(() => {
-        if (win.isDestroyed()) return;
-        // Not webContents.reload(): the page's URL names the chat the window opened on, maybe not the one it shows.
-        const current = chat.sessionId !== undefined && this.#options.sessionExists(chat.sessionId) ? chat.sessionId : undefined;
-        this.#options.loadPage(win, current).catch((error: unknown) => {
-          this.#options.warn(`A window could not reload its page after a crash: ${(error as Error).message}`);
-        });
-      }, 0);
+      setTimeout(() => reloadPage("A window could not reload its page after a crash"), 0);
     });
     win.on("closed", () => {
+      clearTimeout(loadTimer);
       this.#byWindowId.delete(windowId);
       this.#byContentsId.delete(contentsId);
       for (const sessionId of chat.attached) this.#options.broker.detach(sessionId, chat.viewerId);
@@ -105,8 +140,9 @@ export class ChatWindows {
     });
     const shown = sessionId !== undefined && this.#options.sessionExists(sessionId) ? sessionId : undefined;
     if (shown !== undefined) this.show(win, shown);
+    armLoadTimer();
     this.#options.loadPage(win, shown).catch((error: unknown) => {
-      this.#options.warn(`A window could not load its page: ${(error as Error).message}`);
+      if (!watch.showingError) this.#options.warn(`A window could not load its page: ${(error as Error).message}`);
     });
     return win;
   }

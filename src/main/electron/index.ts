@@ -20,12 +20,16 @@ import { desktopNotifications } from "./desktop-notifications";
 import { appApiWith, registerIpc } from "./ipc";
 import { installApplicationMenu } from "./menu";
 import { safeStorageCipher } from "./safe-storage-cipher";
-import { hardenSession, openExternalLink } from "./security";
+import { applySpellCheck, hardenSession, openExternalLink } from "./security";
+import { spellCheckConfig } from "../app-page/spell-check";
 import { claimSingleInstance } from "./single-instance";
-import { applyUserDataOverride } from "./user-data";
+import { applyUserDataFolder } from "./user-data";
 import { UtilityWorkerLauncher } from "./utility-worker-launcher";
 import { WindowStateTracker } from "./window-state";
 import { emptyChatToReuse } from "../../shared/protocol/empty-chat";
+import { appUserModelId } from "../lifecycle/app-identity";
+import { QuitSequence } from "../lifecycle/quit-sequence";
+import { watchSystemEnd } from "./system-end";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The built renderer, served as app://paddock/ (never loaded from file://). */
@@ -43,9 +47,6 @@ function loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<vo
   if (sessionId !== undefined) url.searchParams.set(SESSION_QUERY_PARAM, sessionId);
   return win.loadURL(url.href);
 }
-
-/** The whole cleanup after the last window closed, at most; then the app exits whatever is left. */
-const QUIT_LIMIT_MS = 6_000;
 
 /** Builds everything after app ready; returns the window manager for the single-instance hand-over. */
 async function start(): Promise<ChatWindows> {
@@ -74,10 +75,31 @@ async function start(): Promise<ChatWindows> {
   const sessionExists = (id: string) => index.isLive(id);
 
   hardenSession(session.defaultSession, { devServerOrigin });
+  // Spell checking as Settings say (off unless turned on: it downloads dictionaries on Windows and Linux).
+  applySpellCheck(session.defaultSession, spellCheckConfig(settings.get()));
+  let spellCheckOn = settings.get().spellCheck === true;
+  settings.subscribe((next) => {
+    if ((next.spellCheck === true) === spellCheckOn) return;
+    spellCheckOn = next.spellCheck === true;
+    applySpellCheck(session.defaultSession, spellCheckConfig(next));
+  });
   serveAppPages(pageRoot);
+  // How the app ends (main/lifecycle/quit-sequence.ts): a user's quit cleans up within 6 s; a restart, shutdown or
+  // logout never asks and exits within 1 s, main's state saved first.
+  const quitSequence: QuitSequence = new QuitSequence({
+    cleanUp: () => core.shutdown(),
+    saveState: async () => {
+      tracker.flush();
+      await core.savePending();
+    },
+    quit: () => app.quit(),
+    exit: () => app.exit(0),
+    report: (text, error) => console.error(`paddock: ${text}`, error),
+  });
+  watchSystemEnd(quitSequence);
   // The guard first: the tracker's before-quit listener must see a quit the guard cancelled as prevented.
   const closeGuard = new CloseGuard({
-    agentsToConfirm: () => core.agentsToConfirm(),
+    agentsToConfirm: () => quitSequence.agentsToConfirm(() => core.agentsToConfirm()),
     lastWindowQuits: process.platform !== "darwin",
   });
   const tracker = new WindowStateTracker(settings);
@@ -185,24 +207,23 @@ async function start(): Promise<ChatWindows> {
     // macOS apps stay in the Dock with no window (their agents work on); elsewhere the last window closing quits.
     if (process.platform !== "darwin") app.quit();
   });
-  let cleaning = false;
   app.on("will-quit", (event) => {
-    // Workers abort and flush their transcripts and the index reaches disk before the process goes. core.shutdown
-    // bounds the workers (about 5 s); QUIT_LIMIT_MS bounds the whole, index write included. app.exit ends the quit
-    // without a second before-quit (which would save the window list again, by then empty): preventing will-quit
-    // resets Electron's quitting state, so app.quit() here would start the quit over.
+    // Workers abort and flush their transcripts and the index reaches disk before the process goes, within the
+    // sequence's bound. It ends in app.exit, without a second before-quit (which would save the window list again,
+    // by then empty): preventing will-quit resets Electron's quitting state, so app.quit() here would start over.
     event.preventDefault();
-    if (cleaning) return;
-    cleaning = true;
-    const limit = new Promise<void>((resolve) => setTimeout(resolve, QUIT_LIMIT_MS));
-    void Promise.race([core.shutdown(), limit])
-      .catch((error: unknown) => console.error("paddock: cleanup before quitting failed", error))
-      .finally(() => app.exit(0));
+    quitSequence.cleanUp();
   });
   return chatWindows;
 }
 
-applyUserDataOverride();
+applyUserDataFolder();
+// Every session starts with spell checking off and no way to fetch dictionaries, before anything could load one;
+// start() then applies the user's setting.
+app.on("session-created", (created) => applySpellCheck(created, spellCheckConfig(undefined)));
+// Windows shows toasts, and groups taskbar buttons, by this id: it must be the installer's shortcut's (appId).
+const userModelId = appUserModelId(process.platform, app.isPackaged);
+if (userModelId !== undefined) app.setAppUserModelId(userModelId);
 app.enableSandbox();
 // Before ready, as Electron requires; the handler itself is installed in start().
 registerAppScheme();

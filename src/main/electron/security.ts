@@ -7,6 +7,7 @@
 import { shell, type BrowserWindow, type Session, type WebPreferences } from "electron";
 import { navigationVerdict, type NavigationVerdict } from "../app-page/navigation-lock";
 import { permissionGranted } from "../app-page/page-permissions";
+import type { SpellCheckConfig } from "../app-page/spell-check";
 import { secureWebPreferences as preferences } from "../app-page/web-preferences";
 import { contentSecurityPolicy } from "../../shared/security/content-security-policy";
 
@@ -42,16 +43,18 @@ export interface SessionSecurityOptions {
 }
 
 /**
- * Denies permission requests and checks unless `permissionGranted` says otherwise. In development, adds the CSP
+ * Denies permission requests and checks unless `permissionGranted` says otherwise, judged by the asking frame. In development, adds the CSP
  * header to the dev server's pages (the shipped page gets it from the app:// handler). Call once per session
  * (`session.defaultSession` unless windows get their own partitions), before any window loads.
  */
 export function hardenSession(ses: Session, options: SessionSecurityOptions): void {
   const { devServerOrigin } = options;
-  ses.setPermissionRequestHandler((contents, permission, callback) => {
-    callback(permissionGranted(permission, contents.getURL(), devServerOrigin));
+  // The frame that asks decides (its URL, a check's origin too), not the window's page (contents.getURL()).
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(permissionGranted(permission, { requestingUrl: details.requestingUrl }, devServerOrigin));
   });
-  ses.setPermissionCheckHandler((contents, permission) => permissionGranted(permission, contents?.getURL(), devServerOrigin));
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    permissionGranted(permission, { requestingUrl: details.requestingUrl, requestingOrigin }, devServerOrigin));
   if (devServerOrigin === undefined) return;
   const policy = contentSecurityPolicy({ devServer: true });
   ses.webRequest.onHeadersReceived((details, callback) => {
@@ -77,4 +80,13 @@ function openExternally(verdict: NavigationVerdict): void {
   if (url === undefined) return;
   // No handler for the scheme (a machine without a mail client) must not become an unhandled rejection in main.
   shell.openExternal(url).catch((error: unknown) => console.error(`paddock: could not open ${url}: ${(error as Error).message}`));
+}
+
+/**
+ * Sets up the session's spell checker (main/app-page/spell-check.ts): the dictionaries' address first, so a
+ * dictionary load the change starts already uses it.
+ */
+export function applySpellCheck(ses: Session, config: SpellCheckConfig): void {
+  ses.setSpellCheckerDictionaryDownloadURL(config.dictionaryUrl);
+  ses.setSpellCheckerEnabled(config.enabled);
 }

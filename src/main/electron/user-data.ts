@@ -1,13 +1,14 @@
 /**
- * Where Paddock keeps its files (their layout inside the folder: `dataFiles` in broker/core.ts).
- * `PADDOCK_USER_DATA=<dir>` moves everything (settings, keys, sessions, Chromium's
- * own data, and the single-instance lock) into `<dir>`: for portable installs, a second profile, or tests.
+ * Where Paddock keeps its files (their layout inside the folder: `dataFiles` in broker/core.ts; which folder:
+ * main/lifecycle/data-folder.ts). `PADDOCK_USER_DATA=<dir>` moves everything (settings, keys, sessions, Chromium's
+ * own data, and the single-instance lock) into `<dir>`; an unpackaged run on macOS and Windows keeps its own folder
+ * beside the installed app's.
  */
-import { resolve } from "node:path";
 import { app } from "electron";
+import { dataFolder } from "../lifecycle/data-folder";
 
-/** Applies `PADDOCK_USER_DATA` if set. Call first, before the single-instance lock and before app ready. */
-export function applyUserDataOverride(env: NodeJS.ProcessEnv = process.env): void {
-  const dir = env.PADDOCK_USER_DATA?.trim();
-  if (dir) app.setPath("userData", resolve(dir));
+/** Sets the user-data folder when it is not Electron's default. Call first, before the single-instance lock and before app ready. */
+export function applyUserDataFolder(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = dataFolder({ override: env.PADDOCK_USER_DATA, packaged: app.isPackaged, appData: app.getPath("appData"), platform: process.platform });
+  if (dir) app.setPath("userData", dir);
 }

@@ -50,5 +50,7 @@ export interface AppServices {
   folderDialog?: boolean;
   /** Main can show the system's save dialog (`saveSessionExport`): the desktop app. Elsewhere the page downloads files. */
   saveDialog?: boolean;
+  /** Main runs the page's spell checker (the desktop app), and Settings offers to turn it on. Elsewhere the browser's own applies. */
+  spellChecker?: boolean;
 }
 

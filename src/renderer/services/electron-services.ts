@@ -23,6 +23,7 @@ export function createElectronServices(bridge: PaddockBridge, location: Location
     onCommand: (listener) => bridge.onCommand(listener),
     folderDialog: true,
     saveDialog: true,
+    spellChecker: true,
     // Main sends only AppEvents on this channel (and the preload passes on only objects with a type).
     onEvent: (listener) => bridge.onEvent((event) => listener(event as AppEvent)),
     openSession(sessionId) {

@@ -224,6 +224,11 @@ export const SettingsSchema = Type.Object(
      * checks a credentials file on disk); pages cannot patch them. Absent: none set.
      */
     cloudProviders: Type.Optional(CloudProvidersSettingsSchema),
+    /**
+     * The desktop app checks spelling as the user types. Off unless turned on: on Windows and Linux Chromium then
+     * downloads the language's dictionary from Google's servers (main/app-page/spell-check.ts). Absent: off.
+     */
+    spellCheck: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -250,6 +255,7 @@ export const SettingsPatchSchema = Type.Object(
     onboarded: Type.Optional(Type.Boolean()),
     /** Replaces the whole list, as `customProviders` does. */
     addedModels: Type.Optional(Type.Array(AddedModelSchema, { maxItems: MAX_ADDED_MODELS })),
+    spellCheck: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

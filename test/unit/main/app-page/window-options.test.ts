@@ -58,12 +58,33 @@ describe("the page's origin", () => {
   });
 
   it("grants the page writing the clipboard, and nothing else to anyone", () => {
-    expect(permissionGranted("clipboard-sanitized-write", appPageUrl())).toBe(true);
-    expect(permissionGranted("clipboard-sanitized-write", "https://evil.example/")).toBe(false);
-    expect(permissionGranted("clipboard-sanitized-write", undefined)).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: appPageUrl() })).toBe(true);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: "https://evil.example/" })).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", {})).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: "", requestingOrigin: "" })).toBe(false);
     for (const permission of ["media", "geolocation", "notifications", "clipboard-read", "openExternal", "fullscreen"]) {
-      expect(permissionGranted(permission, appPageUrl()), permission).toBe(false);
+      expect(permissionGranted(permission, { requestingUrl: appPageUrl(), requestingOrigin: APP_ORIGIN }), permission).toBe(false);
     }
+  });
+
+  it("judges the frame that asks, by its URL and (a check's) origin, not the window's page", () => {
+    // A check: Electron gives the asking frame's origin, and its URL when it has one; both must be the app's.
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: appPageUrl("s-1"), requestingOrigin: APP_ORIGIN })).toBe(true);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingOrigin: APP_ORIGIN })).toBe(true);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingOrigin: `${APP_ORIGIN}/` })).toBe(true);
+    // A frame of another origin inside the app's page: its own URL and origin say so, whatever the page is.
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: "https://ads.example/frame", requestingOrigin: "https://ads.example" })).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: appPageUrl(), requestingOrigin: "https://ads.example" })).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: "https://ads.example/", requestingOrigin: APP_ORIGIN })).toBe(false);
+    // Another file on the app's origin is not the page; neither is an origin that is a whole URL.
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: "app://paddock/assets/x.js" })).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingOrigin: "app://paddock/index.html" })).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingOrigin: "app://other" })).toBe(false);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingOrigin: "not an origin" })).toBe(false);
+    // In development, the dev server's page and origin.
+    const dev = "http://localhost:5173";
+    expect(permissionGranted("clipboard-sanitized-write", { requestingUrl: `${dev}/?session=s-1`, requestingOrigin: dev }, dev)).toBe(true);
+    expect(permissionGranted("clipboard-sanitized-write", { requestingOrigin: "http://localhost:5174" }, dev)).toBe(false);
   });
 });
 
