@@ -149,6 +149,22 @@ describe("search across chats in the sidebar", () => {
       await host.stop();
     }
   }, 60_000);
+  it("results open in the sidebar follow a reply that lands after the search was typed", async () => {
+    const host = await startHost(dataWithChats([]));
+    try {
+      const { page, problems } = await openChat(browser, host);
+      await page.getByTestId("session-search").fill("petrel");
+      await poll(() => page.getByTestId("message-results").textContent()).toContain("No messages match.");
+      await send(page, `Name a seabird ${turn({ text: "The storm petrel walks on water." })}`);
+      await replies(page, 1);
+      // Nobody typed again: the results are asked for anew as the chat changes.
+      await poll(() => page.getByTestId("message-hit").count()).toBe(2);
+      expect(await page.getByTestId("message-results").textContent()).toContain("The storm petrel walks on water.");
+      expect(problems).toEqual([]);
+    } finally {
+      await host.stop();
+    }
+  }, 60_000);
 });
 
 describe("find in a chat", () => {

@@ -5,6 +5,12 @@ import { errorText } from "../../../shared/error-text";
 
 interface MessageSearchResultsProps {
   query: string;
+  /**
+   * The chats as the sidebar lists them: a new list (a reply landed, a chat went idle) asks again, since main reads
+   * what a chat gained into its index when that chat's status changes. Without it, results asked for while a reply
+   * was landing would stay without it.
+   */
+  chats: readonly unknown[];
   onOpen(hit: MessageHit): void;
 }
 
@@ -16,7 +22,7 @@ const LIMIT = 20;
  * The sidebar's search in message text, across chats: main's index answers (`searchMessages`); each result shows
  * its chat, who said it and a snippet with the matching words marked, and opens the chat at that message.
  */
-export function MessageSearchResults({ query, onOpen }: MessageSearchResultsProps) {
+export function MessageSearchResults({ query, chats, onOpen }: MessageSearchResultsProps) {
   const { app } = useServices();
   const [result, setResult] = useState<{ query: string; found: MessageSearchResult } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -47,7 +53,7 @@ export function MessageSearchResults({ query, onOpen }: MessageSearchResultsProp
       clearTimeout(timer);
       clearTimeout(retry);
     };
-  }, [app, query, trimmed]);
+  }, [app, query, trimmed, chats]);
 
   if (trimmed === "") return null;
   const hits = result?.found.hits ?? [];

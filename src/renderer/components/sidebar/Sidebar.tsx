@@ -135,7 +135,7 @@ export function Sidebar(props: SidebarProps) {
             </div>
           ))
         )}
-        <MessageSearchResults query={query} onOpen={onOpenMessage} />
+        <MessageSearchResults query={query} chats={sessions} onOpen={onOpenMessage} />
       </div>
       <div className="sidebar-bottom">
         <button type="button" className={`btn btn-ghost settings-button${settingsOpen ? " active" : ""}`}

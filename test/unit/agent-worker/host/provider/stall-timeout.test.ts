@@ -25,16 +25,18 @@ function guarded(turn: ScriptedTurn, idleMs: number, signal?: AbortSignal) {
 
 describe("withStallTimeout", () => {
   it("ends a reply that stops arriving as a timeout error, keeping the text that came", async () => {
-    const stream = guarded({ text: "first words and then silence", chunkChars: 6, hangAfterChunks: 2 }, 300);
+    // 1.5 s: long enough that a loaded machine's slow first answer is not taken for "no response" at all.
+    const stream = guarded({ text: "first words and then silence", chunkChars: 6, hangAfterChunks: 2 }, 1_500);
     const message = await stream.result();
     expect(message.stopReason).toBe("error");
-    expect(message.errorMessage).toBe("Request timed out: the provider sent nothing for 0.3 s.");
+    expect(message.errorMessage).toBe("Request timed out: the provider sent nothing for 1.5 s.");
     expect(message.content).toEqual([{ type: "text", text: "first words " }]);
   });
 
   it("lets a slow but steady reply finish: the clock restarts with every event", async () => {
-    const text = "steady ".repeat(12);
-    const message = await guarded({ text, chunkChars: 7, tokensPerSecond: 20 }, 300).result(); // one chunk per ~90 ms
+    // One chunk per ~90 ms for ~1.6 s in all: longer than the 1 s guard, each gap far shorter.
+    const text = "steady ".repeat(18);
+    const message = await guarded({ text, chunkChars: 7, tokensPerSecond: 20 }, 1_000).result();
     expect(message.stopReason).toBe("stop");
     expect(message.content).toEqual([{ type: "text", text }]);
   });
@@ -50,7 +52,7 @@ describe("withStallTimeout", () => {
 
 describe("withStallTimeout, read event by event as the agent loop reads it", () => {
   it("hands every event on and ends a stalled reply with the timeout error, in the events and in result()", async () => {
-    const stream = guarded({ text: "first words and then silence", chunkChars: 6, hangAfterChunks: 2 }, 300);
+    const stream = guarded({ text: "first words and then silence", chunkChars: 6, hangAfterChunks: 2 }, 1_500);
     const types: string[] = [];
     let last: unknown;
     for await (const event of stream) {
@@ -58,7 +60,7 @@ describe("withStallTimeout, read event by event as the agent loop reads it", () 
       last = event;
     }
     expect(types.at(-1)).toBe("error");
-    expect(last).toMatchObject({ type: "error", reason: "error", error: { stopReason: "error", errorMessage: "Request timed out: the provider sent nothing for 0.3 s." } });
-    expect((await stream.result()).errorMessage).toBe("Request timed out: the provider sent nothing for 0.3 s.");
+    expect(last).toMatchObject({ type: "error", reason: "error", error: { stopReason: "error", errorMessage: "Request timed out: the provider sent nothing for 1.5 s." } });
+    expect((await stream.result()).errorMessage).toBe("Request timed out: the provider sent nothing for 1.5 s.");
   });
 });
