@@ -277,3 +277,28 @@ export function captureConsole(log: AppLog, source = "main", target: Console = c
   });
   return () => methods.forEach((method, i) => (target[method] = originals[i]!));
 }
+
+/** A child process's place in the log: the log, and what kind of process it is ("worker", "mcp"). */
+export interface ChildLog {
+  log: AppLog;
+  kind: string;
+}
+
+/**
+ * Logs a child's stdout and stderr, each line led by `<kind> <pid>` (and the label given later: a worker's chat), and
+ * `stderr` for its error stream. Returns the function that sets the label.
+ */
+export function logChildOutput(
+  child: ChildLog | undefined,
+  pid: () => number | undefined,
+  streams: { stdout?: LogSource | null; stderr?: LogSource | null },
+): (label: string) => void {
+  let label = "";
+  if (!child) return () => {};
+  const name = () => `${child.kind} ${pid() ?? "?"}${label ? ` ${label}` : ""}`;
+  child.log.capture(streams.stdout, name);
+  child.log.capture(streams.stderr, () => `${name()} stderr`);
+  return (next) => {
+    label = next;
+  };
+}
