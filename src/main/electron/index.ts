@@ -99,6 +99,7 @@ async function start(): Promise<ChatWindows> {
     enabled: () => settings.get().background.notifications,
     isInFront: (id) => chatWindows.isInFront(id),
     reveal: (id) => chatWindows.reveal(id),
+    tellUser: (text) => service.notify("warning", text),
   });
   service.onEvent((event) => {
     chatWindows.broadcast(event);
