@@ -17,7 +17,7 @@ export function LogsFolder() {
   return (
     <div className="field field-wide" data-testid="logs-folder">
       <div className="field-label">
-        <span>Logs</span>
+        <span className="field-label-text">Logs</span>
         <div className="field-hint">
           What Paddock and its agents print, with API keys hidden: attach it to a bug report. Kept to three files of 5 MB.
         </div>
