@@ -10,6 +10,9 @@ import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import { AppLog, LOG_FILE_NAME } from "../../src/main/logs/app-log";
 import { logRedactor } from "../../src/main/logs/log-redaction";
 import { TempFolders } from "../../testkit/temp-folders";
+import { createTestCore } from "../../testkit/test-core";
+import { WORKER_FILE } from "../../testkit/worker-harness";
+import type { WorkerLauncher, WorkerProcess } from "../../src/main/broker/worker-process";
 
 const temp = new TempFolders("paddock-worker-log-");
 afterEach(() => temp.removeAll());
@@ -66,4 +69,40 @@ describe("a worker's output in the log file", () => {
       `[worker ${worker.pid} chat s-123 stderr] failed: key <redacted> refused`,
     ]);
   });
+});
+
+describe("the core's log", () => {
+  it("names a chat's worker after its chat, offers the folder, and a log that cannot be written is one notice", async () => {
+    const dataDir = temp.make();
+    writeFileSync(join(dataDir, "logs"), "a file where the logs folder should be");
+    const log = new AppLog({ dir: join(dataDir, "logs") });
+    const inner = new NodeWorkerLauncher(WORKER_FILE, [], undefined, { log, kind: "worker" });
+    const labels: string[] = [];
+    const launcher: WorkerLauncher = {
+      launch: (env) => {
+        // NodeWorkerLauncher's process is a plain object: its fields copy over, the label is recorded on the way.
+        const worker: WorkerProcess = inner.launch(env);
+        const setLogLabel = (label: string) => {
+          labels.push(label);
+          worker.setLogLabel?.(label);
+        };
+        return { ...worker, setLogLabel };
+      },
+    };
+    const core = await createTestCore({ dataDir, launcher, log });
+    try {
+      const chat = await core.service.createSession();
+      await core.broker.attach(chat.id, "page");
+      expect(labels).toEqual([`chat ${chat.id}`]);
+      expect(await core.service.logsFolder()).toBe(join(dataDir, "logs"));
+      log.write("main", "a line that cannot be written");
+      log.write("main", "nor this one");
+      await log.flush();
+      const notices = (await core.service.takeNotices()).filter((n) => n.text.startsWith("Paddock cannot write its log file"));
+      expect(notices).toHaveLength(1);
+      expect(notices[0]!.level).toBe("warning");
+    } finally {
+      await core.shutdown();
+    }
+  }, 60_000);
 });
