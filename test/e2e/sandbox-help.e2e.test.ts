@@ -33,12 +33,13 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+const dataDirs = new Map<WebHostProcess, string>();
+
 async function hostWith(check: string): Promise<WebHostProcess> {
-  const host = await startWebHostProcess(
-    ["--build-dir", build.dir, "--data-dir", join(root, `data-${check}`), "--openai-test-server"],
-    { PADDOCK_NO_SANDBOX: check },
-  );
+  const dataDir = join(root, `data-${check}`);
+  const host = await startWebHostProcess(["--build-dir", build.dir, "--data-dir", dataDir, "--openai-test-server"], { PADDOCK_NO_SANDBOX: check });
   hosts.push(host);
+  dataDirs.set(host, dataDir);
   return host;
 }
 
@@ -89,14 +90,16 @@ describe("the workspace panel without a sandbox", () => {
 
 describe("Settings in the browser host", () => {
   it("names the log file's folder, with no Open logs button (the page cannot open folders)", async () => {
+    // The first host started here (any: each has its own data folder), or one of its own when run alone.
     const host = hosts[0] ?? (await hostWith("1"));
+    const dataDir = dataDirs.get(host)!;
     const { page, problems } = await openChat(browser, host);
     await page.getByTestId("open-settings").click();
     await page.getByTestId("settings-view").waitFor();
     await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Chats & runs" }).click();
     const logs = page.getByTestId("logs-folder");
     await logs.scrollIntoViewIfNeeded();
-    expect(await logs.getByTestId("logs-path").innerText()).toBe(join(root, "data-apparmor", "logs"));
+    expect(await logs.getByTestId("logs-path").innerText()).toBe(join(dataDir, "logs"));
     expect(await logs.getByTestId("open-logs").count()).toBe(0);
     await shot(page, "settings-logs");
     expect(problems).toEqual([]);
