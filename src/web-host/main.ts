@@ -14,6 +14,7 @@
  *                           runs its device-code flow instead of github.com's (the e2e tests own the server)
  *   --integrity-check       workers verify every state batch (slower; the e2e tests use it)
  *
+ * Logs to `<data-dir>/logs/paddock.log` as the desktop app does (its console, the workers' and the MCP host's output).
  * Prints `PADDOCK_WEB_URL <url>` once serving, and `worker <pid> session <id>` whenever a worker takes a session.
  * SIGTERM stops the workers gracefully (each aborts its run and journals it) and writes the session index before
  * exiting; SIGINT (Ctrl+C) does the same, but asks first while agents are working.
@@ -40,6 +41,7 @@ const host = await startWebHost({
   port: args.port,
   buildDir: resolve(args.buildDir ?? resolve(repoRoot, "out")),
   integrityCheck: args.integrityCheck,
+  logConsole: true,
   loopbackBaseUrl: openai?.baseUrl ?? args.loopbackUrl,
   ...(args.oauthTestUrl ? { oauthTestUrl: args.oauthTestUrl } : {}),
   onWorker: (pid, sessionId) => process.stdout.write(`worker ${pid ?? "?"} session ${sessionId}\n`),

@@ -12,6 +12,7 @@ import { dispatchAppCall } from "../main/broker/app-call";
 import { createCore, dataFiles, type Core } from "../main/broker/core";
 import { threadRunner } from "../main/checkpoints/thread-runner";
 import { NodeWorkerLauncher } from "../main/broker/node-worker-launcher";
+import { AppLog, captureConsole } from "../main/logs/app-log";
 import { plaintextDevCipher } from "../main/broker/secrets";
 import { endpointUrl } from "../main/broker/session-broker";
 import type { SettingsStore } from "../main/broker/settings-store";
@@ -31,6 +32,8 @@ export interface WebHostOptions {
   loopbackBaseUrl?: string;
   /** A stand-in OAuth server's address: its flow (oauth-test-server.ts) replaces GitHub Copilot's sign-in. */
   oauthTestUrl?: string;
+  /** Copies this process's console output into the log file too (`npm run dev:web`; not tests running the host in theirs). */
+  logConsole?: boolean;
   /** Told once per worker that starts serving a session (the e2e tests find worker pids this way). */
   onWorker?(pid: number | undefined, sessionId: string): void;
 }
@@ -51,11 +54,15 @@ export const LOOPBACK_PROVIDER_ID = "loopback";
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // The page has no window to open: it opens the new tab itself (see web-services.ts) and asks only for the check.
   const dataDir = resolve(options.dataDir);
-  const { compileCacheDir } = dataFiles(dataDir);
+  const { compileCacheDir, logsDir } = dataFiles(dataDir);
+  // The same log file as the desktop app's: the workers' and the MCP host's output, and main's console (main.ts).
+  const log = new AppLog({ dir: logsDir });
+  const releaseConsole = options.logConsole ? captureConsole(log) : undefined;
   const core: Core<never> = await createCore({
     dataDir,
-    launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js"), [], compileCacheDir),
-    mcpLauncher: new NodeWorkerLauncher(join(options.buildDir, "main", "mcp-host.js"), [], compileCacheDir),
+    log,
+    launcher: new NodeWorkerLauncher(join(options.buildDir, "main", "agent-worker.js"), [], compileCacheDir, { log, kind: "worker" }),
+    mcpLauncher: new NodeWorkerLauncher(join(options.buildDir, "main", "mcp-host.js"), [], compileCacheDir, { log, kind: "mcp" }),
     checkpointRunner: threadRunner(join(options.buildDir, "main", "checkpoint-maintenance.js")),
     sessionTransport: "websocket",
     cipher: plaintextDevCipher,
@@ -132,6 +139,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         pages.dispose();
         await http.close();
         await core.shutdown();
+        releaseConsole?.();
+        await log.close();
       })()),
   };
 }

@@ -521,6 +521,49 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
     expect(text).not.toContain("step400");
     expect(errors).toEqual([]);
   }, 150_000);
+
+  it("a desktop notification the system refuses (an unsigned macOS build's) is told once in the app; the chat is still marked", async () => {
+    const dir = newProfile();
+    const errors: string[] = [];
+    const electronApp = await launchOn(dir, errors);
+    const page = await ready(electronApp);
+    // Every notification fails as an unsigned macOS build's do (UNNotification needs a signed app), and no window is
+    // in front, so each finished reply asks for one.
+    await electronApp.evaluate(({ BrowserWindow, Notification }) => {
+      Notification.isSupported = () => true;
+      Notification.prototype.show = function (this: InstanceType<typeof Notification>) {
+        setTimeout(() => this.emit("failed", {}, "Notifications are not allowed for this application"), 0);
+      };
+      BrowserWindow.getFocusedWindow = () => null;
+    });
+    await send(page, turn({ text: "first reply" }));
+    await expect.poll(() => lastText(page)).toContain("first reply");
+    await send(page, turn({ text: "second reply" }));
+    await expect.poll(() => lastText(page)).toContain("second reply");
+    const notice = page.getByTestId("notice").filter({ hasText: "Desktop notifications could not be shown" });
+    await expect.poll(() => notice.innerText().catch(() => "")).toContain("Notifications are not allowed for this application");
+    await page.waitForTimeout(500);
+    // Told once, for two failed notifications.
+    expect(await notice.count()).toBe(1);
+    expect(await notice.getAttribute("data-count")).not.toBe("2");
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it("main's console and its workers' output go to <userData>/logs/paddock.log, which Settings names", async () => {
+    const dir = newProfile();
+    const electronApp = await launchOn(dir, []);
+    const page = await ready(electronApp);
+    await electronApp.evaluate(() => console.warn("paddock: a line for the log file, key sk-test-abcdefghijklmnopqrstuvwxyz"));
+    const folder = await page.evaluate(() => (globalThis as any).paddock.call("logsFolder", []));
+    expect(folder).toBe(join(dir, "logs"));
+    await expect.poll(() => {
+      try {
+        return readFileSync(join(dir, "logs", "paddock.log"), "utf8");
+      } catch {
+        return "";
+      }
+    }).toMatch(/\[main warn\] paddock: a line for the log file, key <redacted>/);
+  }, 60_000);
 });
 
 /** Resolves once the app's main process has exited (at once if it has). */

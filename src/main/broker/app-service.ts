@@ -110,6 +110,8 @@ export interface AppServiceOptions<Port> {
   worktrees?: SessionWorktrees;
   /** "Allowed in this project" (project-grants.ts); absent: no project has any, removing refuses. */
   projectGrants?: ProjectGrants;
+  /** The folder of Paddock's log file (main/logs); absent: this host keeps none. */
+  logsFolder?: string;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -247,6 +249,18 @@ export class AppService<Port = never> implements AppApi {
     const folder = this.requireAgents().folders()[which];
     if (!this.options.openFolder) throw new Error(`Open this folder yourself: ${folder}`);
     await mkdir(folder, { recursive: true });
+    await this.options.openFolder(folder);
+  }
+
+  async logsFolder(): Promise<string | null> {
+    return this.options.logsFolder ?? null;
+  }
+
+  async openLogsFolder(): Promise<void> {
+    const folder = this.options.logsFolder;
+    if (!folder) throw new Error("This host keeps no log file");
+    if (!this.options.openFolder) throw new Error(`Open this folder yourself: ${folder}`);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     await this.options.openFolder(folder);
   }
 

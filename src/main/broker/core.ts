@@ -33,6 +33,8 @@ import { CheckpointUpkeep, type CheckpointUpkeepOptions } from "../checkpoints/c
 import type { MaintenanceRunner } from "../checkpoints/maintenance-ops";
 import { errorText } from "../../shared/error-text";
 import { checkpointsRoot } from "../../shared-node/checkpoints/maintenance";
+import type { AppLog } from "../logs/app-log";
+import { environmentSecrets, logRedactor } from "../logs/log-redaction";
 
 /** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
 export interface DataFiles {
@@ -55,6 +57,8 @@ export interface DataFiles {
    * user's tree either (shared-node/git-worktrees).
    */
   worktreesDir: string;
+  /** Paddock's log file and its rotated predecessors (main/logs/app-log.ts): what a packaged app's stdout would be. */
+  logsDir: string;
 }
 
 export function dataFiles(dataDir: string): DataFiles {
@@ -67,6 +71,7 @@ export function dataFiles(dataDir: string): DataFiles {
     searchIndexFile: join(sessionsDir, "search-index.bin"),
     compileCacheDir: join(dataDir, "compile-cache"),
     worktreesDir: join(dirname(resolve(dataDir)), `${basename(resolve(dataDir))}-worktrees`),
+    logsDir: join(dataDir, "logs"),
   };
 }
 
@@ -108,6 +113,11 @@ export interface CoreOptions<Port> {
   oauthFlows?: () => OAuthFlows;
   /** Where the checkpoint store's clean-up runs (the app: a worker thread); default main's own thread, after each call. */
   checkpointRunner?: MaintenanceRunner;
+  /**
+   * The log file the host opened on `dataFiles(dataDir).logsDir` (its launchers copy workers' output there): the core
+   * has it redact the saved keys, tells the user once when it cannot be written, and offers its folder in Settings.
+   */
+  log?: AppLog;
   /** Tests shorten these: the undo window of a deleted chat, and the checkpoint clean-up's grace, debounce and start delay. */
   timing?: { undoWindowMs?: number } & Pick<CheckpointUpkeepOptions, "graceMs" | "debounceMs" | "startDelayMs">;
 }
@@ -163,6 +173,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     originOf: (key) => legacyMcpSecretBinding(key, settings.get().mcpServers) ?? keyOrigin(key, undefined, endpoints()),
   });
   const index = await SessionIndex.open(files.sessionIndexFile);
+  options.log?.redactWith(logRedactor(knownSecrets(secrets, options.env ?? process.env)));
   const { grants: projectGrants, notice: projectGrantsNotice } = await ProjectGrants.open(join(options.dataDir, PROJECT_GRANTS_FILE));
   const piModels = new PiModelsSource(join(piAgentFolder({ homeDir: options.homeDir, env: options.env }), "models.json"), {
     isBuiltIn: (id) => catalogProviders().includes(id),
@@ -285,7 +296,9 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     ...(undoWindowMs !== undefined ? { undoWindowMs } : {}),
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
+    logsFolder: files.logsDir,
   });
+  options.log?.onProblem((text) => service.notify("warning", text));
   if (projectGrantsNotice) service.notify("warning", projectGrantsNotice.text);
   // Chats deleted before Paddock last quit, their undo window long over, go now; then the limit's first check.
   void service.purgeDeleted().catch((error) => service.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
@@ -314,10 +327,28 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
         await Promise.all([broker.dispose(), mcp?.dispose(), checkpoints.dispose()]);
         await index.flush().catch(() => undefined);
         await search.dispose();
+        await options.log?.flush();
       })()),
     savePending: async () => {
       await Promise.all([index.flush(), search.flush()]);
     },
+  };
+}
+
+/**
+ * The secrets a log line must not show, for the redactor: the saved keys and the environment's secret-looking
+ * values. Read again at most every few seconds (a saved key is decrypted to be known), so keys saved since are hidden.
+ */
+function knownSecrets(secrets: SecretStore, env: NodeJS.ProcessEnv): () => string[] {
+  const fromEnvironment = environmentSecrets(env);
+  let cached: { at: number; values: string[] } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!cached || now - cached.at > 5_000) {
+      const saved = secrets.providers().flatMap((provider) => secrets.get(provider, secrets.boundOrigin(provider)) ?? []);
+      cached = { at: now, values: [...saved, ...fromEnvironment] };
+    }
+    return cached.values;
   };
 }
 

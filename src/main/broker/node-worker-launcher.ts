@@ -6,6 +6,8 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { BaseTransport } from "../../shared/transport/transport";
+import { logChildOutput, type ChildLog } from "../logs/app-log";
+import { forwardOutput } from "./worker-output";
 import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "./worker-process";
 
 class ChildProcessTransport extends BaseTransport {
@@ -32,22 +34,32 @@ export class NodeWorkerLauncher implements WorkerLauncher {
   /**
    * `execArgv`: Node's own options for the child (the bench runs a TypeScript stand-in with `--import tsx`).
    * `compileCacheDir`: the folder for V8's compile cache (the core's `dataFiles(...).compileCacheDir`); without one the
-   * child runs with no cache.
+   * child runs with no cache. `log`: the log file its output also goes to (main/logs/app-log.ts); without one its
+   * output only reaches the host's.
    */
   constructor(
     private readonly workerFile: string,
     private readonly execArgv: string[] = [],
     private readonly compileCacheDir?: string,
+    private readonly log?: ChildLog,
   ) {}
 
   launch(env: NodeJS.ProcessEnv = workerEnvironment()): WorkerProcess {
     // The worker's stdout and stderr go where the host's go: a pipe nobody read could fill and block the worker.
+    // With a log they are piped, read at once, and copied to both the host's streams and the log.
+    const output = this.log ? "pipe" : "inherit";
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
       execArgv: this.execArgv,
       env: withCompileCache(env, this.compileCacheDir),
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      stdio: ["ignore", output, output, "ipc"],
     });
+    let setLogLabel: ((label: string) => void) | undefined;
+    if (this.log) {
+      forwardOutput(child.stdout, process.stdout);
+      forwardOutput(child.stderr, process.stderr);
+      setLogLabel = logChildOutput(this.log, () => child.pid, child);
+    }
     const exited = new Promise<WorkerExit>((resolve) => {
       child.once("exit", (code, signal) => resolve({ code, signal }));
     });
@@ -59,6 +71,7 @@ export class NodeWorkerLauncher implements WorkerLauncher {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       },
       transferPort: (port: never) => port,
+      ...(setLogLabel ? { setLogLabel } : {}),
     };
   }
 }

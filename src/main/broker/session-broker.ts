@@ -467,6 +467,7 @@ export class SessionBroker<Port = never> {
     const launch = recorded?.launch;
     const worker = await this.pool.take(launch ? "subagent" : "session");
     this.sessionOfWorker.set(worker, sessionId);
+    worker.process.setLogLabel?.(`chat ${sessionId}`);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
     const settings = this.options.getWorkerSettings();
     const workspace = launch ? launch.workspace : this.options.workspaceOf?.(sessionId);

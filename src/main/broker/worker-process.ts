@@ -24,6 +24,8 @@ export interface WorkerProcess<Port = never> {
   kill(): void;
   /** Hands the worker one end of a session channel; the process serves the session it hosts on it. */
   transferPort(port: Port): void;
+  /** Names the process's lines in the log file after what it serves (`chat <id>`); absent where nothing is logged. */
+  setLogLabel?(label: string): void;
 }
 
 export interface WorkerLauncher<Port = never> {

@@ -1,42 +1,28 @@
 /**
- * Native notifications for chats that want the user (a run finished, failed, or waits for an answer) while they
- * are not in front; clicking one brings the chat forward. The wording is shared with the browser host's page
- * (`attentionText`); whether to notify is decided here because only main knows which window has focus.
+ * Native notifications through Electron's `Notification`: the adapter only. When to notify, one per chat, and telling
+ * the user once when the system cannot show them (an unsigned macOS build's `failed`) is main/notifications.
  */
 import { Notification } from "electron";
 import type { AppEvent } from "../../shared/protocol/app-api";
-import { attentionText } from "../../shared/protocol/attention";
+import { desktopNotifier, type DesktopNotifierOptions, type NotificationSystem } from "../notifications/desktop-notifier";
 
-export interface DesktopNotificationOptions {
-  /** The `background.notifications` setting, read at each event. */
-  enabled(): boolean;
-  /** Whether the focused window shows the chat (then the user sees it already). */
-  isInFront(sessionId: string): boolean;
-  reveal(sessionId: string): void;
-}
-
-/** Returns the handler for main's events; notifications not supported on this system are skipped. */
-export function desktopNotifications(options: DesktopNotificationOptions): (event: AppEvent) => void {
-  // One per chat, the latest: kept referenced while shown (one collected by the garbage collector loses its click
-  // handler), replaced by the chat's next one. Windows sends no `close` for a notification that times out into the
-  // Action Center, so keeping every one shown would grow without end.
-  const shown = new Map<string, Notification>();
-  return (event) => {
-    if (event.type !== "attention" || !options.enabled() || options.isInFront(event.sessionId)) return;
-    if (!Notification.isSupported()) return;
-    const { title, body } = attentionText(event);
+/** Electron's notifications as main/notifications sees them. */
+export const electronNotifications: NotificationSystem = {
+  isSupported: () => Notification.isSupported(),
+  create: ({ title, body }) => {
     const notification = new Notification({ title, body });
-    const forget = () => {
-      if (shown.get(event.sessionId) === notification) shown.delete(event.sessionId);
+    return {
+      onClick: (listener) => void notification.on("click", () => listener()),
+      onClose: (listener) => void notification.on("close", () => listener()),
+      // `failed` (macOS, Windows) carries the system's error text.
+      onFailed: (listener) => void notification.on("failed", (_event, error) => listener(error)),
+      show: () => notification.show(),
+      close: () => notification.close(),
     };
-    notification.on("click", () => {
-      forget();
-      options.reveal(event.sessionId);
-    });
-    notification.on("close", forget);
-    notification.on("failed", forget);
-    shown.get(event.sessionId)?.close();
-    shown.set(event.sessionId, notification);
-    notification.show();
-  };
+  },
+};
+
+/** Returns the handler for main's events. */
+export function desktopNotifications(options: Omit<DesktopNotifierOptions, "system">): (event: AppEvent) => void {
+  return desktopNotifier({ ...options, system: electronNotifications });
 }

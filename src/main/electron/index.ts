@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { app, BrowserWindow, dialog, session, shell, type MessagePortMain } from "electron";
 import ElectronStore from "electron-store";
 import { createCore, dataFiles } from "../broker/core";
+import { AppLog, captureConsole } from "../logs/app-log";
 import { threadRunner } from "../checkpoints/thread-runner";
 import { appPageUrl, isAppPageUrl } from "../app-page/app-origin";
 import { SESSION_QUERY_PARAM } from "../../shared/protocol/desktop-bridge";
@@ -51,11 +52,15 @@ function loadPage(win: BrowserWindow, sessionId: string | undefined): Promise<vo
 /** Builds everything after app ready; returns the window manager for the single-instance hand-over. */
 async function start(): Promise<ChatWindows> {
   const dataDir = app.getPath("userData");
-  const { compileCacheDir } = dataFiles(dataDir);
+  const { compileCacheDir, logsDir } = dataFiles(dataDir);
+  // A packaged app's stdout goes nowhere: main's console and every worker's and the MCP host's output go here too.
+  const log = new AppLog({ dir: logsDir });
+  captureConsole(log);
   const core = await createCore<MessagePortMain>({
     dataDir,
-    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js"), "Paddock Agent", compileCacheDir),
-    mcpLauncher: new UtilityWorkerLauncher(join(here, "mcp-host.js"), "Paddock MCP", compileCacheDir),
+    log,
+    launcher: new UtilityWorkerLauncher(join(here, "agent-worker.js"), "Paddock Agent", compileCacheDir, { log, kind: "worker" }),
+    mcpLauncher: new UtilityWorkerLauncher(join(here, "mcp-host.js"), "Paddock MCP", compileCacheDir, { log, kind: "mcp" }),
     checkpointRunner: threadRunner(join(here, "checkpoint-maintenance.js")),
     sessionTransport: "port",
     cipher: safeStorageCipher,
@@ -63,7 +68,7 @@ async function start(): Promise<ChatWindows> {
     storeFactory: ({ cwd, name, configFileMode }) => new ElectronStore<Record<string, unknown>>({ cwd, name, configFileMode }),
     // Only reached without a calling window (see apiFor below), where "this window" means a new one.
     openSession: async (id) => void chatWindows.open(id),
-    // Only the agents folders reach this (app-service picks the path, never the page).
+    // Only the agents and logs folders reach this (app-service picks the path, never the page).
     openFolder: async (path) => {
       const failure = await shell.openPath(path);
       if (failure) throw new Error(`Could not open ${path}: ${failure}`);
@@ -116,6 +121,7 @@ async function start(): Promise<ChatWindows> {
     enabled: () => settings.get().background.notifications,
     isInFront: (id) => chatWindows.isInFront(id),
     reveal: (id) => chatWindows.reveal(id),
+    tellUser: (text) => service.notify("warning", text),
   });
   service.onEvent((event) => {
     chatWindows.broadcast(event);

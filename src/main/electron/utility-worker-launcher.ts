@@ -14,6 +14,7 @@ import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityP
 import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
 import { forwardOutput } from "../broker/worker-output";
+import { logChildOutput, type ChildLog } from "../logs/app-log";
 import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 class UtilityProcessTransport extends BaseTransport {
@@ -49,9 +50,13 @@ export class UtilityWorkerProcess implements WorkerProcess {
   /** Main's end of the worker's lifeline: held (never used) for the worker's life; closed when it ends. */
   readonly #lifeline: MessagePortMain;
 
-  constructor(child: UtilityProcess, lifeline: MessagePortMain) {
+  /** Names this process's lines in the log file (see WorkerProcess.setLogLabel). */
+  readonly setLogLabel: (label: string) => void;
+
+  constructor(child: UtilityProcess, lifeline: MessagePortMain, log?: ChildLog) {
     this.#child = child;
     this.#lifeline = lifeline;
+    this.setLogLabel = logChildOutput(log, () => this.#pid, child);
     this.#pid = child.pid;
     child.once("spawn", () => {
       this.#pid = child.pid;
@@ -109,12 +114,14 @@ export class UtilityWorkerLauncher implements WorkerLauncher {
   /**
    * `workerFile`: the built entry (out/main/agent-worker.js, or mcp-host.js for the MCP host); `serviceName` names
    * the process in the system's task manager; `compileCacheDir`: the folder for V8's compile cache (the core's
-   * `dataFiles(...).compileCacheDir`), none without. Launch only after app ready.
+   * `dataFiles(...).compileCacheDir`), none without; `log`: the log file its output also goes to (a packaged app's
+   * stdout goes nowhere). Launch only after app ready.
    */
   constructor(
     private readonly workerFile: string,
     private readonly serviceName = "Paddock Agent",
     private readonly compileCacheDir?: string,
+    private readonly log?: ChildLog,
   ) {}
 
   launch(env: NodeJS.ProcessEnv = workerEnvironment()): UtilityWorkerProcess {
@@ -126,6 +133,6 @@ export class UtilityWorkerLauncher implements WorkerLauncher {
     // The lifeline goes first, so the worker holds it before any other message can reach it.
     const { port1: lifeline, port2: workerEnd } = new MessageChannelMain();
     child.postMessage(LIFELINE_FRAME, [workerEnd]);
-    return new UtilityWorkerProcess(child, lifeline);
+    return new UtilityWorkerProcess(child, lifeline, this.log);
   }
 }

@@ -150,6 +150,10 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
    * host cannot: it rejects, and the page shows the path instead.
    */
   openAgentsFolder(which: "paddock" | "pi"): Promise<void>;
+  /** The folder of Paddock's log file (`<data>/logs`: main's, the workers' and the MCP host's output); null: none kept. */
+  logsFolder(): Promise<string | null>;
+  /** "Open logs": the desktop app shows the logs folder in the system's file manager; the browser host rejects (the page shows the path). */
+  openLogsFolder(): Promise<void>;
   /**
    * Messages of every live chat that hold all the query's words (the last also as a word's start, while typed),
    * best first, with a snippet each. Main's index follows the transcripts as messages land.

@@ -26,8 +26,23 @@ const Count = Type.Unsafe<number>(Type.Unknown());
 const SandboxVerdictSchema = Type.Union([
   Type.Object({ available: Type.Literal(true), kind: Type.Union([Type.Literal("bubblewrap"), Type.Literal("seatbelt")]) }, { additionalProperties: false }),
   // Any length here: a long reason (a probe's errors joined) costs the verdict, not the status (session-broker.ts).
-  Type.Object({ available: Type.Literal(false), reason: Type.String() }, { additionalProperties: false }),
+  Type.Object({ available: Type.Literal(false), reason: Type.String(), cause: Type.Optional(SandboxCauseSchema()) }, { additionalProperties: false }),
 ]);
+
+/** shared/security/sandbox-help.ts's `SandboxCause`: why there is no sandbox, for the workspace panel's help. */
+function SandboxCauseSchema() {
+  const kind = <K extends string>(k: K, fields: Record<string, TSchema> = {}) => Type.Object({ kind: Type.Literal(k), ...fields }, { additionalProperties: false });
+  const program = Type.Union([Type.Literal("bubblewrap"), Type.Literal("socat"), Type.Literal("ripgrep")]);
+  return Type.Union([
+    kind("turned-off"),
+    kind("windows"),
+    kind("unsupported-os", { os: Type.String({ maxLength: 40 }) }),
+    kind("missing", { programs: Type.Array(program, { maxItems: 3 }) }),
+    kind("user-namespaces", { appArmor: Type.Boolean() }),
+    kind("root-without-setfcap"),
+    kind("other"),
+  ]);
+}
 const SubagentUsageSchema = Type.Object(
   { input: Count, output: Count, cacheRead: Count, cacheWrite: Count, cost: Count, turns: Count },
   { additionalProperties: false },

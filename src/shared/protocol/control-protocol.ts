@@ -2,6 +2,7 @@
  * The control channel: main (the broker) <-> one agent worker. Two Comlink lanes on one transport: main calls
  * `WorkerControlApi` on lane "c2w", the worker calls `MainControlApi` on lane "w2c". Session traffic never uses it.
  */
+import type { SandboxCause } from "../security/sandbox-help";
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { ToolPolicy } from "../settings/schema";
 import type { Model } from "@earendil-works/pi-ai";
@@ -112,7 +113,7 @@ export interface FolderIdentity {
 }
 
 /** What a worker found out about the OS sandbox: a property of the machine, so main passes it on to later workers. */
-export type SandboxVerdict = { available: true; kind: "bubblewrap" | "seatbelt" } | { available: false; reason: string };
+export type SandboxVerdict = { available: true; kind: "bubblewrap" | "seatbelt" } | { available: false; reason: string; cause?: SandboxCause };
 
 /** What makes a worker a subagent: whose task it does, as which agent, with which tools and instructions. */
 export interface SubagentSetup {

@@ -5,6 +5,7 @@
  * batches. Everything on it is plain JSON-compatible data, so the same protocol runs over an Electron MessagePort,
  * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
  */
+import type { SandboxCause } from "../security/sandbox-help";
 import { Type, type Static, type TSchema } from "typebox";
 import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
@@ -106,6 +107,8 @@ export interface WorkspaceInfo {
   /** Shell commands run in an OS sandbox; when false, why not (then every command asks first). */
   sandboxed: boolean;
   sandboxProblem?: string;
+  /** Why there is no sandbox, for the panel's help (shared/security/sandbox-help.ts); absent: only `sandboxProblem`'s words. */
+  sandboxCause?: SandboxCause;
   /** Still finding out whether a sandbox can run here (about half a second after the worker starts). */
   sandboxChecking?: boolean;
   /** The folder could not be opened (deleted, moved, unreadable): the chat has no file or shell tools until it can. */

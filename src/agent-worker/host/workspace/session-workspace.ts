@@ -144,6 +144,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
       sandboxed: chosen?.sandboxed ?? false,
       ...(chosen ? {} : { sandboxChecking: true }),
       ...(chosen?.problem ? { sandboxProblem: chosen.problem } : {}),
+      ...(chosen?.verdict && !chosen.verdict.available && chosen.verdict.cause ? { sandboxCause: chosen.verdict.cause } : {}),
     }),
   };
 }

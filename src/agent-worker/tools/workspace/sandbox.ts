@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { commandEnvironment } from "../../../shared/security/secret-environment";
+import { sandboxCause, type SandboxCause, type SandboxFacts } from "../../../shared/security/sandbox-help";
 import { piAgentFolder } from "../../../shared-node/pi-agent-folder";
 import { unpackedAsarPath } from "./packaged-path";
 import { ripgrepPath } from "./ripgrep";
@@ -57,7 +58,7 @@ export interface ShellSandbox {
 
 export type SandboxSupport =
   | { available: true; kind: "bubblewrap" | "seatbelt"; warnings: string[] }
-  | { available: false; reason: string };
+  | { available: false; reason: string; cause?: SandboxCause };
 
 export interface SandboxOptions {
   /**
@@ -130,36 +131,72 @@ export function detectSandbox(): Promise<SandboxSupport> {
  * runtime (~200 ms, ~25 MB), which a process then needs only for its first sandboxed command. No effect once known.
  */
 export function knowSandboxSupport(support: SandboxSupport): void {
-  if (process.env.PADDOCK_NO_SANDBOX === "1") return; // the probe says why, in this process's own words
+  if (process.env.PADDOCK_NO_SANDBOX) return; // the probe says why, in this process's own words
   detection ??= Promise.resolve(support);
 }
 
 async function probe(): Promise<SandboxSupport> {
-  if (process.env.PADDOCK_NO_SANDBOX === "1") return { available: false, reason: "turned off by PADDOCK_NO_SANDBOX=1" };
+  const simulated = simulatedCheck(process.env.PADDOCK_NO_SANDBOX);
+  if (simulated) return unavailable(simulated);
   const kind = process.platform === "linux" ? "bubblewrap" : process.platform === "darwin" ? "seatbelt" : undefined;
-  if (!kind) {
-    return {
-      available: false,
-      reason:
-        process.platform === "win32"
-          ? "No sandbox on Windows yet: sandbox-runtime's Windows support is an alpha that needs an elevated, machine-wide install."
-          : `No sandbox for ${process.platform}.`,
-    };
-  }
+  if (!kind) return unavailable({ platform: process.platform });
   try {
     const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
     const deps = SandboxManager.checkDependencies({ command: await ripgrepPath() });
-    if (deps.errors.length > 0) return { available: false, reason: `The sandbox cannot run here: ${deps.errors.join("; ")}.` };
+    if (deps.errors.length > 0) return unavailable({ platform: process.platform, dependencyErrors: deps.errors });
     const folder = mkdtempSync(join(tmpdir(), "paddock-sandbox-probe-"));
     try {
       const failure = await runProbe(sandboxedShell(kind, { denyRead: [] }), folder);
-      if (failure) return { available: false, reason: `The sandbox cannot run here: ${failure}` };
+      if (failure) return unavailable({ platform: process.platform, probeFailure: failure, appArmorRestrictsUserNamespaces: appArmorRestrictsUserNamespaces() });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
     return { available: true, kind, warnings: deps.warnings };
   } catch (error) {
-    return { available: false, reason: `The sandbox cannot run here: ${error instanceof Error ? error.message : String(error)}` };
+    return unavailable({ platform: process.platform, probeFailure: error instanceof Error ? error.message : String(error), appArmorRestrictsUserNamespaces: appArmorRestrictsUserNamespaces() });
+  }
+}
+
+/** The check's result as a verdict: the reason in the check's words, and its cause (shared/security/sandbox-help.ts). */
+export function unavailable(facts: SandboxFacts): SandboxSupport & { available: false } {
+  const cause = sandboxCause(facts);
+  const reason =
+    cause.kind === "turned-off" ? "turned off by PADDOCK_NO_SANDBOX=1"
+    : cause.kind === "windows" ? "No sandbox on Windows yet: sandbox-runtime's Windows support is an alpha that needs an elevated, machine-wide install."
+    : cause.kind === "unsupported-os" ? `No sandbox for ${cause.os}.`
+    : facts.dependencyErrors?.length ? `The sandbox cannot run here: ${facts.dependencyErrors.join("; ")}.`
+    : `The sandbox cannot run here: ${facts.probeFailure ?? "the check failed"}`;
+  return { available: false, reason, cause };
+}
+
+/** Ubuntu 23.10 and later: AppArmor allows unprivileged user namespaces only to programs with a profile. */
+function appArmorRestrictsUserNamespaces(): boolean {
+  try {
+    return readFileSync("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "utf8").trim() === "1";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `PADDOCK_NO_SANDBOX`: "1" turns the sandbox off; a test switch names a check result to report instead of checking,
+ * so tests and screenshots can show the workspace panel's help on any machine: "missing" (bubblewrap and socat not
+ * installed), "apparmor" (stock Ubuntu 24.04: AppArmor refuses bubblewrap its user namespace), "windows".
+ */
+export function simulatedCheck(value: string | undefined): SandboxFacts | undefined {
+  switch (value) {
+    case undefined:
+    case "":
+    case "0":
+      return undefined;
+    case "missing":
+      return { platform: "linux", dependencyErrors: ["bubblewrap (bwrap) not installed", "socat not installed"] };
+    case "apparmor":
+      return { platform: "linux", probeFailure: "bwrap: setting up uid map: Permission denied", appArmorRestrictsUserNamespaces: true };
+    case "windows":
+      return { platform: "win32" };
+    default:
+      return { platform: process.platform, turnedOff: true };
   }
 }
 

@@ -6,6 +6,7 @@ import { errorText } from "../../../shared/error-text";
 import { FolderIcon } from "./icons";
 import { usePopoverDismiss } from "./use-popover-dismiss";
 import { ProjectGrantsList } from "../project/ProjectGrantsList";
+import { sandboxHelp } from "../../../shared/security/sandbox-help";
 
 interface WorkspaceButtonProps {
   sessionId: string;
@@ -81,7 +82,7 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
               {workspace.contextSkipped?.map((line) => <div key={line} className="workspace-warning" data-testid="context-skipped">Project context {line}</div>)}
               {workspace.problem ? <div className="workspace-warning" role="alert">{workspace.problem}</div>
                 : workspace.sandboxChecking ? <div className="muted">Checking for a sandbox…</div>
-                : !workspace.sandboxed ? <div className="workspace-warning" data-testid="no-sandbox">No sandbox here{workspace.sandboxProblem ? ` (${workspace.sandboxProblem})` : ""}: every command asks first.</div>
+                : !workspace.sandboxed ? <NoSandbox workspace={workspace} />
                 : null}
             </div>
           ) : null}
@@ -116,6 +117,30 @@ export function WorkspaceButton({ sessionId, workspace }: WorkspaceButtonProps) 
           {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** Why commands run without a sandbox here and how to get one, from the worker's check (shared/security/sandbox-help.ts). */
+function NoSandbox({ workspace }: { workspace: WorkspaceInfo }) {
+  const help = workspace.sandboxCause ? sandboxHelp(workspace.sandboxCause, workspace.sandboxProblem) : undefined;
+  if (!help) {
+    return <div className="workspace-warning" data-testid="no-sandbox">No sandbox here{workspace.sandboxProblem ? ` (${workspace.sandboxProblem})` : ""}: every command asks first.</div>;
+  }
+  return (
+    <div className="workspace-warning sandbox-help" data-testid="no-sandbox">
+      <p><strong>No sandbox here: every command asks first.</strong> {help.why}</p>
+      {help.steps.length > 0 ? (
+        <ol className="sandbox-steps">
+          {help.steps.map((step) => (
+            <li key={step.text + (step.command ?? "")}>
+              {step.text}
+              {step.command ? <code className="sandbox-command" data-testid="sandbox-command">{step.command}</code> : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {help.docs ? <p className="muted">More: {help.docs}.</p> : null}
     </div>
   );
 }

@@ -5,8 +5,9 @@ import { MAX_INSTRUCTIONS_CHARS } from "../../../../shared/protocol/chat-options
 import { useServices } from "../../../context/ServicesContext";
 import { Check, Field, Group, NumberField } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
+import { LogsFolder } from "../LogsFolder";
 
-/** "Chats & runs": default instructions, queued messages, stopping and timeouts, chats working in the background. */
+/** "Chats & runs": default instructions, queued messages, stopping and timeouts, chats working in the background, logs. */
 export function ChatsSection({ settings, save, onError }: SettingsSectionProps) {
   const [instructionsDraft, setInstructionsDraft] = useState<string | null>(null);
   return (
@@ -90,6 +91,10 @@ export function ChatsSection({ settings, save, onError }: SettingsSectionProps) 
           value={settings.background.idleStopMinutes} onError={onError}
           invalid="The idle time must be a whole number of minutes from 0 to 1440."
           commit={(minutes) => save({ background: { idleStopMinutes: minutes } })} />
+      </Group>
+
+      <Group title="Troubleshooting">
+        <LogsFolder />
       </Group>
     </>
   );
