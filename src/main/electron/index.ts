@@ -26,6 +26,7 @@ import { applyUserDataOverride } from "./user-data";
 import { UtilityWorkerLauncher } from "./utility-worker-launcher";
 import { WindowStateTracker } from "./window-state";
 import { emptyChatToReuse } from "../../shared/protocol/empty-chat";
+import { trustSystemCertificates } from "../../shared-node/process/system-certificates";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The built renderer, served as app://paddock/ (never loaded from file://). */
@@ -202,6 +203,8 @@ async function start(): Promise<ChatWindows> {
   return chatWindows;
 }
 
+// Main's own requests (sign-ins, model lists, endpoint probes) trust the system's certificates too.
+trustSystemCertificates();
 applyUserDataOverride();
 app.enableSandbox();
 // Before ready, as Electron requires; the handler itself is installed in start().
