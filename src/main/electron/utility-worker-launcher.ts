@@ -1,7 +1,10 @@
 /**
  * Starts agent workers as Electron utility processes. The control channel is the process's own postMessage /
  * `process.parentPort`; session ports travel the same way, as a message with one MessagePortMain attached, and so
- * does the lifeline port whose closing tells a worker that main is gone.
+ * does the lifeline port whose closing tells a worker that main is gone. If main itself dies, on macOS and Linux
+ * Chromium ends every utility process as soon as main's pipe drops, before the worker's JavaScript hears the lifeline:
+ * only its last reply checkpoint survives (at most 0.5 s behind), and its running commands are not ended by it. On
+ * Windows the lifeline is what ends an orphan, and the worker ends its commands' trees (taskkill /T) first.
  *
  * A utility process is NOT sandboxed by the OS: Electron runs it as Node with the user's rights (files, network,
  * child processes), unlike the page's renderer. What confines a worker is Paddock's own code: it keeps no secrets
