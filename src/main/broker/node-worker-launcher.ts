@@ -6,6 +6,8 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { BaseTransport } from "../../shared/transport/transport";
+import { StderrTail } from "../../shared-node/process/stderr-tail";
+import { forwardOutput } from "./worker-output";
 import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "./worker-process";
 
 class ChildProcessTransport extends BaseTransport {
@@ -41,13 +43,17 @@ export class NodeWorkerLauncher implements WorkerLauncher {
   ) {}
 
   launch(env: NodeJS.ProcessEnv = workerEnvironment()): WorkerProcess {
-    // The worker's stdout and stderr go where the host's go: a pipe nobody read could fill and block the worker.
+    // The worker's stdout goes where the host's goes; its stderr too, read at once (a pipe nobody read could fill and
+    // block the worker), its last lines kept for a chat whose worker keeps crashing.
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
       execArgv: this.execArgv,
       env: withCompileCache(env, this.compileCacheDir),
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
     });
+    const tail = new StderrTail();
+    child.stderr?.on("data", (chunk: Buffer) => tail.append(chunk.toString("utf8")));
+    forwardOutput(child.stderr, process.stderr);
     const exited = new Promise<WorkerExit>((resolve) => {
       child.once("exit", (code, signal) => resolve({ code, signal }));
     });
@@ -59,6 +65,7 @@ export class NodeWorkerLauncher implements WorkerLauncher {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       },
       transferPort: (port: never) => port,
+      stderrTail: () => tail.toString(),
     };
   }
 }

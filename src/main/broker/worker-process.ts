@@ -24,6 +24,8 @@ export interface WorkerProcess<Port = never> {
   kill(): void;
   /** Hands the worker one end of a session channel; the process serves the session it hosts on it. */
   transferPort(port: Port): void;
+  /** The last lines the process wrote to stderr (what a chat whose worker keeps crashing shows); "" when not kept. */
+  stderrTail?(): string;
 }
 
 export interface WorkerLauncher<Port = never> {

@@ -17,6 +17,7 @@ import { MessageChannelMain, utilityProcess, type MessagePortMain, type UtilityP
 import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
 import { forwardOutput } from "../broker/worker-output";
+import { StderrTail } from "../../shared-node/process/stderr-tail";
 import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 class UtilityProcessTransport extends BaseTransport {
@@ -51,9 +52,11 @@ export class UtilityWorkerProcess implements WorkerProcess {
   #gone = false;
   /** Main's end of the worker's lifeline: held (never used) for the worker's life; closed when it ends. */
   readonly #lifeline: MessagePortMain;
+  readonly #stderr = new StderrTail();
 
   constructor(child: UtilityProcess, lifeline: MessagePortMain) {
     this.#child = child;
+    child.stderr?.on("data", (chunk: Buffer) => this.#stderr.append(chunk.toString("utf8")));
     this.#lifeline = lifeline;
     this.#pid = child.pid;
     child.once("spawn", () => {
@@ -76,6 +79,11 @@ export class UtilityWorkerProcess implements WorkerProcess {
   /** The OS pid; kept after exit (Electron forgets it), so reports can still name the process. */
   get pid(): number | undefined {
     return this.#pid;
+  }
+
+  /** The last lines the worker wrote to stderr. */
+  stderrTail(): string {
+    return this.#stderr.toString();
   }
 
   /** Hands `port` to the worker, which serves the session it hosts on it. The port is unusable here afterwards. */
