@@ -43,3 +43,25 @@ export function workerChildren(): number[] {
     }
   });
 }
+
+/** Live (not zombie) processes whose whole command line is `cmdline` (Linux: read from /proc; elsewhere none). */
+export function processesRunning(cmdline: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const line = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        return line === cmdline && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

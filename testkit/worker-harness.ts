@@ -89,6 +89,10 @@ export interface BrokerRigOptions {
   onChildSession?: SessionBrokerOptions["onChildSession"];
   /** "Allowed in this project" (main's project-grants.ts); absent: none kept. */
   projectGrants?: SessionBrokerOptions["projectGrants"];
+  /** Starts the workers (default: the built worker, forked). */
+  launcher?: SessionBrokerOptions["launcher"];
+  /** A worker that keeps crashing: restarts and when to give up (default: the product's). */
+  crashLoop?: SessionBrokerOptions["crashLoop"];
 }
 
 export function startBroker(settings: TestSettings, options: BrokerRigOptions): BrokerRig {
@@ -100,7 +104,8 @@ export function startBroker(settings: TestSettings, options: BrokerRigOptions): 
   /** Main's session index keeps each child's launch (core.ts); this rig has no index, so it keeps them here. */
   const childLaunches = new Map<string, ChildLaunch>();
   const broker = new SessionBroker({
-    launcher: new NodeWorkerLauncher(WORKER_FILE),
+    launcher: options.launcher ?? new NodeWorkerLauncher(WORKER_FILE),
+    ...(options.crashLoop ? { crashLoop: options.crashLoop } : {}),
     sessionsDir,
     privateDir: dataDir,
     sessionTransport: "websocket",
@@ -171,7 +176,7 @@ export interface Harness {
 
 /** A loopback model server and a broker whose sessions run with integrity checks on (by default). */
 export async function startHarness(
-  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel" | "onChildSession" | "projectGrants">> & { settings?: Partial<TestSettings> } = {},
+  options: Partial<Pick<BrokerRigOptions, "integrityCheck" | "keepSpare" | "idleGraceMs" | "subagentIdleGraceMs" | "workspaceOf" | "homeDir" | "maxSubagents" | "getApiKey" | "resolveModel" | "onChildSession" | "projectGrants" | "launcher" | "crashLoop">> & { settings?: Partial<TestSettings> } = {},
 ): Promise<Harness> {
   const server = await startOpenAIServer();
   const settings = testSettings(server, options.settings);

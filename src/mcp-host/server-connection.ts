@@ -17,7 +17,7 @@ import type { ResolvedMcpServerConfig } from "../shared/mcp/server-config";
 import { agentToolNames } from "../shared/mcp/agent-tool-names";
 import type { McpServerState, McpServerStatus } from "../shared/protocol/mcp-status";
 import { MAX_MCP_PROMPT_CHARS, MAX_MCP_PROMPTS, MAX_MCP_RESOURCES, type McpResourceContent, type McpResourceInfo, type McpCallOutcome, type McpCallProgress, type McpCallRequest, type McpPromptInfo, type McpToolDescriptor } from "../shared/protocol/mcp-host-protocol";
-import { StderrTail } from "./stderr-tail";
+import { StderrTail } from "../shared-node/process/stderr-tail";
 import { toCallOutcome } from "./call-outcome";
 
 export interface Backoff {

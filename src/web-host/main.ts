@@ -24,6 +24,9 @@ import { fileURLToPath } from "node:url";
 import { startOpenAIServer } from "./openai-test-server";
 import { parseArgs } from "./args";
 import { startWebHost } from "./web-host";
+import { trustSystemCertificates } from "../shared-node/process/system-certificates";
+
+trustSystemCertificates();
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 

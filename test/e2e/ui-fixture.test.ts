@@ -63,6 +63,20 @@ const appCalls = (page: Page): Promise<Call[]> => page.evaluate(() => (globalThi
 const shot = (page: Page, name: string) => chatPageShot(page, name, screenshotDir);
 
 describe("chat UI fixture", () => {
+  it("a chat whose agent process keeps crashing says so with its last output, and Retry asks again", async () => {
+    const page = await open("worker-failed");
+    const banner = page.getByTestId("worker-failure");
+    await banner.waitFor();
+    expect(await banner.getAttribute("role")).toBe("alert");
+    expect(await banner.innerText()).toContain("The agent's process keeps crashing right after it starts (6 times in a row");
+    expect(await page.getByTestId("worker-failure-output").innerText()).toContain("Error: Cannot find module");
+    expect(await page.getByTestId("connection-pill").innerText()).toBe("Agent keeps crashing");
+    await shot(page, "worker-failed");
+    await page.getByTestId("worker-failure-retry").click();
+    await banner.waitFor({ state: "detached" });
+    expect((await sessionCalls(page)).map((c) => c.name)).toContain("retryWorker");
+  });
+
   it("Enter sends, Shift+Enter adds a line, and the draft clears", async () => {
     const page = await open("empty");
     await page.waitForSelector("[data-testid=empty-chat]");

@@ -8,6 +8,7 @@ import { startHarness, waitForIdle, waitForView, type Harness } from "../../test
 import { messageText } from "../../testkit/message-text";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { CONTINUE_PROMPT, isInterruptedReply } from "../../src/shared/agent/unfinished-reply";
+import { CHECKPOINT_INTERVAL_MS } from "../../src/agent-worker/host/journal/reply-checkpoints";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 
 /** 2,000 tokens/s at 4 characters a token: one second of a reply. */
@@ -81,6 +82,19 @@ describe("a worker killed with kill -9 mid-reply", () => {
     const reloaded = await loadTranscript(transcriptFile("cp-retry"));
     expect(reloaded.messages.map((m) => messageText(m))).toEqual(["tell me a long story", "A whole new reply."]);
     expect(reloaded.messages[1]).toMatchObject({ stopReason: "stop" });
+  }, 30_000);
+
+  it("killed as Chromium ends a utility process whose main died (SIGKILL, none of its JavaScript runs): the transcript is at most 0.5 s behind", async () => {
+    // On macOS and Linux the lifeline's orphan exit never runs when main dies (worker-main.ts, exitAsOrphan): this
+    // checkpoint is all that survives, CHECKPOINT_INTERVAL_MS behind the reply at most.
+    expect(CHECKPOINT_INTERVAL_MS).toBeLessThanOrEqual(500);
+    const client = await h.client("cp-half");
+    const { receivedAtKill, loaded } = await killMidReply(client, "cp-half", 1.5 * CHARS_PER_SECOND);
+    const text = messageText(loaded.messages[1]);
+    expect(LONG_REPLY.startsWith(text)).toBe(true);
+    // The interval, plus the checkpoint's write and the event loop's lag on a loaded machine (0.54 s measured once
+    // with eight test runs sharing two cores): a quarter of a second of slack, not the second the other test allows.
+    expect(receivedAtKill - text.length).toBeLessThanOrEqual(((CHECKPOINT_INTERVAL_MS + 250) / 1000) * CHARS_PER_SECOND);
   }, 30_000);
 
   it("Continue sends a visible user message, and the model gets the partial text as its own reply", async () => {

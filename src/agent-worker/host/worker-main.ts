@@ -9,6 +9,7 @@ import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import { MessagePortMainTransport } from "./transport/message-port-main-transport";
 import { ParentTransport } from "../../shared-node/process/parent-transport";
 import { SessionHost } from "./session/session-host";
+import { endRunningCommands } from "../tools/workspace/process-tree";
 
 /**
  * Node hosts only (Electron workers get MessagePorts): the loopback WebSocket listener for session connections.
@@ -46,13 +47,19 @@ async function shutdown(): Promise<void> {
 }
 
 /**
- * The parent died (main or the web host crashed, or was killed): save the streaming reply as it stands, close the
+ * The parent died (main or the web host crashed, or was killed): end the commands still running (each with its
+ * whole tree: they run detached and would outlive the worker), save the streaming reply as it stands, close the
  * transcript and exit, within ORPHAN_EXIT_MS whatever happens. The run is not aborted: an abort would journal the
  * reply as stopped by the user, while a reply cut off by a crash should load as interrupted, with Retry and Continue.
+ *
+ * Where this runs: under Node (the web host, tests) everywhere, and in the desktop app on Windows, where the lifeline
+ * closing is what tells a utility process that main is gone. On macOS and Linux Chromium ends a utility process the
+ * moment main's pipe drops, before any of this JavaScript runs: what survives there is the last reply checkpoint
+ * (CHECKPOINT_INTERVAL_MS, at most 0.5 s behind the reply; test/integration/worker-checkpoints.test.ts pins it).
  */
 function exitAsOrphan(): void {
   setTimeout(() => process.exit(0), ORPHAN_EXIT_MS); // kept referenced: this exit must happen
-  void Promise.all([stopListening(), host?.saveAndClose()])
+  void Promise.all([endRunningCommands(), stopListening(), host?.saveAndClose()])
     .catch((error: unknown) => console.error("paddock worker: could not save before exiting", error))
     .finally(() => process.exit(0));
 }

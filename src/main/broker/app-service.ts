@@ -386,6 +386,11 @@ export class AppService<Port = never> implements AppApi {
     this.options.index.restore(id);
   }
 
+  async retrySessionWorker(id: string): Promise<void> {
+    if (!this.options.index.isLive(id)) throw new Error("No such chat");
+    this.broker.retry(id);
+  }
+
   openSession(id: string, where: "this-window" | "new-window"): Promise<void> {
     return this.options.openSession(id, where);
   }

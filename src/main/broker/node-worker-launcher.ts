@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { BaseTransport } from "../../shared/transport/transport";
 import { logChildOutput, type ChildLog } from "../logs/app-log";
+import { StderrTail } from "../../shared-node/process/stderr-tail";
 import { forwardOutput } from "./worker-output";
 import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "./worker-process";
 
@@ -45,19 +46,21 @@ export class NodeWorkerLauncher implements WorkerLauncher {
   ) {}
 
   launch(env: NodeJS.ProcessEnv = workerEnvironment()): WorkerProcess {
-    // The worker's stdout and stderr go where the host's go: a pipe nobody read could fill and block the worker.
-    // With a log they are piped, read at once, and copied to both the host's streams and the log.
-    const output = this.log ? "pipe" : "inherit";
+    // The worker's stdout and stderr go where the host's go, read at once (a pipe nobody read could fill and block the
+    // worker): with a log, copied to the log too; its stderr's last lines kept for a chat whose worker keeps crashing.
+    const stdout = this.log ? "pipe" : "inherit";
     const child = fork(this.workerFile, [], {
       serialization: "advanced",
       execArgv: this.execArgv,
       env: withCompileCache(env, this.compileCacheDir),
-      stdio: ["ignore", output, output, "ipc"],
+      stdio: ["ignore", stdout, "pipe", "ipc"],
     });
+    const tail = new StderrTail();
+    child.stderr?.on("data", (chunk: Buffer) => tail.append(chunk.toString("utf8")));
+    forwardOutput(child.stderr, process.stderr);
     let setLogLabel: ((label: string) => void) | undefined;
     if (this.log) {
       forwardOutput(child.stdout, process.stdout);
-      forwardOutput(child.stderr, process.stderr);
       setLogLabel = logChildOutput(this.log, () => child.pid, child);
     }
     const exited = new Promise<WorkerExit>((resolve) => {
@@ -72,6 +75,7 @@ export class NodeWorkerLauncher implements WorkerLauncher {
       },
       transferPort: (port: never) => port,
       ...(setLogLabel ? { setLogLabel } : {}),
+      stderrTail: () => tail.toString(),
     };
   }
 }

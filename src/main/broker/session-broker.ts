@@ -11,6 +11,9 @@
  *   transcript; the next attach of each of those viewers carries the reason, so the page can tell the user.
  *   Without viewers nothing is respawned until someone opens the chat again.
  * - A worker that will not start (init fails) is killed and the session forgotten, so the next attach tries again.
+ * - A worker that keeps crashing right after it starts (dies before or within seconds of taking its session) is
+ *   started again at once the first time, then after a backoff (1 s doubling), and after five such crashes in a row
+ *   not at all: the chat's attaches are refused with its last stderr lines (WORKER_KEEPS_CRASHING) until `retry`.
  * - `close()` stops a session now (a deleted chat); `dispose()` (quit) stops every worker, stops already under way
  *   included, and never takes longer than its limit.
  */
@@ -33,7 +36,7 @@ import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "../../shared/protocol/app-api";
 import { Listeners } from "../../shared/transport/transport";
 import type { WorkerHandle } from "./worker-handle";
-import { WorkerPool } from "./worker-pool";
+import { WorkerPool, WorkerStartError } from "./worker-pool";
 import { describeExit, type WorkerLauncher } from "./worker-process";
 import { SESSION_ID_PATTERN } from "../../shared/protocol/ids";
 import { childWorkerSettings, SubagentRuns, type AgentCatalog, type ChildCreated } from "./subagent-runs";
@@ -45,6 +48,8 @@ import type { McpToolDescriptor } from "../../shared/protocol/mcp-host-protocol"
 import { NO_SKILLS } from "../../shared/protocol/skills";
 import type { SkillCatalog } from "../skills/skill-catalog";
 import { ParentTaskWorktrees } from "./parent-task-worktrees";
+import { CrashLoopGuard, type CrashLoopOptions } from "./restart-backoff";
+import { workerCrashLoopText } from "../../shared/protocol/worker-failure";
 
 export type BrokerEvent =
   | { type: "status"; status: WorkerStatus }
@@ -56,6 +61,8 @@ export type BrokerEvent =
   | { type: "attached"; sessionId: string }
   | { type: "worker-exited"; sessionId: string; reason: string; pid: number | undefined }
   | { type: "worker-restarted"; sessionId: string; pid: number | undefined }
+  /** The session's worker kept crashing right after it started: no new one starts until `retry` (`message` says why). */
+  | { type: "worker-failed"; sessionId: string; message: string }
   /** The session's worker was stopped (idle without viewers, or closed) or died without viewers, and is gone. */
   | { type: "session-closed"; sessionId: string };
 
@@ -64,6 +71,8 @@ export type SessionTransportKind = WorkerInitOptions["sessionTransport"];
 
 export interface SessionBrokerOptions<Port = never> {
   launcher: WorkerLauncher<Port>;
+  /** How a worker that keeps crashing is restarted, and when the broker gives up (restart-backoff.ts; tests shorten it). */
+  crashLoop?: CrashLoopOptions;
   /** Folder of the sessions' JSONL transcripts. */
   sessionsDir: string;
   /** The app's data folder, which shell commands in the sandbox may not read (keys, settings, other chats). */
@@ -183,6 +192,10 @@ export class SessionBroker<Port = never> {
   private readonly subagents: SubagentRuns | undefined;
   /** A parent's `worktree` tool: its own isolated tasks' worktrees, found from their recorded launches. */
   private readonly taskWorktrees = new ParentTaskWorktrees((id) => this.launchOf(id));
+  /** Each session's worker crashes in a row (kept while the session itself comes and goes). */
+  private readonly crashes = new Map<string, CrashLoopGuard>();
+  /** Sessions whose worker kept crashing: why, until `retry`. */
+  private readonly failed = new Map<string, string>();
   /** What a worker found about the OS sandbox here (a machine's property): later workers skip the probe. */
   private sandbox: SandboxVerdict | undefined;
 
@@ -279,6 +292,8 @@ export class SessionBroker<Port = never> {
     if (!SESSION_ID_PATTERN.test(sessionId)) throw new Error(`Invalid session id: ${sessionId.slice(0, 40)}`);
     for (let live = this.sessions.get(sessionId); live?.closing; live = this.sessions.get(sessionId)) await live.closing;
     if (this.disposed) throw new Error("Paddock is shutting down");
+    const failure = this.failed.get(sessionId);
+    if (failure) throw new Error(failure);
     const live = this.sessions.get(sessionId) ?? this.open(sessionId);
     this.cancelIdleStop(live);
     live.viewers.add(viewerId);
@@ -318,6 +333,15 @@ export class SessionBroker<Port = never> {
       .then((started) => started.worker.stop(), () => undefined)
       .then(() => this.forget(live));
     return live.closing;
+  }
+
+  /**
+   * The user's Retry for a chat whose worker kept crashing: its next attach starts a worker again, and the count of
+   * crashes starts afresh. Nothing to do for a chat that has not failed.
+   */
+  retry(sessionId: string): void {
+    this.failed.delete(sessionId);
+    this.crashes.get(sessionId)?.reset();
   }
 
   /** Tells every live worker which MCP tools are on offer now (each keeps those of its chat's servers). */
@@ -463,9 +487,29 @@ export class SessionBroker<Port = never> {
   }
 
   private async startWorker(sessionId: string): Promise<StartedWorker<Port>> {
+    // After a crash right after start, the next worker waits its turn (restart-backoff.ts).
+    const wait = this.crashes.get(sessionId)?.waitMs() ?? 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (this.disposed) throw new Error("Paddock is shutting down");
+    const failure = this.failed.get(sessionId);
+    if (failure) throw new Error(failure);
     const recorded = this.launchOf(sessionId);
     const launch = recorded?.launch;
-    const worker = await this.pool.take(launch ? "subagent" : "session");
+    const startedAt = (this.options.crashLoop?.now ?? Date.now)();
+    let worker: WorkerHandle<Port>;
+    try {
+      worker = await this.pool.take(launch ? "subagent" : "session");
+    } catch (error) {
+      // Its process ended before it was even ready: a crash right after start.
+      if (error instanceof WorkerStartError && !this.disposed) {
+        const dead = error.worker as WorkerHandle<Port>;
+        const gaveUp = this.noteCrash(sessionId, startedAt, dead, describeExit(await dead.process.exited));
+        if (gaveUp) throw new Error(gaveUp, { cause: error });
+      }
+      throw error;
+    }
+    let exit: string | undefined;
+    void worker.process.exited.then((e) => (exit = describeExit(e)));
     this.sessionOfWorker.set(worker, sessionId);
     worker.process.setLogLabel?.(`chat ${sessionId}`);
     let result: Awaited<ReturnType<WorkerControlApi["init"]>>;
@@ -497,16 +541,22 @@ export class SessionBroker<Port = never> {
       );
     } catch (error) {
       worker.kill(); // bound to nothing now: it would idle on forever
+      // A worker that died before it could take its session crashed right after start; a refusal is not a crash.
+      await Promise.race([worker.process.exited, new Promise((resolve) => setTimeout(resolve, 200))]);
+      if (exit !== undefined && !worker.expectedExit && !this.disposed) {
+        const gaveUp = this.noteCrash(sessionId, startedAt, worker, exit);
+        if (gaveUp) throw new Error(gaveUp, { cause: error });
+      }
       throw error;
     } finally {
       if (launch) this.pool.refillSoon();
       else this.pool.refill();
     }
-    void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit)));
+    void worker.process.exited.then((exit) => this.onWorkerExit(sessionId, worker, describeExit(exit), startedAt));
     return { worker, url: result.url, problems: recorded?.problem ? [recorded.problem, ...result.problems] : result.problems };
   }
 
-  private onWorkerExit(sessionId: string, worker: WorkerHandle<Port>, reason: string): void {
+  private onWorkerExit(sessionId: string, worker: WorkerHandle<Port>, reason: string, startedAt: number): void {
     if (worker.expectedExit || this.disposed) return;
     this.listeners.emit({ type: "worker-exited", sessionId, reason, pid: worker.pid });
     const live = this.sessions.get(sessionId);
@@ -515,10 +565,27 @@ export class SessionBroker<Port = never> {
     this.setActivity(live, "idle", "failed");
     // The next viewer starts a worker, which reloads the transcript. A subagent's is not restarted: its task failed.
     if (live.viewers.size === 0 || this.isChild(sessionId)) return this.forget(live);
+    // One that keeps crashing is not: its viewers' next attach is refused with why (noteCrash).
+    if (this.noteCrash(sessionId, startedAt, worker, reason)) return this.forget(live);
     for (const viewer of live.viewers) live.restartReasons.set(viewer, reason);
     const next = this.startWorker(sessionId);
     this.adopt(live, next);
     next.then((started) => this.listeners.emit({ type: "worker-restarted", sessionId, pid: started.worker.pid }), () => {});
+  }
+
+  /**
+   * Counts a crash of the session's worker (`startedAt`: when it was being started). Returns the refusal's text once
+   * the broker gives up (and tells listeners), undefined while it restarts: at once, or after the backoff.
+   */
+  private noteCrash(sessionId: string, startedAt: number, worker: WorkerHandle<Port>, exit: string): string | undefined {
+    let guard = this.crashes.get(sessionId);
+    if (!guard) this.crashes.set(sessionId, (guard = new CrashLoopGuard(this.options.crashLoop)));
+    const decision = guard.crashed(startedAt);
+    if (decision.action === "restart") return undefined;
+    const message = workerCrashLoopText(decision.crashes, exit, worker.process.stderrTail?.() ?? "");
+    this.failed.set(sessionId, message);
+    this.listeners.emit({ type: "worker-failed", sessionId, message });
+    return message;
   }
 
   /** The API of the default model (what a subagent most likely uses), if it resolves. */

@@ -65,8 +65,9 @@ export class WorkerPool<Port = never> {
   spawn(): Promise<WorkerHandle<Port>> {
     const { handle, ready } = this.launch();
     return ready.catch((error: unknown) => {
+      const died = !handle.alive;
       handle.kill();
-      throw error;
+      throw died ? new WorkerStartError(error instanceof Error ? error.message : String(error), handle) : error;
     });
   }
 
@@ -172,5 +173,15 @@ export class WorkerPool<Port = never> {
       .then(() => handle.call((c) => c.warmUp(warmUp)))
       .then(() => handle);
     return { handle, ready };
+  }
+}
+
+/** What `spawn` (and so `take`) rejects with when the new worker's process ended before it was ready: a crash at start. */
+export class WorkerStartError<Port = never> extends Error {
+  constructor(
+    message: string,
+    readonly worker: WorkerHandle<Port>,
+  ) {
+    super(message);
   }
 }

@@ -26,6 +26,8 @@ export interface WorkerProcess<Port = never> {
   transferPort(port: Port): void;
   /** Names the process's lines in the log file after what it serves (`chat <id>`); absent where nothing is logged. */
   setLogLabel?(label: string): void;
+  /** The last lines the process wrote to stderr (what a chat whose worker keeps crashing shows); "" when not kept. */
+  stderrTail?(): string;
 }
 
 export interface WorkerLauncher<Port = never> {

@@ -31,6 +31,7 @@ import { emptyChatToReuse } from "../../shared/protocol/empty-chat";
 import { appUserModelId } from "../lifecycle/app-identity";
 import { QuitSequence } from "../lifecycle/quit-sequence";
 import { watchSystemEnd } from "./system-end";
+import { trustSystemCertificates } from "../../shared-node/process/system-certificates";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 /** The built renderer, served as app://paddock/ (never loaded from file://). */
@@ -223,6 +224,8 @@ async function start(): Promise<ChatWindows> {
   return chatWindows;
 }
 
+// Main's own requests (sign-ins, model lists, endpoint probes) trust the system's certificates too.
+trustSystemCertificates();
 applyUserDataFolder();
 // Every session starts with spell checking off and no way to fetch dictionaries, before anything could load one;
 // start() then applies the user's setting.

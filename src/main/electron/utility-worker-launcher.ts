@@ -1,7 +1,10 @@
 /**
  * Starts agent workers as Electron utility processes. The control channel is the process's own postMessage /
  * `process.parentPort`; session ports travel the same way, as a message with one MessagePortMain attached, and so
- * does the lifeline port whose closing tells a worker that main is gone.
+ * does the lifeline port whose closing tells a worker that main is gone. If main itself dies, on macOS and Linux
+ * Chromium ends every utility process as soon as main's pipe drops, before the worker's JavaScript hears the lifeline:
+ * only its last reply checkpoint survives (at most 0.5 s behind), and its running commands are not ended by it. On
+ * Windows the lifeline is what ends an orphan, and the worker ends its commands' trees (taskkill /T) first.
  *
  * A utility process is NOT sandboxed by the OS: Electron runs it as Node with the user's rights (files, network,
  * child processes), unlike the page's renderer. What confines a worker is Paddock's own code: it keeps no secrets
@@ -15,6 +18,7 @@ import { BaseTransport } from "../../shared/transport/transport";
 import { LIFELINE_FRAME, SESSION_PORT_FRAME } from "../../shared/protocol/control-protocol";
 import { forwardOutput } from "../broker/worker-output";
 import { logChildOutput, type ChildLog } from "../logs/app-log";
+import { StderrTail } from "../../shared-node/process/stderr-tail";
 import { withCompileCache, workerEnvironment, type WorkerExit, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
 
 class UtilityProcessTransport extends BaseTransport {
@@ -49,12 +53,14 @@ export class UtilityWorkerProcess implements WorkerProcess {
   #gone = false;
   /** Main's end of the worker's lifeline: held (never used) for the worker's life; closed when it ends. */
   readonly #lifeline: MessagePortMain;
+  readonly #stderr = new StderrTail();
 
   /** Names this process's lines in the log file (see WorkerProcess.setLogLabel). */
   readonly setLogLabel: (label: string) => void;
 
   constructor(child: UtilityProcess, lifeline: MessagePortMain, log?: ChildLog) {
     this.#child = child;
+    child.stderr?.on("data", (chunk: Buffer) => this.#stderr.append(chunk.toString("utf8")));
     this.#lifeline = lifeline;
     this.setLogLabel = logChildOutput(log, () => this.#pid, child);
     this.#pid = child.pid;
@@ -78,6 +84,11 @@ export class UtilityWorkerProcess implements WorkerProcess {
   /** The OS pid; kept after exit (Electron forgets it), so reports can still name the process. */
   get pid(): number | undefined {
     return this.#pid;
+  }
+
+  /** The last lines the worker wrote to stderr. */
+  stderrTail(): string {
+    return this.#stderr.toString();
   }
 
   /** Hands `port` to the worker, which serves the session it hosts on it. The port is unusable here afterwards. */

@@ -17,6 +17,7 @@ import type { McpCallOutcome, McpCallProgress, McpHostApi, McpHostEvents, McpHos
 import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import { Listeners } from "../../shared/transport/transport";
 import { describeExit, mcpHostEnvironment, type WorkerLauncher, type WorkerProcess } from "../broker/worker-process";
+import { RestartBackoff, type BackoffSchedule } from "../broker/restart-backoff";
 
 export interface McpSupervisorOptions {
   /** Launches the built host file (out/main/mcp-host.js): utilityProcess in Electron, fork under Node. */
@@ -24,7 +25,7 @@ export interface McpSupervisorOptions {
   /** The servers as Settings have them now, secrets filled in (McpConfig.resolveServerConfig); must not throw. */
   servers(): ResolvedMcpServerConfig[];
   /** Host restarts after it died unasked: first wait, doubling up to the max. */
-  hostBackoff?: { firstMs: number; maxMs: number };
+  hostBackoff?: BackoffSchedule;
 }
 
 /** One tool call as a chat's worker asks for it (main has checked who asks). */
@@ -51,13 +52,15 @@ export class McpSupervisor {
   private readonly toolListeners = new Listeners<[McpToolDescriptor[]]>();
   private readonly progress = new Map<string, (progress: McpCallProgress) => void>();
   private nextCall = 0;
-  private hostFailures = 0;
+  private readonly hostBackoff: RestartBackoff;
   private hostRetry: ReturnType<typeof setTimeout> | undefined;
   /** The latest reconfigure: later calls wait for it, so the host sees Settings in order. */
   private configuring: Promise<void> = Promise.resolve();
   private disposed = false;
 
-  constructor(private readonly options: McpSupervisorOptions) {}
+  constructor(private readonly options: McpSupervisorOptions) {
+    this.hostBackoff = new RestartBackoff(options.hostBackoff);
+  }
 
   /** Every configured server's status, in Settings' order. */
   status(): McpServerStatus[] {
@@ -205,9 +208,7 @@ export class McpSupervisor {
     this.host = undefined;
     if (host.stopping || this.disposed) return;
     // Its servers' processes went with it (they were its children, or it stopped them as it went).
-    this.hostFailures++;
-    const backoff = this.options.hostBackoff ?? { firstMs: 1_000, maxMs: 30_000 };
-    const wait = Math.min(backoff.maxMs, backoff.firstMs * 2 ** (this.hostFailures - 1));
+    const wait = this.hostBackoff.failed();
     const error = `the MCP host process stopped (${reason}); starting it again`;
     this.setStatuses(this.statuses.map((s) => (s.state === "disabled" ? s : { ...s, state: "restarting", error, nextRetryAt: Date.now() + wait })));
     this.setTools([]);
@@ -242,7 +243,7 @@ export class McpSupervisor {
   }
 
   private setStatuses(statuses: McpServerStatus[]): void {
-    if (statuses.some((s) => s.state === "ready")) this.hostFailures = 0;
+    if (statuses.some((s) => s.state === "ready")) this.hostBackoff.reset();
     this.statuses = statuses;
     this.statusListeners.emit(statuses);
   }

@@ -29,7 +29,7 @@ export function createElectronServices(bridge: PaddockBridge, location: Location
     openSession(sessionId) {
       const connector = () => ports.acquire(sessionId);
       // Main notices a closed port; closing the transport (in client.close) is all a viewer owes.
-      return openSessionHandle(sessionId, connector, () => {});
+      return openSessionHandle(sessionId, connector, () => {}, () => app.retrySessionWorker(sessionId));
     },
   };
 }

@@ -11,8 +11,8 @@ const OPEN_WITH_MESSAGES = 100;
  * handle is usable before the connection is ready (the view says "connecting"); if the first connection fails,
  * the view shows the reason as a notice and the connection as closed. `release` runs once, on `close()`.
  */
-export function openSessionHandle(sessionId: string, connector: SessionConnector, release: () => void): SessionHandle {
-  const client = new SessionClient(sessionId, connector, { historyTail: OPEN_WITH_MESSAGES });
+export function openSessionHandle(sessionId: string, connector: SessionConnector, release: () => void, retryWorker?: () => Promise<void>): SessionHandle {
+  const client = new SessionClient(sessionId, connector, { historyTail: OPEN_WITH_MESSAGES, ...(retryWorker ? { retryWorker } : {}) });
   let closed = false;
   client.start().catch((error: unknown) => {
     if (closed) return;

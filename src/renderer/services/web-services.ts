@@ -115,7 +115,7 @@ export function createWebServices(location: Location): AppServices {
         const { url, restartedReason } = await post(`/api/session/${encodeURIComponent(sessionId)}/attach`, { viewerId: viewer.viewerId, pageId });
         return { transport: await openSocket(url), restartedReason };
       };
-      return openSessionHandle(sessionId, connector, () => detach(viewer));
+      return openSessionHandle(sessionId, connector, () => detach(viewer), () => app.retrySessionWorker(sessionId));
     },
   };
 }

@@ -15,6 +15,7 @@ import { afterNextPaint } from "./frame-coalesced";
 import { SessionMirror } from "./session-mirror";
 import type { SessionCommands } from "./session-view";
 import { errorText } from "../../shared/error-text";
+import { workerCrashLoopMessage } from "../../shared/protocol/worker-failure";
 
 export interface SessionConnection {
   transport: Transport;
@@ -48,13 +49,15 @@ export interface SessionClientOptions {
   historyTail?: number;
   /** Runs `fn` after the page has painted what it has; a timer where there is no page (Node tests). */
   afterPaint?: (fn: () => void) => void;
+  /** Asks the host to start the chat's agent process again after it kept crashing (AppApi.retrySessionWorker). */
+  retryWorker?: () => Promise<void>;
 }
 
 /** A task after the next frame, i.e. after the page painted what it had. */
 
 
 /** SessionApi's commands, each a pass-through to the worker (see `passThrough`). */
-type PassThroughs = Omit<SessionCommands, "dismissNotice">;
+type PassThroughs = Omit<SessionCommands, "dismissNotice" | "retryWorker">;
 
 // The pass-throughs are put on the prototype from the command table, so they are declared by SESSION_COMMANDS alone.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
@@ -89,6 +92,7 @@ export class SessionClient implements SessionCommands {
     try {
       connection = await this.connector();
     } catch (error) {
+      if (this.failedFor(error)) return;
       if (!(error instanceof HostUnreachableError)) throw error;
       this.mirror.setConnection("offline");
       void this.reconnect();
@@ -122,7 +126,26 @@ export class SessionClient implements SessionCommands {
     return Promise.race([fn(remote), this.disconnected]);
   }
 
+  /**
+   * The user's Retry for a chat whose agent process kept crashing: main is asked to start one again, and the client
+   * connects. Rejects with main's refusal (the view stays "failed").
+   */
+  async retryWorker(): Promise<void> {
+    if (this.closed || this.mirror.getView().connection !== "failed") return;
+    await this.options.retryWorker?.();
+    this.mirror.setConnection("reconnecting");
+    void this.reconnect();
+  }
+
   // --- connection --------------------------------------------------------------------------------------------------
+
+  /** Whether `error` is main's "keeps crashing" refusal; if so the view says "failed", with its words. */
+  private failedFor(error: unknown): boolean {
+    const failure = workerCrashLoopMessage(errorText(error));
+    if (failure === undefined) return false;
+    if (!this.closed) this.mirror.setConnection("failed", failure);
+    return true;
+  }
 
   private async connect(connection: SessionConnection): Promise<void> {
     const { transport } = connection;
@@ -175,6 +198,8 @@ export class SessionClient implements SessionCommands {
           await this.connectUnlessClosed(await this.connector());
           return;
         } catch (error) {
+          // Main stopped starting a worker that kept crashing: no use trying again until the user asks (retryWorker).
+          if (this.failedFor(error)) return;
           // The worker may still be restarting, or the host be away: say which, and try again.
           if (!this.closed) this.mirror.setConnection(error instanceof HostUnreachableError ? "offline" : "reconnecting");
         }

@@ -139,8 +139,10 @@ export class SessionMirror {
     return true;
   }
 
-  setConnection(connection: ConnectionStatus): void {
-    if (this.view.connection !== connection) this.commit({ ...this.view, connection });
+  setConnection(connection: ConnectionStatus, failure?: string): void {
+    if (this.view.connection === connection && this.view.failure === failure) return;
+    const { failure: _previous, ...rest } = this.view;
+    this.commit({ ...rest, connection, ...(failure !== undefined ? { failure } : {}) });
   }
 
   addNotice(kind: SessionNotice["kind"], text: string): void {

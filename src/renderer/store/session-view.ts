@@ -12,7 +12,8 @@ import type { RetryWait } from "../../shared/protocol/retry-wait";
  * another, or the network hiccuped) and the client is getting a new one; "offline": the host itself (main, the
  * browser host) does not answer, and the client keeps trying; "closed": given up (the chat could not be opened).
  */
-export type ConnectionStatus = "connecting" | "ready" | "reconnecting" | "offline" | "closed";
+/** `failed`: main stopped starting the chat's agent process, which kept crashing (`SessionView.failure` says why). */
+export type ConnectionStatus = "connecting" | "ready" | "reconnecting" | "offline" | "closed" | "failed";
 
 /** A notice the chat shows once, e.g. after the worker process died and was restarted. */
 export interface SessionNotice {
@@ -50,6 +51,8 @@ export interface SessionView {
   /** The run waits to ask the model again after a rate limit, a server error or a dropped connection. */
   readonly retry?: RetryWait;
   readonly connection: ConnectionStatus;
+  /** With connection "failed": main's words (WORKER_KEEPS_CRASHING, the process's last stderr lines). */
+  readonly failure?: string;
   readonly notices: readonly SessionNotice[];
 }
 
@@ -61,6 +64,10 @@ export type NonCommandMethod = Exclude<SessionMethod, PageSessionMethod>;
 
 /**
  * Commands the UI sends to its session's worker: SESSION_COMMANDS' page commands (declared there, once, with their
- * argument schemas), and `dismissNotice`, which stays in the page. Every call rejects with a readable Error on failure.
+ * argument schemas), and `dismissNotice` and `retryWorker`, which stay in the page. Every call rejects with a readable Error on failure.
  */
-export type SessionCommands = Pick<SessionApi, PageSessionMethod> & { dismissNotice(id: number): void };
+export type SessionCommands = Pick<SessionApi, PageSessionMethod> & {
+  dismissNotice(id: number): void;
+  /** With connection "failed": asks main to start the chat's agent process again, and connects (page-side too). */
+  retryWorker?(): Promise<void>;
+};

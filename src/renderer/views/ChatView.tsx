@@ -273,9 +273,12 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       <SubagentBanner commands={commands} connected={view.connection === "ready"} onOpenParent={onOpenChat} />
       <div className="chat-body">
       {/* Notices float over the chat's top, identical ones merged with a count (notice-groups.ts). */}
-      {noticeGroups.length > 0 || appNotices || view.retry || failure || actionError || changes.notice ? (
+      {noticeGroups.length > 0 || appNotices || view.retry || failure || actionError || changes.notice || view.failure ? (
         <NoticeStack>
           {appNotices}
+          {view.connection === "failed" && view.failure ? (
+            <WorkerFailureBanner text={view.failure} onRetry={() => commands.retryWorker?.().catch((e: unknown) => setActionError(errorText(e)))} />
+          ) : null}
           {noticeGroups.map(({ key, first: n, all, count }) => (
             <NoticeBanner key={key} level={noticeLevel(n)} text={n.text} count={count} onDismiss={() => all.forEach((o) => commands.dismissNotice(o.id))}
               action={noticeAction(n, replacementFor, (m) => {
@@ -377,6 +380,23 @@ function noticeLevel(n: SessionNotice): "warning" | "error" {
 }
 
 
+/**
+ * Main stopped starting this chat's agent process: it kept crashing right after it started. Its words (how often, the
+ * last exit) and the process's last stderr lines, and Retry, which has main try again.
+ */
+function WorkerFailureBanner({ text, onRetry }: { text: string; onRetry: () => void }) {
+  const [headline, ...output] = text.split("\n");
+  return (
+    <div className="notice notice-error worker-failure" role="alert" data-testid="worker-failure">
+      <div className="notice-text">
+        <div>{headline}</div>
+        {output.length > 0 ? <pre className="worker-failure-output" data-testid="worker-failure-output">{output.join("\n")}</pre> : null}
+      </div>
+      <button type="button" className="btn btn-secondary notice-action" data-testid="worker-failure-retry" onClick={onRetry}>Retry</button>
+    </div>
+  );
+}
+
 /** The header's short word for the link; the composer says the whole reason. */
 const PILL_LABELS: Record<ReturnType<typeof useSessionView>["connection"], string> = {
   connecting: "Connecting…",
@@ -384,6 +404,7 @@ const PILL_LABELS: Record<ReturnType<typeof useSessionView>["connection"], strin
   reconnecting: "Reconnecting…",
   offline: "Paddock is not running",
   closed: "Disconnected",
+  failed: "Agent keeps crashing",
 };
 
 /** Why nothing can be sent or stopped right now, when the link to the agent is down; undefined when it is up. */
@@ -396,6 +417,8 @@ function connectionProblem(connection: ReturnType<typeof useSessionView>["connec
       return "Reconnecting to the agent…";
     case "closed":
       return "Disconnected from the agent — reopen the chat";
+    case "failed":
+      return "The agent's process keeps crashing — Retry above";
     case "ready":
       return undefined;
   }

@@ -3,6 +3,13 @@
  * Node's child-process IPC (`process.send`) when forked by tests or the web host. Both carry the same frames.
  * It closes when the parent is gone: Node's IPC disconnects; under Electron, whose `parentPort` never says so, the
  * lifeline port main handed over closes.
+ *
+ * What the lifeline can do depends on the system. On Windows it is what ends an orphaned utility process: the worker
+ * hears the close, ends its running commands' trees (taskkill /T), saves and exits (worker-main.ts, exitAsOrphan).
+ * On macOS and Linux Chromium kills a utility process as soon as main's pipe drops, before the close reaches any
+ * JavaScript: nothing runs there, and what survives is the last reply checkpoint, at most 0.5 s behind
+ * (reply-checkpoints.ts; test/integration/worker-checkpoints.test.ts). The lifeline still serves there for a main
+ * that is alive but dropped the worker's port.
  */
 import type { MessagePortMain } from "electron";
 import { BaseTransport } from "../../shared/transport/transport";

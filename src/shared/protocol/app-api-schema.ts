@@ -53,6 +53,7 @@ export const APP_API_SCHEMAS = {
   renameSession: Type.Tuple([SessionId, Type.String({ minLength: 1, maxLength: 200 })]),
   deleteSession: Type.Tuple([SessionId]),
   restoreSession: Type.Tuple([SessionId]),
+  retrySessionWorker: Type.Tuple([SessionId]),
   openSession: Type.Tuple([SessionId, Type.Union([Type.Literal("this-window"), Type.Literal("new-window")])]),
   setWorkspace: Type.Union([
     Type.Tuple([SessionId, Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])]),

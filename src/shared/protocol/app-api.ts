@@ -110,6 +110,11 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   /** Soft delete; `restoreSession` within the undo window brings it back. */
   deleteSession(id: string): Promise<void>;
   restoreSession(id: string): Promise<void>;
+  /**
+   * Retry for a chat whose agent process kept crashing right after it started (WORKER_KEEPS_CRASHING): main starts
+   * one again at the chat's next connection, its count of crashes afresh.
+   */
+  retrySessionWorker(id: string): Promise<void>;
   /** Shows the session in this window, or in a new window. */
   openSession(id: string, where: "this-window" | "new-window"): Promise<void>;
   /**

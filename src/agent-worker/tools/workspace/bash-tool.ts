@@ -9,7 +9,7 @@ import type { AgentTool } from "../../../shared/agent/types";
 import { bashOutputDir, sessionTempDir } from "../../../shared-node/session-files/session-folder";
 import { formatSize, MAX_BYTES, MAX_LINES } from "./limits";
 import { OutputCapture, type OutputSnapshot } from "./output-capture";
-import { killProcessTree } from "./process-tree";
+import { killProcessTree, trackCommand } from "./process-tree";
 import type { ShellSandbox } from "./sandbox";
 import type { Truncation } from "./truncate";
 import { ToolFailure } from "../../../shared/agent/tool-failure";
@@ -154,6 +154,8 @@ function run(
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
     });
+    // Known to the worker while it runs, so a worker whose parent died ends it (and its tree) before exiting.
+    const untrack = child.pid ? trackCommand(child.pid) : () => {};
     const streams = [child.stdout, child.stderr];
     let stoppedBy: "aborted" | "timeout" | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -162,7 +164,7 @@ function run(
     let graceTimer: NodeJS.Timeout | undefined;
     const stop = (reason: "aborted" | "timeout") => {
       stoppedBy ??= reason;
-      if (child.pid) killProcessTree(child.pid);
+      if (child.pid) void killProcessTree(child.pid);
       // The shell is gone, and what still holds its pipes left its group (setsid): the kill cannot reach it, so the
       // call lets go of the pipes now rather than when that process stops writing.
       if (exit) settle();
@@ -178,6 +180,7 @@ function run(
     const settle = () => {
       if (settled) return;
       settled = true;
+      untrack();
       clearTimeout(timer);
       clearInterval(graceTimer);
       signal?.removeEventListener("abort", onAbort);
@@ -204,6 +207,7 @@ function run(
     child.once("error", (error) => {
       if (settled) return;
       settled = true;
+      untrack();
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       reject(error);
@@ -213,7 +217,7 @@ function run(
       if (!stoppedBy) exitedAfterMs = Date.now() - startedAt;
       // Whatever the command left running in its group ends with it; once the pipes are drained (or a process that
       // left the group still holds them, idle), the command is over.
-      if (child.pid && process.platform !== "win32") killProcessTree(child.pid);
+      if (child.pid && process.platform !== "win32") void killProcessTree(child.pid);
       graceTimer = setInterval(() => {
         if (!paused && Date.now() - lastOutputAt >= EXIT_GRACE_MS) settle();
       }, EXIT_GRACE_MS / 2);

@@ -1,5 +1,6 @@
 /**
- * The last few KB a server wrote to stderr: what Settings shows when it fails. Bounded whatever the server writes,
+ * The last few KB a process wrote to stderr: what Settings shows when an MCP server fails, and what a chat shows
+ * when its agent worker keeps crashing. Bounded whatever the server writes,
  * and cut at a line start where it can be, so the tail does not open mid-line.
  */
 const STDERR_TAIL_CHARS = 4096;
