@@ -75,6 +75,6 @@ describe("session command table", () => {
   it("gives the e2e fake session exactly the page's commands", async () => {
     const url = pathToFileURL(resolve("test/e2e/fixtures/fake-session.js")).href;
     const { FakeSession } = (await import(url)) as { FakeSession: new (id: string) => { commands: SessionCommands } };
-    expect(sorted(Object.keys(new FakeSession("s1").commands))).toEqual(sorted([...PAGE_SESSION_METHODS, "dismissNotice"]));
+    expect(sorted(Object.keys(new FakeSession("s1").commands))).toEqual(sorted([...PAGE_SESSION_METHODS, "dismissNotice", "retryWorker"]));
   });
 });

@@ -44,7 +44,7 @@ describe("sandboxHelp", () => {
     const help = sandboxHelp({ kind: "user-namespaces", appArmor: true });
     expect(help.why).toContain("Ubuntu 23.10 and later");
     expect(help.steps.map((s) => s.command)).toContain("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0");
-    expect(help.steps[0]!.text).toContain(".deb installs an AppArmor profile");
+    expect(help.steps[0]!.text).toContain(".deb: it installs an AppArmor profile");
     expect(help.steps[0]!.text).toContain("docs/security.md");
   });
 
