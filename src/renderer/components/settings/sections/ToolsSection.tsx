@@ -3,6 +3,7 @@ import { MAX_SHELL_PREFIX_CHARS, type Settings, type ToolPolicy } from "../../..
 import { Field, Group, NumberField } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 import { ProjectGrantsList } from "../../project/ProjectGrantsList";
+import { PROFILE_MENU_ORDER, PROFILE_TEXT, type PermissionProfile } from "../../../../shared/protocol/permission-profiles";
 
 /** The workspace tools, as Settings list them: name and what it does. */
 const WORKSPACE_TOOLS: [string, string][] = [
@@ -23,6 +24,13 @@ export function ToolsSection({ settings, save, onError }: SettingsSectionProps) 
   return (
     <>
       <Group title="Approval" description="What an agent may do in its chat's workspace folder without asking you first. Anything else waits for your answer in the chat.">
+        <Field label="Permissions of new chats" htmlFor="set-default-profile"
+          hint={`${PROFILE_TEXT[settings.tools.defaultProfile ?? "ask"].allows} A chat can choose its own in its header. Sandboxed auto runs as Ask where commands have no sandbox.`}>
+          <select id="set-default-profile" value={settings.tools.defaultProfile ?? "ask"} data-testid="default-profile"
+            onChange={(e) => void save({ tools: { defaultProfile: e.target.value as PermissionProfile } })}>
+            {PROFILE_MENU_ORDER.map((p) => <option key={p} value={p}>{PROFILE_TEXT[p].label}</option>)}
+          </select>
+        </Field>
         {WORKSPACE_TOOLS.map(([tool, what]) => (
           <Field key={tool} label={tool} htmlFor={`set-tool-${tool}`} hint={what}>
             <select id={`set-tool-${tool}`} value={settings.tools.approval[tool] ?? "ask"} data-testid={`tool-policy-${tool}`}
