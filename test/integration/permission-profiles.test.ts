@@ -95,6 +95,30 @@ describe("permission profiles in the worker", () => {
     expect(readFileSync(join(root, "d.txt"), "utf8")).toBe("d\n");
   });
 
+  it("a subagent never runs wider than its parent: under Read-only its write is refused unasked; under Edits allowed it runs unasked", async () => {
+    const root = folders.make({});
+    h = await startHarness({ workspaceOf: () => root });
+    const client = await h.client("parent");
+    const seen: number[] = [];
+    const off = client.mirror.subscribe(() => seen.push(client.mirror.getView().approvals.length));
+    const delegate = (id: string, path: string) =>
+      call(id, "subagent", { agent: "worker", task: `Write ${path}. ${turnDirective({ toolCalls: [{ name: "write", arguments: { path, content: "sub\n" } }] })}` });
+
+    await client.setChatOptions({ profile: "read-only" });
+    await client.prompt(delegate("s1", "ro.txt"));
+    await idle(client);
+    expect(existsSync(join(root, "ro.txt"))).toBe(false);
+    const childSaw = h.server.requests.map((r) => JSON.stringify(r.body.messages)).filter((m) => m.includes("This chat is Read-only"));
+    expect(childSaw.length).toBeGreaterThan(0); // the subagent's model was told why
+
+    await client.setChatOptions({ profile: "edits" });
+    await client.prompt(delegate("s2", "rw.txt"));
+    await idle(client);
+    off();
+    expect(readFileSync(join(root, "rw.txt"), "utf8")).toBe("sub\n");
+    expect(Math.max(0, ...seen)).toBe(0); // neither was asked in the parent's chat
+  });
+
   it.skipIf(!sandbox.available)("Read-only runs a command in the sandbox with the workspace read-only: it reads, it cannot write", async () => {
     const root = folders.make({ "notes.txt": "alpha\n" });
     h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });

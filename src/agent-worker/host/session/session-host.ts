@@ -79,7 +79,8 @@ import { isRecord } from "../../../shared/is-record";
 import { filesRestoredForModel, type FilesRestoredMessage } from "../../../shared/agent/files-restored";
 import { branchAt } from "../../../shared/agent/branches";
 import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/protocol/changes";
-import { decide, effectiveProfile, narrowest, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
+import { decide, effectiveProfile, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
+import { sessionProfile } from "./session-profile";
 import { profileMarker } from "../../../shared/agent/profile-marker";
 
 
@@ -109,8 +110,7 @@ function workspaceSetup(
 
 /** The profile a session asks for (see SessionHost.chosenProfile). */
 function chosenProfile(options: WorkerInitOptions, own: PermissionProfile | undefined, settings: WorkerSettings = options.settings): PermissionProfile {
-  if (options.subagent) return narrowest(options.subagent.profile ?? "ask", own);
-  return own ?? settings.defaultProfile ?? "ask";
+  return sessionProfile(options.subagent, own, settings);
 }
 
 type NetworkQuestion = Parameters<NonNullable<WorkspaceSetup["askNetwork"]>>[0];
