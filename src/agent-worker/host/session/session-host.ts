@@ -454,7 +454,8 @@ export class SessionHost {
         this.agent.dropLastMessages(1);
         await this.journal.record({ t: "drop", count: 1 });
       }
-      await this.recordProfile();
+      // Not after a reply: continuing from one runs the queued messages, which a marker after it would hide.
+      if (this.agent.state.messages.at(-1)?.role !== "assistant") await this.recordProfile();
       await this.agent.continue();
     },
     continueReply: async () => {
