@@ -13,6 +13,7 @@ import { piAgentFolder } from "../../shared-node/pi-agent-folder";
 import { readRegularFile } from "../../shared-node/regular-file";
 import { parseYamlMapping } from "../../shared-node/frontmatter";
 import { builtinAgents, DEFAULT_AGENT_TOOLS } from "./builtin-agents";
+import { isPermissionProfile, PERMISSION_PROFILES, type PermissionProfile } from "../../shared/protocol/permission-profiles";
 
 export type AgentSource = "builtin" | "user" | "pi-user" | "project";
 
@@ -30,6 +31,11 @@ export interface AgentDefinition {
    * main from the workspace's HEAD (shared-node/git-worktrees), and its result lists its changes there.
    */
   isolation?: AgentIsolation;
+  /**
+   * Frontmatter `profile` (ask, edits, sandboxed-auto, read-only): the permission profile its tasks run under, never
+   * wider than the parent chat's (a wider one is narrowed to the parent's). Absent: the parent's.
+   */
+  profile?: PermissionProfile;
   /** The markdown body after the frontmatter, trimmed. */
   systemPrompt: string;
   source: AgentSource;
@@ -216,6 +222,10 @@ function parseAgentText(
   if (isolation === null || (isolation && !(AGENT_ISOLATIONS as readonly string[]).includes(isolation))) {
     return fail(`isolation must be ${AGENT_ISOLATIONS.join(" or ")} (or left out)`);
   }
+  const profile = optionalText(fields.profile);
+  if (profile === null || (profile && !isPermissionProfile(profile))) {
+    return fail(`profile must be ${PERMISSION_PROFILES.join(", ")} (or left out)`);
+  }
   const tools = parseTools(fields.tools);
   if (tools === undefined) return fail("tools must be a comma-separated list or a YAML list of tool names");
 
@@ -229,6 +239,7 @@ function parseAgentText(
   };
   if (model) agent.model = model;
   if (isolation) agent.isolation = isolation as AgentIsolation;
+  if (profile) agent.profile = profile as PermissionProfile;
   if (filePath !== undefined) agent.filePath = filePath;
   return { agent };
 }

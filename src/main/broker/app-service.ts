@@ -65,6 +65,7 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     clearQueuesOnAbort: settings.abort.clearQueuesOnAbort,
     toolApproval: settings.tools.approval,
     approvalTimeoutMs: settings.tools.approvalTimeoutMinutes * 60_000,
+    ...(settings.tools.defaultProfile ? { defaultProfile: settings.tools.defaultProfile } : {}),
     allowedDomains: settings.tools.allowedDomains,
     defaultSystemPrompt: settings.defaultSystemPrompt,
     shellCommandPrefix: settings.tools.shellCommandPrefix,

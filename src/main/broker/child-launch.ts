@@ -17,6 +17,7 @@ import type { ModelRef } from "../../shared/protocol/app-api";
 import type { FolderIdentity, SubagentSetup } from "../../shared/protocol/control-protocol";
 import type { SessionRecord } from "../../shared/protocol/session-summary";
 import { WorktreeRecordSchema } from "../../shared/protocol/worktrees";
+import { PERMISSION_PROFILES, type PermissionProfile } from "../../shared/protocol/permission-profiles";
 import type { Worktree } from "../../shared-node/git-worktrees/worktree-lifecycle";
 
 export interface ChildLaunch {
@@ -49,6 +50,8 @@ export const StoredLaunchSchema = Type.Object({
   model: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })),
   thinkingLevel: Type.Optional(ThinkingLevelSchema),
   worktree: Type.Optional(WorktreeRecordSchema),
+  /** Absent in launches kept before profiles: Ask. */
+  profile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
 });
 export type StoredLaunch = Static<typeof StoredLaunchSchema>;
 
@@ -64,6 +67,7 @@ export function storedLaunch(launch: ChildLaunch): StoredLaunch {
     version: 1,
     instructions: launch.setup.instructions,
     tools: [...launch.setup.tools],
+    ...(launch.setup.profile ? { profile: launch.setup.profile } : {}),
     ...(launch.workspace ? { workspace: launch.workspace } : {}),
     ...(launch.workspaceIdentity ? { workspaceIdentity: { ...launch.workspaceIdentity } } : {}),
     ...(launch.model ? { model: { ...launch.model } } : {}),
@@ -80,12 +84,18 @@ export function storedLaunch(launch: ChildLaunch): StoredLaunch {
 export function recordedLaunch(record: SessionRecord | undefined): RecordedLaunch | undefined {
   const parent = record?.parent;
   if (!record || !parent) return undefined;
-  const setup = (instructions: string, tools: string[]): SubagentSetup => ({ parentSessionId: parent.sessionId, agent: parent.agent, instructions, tools });
+  const setup = (instructions: string, tools: string[], profile?: PermissionProfile): SubagentSetup => ({
+    parentSessionId: parent.sessionId,
+    agent: parent.agent,
+    instructions,
+    tools,
+    ...(profile ? { profile } : {}),
+  });
   const stored = record.launch;
   if (Value.Check(StoredLaunchSchema, stored)) {
     return {
       launch: {
-        setup: setup(stored.instructions, [...stored.tools]),
+        setup: setup(stored.instructions, [...stored.tools], stored.profile),
         toolCallId: parent.toolCallId,
         ...(stored.workspace ? { workspace: stored.workspace } : {}),
         ...(stored.workspaceIdentity ? { workspaceIdentity: { ...stored.workspaceIdentity } } : {}),

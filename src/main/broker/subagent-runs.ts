@@ -23,6 +23,7 @@ import type {
   WorkerStatus,
 } from "../../shared/protocol/control-protocol";
 import { THINKING_LEVELS } from "../../shared/agent/types";
+import { DEFAULT_PROFILE, isPermissionProfile, narrowest } from "../../shared/protocol/permission-profiles";
 import type { ModelRef } from "../../shared/protocol/app-api";
 import { catalogProviders } from "./model-catalog";
 import type { AgentDefinition } from "../agents/agent-definitions";
@@ -199,7 +200,14 @@ export class SubagentRuns {
       if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
       const { folder, identity } = isolation === "worktree" ? await this.isolate(child, inside.folder, request.task) : inside;
       const launch: ChildLaunch = {
-        setup: { parentSessionId, agent: definition.name, instructions: definition.systemPrompt, tools: definition.tools },
+        setup: {
+          parentSessionId,
+          agent: definition.name,
+          instructions: definition.systemPrompt,
+          tools: definition.tools,
+          // Never wider than the parent's (a parent that does not say counts as Ask); a definition may narrow it.
+          profile: narrowest(request.parentProfile ?? DEFAULT_PROFILE, definition.profile),
+        },
         toolCallId: request.toolCallId,
         workspace: folder,
         workspaceIdentity: identity,
@@ -423,7 +431,8 @@ function checkRequest(request: SubagentRequest): void {
     (request.cwd !== undefined && typeof request.cwd !== "string") ||
     (request.isolation !== undefined && request.isolation !== "worktree") ||
     (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string")) ||
-    (request.parentThinkingLevel !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(request.parentThinkingLevel))
+    (request.parentThinkingLevel !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(request.parentThinkingLevel)) ||
+    (request.parentProfile !== undefined && !isPermissionProfile(request.parentProfile))
   ) {
     throw new Error("runSubagent: invalid request");
   }

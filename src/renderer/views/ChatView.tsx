@@ -39,6 +39,8 @@ import type { ChatOptions } from "../../shared/protocol/chat-options";
 import { base64Blob, uploadAttachments, type PendingAttachment } from "../components/attachments/attachment-files";
 import type { WorkspaceFileSource } from "../components/composer/useMentionMenu";
 import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
+import { ProfilePicker } from "../components/chat-settings/ProfilePicker";
+import type { PermissionProfile } from "../../shared/protocol/permission-profiles";
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
 import type { ChatMcpServer } from "../components/chat-settings/ChatMcpServers";
 import { ContextMeter } from "../components/common/ContextMeter";
@@ -63,6 +65,8 @@ interface ChatViewProps {
   target?: MessageTarget;
   /** Settings' default instructions, shown where a chat has none of its own. */
   defaultInstructions?: string;
+  /** Settings' default permission profile, for a chat that chose none. */
+  defaultProfile?: PermissionProfile;
   /** A worktree chat's worktree (its sidebar entry's): the strip under the header says so and offers its actions. */
   worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot" | "base">;
   /** Settings' MCP servers, for the chat's choice of them. */
@@ -80,7 +84,7 @@ interface ChatViewProps {
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", defaultProfile, mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -221,6 +225,9 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }), [commands]);
   const readToolOutput = useCallback((toolCallId: string) => commands.toolOutput(toolCallId), [commands]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
+  // The header's profile: the chat's other options kept as they are (the worker journals and enforces it).
+  const chatOptions = view.chatOptions;
+  const onProfile = useCallback((profile: PermissionProfile) => commands.setChatOptions({ ...(chatOptions ?? {}), profile }), [commands, chatOptions]);
   const onBriefing = useCallback(() => commands.agentBriefing(), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
@@ -253,6 +260,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           </span>
         ) : null}
         <div className="chat-controls">
+          <ProfilePicker chosen={view.chatOptions?.profile} settingsDefault={defaultProfile} sandboxed={view.workspace?.sandboxed} onChange={onProfile} />
           <ChatSettings options={view.chatOptions} defaultInstructions={defaultInstructions} inWorkspace={view.workspace !== undefined}
             modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} mcpServers={mcpServers} loadBriefing={onBriefing} />
           {isModelChosen(state.model) ? (

@@ -9,6 +9,7 @@ import { Type, type Static, type TSchema } from "typebox";
 import { ANY_KEY, KeyedRecord } from "../keyed-record";
 import { ModelRefSchema, ThinkingLevelSchema } from "../settings/schema";
 import type { MainControlApi } from "./control-protocol";
+import { PERMISSION_PROFILES } from "./permission-profiles";
 
 /** Largest control message from a worker, estimated in characters (a subagent's task, a tool's arguments). */
 export const MAX_CONTROL_FRAME_CHARS = 16 * 1024 * 1024;
@@ -75,6 +76,7 @@ const SubagentRequestSchema = Type.Object(
     upcoming: Type.Optional(Type.Integer({ minimum: 0 })),
     parentThinkingLevel: Type.Optional(ThinkingLevelSchema),
     isolation: Type.Optional(Type.Literal("worktree")),
+    parentProfile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
   },
   { additionalProperties: false },
 );

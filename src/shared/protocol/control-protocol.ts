@@ -5,6 +5,7 @@
 import type { SandboxCause } from "../security/sandbox-help";
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { ToolPolicy } from "../settings/schema";
+import type { PermissionProfile } from "./permission-profiles";
 import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
@@ -39,6 +40,8 @@ export interface WorkerSettings {
   toolApproval: Record<string, ToolPolicy>;
   /** A question nobody answers while no window shows the chat is denied after this long. */
   approvalTimeoutMs: number;
+  /** Settings' default permission profile, for chats that chose none (permission-profiles.ts); absent: Ask. */
+  defaultProfile?: PermissionProfile;
   /** Hosts shell commands may reach through the sandbox. */
   allowedDomains: string[];
   /** Instructions for chats that have none of their own (Settings); absent or blank: none. */
@@ -124,6 +127,11 @@ export interface SubagentSetup {
   instructions: string;
   /** The tools it may use, by name (workspace tools; MCP tools by name or `<server>__*`; never `subagent`: no recursion). */
   tools: string[];
+  /**
+   * The permission profile it runs under: the narrower of its parent's and its definition's (never wider than the
+   * parent's). Absent (a launch kept by an older Paddock): Ask.
+   */
+  profile?: PermissionProfile;
 }
 
 /** A parent's `subagent` tool asks main for one task to be done by a subagent (see MainControlApi.runSubagent). */
@@ -145,6 +153,8 @@ export interface SubagentRequest {
   parentThinkingLevel?: ThinkingLevel;
   /** `worktree`: the task runs in a git worktree of its own (else as its agent's definition says; else in the workspace). */
   isolation?: "worktree";
+  /** The parent chat's permission profile now: the subagent's is never wider (absent: taken as Ask). */
+  parentProfile?: PermissionProfile;
 }
 
 export type AgentScope = "user" | "project" | "both";

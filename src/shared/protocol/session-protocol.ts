@@ -20,6 +20,7 @@ import type { HeldMessage } from "./held-messages";
 import type { RetryWait } from "./retry-wait";
 import { CHANGES_ARGS, type ChangeSet, type ChangesSince, type CheckpointId, type ConflictAnswer, type FileDiff, type RevertResult, type RewindScope } from "./changes";
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
+import { PERMISSION_PROFILES } from "./permission-profiles";
 import type { AgentBriefing } from "./agent-briefing";
 
 
@@ -226,6 +227,7 @@ const ChatOptionsSchema = Type.Object(
     temperature: Type.Optional(Type.Number({ minimum: MIN_TEMPERATURE, maximum: MAX_TEMPERATURE })),
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS })),
     mcpServers: Type.Optional(Type.Array(Type.String({ pattern: MCP_SERVER_ID_PATTERN }), { maxItems: MAX_MCP_SERVERS })),
+    profile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
   },
   { additionalProperties: false },
 );

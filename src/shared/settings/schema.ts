@@ -10,6 +10,7 @@ import { THINKING_LEVELS } from "../agent/types";
 import { MAX_RETRY_ATTEMPTS, MAX_RETRY_WAIT_SECONDS, MIN_REQUEST_TIMEOUT_MS } from "./limits";
 import { schemaErrors } from "../schema-errors";
 import { MAX_INSTRUCTIONS_CHARS } from "../protocol/chat-options";
+import { PERMISSION_PROFILES } from "../protocol/permission-profiles";
 import { MAX_MCP_SERVERS, McpServerConfigSchema } from "../mcp/server-config";
 import { mcpServersRuleErrors } from "../mcp/server-fields";
 import { isRecord } from "../is-record";
@@ -84,6 +85,11 @@ export const ToolsSettingsSchema = Type.Object(
      * the sandbox, as the command). Absent or blank: none.
      */
     shellCommandPrefix: Type.Optional(Type.String({ maxLength: MAX_SHELL_PREFIX_CHARS })),
+    /**
+     * The permission profile a chat runs under until it picks its own (shared/protocol/permission-profiles.ts).
+     * Absent (every file before issue 27): Ask, today's behaviour.
+     */
+    defaultProfile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
   },
   { additionalProperties: false },
 );
@@ -301,6 +307,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     allowedDomains: [],
     maxSubagents: 8,
     shellCommandPrefix: "",
+    defaultProfile: "ask",
   },
   checkpoints: {
     enabled: true,

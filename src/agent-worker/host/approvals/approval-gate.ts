@@ -7,6 +7,10 @@
  * given). A sandboxed command's connection to a host no rule allows asks here too (allow once, for the project, deny). While a question waits the session counts as "waiting for you" (the worker lives on, the sidebar and
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
  * when the run is stopped.
+ *
+ * The chat's permission profile (shared/protocol/permission-profiles.ts) comes first: a call it refuses is refused
+ * with its reason, whatever Settings and grants say; one it allows runs without asking unless it changes a protected
+ * file; anything else is decided as above (Ask's behaviour, the chat's and the project's grants included).
  */
 import type { ToolPolicy } from "../../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/protocol/session-protocol";
@@ -15,6 +19,7 @@ import { hasHiddenCharacters } from "../../../shared/security/hidden-characters"
 import { commandGrant, describeCommandGrant, legacyCommandGrant } from "./command-grants";
 import { grantLabel, isGrantableHost, isProjectGrant } from "../../../shared-node/session-files/grant-format";
 import { TOOL_ENDING_FIELD } from "../../../shared/protocol/tool-ending";
+import type { ProfileVerdict } from "../../../shared/protocol/permission-profiles";
 
 /**
  * What is done with a tool's calls: Settings' "allow" or "ask", or "every-call": ask each time, with no "allow for
@@ -24,6 +29,11 @@ import { TOOL_ENDING_FIELD } from "../../../shared/protocol/tool-ending";
 export type GatePolicy = ToolPolicy | "every-call";
 
 export interface ApprovalGateOptions {
+  /**
+   * What the chat's permission profile does with a call of `toolName` now (permission-profiles.ts `decide`); absent:
+   * Ask's behaviour. A rejection counts as "settings" (the call is decided as in Ask).
+   */
+  profile?(toolName: string): ProfileVerdict | Promise<ProfileVerdict>;
   /** What Settings (and the sandbox) say for a tool now; must not reject. */
   policy(toolName: string): GatePolicy | Promise<GatePolicy>;
   /** A line saying what the call would do, and for file changes the diff; must not throw. */
@@ -118,6 +128,8 @@ export class ApprovalGate {
     signal?: AbortSignal,
   ): Promise<BeforeToolCallResult | undefined> {
     const { id, toolName: name } = call;
+    const verdict = await this.profileVerdict(name);
+    if (verdict.decision === "refuse") return refused(verdict.reason);
     const protection = call.described ? call.protection : await this.options.protection?.(id, name, call.args).catch(() => UNCHECKED);
     const policy: GatePolicy = call.network
       ? "ask"
@@ -125,6 +137,8 @@ export class ApprovalGate {
         ? "every-call"
         : (call.policy ?? (await Promise.resolve(this.options.policy(name)).catch((): GatePolicy => "ask")));
     if (policy === "allow") return undefined;
+    // The profile allows it (not a protected file, not a question of the chat's own, not a network question).
+    if (verdict.decision === "allow" && protection === undefined && call.policy === undefined && !call.network) return undefined;
     const grant = policy === "every-call" ? undefined : call.network ? networkGrant(call.args) : grantFor(name, call.args);
     if (grant !== undefined && this.allows(grant)) return undefined;
     const legacy = policy === "every-call" || call.network || name !== "bash" ? undefined : legacyGrantFor(call.args);
@@ -159,6 +173,14 @@ export class ApprovalGate {
       });
       this.publish();
     });
+  }
+
+  /** The profile's word on a call of `toolName`, as `ask` applies it; also what a subagent checks first. Never rejects. */
+  async profileVerdict(toolName: string): Promise<ProfileVerdict> {
+    if (!this.options.profile) return { decision: "settings" };
+    return Promise.resolve()
+      .then(() => this.options.profile!(toolName))
+      .catch((): ProfileVerdict => ({ decision: "settings" }));
   }
 
   /** The user's answer. Rejects when nothing with that id waits (answered elsewhere, or timed out meanwhile). */
@@ -229,6 +251,11 @@ const STOPPED = "The run was stopped before the user answered.";
 
 /** A block the user's card shows as "denied" (a no, or nobody answering), not as a failure. */
 function denied(reason: string): BeforeToolCallResult {
+  return { block: true, reason, details: { [TOOL_ENDING_FIELD]: "denied" } };
+}
+
+/** A block because the chat's permission profile does not allow the call: "denied" on its card, the reason for the model. */
+function refused(reason: string): BeforeToolCallResult {
   return { block: true, reason, details: { [TOOL_ENDING_FIELD]: "denied" } };
 }
 

@@ -13,6 +13,7 @@ import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../share
 import { isRecord } from "../../../shared/is-record";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import type { SessionMain, SessionRole } from "./session-role";
+import type { PermissionProfile } from "../../../shared/protocol/permission-profiles";
 
 export interface ParentRoleHost {
   options: Pick<WorkerInitOptions, "sessionId" | "agentFolders">;
@@ -21,6 +22,8 @@ export interface ParentRoleHost {
   approvals(): ApprovalGate;
   modelRef(): ModelRef | undefined;
   thinkingLevel(): ThinkingLevel;
+  /** The profile the chat's calls are decided under now: its subagents' is never wider. */
+  profile(): Promise<PermissionProfile>;
 }
 
 export class ParentRole implements SessionRole {
@@ -85,7 +88,7 @@ export class ParentRole implements SessionRole {
       run: async (request, onProgress) => {
         this.listeners.set(request.requestId, onProgress);
         try {
-          return await main.runSubagent(request);
+          return await main.runSubagent({ ...request, parentProfile: await this.host.profile() });
         } finally {
           this.listeners.delete(request.requestId);
         }

@@ -79,6 +79,9 @@ import { isRecord } from "../../../shared/is-record";
 import { filesRestoredForModel, type FilesRestoredMessage } from "../../../shared/agent/files-restored";
 import { branchAt } from "../../../shared/agent/branches";
 import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/protocol/changes";
+import { decide, effectiveProfile, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
+import { sessionProfile } from "./session-profile";
+import { profileMarker } from "../../../shared/agent/profile-marker";
 
 
 /**
@@ -91,6 +94,7 @@ function workspaceSetup(
   identity: FolderIdentity | undefined,
   currentSettings: () => WorkerSettings,
   network?: Pick<WorkspaceSetup, "projectHosts" | "askNetwork">,
+  readOnlyCommands?: () => boolean,
 ): WorkspaceSetup {
   return {
     sessionDir: options.sessionDir,
@@ -98,9 +102,15 @@ function workspaceSetup(
     allowedDomains: settings.allowedDomains,
     ...network,
     shellCommandPrefix: () => currentSettings().shellCommandPrefix,
+    ...(readOnlyCommands ? { readOnlyCommands } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(identity ? { identity } : {}),
   };
+}
+
+/** The profile a session asks for (see SessionHost.chosenProfile). */
+function chosenProfile(options: WorkerInitOptions, own: PermissionProfile | undefined, settings: WorkerSettings = options.settings): PermissionProfile {
+  return sessionProfile(options.subagent, own, settings);
 }
 
 type NetworkQuestion = Parameters<NonNullable<WorkspaceSetup["askNetwork"]>>[0];
@@ -223,6 +233,7 @@ export class SessionHost {
           approvals,
           modelRef: () => this.modelRef,
           thinkingLevel: () => this.agent.state.thinkingLevel,
+          profile: async () => (await this.profileNow()).profile,
         });
     this.mcp = new SessionMcp({
       main,
@@ -236,6 +247,10 @@ export class SessionHost {
     this.announceSandbox(workspace);
     this.approvals = new ApprovalGate(
       {
+        profile: async (tool) => {
+          const { profile, sandboxed } = await this.profileNow();
+          return decide(profile, toolKind(tool, this.mcp.readOnly(tool)), sandboxed);
+        },
         policy: (tool) => this.policy(tool),
         describe: (tool, args) => this.describeCall(tool, args),
         protection: async (id, tool, args) => this.workspace?.protection(id, tool, args),
@@ -340,6 +355,9 @@ export class SessionHost {
       // Whoever gave the work decides (see child-role.ts).
       // The run's starting state is recorded before a call may change anything (workspace-changes.ts).
       beforeToolCall: async (context, signal) => {
+        // The profile's refusal first: a subagent's own (never wider than its parent's) before its parent is asked.
+        const verdict = await this.approvals.profileVerdict(context.toolCall.name);
+        if (verdict.decision === "refuse") return { block: true, reason: verdict.reason, details: withToolEnding(undefined, "denied") };
         const decided = await this.role.beforeToolCall(context, signal);
         if (!decided?.block) await this.changes?.beforeCall();
         return decided;
@@ -402,10 +420,11 @@ export class SessionHost {
       projectHosts: () => created?.approvals.projectHosts() ?? [],
       askNetwork: async (request) => (created ? created.askNetwork(request) : { allow: false, reason: "the chat is still opening" }),
     };
+    const readOnlyCommands = () => (created ? created.chosenProfile() : chosenProfile(options, loaded.chatOptions?.profile)) === "read-only";
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
       options.workspace
-        ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings, network), main)
+        ? openWorkspace(options.workspace, workspaceSetup(options, options.settings, options.workspaceIdentity, currentSettings, network, readOnlyCommands), main)
         : undefined,
     ]);
     const host = new SessionHost(options, main, writer, loaded, modelRef, resolved.model, workspace);
@@ -435,6 +454,8 @@ export class SessionHost {
         this.agent.dropLastMessages(1);
         await this.journal.record({ t: "drop", count: 1 });
       }
+      // Not after a reply: continuing from one runs the queued messages, which a marker after it would hide.
+      if (this.agent.state.messages.at(-1)?.role !== "assistant") await this.recordProfile();
       await this.agent.continue();
     },
     continueReply: async () => {
@@ -651,6 +672,7 @@ export class SessionHost {
    * a run is active (the Agent's Error). The mirrors are sent what happened before the caller hears back.
    */
   private async accept(message: AgentMessage): Promise<void> {
+    await this.recordProfile();
     const journaled = this.journal.untilJournaled(message);
     const run = this.agent.prompt(message);
     let accepted = false;
@@ -702,6 +724,36 @@ export class SessionHost {
     return this.settings.toolApproval[tool] ?? "ask";
   }
 
+  /**
+   * The profile the chat asks for: its own choice, else Settings' default; a subagent's is never wider than its
+   * launch's (its parent's, narrowed by its definition), and its own window may only narrow it.
+   */
+  chosenProfile(): PermissionProfile {
+    return chosenProfile(this.options, this.chatOptions.profile, this.settings);
+  }
+
+  /** The profile calls are decided under now, and whether commands run in a sandbox (see effectiveProfile). */
+  private async profileNow(): Promise<{ profile: PermissionProfile; wanted: PermissionProfile; sandboxed: boolean; fallback?: string }> {
+    const wanted = this.chosenProfile();
+    const sandboxed = this.workspace ? await this.workspace.shell.then((s) => s.sandboxed, () => false) : false;
+    const { profile, fallback } = effectiveProfile(wanted, undefined, sandboxed);
+    return { profile, wanted, sandboxed, ...(fallback ? { fallback } : {}) };
+  }
+
+  /**
+   * Before a run starts: when the profile it will run under differs from the latest marker's (none: Ask), a marker
+   * joins the chat and the transcript (profile-marker.ts), so every run's profile is on record. Not while a run is
+   * active (the run it joins already has its marker).
+   */
+  private async recordProfile(): Promise<void> {
+    if (this.agent.state.isStreaming) return;
+    const { profile, wanted } = await this.profileNow();
+    const marker = profileMarker(this.agent.state.messages, profile, wanted);
+    if (!marker || this.agent.state.isStreaming) return;
+    this.agent.appendMessage(marker);
+    await this.journal.record({ t: "message", message: marker });
+  }
+
   /** What the agent is doing: waiting for the user's answer, running, or nothing. */
   activity(): SessionActivity {
     if (this.approvals.pending().length > 0) return "waiting";
@@ -715,7 +767,8 @@ export class SessionHost {
   async setWorkspace(folder: string | undefined, identity?: FolderIdentity): Promise<void> {
     const change = ++this.workspaceChanges;
     const network = { projectHosts: () => this.approvals.projectHosts(), askNetwork: (request: NetworkQuestion) => this.askNetwork(request) };
-    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings, network), this.main) : undefined;
+    const readOnlyCommands = () => this.chosenProfile() === "read-only";
+    const workspace = folder ? await openWorkspace(folder, workspaceSetup(this.options, this.settings, identity, () => this.settings, network, readOnlyCommands), this.main) : undefined;
     if (change !== this.workspaceChanges) return; // a later change overtook this one
     const folderChanged = this.workspace?.folder !== workspace?.folder;
     this.workspace = workspace;

@@ -75,6 +75,8 @@ export interface WorkspaceSetup {
   askNetwork?: NetworkAsk;
   /** pi's `shellCommandPrefix` (Settings → Tools), as Settings have it at each command; absent or blank: none. */
   shellCommandPrefix?: () => string | undefined;
+  /** Whether commands run with the workspace read-only now (the Read-only profile), asked at each command. */
+  readOnlyCommands?: () => boolean;
   /** What an earlier worker found about the sandbox here, if main knows. */
   sandbox?: SandboxVerdict;
   /** A subagent's: the identity `folder` had when main checked it (then its real path); see WorkerInitOptions. */
@@ -116,6 +118,7 @@ export async function openWorkspace(folder: string, setup: WorkspaceSetup): Prom
       identity: setup.identity,
       readable: skills.folders,
       shellCommandPrefix: setup.shellCommandPrefix,
+      ...(setup.readOnlyCommands ? { readOnlyCommands: setup.readOnlyCommands } : {}),
     });
   } catch (error) {
     return unusable(folder, error instanceof WorkspaceEscapeError ? error.message : `${folder} cannot be opened (${String(error)}).`);

@@ -43,6 +43,11 @@ export interface BashToolOptions {
    * applies to the next one. Absent, or blank: none.
    */
   commandPrefix?: () => string | undefined;
+  /**
+   * Whether the command runs with the workspace read-only (the Read-only permission profile), asked at each command:
+   * the sandbox lets it write only its temp folder; a shell without a sandbox refuses to run it.
+   */
+  readOnly?: () => boolean;
 }
 
 /** pi's pace for live output. */
@@ -84,7 +89,16 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       if (real !== options.root) throw new Error(`The workspace ${options.root} now leads to ${real} (it was replaced by a link).\nCannot execute bash commands.`);
       const setting = options.commandPrefix?.();
       const prefix = setting?.trim() ? setting : undefined;
-      const launch = await options.sandbox.launch({ command: prefix ? `${prefix}\n${command}` : command, shown: command, callId, cwd: options.root, tempDir, signal });
+      const readOnlyWorkspace = options.readOnly?.() === true;
+      const launch = await options.sandbox.launch({
+        command: prefix ? `${prefix}\n${command}` : command,
+        shown: command,
+        callId,
+        cwd: options.root,
+        tempDir,
+        signal,
+        ...(readOnlyWorkspace ? { readOnlyWorkspace } : {}),
+      });
       const outputPath = join(bashOutputDir(options.sessionDir), `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
       const output = new OutputCapture(outputPath);
       const startedAt = Date.now();

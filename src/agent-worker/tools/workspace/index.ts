@@ -50,6 +50,8 @@ export interface WorkspaceToolsOptions {
    * a change applies to the next). Absent, or blank: none.
    */
   shellCommandPrefix?: () => string | undefined;
+  /** Whether `bash` runs its commands with the workspace read-only (the Read-only profile), asked at each command. */
+  readOnlyCommands?: () => boolean;
   /**
    * Folders outside the workspace the file tools may read by absolute path, never write: the listed skills' folders
    * (main's SkillListing), so the model can read a SKILL.md and what it refers to.
@@ -67,7 +69,7 @@ export function workspaceTools(options: WorkspaceToolsOptions): AgentTool<any>[]
   const protectedFiles = options.protectedFiles ?? new ProtectedChanges(paths);
   return [
     readTool(paths),
-    bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox, commandPrefix: options.shellCommandPrefix }),
+    bashTool({ root: paths.root, sessionDir: options.sessionDir, sandbox: options.sandbox, commandPrefix: options.shellCommandPrefix, readOnly: options.readOnlyCommands }),
     editTool(paths, protectedFiles),
     writeTool(paths, protectedFiles),
     grepTool(paths),

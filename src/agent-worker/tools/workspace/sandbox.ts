@@ -43,6 +43,11 @@ export interface LaunchRequest {
   shown?: string;
   /** The tool call that runs it: a network question shows in its card. */
   callId?: string;
+  /**
+   * The workspace is read-only to the command (the Read-only permission profile): it may write only `tempDir`. A
+   * shell without a sandbox cannot promise that, and refuses to run it.
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 /** Where a `bash` command runs. */
@@ -97,7 +102,8 @@ const RUNTIME_CONVENIENCE_WRITES = ["/tmp/claude", "/private/tmp/claude", join(h
 export function unsandboxedShell(): ShellSandbox {
   return {
     kind: "none",
-    async launch({ command, tempDir }) {
+    async launch({ command, tempDir, readOnlyWorkspace }) {
+      if (readOnlyWorkspace) throw new Error("This chat is Read-only: commands run only in a sandbox with the workspace read-only, and there is no sandbox here.");
       mkdirSync(tempDir, { recursive: true });
       return { argv: [findBash(), "-c", command], env: { ...commandEnvironment(process.env), TMPDIR: tempDir }, release() {} };
     },
@@ -346,7 +352,7 @@ function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions
   const allowRead = options.allowRead ?? [];
   return {
     kind,
-    async launch({ command, cwd, tempDir, signal, shown, callId }) {
+    async launch({ command, cwd, tempDir, signal, shown, callId, readOnlyWorkspace }) {
       const { SandboxManager } = await loadRuntime();
       mkdirSync(tempDir, { recursive: true });
       // A per-command id carries the domain list: the proxies learn it from the proxy credentials the command uses.
@@ -366,7 +372,7 @@ function sandboxedShell(kind: "bubblewrap" | "seatbelt", options: SandboxOptions
           SandboxManager.wrapWithSandboxArgv(
             script,
             findBash(),
-            { filesystem: { denyRead, allowRead, allowWrite: [cwd, tempDir], denyWrite: RUNTIME_CONVENIENCE_WRITES } },
+            { filesystem: { denyRead, allowRead, allowWrite: readOnlyWorkspace ? [tempDir] : [cwd, tempDir], denyWrite: RUNTIME_CONVENIENCE_WRITES } },
             signal,
             cwd,
             { commandId, commandText: command },

@@ -62,7 +62,8 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
   const save = (next: ChatOptions) => {
     setSaving(true);
     setFailure(null);
-    onSave(next).then(
+    // The permission profile is the header's (ProfilePicker): kept as it is, also by "Reset to defaults".
+    onSave({ ...next, ...(options?.profile ? { profile: options.profile } : {}) }).then(
       () => setOpen(false),
       (e: unknown) => setFailure(errorText(e)),
     ).finally(() => setSaving(false));
@@ -82,7 +83,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
     });
   };
 
-  const custom = hasChatOptions(options);
+  const custom = hasChatOptions(options ? { ...options, profile: undefined } : options);
   const fallback = defaultInstructions.trim()
     ? `Settings' default: ${defaultInstructions.trim()}`
     : inWorkspace ? "None: Paddock's instructions for working in the folder only" : "None: the model's own behaviour";

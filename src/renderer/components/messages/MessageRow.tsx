@@ -11,6 +11,7 @@ import { MessageActionBar } from "./MessageActionBar";
 import { MessageEditor } from "./MessageEditor";
 import { CollapsibleUserText } from "./CollapsibleUserText";
 import { filesRestoredText } from "../changes/chat-changes";
+import { profileMarkerText } from "../../../shared/agent/profile-marker";
 
 interface MessageRowProps {
   item: ChatItem;
@@ -62,6 +63,13 @@ export const MessageRow = memo(function MessageRow({ item, toolRuns, toolResults
         return (
           <div className="row row-note row-files-restored" data-testid="message-filesRestored" title={item.message.paths.join("\n")}>
             <span className="badge badge-muted">Files</span> {filesRestoredText(item.message)}
+          </div>
+        );
+      }
+      if (item.message.role === "permissionProfile") {
+        return (
+          <div className="row row-note row-profile" data-testid="message-permissionProfile">
+            <span className="badge badge-muted">Permissions</span> {profileMarkerText(item.message)}
           </div>
         );
       }

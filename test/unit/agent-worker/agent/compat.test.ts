@@ -40,6 +40,7 @@ import {
 import { useScriptedModel } from "./harness";
 import type { CompactionMessage } from "../../../../src/shared/agent/compaction";
 import type { FilesRestoredMessage } from "../../../../src/shared/agent/files-restored";
+import type { PermissionProfileMessage } from "../../../../src/shared/agent/profile-marker";
 
 // --- Custom messages through declaration merging, as pi documents it. ---
 interface NoteMessage {
@@ -61,6 +62,7 @@ declare module "@mariozechner/pi-agent-core" {
     note: NoteMessage;
     compaction: CompactionMessage;
     filesRestored: FilesRestoredMessage;
+    permissionProfile: PermissionProfileMessage;
   }
 }
 
@@ -87,7 +89,7 @@ const weatherTool: AgentTool<typeof weatherParameters, { tempC: number }> = {
 function convertToLlm(messages: AgentMessage[]): Message[] {
   return messages.flatMap((m): Message[] => {
     if (m.role === "note") return [{ role: "user", content: `Note: ${m.content}`, timestamp: m.timestamp }];
-    if (m.role === "compaction" || m.role === "filesRestored") return []; // the app's own kinds (see the augmentation above)
+    if (m.role === "compaction" || m.role === "filesRestored" || m.role === "permissionProfile") return []; // the app's own kinds (see the augmentation above)
     return [m];
   });
 }

@@ -91,6 +91,14 @@ describe("parseAgentFile", () => {
     expect(parseAgentFile(agentFile("d", "x", "isolation: [worktree]\n"), "user", "/x/d.md")).toEqual({ problem: "/x/d.md: isolation must be worktree (or left out)" });
   });
 
+  it("reads a profile that may narrow its tasks' permissions, and refuses a name that is not a profile", () => {
+    expect(parseAgentFile(agentFile("a", "x", "profile: read-only\n"), "user").agent!.profile).toBe("read-only");
+    expect(parseAgentFile(agentFile("b", "x"), "user").agent!.profile).toBeUndefined();
+    expect(parseAgentFile(agentFile("c", "x", "profile: yolo\n"), "user", "/x/c.md")).toEqual({
+      problem: "/x/c.md: profile must be read-only, ask, edits, sandboxed-auto (or left out)",
+    });
+  });
+
   it("gives pi's default tools when none are listed", () => {
     const { agent } = parseAgentFile(agentFile("worker"), "user");
     expect(agent!.tools).toEqual(["read", "bash", "edit", "write"]);

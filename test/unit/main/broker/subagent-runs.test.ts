@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyToWorkspace } from "../../../../src/shared-node/git-worktrees/worktree-apply";
 import { childWorkerSettings, SubagentRuns, type AgentCatalog, type SubagentBrokerHost } from "../../../../src/main/broker/subagent-runs";
-import type { ChildLaunch } from "../../../../src/main/broker/child-launch";
+import { recordedLaunch, storedLaunch, type ChildLaunch } from "../../../../src/main/broker/child-launch";
 import { discoverAgents, type AgentDefinition } from "../../../../src/main/agents/agent-definitions";
 import type { SubagentRequest, WorkerSettings } from "../../../../src/shared/protocol/control-protocol";
 import type { WorkerHandle } from "../../../../src/main/broker/worker-handle";
@@ -124,6 +124,26 @@ describe("a subagent task in main", () => {
     const outcome = await runs.run("parent", request("scout"));
     expect(outcome.notice).toBe('Model "nowhere/none" is not available here; used the chat\'s model instead.');
     expect(launches[0]).toMatchObject({ model: parentModel, thinkingLevel: "high" });
+  });
+
+  it("never launches a child wider than its parent's profile; an agent's own profile narrows it; a parent that does not say counts as Ask", async () => {
+    const cases: [parent: SubagentRequest["parentProfile"], own: AgentDefinition["profile"], child: string][] = [
+      ["read-only", "sandboxed-auto", "read-only"],
+      ["edits", undefined, "edits"],
+      ["sandboxed-auto", "read-only", "read-only"],
+      ["ask", "edits", "ask"],
+      [undefined, "sandboxed-auto", "ask"],
+      [undefined, undefined, "ask"],
+    ];
+    for (const [i, [parentProfile, own, child]] of cases.entries()) {
+      const { runs, launches } = rig([{ ...agent("scout"), ...(own ? { profile: own } : {}) }]);
+      await runs.run("parent", request("scout", { requestId: `r-${i}`, ...(parentProfile ? { parentProfile } : {}) }));
+      expect(launches[0].setup.profile, `${parentProfile} / ${own}`).toBe(child);
+      // Kept in the index with the launch: a restarted child gets the same.
+      expect(recordedLaunch({ id: "c", title: "", created: 0, updated: 0, parent: { sessionId: "parent", toolCallId: "c1", agent: "scout" }, launch: storedLaunch(launches[0]) } as never)?.launch.setup.profile).toBe(child);
+    }
+    const { runs } = rig([agent("scout")]);
+    await expect(runs.run("parent", request("scout", { parentProfile: "yolo" as never }))).rejects.toThrow("runSubagent: invalid request");
   });
 
   it("refuses a thinking level that is not one", async () => {

@@ -3,6 +3,7 @@ import { MAX_SHELL_PREFIX_CHARS, type Settings, type ToolPolicy } from "../../..
 import { Field, Group, NumberField } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 import { ProjectGrantsList } from "../../project/ProjectGrantsList";
+import { PROFILE_MENU_ORDER, PROFILE_TEXT, type PermissionProfile } from "../../../../shared/protocol/permission-profiles";
 
 /** The workspace tools, as Settings list them: name and what it does. */
 const WORKSPACE_TOOLS: [string, string][] = [
@@ -37,6 +38,13 @@ export function ToolsSection({ settings, save, onError }: SettingsSectionProps) 
           value={settings.tools.approvalTimeoutMinutes} onError={onError}
           invalid="The time to answer must be a whole number of minutes from 1 to 1440."
           commit={(minutes) => save({ tools: { approvalTimeoutMinutes: minutes } })} />
+        <Field label="Permissions of new chats" htmlFor="set-default-profile"
+          hint={`${PROFILE_TEXT[settings.tools.defaultProfile ?? "ask"].allows} A chat can choose its own in its header. Sandboxed auto runs as Ask where commands have no sandbox.`}>
+          <select id="set-default-profile" value={settings.tools.defaultProfile ?? "ask"} data-testid="default-profile"
+            onChange={(e) => void save({ tools: { defaultProfile: e.target.value as PermissionProfile } })}>
+            {PROFILE_MENU_ORDER.map((p) => <option key={p} value={p}>{PROFILE_TEXT[p].label}</option>)}
+          </select>
+        </Field>
       </Group>
 
       <Group title="Allowed in projects" description="What runs without asking in every chat of a workspace folder, exactly as shown: a tool, a whole command, a host commands may reach. Remove one and chats there ask again.">

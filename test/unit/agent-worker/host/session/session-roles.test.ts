@@ -47,6 +47,7 @@ function parent(taskWorktree: (request: TaskWorktreeRequest) => Promise<TaskWork
     approvals: () => approvals,
     modelRef: () => undefined,
     thinkingLevel: () => "off",
+    profile: async () => "ask",
   });
   return { role, pending };
 }

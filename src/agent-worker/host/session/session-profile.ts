@@ -1,0 +1,17 @@
+/**
+ * The permission profile a session asks for (shared/protocol/permission-profiles.ts): a user's chat, its own choice
+ * else Settings' default; a subagent's, never wider than its launch's (its parent's, narrowed by its definition:
+ * main/broker/subagent-runs.ts), its own window only narrowing it.
+ */
+import type { SubagentSetup, WorkerSettings } from "../../../shared/protocol/control-protocol";
+import { DEFAULT_PROFILE, narrowest, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
+
+export function sessionProfile(
+  subagent: Pick<SubagentSetup, "profile"> | undefined,
+  own: PermissionProfile | undefined,
+  settings: Pick<WorkerSettings, "defaultProfile">,
+): PermissionProfile {
+  // A launch that does not say (kept by an older Paddock) counts as Ask, never as Settings' default.
+  if (subagent) return narrowest(subagent.profile ?? DEFAULT_PROFILE, own);
+  return own ?? settings.defaultProfile ?? DEFAULT_PROFILE;
+}

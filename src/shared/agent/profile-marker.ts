@@ -1,0 +1,54 @@
+/**
+ * A marker in the chat where the permission profile its runs go under changed (issue 27 §2): a message of its own
+ * kind (`role: "permissionProfile"`), journaled in the transcript like any message and shown as a small line. It is
+ * appended as a run starts, only when the profile differs from the latest marker's; a chat with no marker ran under
+ * Ask (today's behaviour), so the profile of every run is the latest marker before it. The model is not sent it: a
+ * refused call's reason tells it what it may not do.
+ */
+import { PROFILE_TEXT, type PermissionProfile } from "../protocol/permission-profiles";
+
+export interface PermissionProfileMessage {
+  role: "permissionProfile";
+  /** The profile the runs from here on went under. */
+  profile: PermissionProfile;
+  /** What the chat asked for, when it could not be had (Sandboxed auto without a sandbox runs under Ask). */
+  wanted?: PermissionProfile;
+  timestamp: number;
+}
+
+declare module "./types" {
+  interface CustomAgentMessages {
+    permissionProfile: PermissionProfileMessage;
+  }
+}
+
+/** The profile runs went under at the end of `messages`, and what was asked for: the latest marker's, else Ask. */
+export function latestProfile(messages: readonly { role: string }[]): { profile: PermissionProfile; wanted?: PermissionProfile } {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as PermissionProfileMessage;
+    if (m.role === "permissionProfile") return { profile: m.profile, ...(m.wanted ? { wanted: m.wanted } : {}) };
+  }
+  return { profile: "ask" };
+}
+
+/** The marker to append before a run under `profile` (asked for: `wanted`), or undefined when nothing changed. */
+export function profileMarker(
+  messages: readonly { role: string }[],
+  profile: PermissionProfile,
+  wanted: PermissionProfile,
+  now = Date.now(),
+): PermissionProfileMessage | undefined {
+  const last = latestProfile(messages);
+  const lastWanted = last.wanted ?? last.profile;
+  if (last.profile === profile && lastWanted === wanted) return undefined;
+  return { role: "permissionProfile", profile, ...(wanted !== profile ? { wanted } : {}), timestamp: now };
+}
+
+/** The marker's line in the chat. */
+export function profileMarkerText(message: PermissionProfileMessage): string {
+  const label = PROFILE_TEXT[message.profile]?.label ?? String(message.profile);
+  if (message.wanted && message.wanted !== message.profile) {
+    return `Runs from here: ${label} (${PROFILE_TEXT[message.wanted]?.label ?? message.wanted} needs a sandbox, and there is none here)`;
+  }
+  return `Runs from here: ${label}. ${PROFILE_TEXT[message.profile]?.allows ?? ""}`.trim();
+}
