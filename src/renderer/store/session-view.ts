@@ -1,3 +1,4 @@
+import type { BudgetMeter } from "../../shared/protocol/budget-meter";
 import type { AgentMessage } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRuns } from "../../shared/agent/tool-runs";
@@ -49,6 +50,8 @@ export interface SessionView {
   readonly chatOptions?: ChatOptions;
   /** The run waits to ask the model again after a rate limit, a server error or a dropped connection. */
   readonly retry?: RetryWait;
+  /** The chat's budget meter: its caps and spend; undefined: no caps. */
+  readonly budget?: BudgetMeter;
   readonly connection: ConnectionStatus;
   readonly notices: readonly SessionNotice[];
 }

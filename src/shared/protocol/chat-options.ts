@@ -5,6 +5,7 @@
  * edits them in the chat's settings. No typebox here: pages import this module.
  */
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
+import { chatBudgetProblem, normalizeChatBudget, type ChatBudget } from "../agent/budget";
 
 export interface ChatOptions {
   /** Instructions for this chat, in place of Settings' default (and of Paddock's default inside a workspace). */
@@ -18,6 +19,8 @@ export interface ChatOptions {
    * server, those added later too.
    */
   mcpServers?: string[];
+  /** Caps on what the chat, and each of its runs, may spend (budget.ts); absent: Settings' defaults for runs. */
+  budget?: ChatBudget;
 }
 
 /** Longest instructions a chat (or Settings' default) may have. */
@@ -30,9 +33,9 @@ export const MAX_OUTPUT_TOKENS = 1_000_000;
 export function chatOptionsProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "chat options must be an object";
   for (const key of Object.keys(value)) {
-    if (key !== "systemPrompt" && key !== "temperature" && key !== "maxTokens" && key !== "mcpServers") return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
+    if (key !== "systemPrompt" && key !== "temperature" && key !== "maxTokens" && key !== "mcpServers" && key !== "budget") return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
   }
-  const { systemPrompt, temperature, maxTokens, mcpServers } = value as Record<string, unknown>;
+  const { systemPrompt, temperature, maxTokens, mcpServers, budget } = value as Record<string, unknown>;
   if (systemPrompt !== undefined && (typeof systemPrompt !== "string" || systemPrompt.length > MAX_INSTRUCTIONS_CHARS)) {
     return `instructions must be text of at most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en-US")} characters`;
   }
@@ -45,6 +48,7 @@ export function chatOptionsProblem(value: unknown): string | undefined {
   if (mcpServers !== undefined && !(Array.isArray(mcpServers) && mcpServers.length <= MAX_MCP_SERVERS && mcpServers.every((id) => typeof id === "string" && MCP_SERVER_ID.test(id)))) {
     return `MCP servers must be a list of at most ${MAX_MCP_SERVERS} server ids`;
   }
+  if (budget !== undefined) return chatBudgetProblem(budget);
   return undefined;
 }
 
@@ -55,12 +59,14 @@ export function normalizeChatOptions(options: ChatOptions): ChatOptions {
   if (options.temperature !== undefined) out.temperature = options.temperature;
   if (options.maxTokens !== undefined) out.maxTokens = options.maxTokens;
   if (options.mcpServers !== undefined) out.mcpServers = [...new Set(options.mcpServers)];
+  const budget = normalizeChatBudget(options.budget);
+  if (budget) out.budget = budget;
   return out;
 }
 
 /** Whether the chat changes anything from the defaults. */
 export function hasChatOptions(options: ChatOptions | undefined): boolean {
-  return options !== undefined && (options.systemPrompt !== undefined || options.temperature !== undefined || options.maxTokens !== undefined || options.mcpServers !== undefined);
+  return options !== undefined && (options.systemPrompt !== undefined || options.temperature !== undefined || options.maxTokens !== undefined || options.mcpServers !== undefined || options.budget !== undefined);
 }
 
 const MCP_SERVER_ID = new RegExp(MCP_SERVER_ID_PATTERN);

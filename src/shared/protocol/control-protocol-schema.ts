@@ -29,7 +29,7 @@ const SandboxVerdictSchema = Type.Union([
   Type.Object({ available: Type.Literal(false), reason: Type.String() }, { additionalProperties: false }),
 ]);
 const SubagentUsageSchema = Type.Object(
-  { input: Count, output: Count, cacheRead: Count, cacheWrite: Count, cost: Count, turns: Count },
+  { input: Count, output: Count, cacheRead: Count, cacheWrite: Count, cost: Count, turns: Count, toolCalls: Type.Optional(Count) },
   { additionalProperties: false },
 );
 const WorkerStatusSchema = Type.Object(

@@ -2,6 +2,7 @@
  * The control channel: main (the broker) <-> one agent worker. Two Comlink lanes on one transport: main calls
  * `WorkerControlApi` on lane "c2w", the worker calls `MainControlApi` on lane "w2c". Session traffic never uses it.
  */
+import type { BudgetCaps } from "../agent/budget";
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { ToolPolicy } from "../settings/schema";
 import type { Model } from "@earendil-works/pi-ai";
@@ -46,6 +47,10 @@ export interface WorkerSettings {
   shellCommandPrefix?: string;
   /** Settings → Checkpoints, as the worker's store wants them; absent: on, with the default largest file kept. */
   checkpoints?: WorkerCheckpointSettings;
+  /** Settings → Budgets: the caps of each run of a chat that has no run caps of its own; absent: none. */
+  runBudget?: BudgetCaps;
+  /** This month's spending reached Settings' cap: no run starts, and this says why and where to raise it. */
+  monthlyRefusal?: string;
 }
 
 /** Whether the chat records checkpoints of its workspace, and the largest file a checkpoint keeps a copy of. */
@@ -226,6 +231,8 @@ export interface SubagentUsage {
   cacheWrite: number;
   cost: number;
   turns: number;
+  /** Tool calls it finished (they count toward its parent's budget); absent from older workers: none counted. */
+  toolCalls?: number;
 }
 
 /** A subagent's progress, pushed by main to its parent as the subagent reports it. */

@@ -5,6 +5,7 @@
  * batches. Everything on it is plain JSON-compatible data, so the same protocol runs over an Electron MessagePort,
  * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
  */
+import type { BudgetMeter } from "./budget-meter";
 import { Type, type Static, type TSchema } from "typebox";
 import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
@@ -56,6 +57,8 @@ export interface SessionSnapshot {
   unresolvedModel?: ModelRef;
   /** The run waits to ask the model again after a failure waiting may cure (retry-wait.ts); absent: it does not. */
   retry?: RetryWait;
+  /** The chat's budget meter; absent: no caps (budget-meter.ts). */
+  budget?: BudgetMeter;
 }
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
@@ -130,6 +133,8 @@ export type SessionStreamItem =
   | { k: "options"; options: ChatOptions }
   /** The run began waiting to retry (`wait`), or stopped waiting (absent): see retry-wait.ts. */
   | { k: "retry"; wait?: RetryWait }
+  /** The chat's budget meter (budget-meter.ts): its caps and spend now; absent: no caps. */
+  | { k: "budget"; meter?: BudgetMeter }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "notice"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
 
