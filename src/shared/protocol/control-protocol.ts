@@ -285,6 +285,11 @@ export interface WorkerStatus {
   sandbox?: SandboxVerdict;
   /** Subagents only: usage summed and the latest activity, for the parent's progress. */
   subagent?: { usage: SubagentUsage; latest?: string };
+  /**
+   * What this session's replies have cost (pi-ai's pricing) since this worker opened it (`id` names that opening):
+   * main adds what is new to the month's spending (main/broker/monthly-spend.ts).
+   */
+  spend?: { id: string; cost: number };
 }
 
 /** How far a spare warms up: a subagent's spare loads the workspace tools and its model API's client too. */

@@ -7,6 +7,7 @@
  * twice a second, so a killed worker loses at most about a second of it (see journal/session-journal.ts). What
  * differs between a user's chat and a subagent's session is its role (session-role.ts).
  */
+import { randomUUID } from "node:crypto";
 import { type Message, type Model } from "@earendil-works/pi-ai";
 import { streamSimple } from "../../agent/stream-simple";
 import { Agent } from "../../agent/agent";
@@ -188,6 +189,8 @@ export class SessionHost {
   private readonly retries: RunRetries;
   /** The chat's caps, enforced around the Agent (run-budget.ts); a subagent's spend counts in its parent's. */
   private readonly budget: RunBudget | undefined;
+  /** What this session's replies cost since it opened here, for the month's spending in main (WorkerStatus.spend). */
+  private readonly spend = { id: randomUUID(), cost: 0 };
   /**
    * The chat's record of its workspace's changes: checkpoints, the changes view, reverts, rewind (workspace-changes.ts).
    * A subagent's session records none: its parent's `subagent` call checkpoints the whole task, attributed to it.
@@ -363,6 +366,10 @@ export class SessionHost {
       },
       onStateEvent: (event, state) => this.onStateEvent(event, state),
       onQueueChange: (change) => this.journal.agentQueueChanged(change),
+    });
+    // Before the journal's listener: the status sent once a reply is journaled carries its cost.
+    this.agent.subscribe((event) => {
+      if (event.type === "message_end" && event.message.role === "assistant") this.spend.cost += event.message.usage?.cost?.total ?? 0;
     });
     this.journal.follow(this.agent);
     // After the journal's listener: a failed reply is journaled before its retry drops it.
@@ -1005,6 +1012,7 @@ export class SessionHost {
       model: this.modelRef,
       ...this.role.status(state.messages),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
+      ...(this.spend.cost > 0 ? { spend: { ...this.spend } } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.
