@@ -11,7 +11,7 @@ import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "
 import type { AgentStateData } from "../agent/state";
 import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
-import { ThinkingLevelSchema } from "../settings/schema";
+import { BudgetCapsSchema, ThinkingLevelSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
 import { MAX_FILE_QUERY_CHARS, type WorkspaceFileMatches } from "./workspace-files";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
@@ -228,6 +228,7 @@ const ChatOptionsSchema = Type.Object(
     temperature: Type.Optional(Type.Number({ minimum: MIN_TEMPERATURE, maximum: MAX_TEMPERATURE })),
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS })),
     mcpServers: Type.Optional(Type.Array(Type.String({ pattern: MCP_SERVER_ID_PATTERN }), { maxItems: MAX_MCP_SERVERS })),
+    budget: Type.Optional(Type.Object({ chat: Type.Optional(BudgetCapsSchema), run: Type.Optional(BudgetCapsSchema) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
