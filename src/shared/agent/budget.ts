@@ -156,9 +156,10 @@ export function dollars(amount: number): string {
   return amount < 0.01 ? `$${amount.toFixed(4)}` : `$${amount.toFixed(2)}`;
 }
 
-/** "1.2M", "41k", "950". */
+/** "1.2M", "41k", "1.2k", "950". */
 export function tokenCount(n: number): string {
   if (n < 1_000) return String(Math.round(n));
+  if (n < 9_950) return `${Number((n / 1_000).toFixed(1))}k`;
   if (n < 999_500) return `${Math.round(n / 1_000)}k`;
   return `${Number((n / 1_000_000).toFixed(1))}M`;
 }
