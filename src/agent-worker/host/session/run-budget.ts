@@ -129,13 +129,13 @@ export class RunBudget {
   }
 
   /**
-   * Why no run may start now (the chat's own cap is reached), or undefined. Counted from `messages` when no run has
-   * been seen yet (a chat just opened).
+   * Why no run may start now (the chat's own cap is reached), or undefined. Between runs, counted from `messages` as
+   * they are (a reset, an edit or another branch changes them); during one, as counted.
    */
   refusal(messages: readonly AgentMessage[]): string | undefined {
     const caps = this.host.caps().chat;
     if (!caps) return undefined;
-    const spend = this.runStart === undefined ? spendOf(messages) : this.chatSpend();
+    const spend = this.host.agent().state.isStreaming ? this.chatSpend() : spendOf(messages);
     const kind = reachedCap(caps, spend);
     return kind ? `This chat reached its ${capName(caps, kind)}. Raise or remove it in the chat's Budget… (in its header) to go on.` : undefined;
   }

@@ -217,6 +217,10 @@ describe("run budgets", () => {
     s.setCaps({ chat: { tokens: 5000 } });
     s.budget.capsChanged();
     expect(s.budget.refusal(s.agent.state.messages)).toBeUndefined();
+    // A chat cleared (reset) has spent nothing.
+    s.setCaps({ chat: { tokens: 1000 } });
+    expect(s.budget.refusal(s.agent.state.messages)).toBeDefined();
+    expect(s.budget.refusal([])).toBeUndefined();
   });
 
   it("spendOf counts a chat's replies, tool calls and subagent results from its messages", () => {
