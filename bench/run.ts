@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { benchAttachments } from "./attachments";
 import { benchBackground } from "./background";
 import { benchBroker } from "./broker";
+import { benchBudgets } from "./budgets";
 import { benchChangesPanel } from "./changes-panel";
 import { benchCheckpoints } from "./checkpoints";
 import { benchCompaction } from "./compaction";
@@ -46,6 +47,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["reading", benchReading],
   ["drafts", benchDrafts],
   ["soak", benchSoak],
+  ["budgets", benchBudgets],
   ["checkpoints", async () => ({ ...(await benchCheckpoints()), ...(await benchChangesPanel()) })],
 ];
 

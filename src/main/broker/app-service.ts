@@ -48,12 +48,14 @@ import type { CheckpointStorageStatus } from "../../shared/protocol/checkpoint-s
 import type { SessionWorktrees } from "./session-worktrees";
 import type { ChatDraft } from "../../shared/protocol/drafts";
 import { DraftStore } from "../../shared-node/session-files/draft-store";
+import type { MonthlySpend } from "./monthly-spend";
 import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
 export const UNDO_WINDOW_MS = 60_000;
 
-export function toWorkerSettings(settings: Settings): WorkerSettings {
+/** What workers are sent of `settings`; `monthlyRefusal`: the month's spending reached its cap (monthly-spend.ts). */
+export function toWorkerSettings(settings: Settings, monthlyRefusal?: string): WorkerSettings {
   return {
     defaultModel: settings.defaultModel,
     thinkingLevel: settings.thinkingLevel,
@@ -70,6 +72,8 @@ export function toWorkerSettings(settings: Settings): WorkerSettings {
     defaultSystemPrompt: settings.defaultSystemPrompt,
     shellCommandPrefix: settings.tools.shellCommandPrefix,
     checkpoints: { enabled: settings.checkpoints.enabled, maxFileBytes: settings.checkpoints.maxFileMB * MB },
+    ...(Object.keys(settings.budgets.run).length > 0 ? { runBudget: settings.budgets.run } : {}),
+    ...(monthlyRefusal ? { monthlyRefusal } : {}),
   };
 }
 
@@ -113,6 +117,8 @@ export interface AppServiceOptions<Port> {
   projectGrants?: ProjectGrants;
   /** The folder of Paddock's log file (main/logs); absent: this host keeps none. */
   logsFolder?: string;
+  /** The month's spending across all chats; absent: not counted, no monthly cap applies. */
+  monthlySpend?: MonthlySpend;
 }
 
 export class AppService<Port = never> implements AppApi {
@@ -140,7 +146,8 @@ export class AppService<Port = never> implements AppApi {
     options.mcp?.onStatus((servers) => this.events.emit({ type: "mcp-status", servers }));
     this.forgetRemovedEndpointKeys(options.settings.get());
     // Only what workers use: window moves also change settings, and must not ping every worker.
-    let last = JSON.stringify(toWorkerSettings(options.settings.get()));
+    const workerSettings = (s: Settings) => toWorkerSettings(s, options.monthlySpend?.refusal(s.budgets.monthlyCapUsd));
+    let last = JSON.stringify(workerSettings(options.settings.get()));
     // What a model reference resolves to: an added model's limits or an endpoint's address change open chats' models.
     const modelSources = (s: Settings) => JSON.stringify([s.addedModels ?? [], s.customProviders]);
     let lastModels = modelSources(options.settings.get());
@@ -151,12 +158,17 @@ export class AppService<Port = never> implements AppApi {
         lastModels = models;
         void options.broker.modelsChanged();
       }
-      const next = toWorkerSettings(settings);
+      broadcast(settings);
+    });
+    // Spending reaching the month's cap (or the month turning) starts or lifts the refusal in every worker.
+    options.monthlySpend?.onChange(() => broadcast(options.settings.get()));
+    function broadcast(settings: Settings): void {
+      const next = workerSettings(settings);
       const text = JSON.stringify(next);
       if (text === last) return;
       last = text;
       void options.broker.broadcastSettings(next);
-    });
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { skillCatalog } from "../skills/skill-catalog";
 import { agentCatalog } from "../agents/agent-catalog";
 import { AppService, toWorkerSettings } from "./app-service";
+import { MONTHLY_SPEND_FILE, MonthlySpend } from "./monthly-spend";
 import { keepDataFolderPrivate } from "./data-folder-modes";
 import { keyOrigin, workerApiKey } from "./endpoint-keys";
 import { ModelDirectory } from "./model-directory";
@@ -175,6 +176,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   const index = await SessionIndex.open(files.sessionIndexFile);
   options.log?.redactWith(logRedactor(knownSecrets(secrets, options.env ?? process.env)));
   const { grants: projectGrants, notice: projectGrantsNotice } = await ProjectGrants.open(join(options.dataDir, PROJECT_GRANTS_FILE));
+  const monthlySpend = new MonthlySpend(join(options.dataDir, MONTHLY_SPEND_FILE));
   const piModels = new PiModelsSource(join(piAgentFolder({ homeDir: options.homeDir, env: options.env }), "models.json"), {
     isBuiltIn: (id) => catalogProviders().includes(id),
   });
@@ -221,7 +223,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     resolveModel: (ref) => accounts.requestModel(models.resolve(ref)),
     workspaceOf: (id) => index.get(id)?.workspace,
     worktreeOf: (id) => index.get(id)?.worktree,
-    getWorkerSettings: () => toWorkerSettings(settings.get()),
+    getWorkerSettings: () => toWorkerSettings(settings.get(), monthlySpend.refusal(settings.get().budgets.monthlyCapUsd)),
     idleGraceMs: () => settings.get().background.idleStopMinutes * 60_000,
     integrityCheck: options.integrityCheck,
     keepSpare: options.keepSpare,
@@ -293,6 +295,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     accounts,
     checkpoints,
     projectGrants,
+    monthlySpend,
     ...(undoWindowMs !== undefined ? { undoWindowMs } : {}),
     ...(mcp ? { mcp } : {}),
     ...(options.openFolder ? { openFolder: options.openFolder } : {}),
@@ -300,6 +303,11 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   });
   options.log?.onProblem((text) => service.notify("warning", text));
   if (projectGrantsNotice) service.notify("warning", projectGrantsNotice.text);
+  for (const notice of monthlySpend.notices) service.notify("warning", notice.text);
+  // Every session's reports (subagents' too) carry what its replies cost: the month's total.
+  broker.onEvent((event) => {
+    if (event.type === "status") monthlySpend.report(event.status);
+  });
   // Chats deleted before Paddock last quit, their undo window long over, go now; then the limit's first check.
   void service.purgeDeleted().catch((error) => service.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
   checkpoints.start();

@@ -282,7 +282,7 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} defaultProfile={settings.tools.defaultProfile} mcpServers={settings.mcpServers} onToggleSidebar={drawer.narrow ? drawer.show : sidebar.hidden ? sidebar.show : undefined}
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} defaultProfile={settings.tools.defaultProfile} runBudget={settings.budgets?.run} mcpServers={settings.mcpServers} onToggleSidebar={drawer.narrow ? drawer.show : sidebar.hidden ? sidebar.show : undefined}
             appNotices={appNotices} onAddModel={addModel}
             onOpenSettings={() => setRoute("settings")} onOpenChat={(id) => openSession(id, "this-window")} />
         ) : (

@@ -93,6 +93,7 @@ export class SessionMirror {
       workspace: snapshot.workspace,
       chatOptions: snapshot.chatOptions,
       retry: snapshot.retry,
+      budget: snapshot.budget,
     });
   }
 
@@ -173,6 +174,8 @@ export class SessionMirror {
         return { ...view, chatOptions: item.options };
       case "retry":
         return { ...view, retry: item.wait };
+      case "budget":
+        return { ...view, budget: item.meter };
       default: {
         const event = this.decoder.decode(item, view.state, view.historyStart);
         const state = reduceAgentState(view.state as AgentStateData, event);

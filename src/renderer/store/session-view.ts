@@ -1,3 +1,4 @@
+import type { BudgetMeter } from "../../shared/protocol/budget-meter";
 import type { AgentMessage } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRuns } from "../../shared/agent/tool-runs";
@@ -50,6 +51,8 @@ export interface SessionView {
   readonly chatOptions?: ChatOptions;
   /** The run waits to ask the model again after a rate limit, a server error or a dropped connection. */
   readonly retry?: RetryWait;
+  /** The chat's budget meter: its caps and spend; undefined: no caps. */
+  readonly budget?: BudgetMeter;
   readonly connection: ConnectionStatus;
   /** With connection "failed": main's words (WORKER_KEEPS_CRASHING, the process's last stderr lines). */
   readonly failure?: string;

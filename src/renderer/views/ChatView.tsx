@@ -44,6 +44,8 @@ import type { PermissionProfile } from "../../shared/protocol/permission-profile
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
 import type { ChatMcpServer } from "../components/chat-settings/ChatMcpServers";
 import { ContextMeter } from "../components/common/ContextMeter";
+import { BudgetMeter } from "../components/chat-settings/BudgetMeter";
+import type { BudgetCaps, ChatBudget } from "../../shared/agent/budget";
 import { chordLabel, matchesChord, shortcut } from "../../shared/shortcuts";
 import { contextFigures, transcriptTokens } from "../components/common/context-meter-figures";
 import { focusQuestion } from "../components/messages/approval-focus";
@@ -67,6 +69,8 @@ interface ChatViewProps {
   defaultInstructions?: string;
   /** Settings' default permission profile, for a chat that chose none. */
   defaultProfile?: PermissionProfile;
+  /** Settings' caps for each run of a chat that has none of its own (Settings → Budgets). */
+  runBudget?: BudgetCaps;
   /** A worktree chat's worktree (its sidebar entry's): the strip under the header says so and offers its actions. */
   worktree?: Pick<WorktreeRecord, "branch" | "repositoryRoot" | "base">;
   /** Settings' MCP servers, for the chat's choice of them. */
@@ -84,7 +88,7 @@ interface ChatViewProps {
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", defaultProfile, mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", defaultProfile, runBudget, mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -225,9 +229,14 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   }), [commands]);
   const readToolOutput = useCallback((toolCallId: string) => commands.toolOutput(toolCallId), [commands]);
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
-  // The header's profile: the chat's other options kept as they are (the worker journals and enforces it).
   const chatOptions = view.chatOptions;
+  // The header's profile: the chat's other options kept as they are (the worker journals and enforces it).
   const onProfile = useCallback((profile: PermissionProfile) => commands.setChatOptions({ ...(chatOptions ?? {}), profile }), [commands, chatOptions]);
+  // The Budget dialog saves the chat's budget with the rest of its options as they are.
+  const onBudget = useCallback((budget: ChatBudget | undefined) => {
+    const { budget: _old, ...rest } = chatOptions ?? {};
+    return commands.setChatOptions({ ...rest, ...(budget ? { budget } : {}) });
+  }, [commands, chatOptions]);
   const onBriefing = useCallback(() => commands.agentBriefing(), [commands]);
   const onStop = useCallback(() => stop(false), [stop]);
   const onCompact = useCallback(() => commands.compact(), [commands]);
@@ -267,6 +276,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
             <ContextMeter figures={contextMeterFigures} usage={usage} running={running}
               blocked={disconnected} onCompact={onCompact} />
           ) : null}
+          <BudgetMeter meter={view.budget} budget={view.chatOptions?.budget} runDefaults={runBudget} running={running} onSave={onBudget} />
           {currentModel?.reasoning ? (
             <ThinkingPicker levels={currentModel.thinkingLevels} current={effectiveThinkingLevel(state.thinkingLevel, currentModel.thinkingLevels)}
               onChange={onThinkingChange} />

@@ -9,6 +9,7 @@ import type { SettingsSectionProps } from "../components/settings/sections/secti
 import { ModelsSection } from "../components/settings/sections/ModelsSection";
 import { EndpointsSection } from "../components/settings/sections/EndpointsSection";
 import { ChatsSection } from "../components/settings/sections/ChatsSection";
+import { BudgetsSection } from "../components/settings/sections/BudgetsSection";
 import { ToolsSection } from "../components/settings/sections/ToolsSection";
 import { CheckpointsSection } from "../components/settings/sections/CheckpointsSection";
 import { AgentsSection } from "../components/settings/sections/AgentsSection";
@@ -50,6 +51,7 @@ const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "models", title: "Models & keys", render: (p) => <ModelsSection {...p} /> },
   { id: "endpoints", title: "Endpoints", render: (p) => <EndpointsSection {...p} /> },
   { id: "chats", title: "Chats & runs", render: (p) => <ChatsSection {...p} /> },
+  { id: "budgets", title: "Budgets", render: (p) => <BudgetsSection {...p} /> },
   { id: "tools", title: "Workspace & tools", render: (p) => <ToolsSection {...p} /> },
   { id: "checkpoints", title: "Checkpoints", render: (p) => <CheckpointsSection {...p} /> },
   { id: "mcp", title: "MCP servers", render: (p) => <McpServersSection {...p} /> },

@@ -6,6 +6,7 @@
  */
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
 import { isPermissionProfile, type PermissionProfile } from "./permission-profiles";
+import { chatBudgetProblem, normalizeChatBudget, type ChatBudget } from "../agent/budget";
 
 export interface ChatOptions {
   /** Instructions for this chat, in place of Settings' default (and of Paddock's default inside a workspace). */
@@ -21,6 +22,8 @@ export interface ChatOptions {
   mcpServers?: string[];
   /** What the agent may do without asking (permission-profiles.ts); absent: Settings' default. */
   profile?: PermissionProfile;
+  /** Caps on what the chat, and each of its runs, may spend (budget.ts); absent: Settings' defaults for runs. */
+  budget?: ChatBudget;
 }
 
 /** Longest instructions a chat (or Settings' default) may have. */
@@ -33,9 +36,9 @@ export const MAX_OUTPUT_TOKENS = 1_000_000;
 export function chatOptionsProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "chat options must be an object";
   for (const key of Object.keys(value)) {
-    if (key !== "systemPrompt" && key !== "temperature" && key !== "maxTokens" && key !== "mcpServers" && key !== "profile") return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
+    if (!(CHAT_OPTION_KEYS as ReadonlySet<string>).has(key)) return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
   }
-  const { systemPrompt, temperature, maxTokens, mcpServers, profile } = value as Record<string, unknown>;
+  const { systemPrompt, temperature, maxTokens, mcpServers, profile, budget } = value as Record<string, unknown>;
   if (profile !== undefined && !isPermissionProfile(profile)) return `unknown permission profile ${JSON.stringify(profile).slice(0, 60)}`;
   if (systemPrompt !== undefined && (typeof systemPrompt !== "string" || systemPrompt.length > MAX_INSTRUCTIONS_CHARS)) {
     return `instructions must be text of at most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en-US")} characters`;
@@ -49,6 +52,7 @@ export function chatOptionsProblem(value: unknown): string | undefined {
   if (mcpServers !== undefined && !(Array.isArray(mcpServers) && mcpServers.length <= MAX_MCP_SERVERS && mcpServers.every((id) => typeof id === "string" && MCP_SERVER_ID.test(id)))) {
     return `MCP servers must be a list of at most ${MAX_MCP_SERVERS} server ids`;
   }
+  if (budget !== undefined) return chatBudgetProblem(budget);
   return undefined;
 }
 
@@ -60,12 +64,17 @@ export function normalizeChatOptions(options: ChatOptions): ChatOptions {
   if (options.maxTokens !== undefined) out.maxTokens = options.maxTokens;
   if (options.mcpServers !== undefined) out.mcpServers = [...new Set(options.mcpServers)];
   if (options.profile !== undefined) out.profile = options.profile;
+  const budget = normalizeChatBudget(options.budget);
+  if (budget) out.budget = budget;
   return out;
 }
 
 /** Whether the chat changes anything from the defaults. */
 export function hasChatOptions(options: ChatOptions | undefined): boolean {
-  return options !== undefined && (options.systemPrompt !== undefined || options.temperature !== undefined || options.maxTokens !== undefined || options.mcpServers !== undefined || options.profile !== undefined);
+  return options !== undefined && [...CHAT_OPTION_KEYS].some((key) => options[key] !== undefined);
 }
 
 const MCP_SERVER_ID = new RegExp(MCP_SERVER_ID_PATTERN);
+
+/** Every field ChatOptions has: what a chat may set, and what makes it differ from the defaults. */
+const CHAT_OPTION_KEYS: ReadonlySet<keyof ChatOptions> = new Set<keyof ChatOptions>(["systemPrompt", "temperature", "maxTokens", "mcpServers", "profile", "budget"]);

@@ -45,7 +45,7 @@ function SandboxCauseSchema() {
   ]);
 }
 const SubagentUsageSchema = Type.Object(
-  { input: Count, output: Count, cacheRead: Count, cacheWrite: Count, cost: Count, turns: Count },
+  { input: Count, output: Count, cacheRead: Count, cacheWrite: Count, cost: Count, turns: Count, toolCalls: Type.Optional(Count) },
   { additionalProperties: false },
 );
 const WorkerStatusSchema = Type.Object(
@@ -60,6 +60,7 @@ const WorkerStatusSchema = Type.Object(
     model: Type.Optional(ModelRefSchema),
     sandbox: Type.Optional(SandboxVerdictSchema),
     subagent: Type.Optional(Type.Object({ usage: SubagentUsageSchema, latest: Type.Optional(Type.String()) }, { additionalProperties: false })),
+    spend: Type.Optional(Type.Object({ id: Id, cost: Type.Number({ minimum: 0 }) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@
  * `WorkerControlApi` on lane "c2w", the worker calls `MainControlApi` on lane "w2c". Session traffic never uses it.
  */
 import type { SandboxCause } from "../security/sandbox-help";
+import type { BudgetCaps } from "../agent/budget";
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { ToolPolicy } from "../settings/schema";
 import type { PermissionProfile } from "./permission-profiles";
@@ -50,6 +51,10 @@ export interface WorkerSettings {
   shellCommandPrefix?: string;
   /** Settings → Checkpoints, as the worker's store wants them; absent: on, with the default largest file kept. */
   checkpoints?: WorkerCheckpointSettings;
+  /** Settings → Budgets: the caps of each run of a chat that has no run caps of its own; absent: none. */
+  runBudget?: BudgetCaps;
+  /** This month's spending reached Settings' cap: no run starts, and this says why and where to raise it. */
+  monthlyRefusal?: string;
 }
 
 /** Whether the chat records checkpoints of its workspace, and the largest file a checkpoint keeps a copy of. */
@@ -237,6 +242,8 @@ export interface SubagentUsage {
   cacheWrite: number;
   cost: number;
   turns: number;
+  /** Tool calls it finished (they count toward its parent's budget); absent from older workers: none counted. */
+  toolCalls?: number;
 }
 
 /** A subagent's progress, pushed by main to its parent as the subagent reports it. */
@@ -289,6 +296,11 @@ export interface WorkerStatus {
   sandbox?: SandboxVerdict;
   /** Subagents only: usage summed and the latest activity, for the parent's progress. */
   subagent?: { usage: SubagentUsage; latest?: string };
+  /**
+   * What this session's replies have cost (pi-ai's pricing) since this worker opened it (`id` names that opening):
+   * main adds what is new to the month's spending (main/broker/monthly-spend.ts).
+   */
+  spend?: { id: string; cost: number };
 }
 
 /** How far a spare warms up: a subagent's spare loads the workspace tools and its model API's client too. */

@@ -6,12 +6,13 @@
  * Node child-process IPC or a WebSocket. The worker validates every inbound message against `SESSION_METHOD_SCHEMAS`.
  */
 import type { SandboxCause } from "../security/sandbox-help";
+import type { BudgetMeter } from "./budget-meter";
 import { Type, type Static, type TSchema } from "typebox";
 import type { AgentMessage, QueueMode, ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { AgentStateData } from "../agent/state";
 import type { ToolRuns } from "../agent/tool-runs";
 import type { ModelRef } from "./app-api";
-import { ThinkingLevelSchema } from "../settings/schema";
+import { BudgetCapsSchema, ThinkingLevelSchema } from "../settings/schema";
 import type { WireEvent } from "./wire-events";
 import { MAX_FILE_QUERY_CHARS, type WorkspaceFileMatches } from "./workspace-files";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_BASE64_CHARS, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS, MAX_IMAGE_BYTES, type AttachmentRef } from "./attachments";
@@ -58,6 +59,8 @@ export interface SessionSnapshot {
   unresolvedModel?: ModelRef;
   /** The run waits to ask the model again after a failure waiting may cure (retry-wait.ts); absent: it does not. */
   retry?: RetryWait;
+  /** The chat's budget meter; absent: no caps (budget-meter.ts). */
+  budget?: BudgetMeter;
 }
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
@@ -134,6 +137,8 @@ export type SessionStreamItem =
   | { k: "options"; options: ChatOptions }
   /** The run began waiting to retry (`wait`), or stopped waiting (absent): see retry-wait.ts. */
   | { k: "retry"; wait?: RetryWait }
+  /** The chat's budget meter (budget-meter.ts): its caps and spend now; absent: no caps. */
+  | { k: "budget"; meter?: BudgetMeter }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
   | { k: "notice"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
 
@@ -228,6 +233,7 @@ const ChatOptionsSchema = Type.Object(
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OUTPUT_TOKENS })),
     mcpServers: Type.Optional(Type.Array(Type.String({ pattern: MCP_SERVER_ID_PATTERN }), { maxItems: MAX_MCP_SERVERS })),
     profile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
+    budget: Type.Optional(Type.Object({ chat: Type.Optional(BudgetCapsSchema), run: Type.Optional(BudgetCapsSchema) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

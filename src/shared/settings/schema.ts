@@ -16,6 +16,7 @@ import { mcpServersRuleErrors } from "../mcp/server-fields";
 import { isRecord } from "../is-record";
 import { KeyedRecord } from "../keyed-record";
 import { CloudProvidersSettingsSchema } from "../providers/cloud-settings";
+import { MAX_BUDGET_MINUTES, MAX_BUDGET_TOKENS, MAX_BUDGET_TOOL_CALLS, MAX_BUDGET_USD } from "../agent/budget";
 
 export const SETTINGS_VERSION = 3;
 /** The shell command prefix is a line or two of shell, not a script: settings go to every worker. */
@@ -50,6 +51,28 @@ export const AbortSettingsSchema = Type.Object(
     retryAttempts: Type.Integer({ minimum: 0, maximum: MAX_RETRY_ATTEMPTS }),
     /** The longest wait before one retry, in seconds: a provider asking for longer (Retry-After) fails the run at once. */
     retryMaxWaitSeconds: Type.Integer({ minimum: 1, maximum: MAX_RETRY_WAIT_SECONDS }),
+  },
+  { additionalProperties: false },
+);
+
+/** Caps on what a run may spend (shared/agent/budget.ts' BudgetCaps); an absent field is no cap. */
+export const BudgetCapsSchema = Type.Object(
+  {
+    costUsd: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_BUDGET_USD })),
+    tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BUDGET_TOKENS })),
+    minutes: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_BUDGET_MINUTES })),
+    toolCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BUDGET_TOOL_CALLS })),
+  },
+  { additionalProperties: false },
+);
+
+/** Settings → Budgets (issue 27 §3). */
+export const BudgetSettingsSchema = Type.Object(
+  {
+    /** Each run's caps in a chat that sets none of its own (its Budget…); {}: none. */
+    run: BudgetCapsSchema,
+    /** Dollars all chats may spend in a calendar month (local time), counted by main; 0: no cap. */
+    monthlyCapUsd: Type.Number({ minimum: 0, maximum: MAX_BUDGET_USD }),
   },
   { additionalProperties: false },
 );
@@ -200,6 +223,7 @@ export const SettingsSchema = Type.Object(
     background: BackgroundSettingsSchema,
     tools: ToolsSettingsSchema,
     checkpoints: CheckpointSettingsSchema,
+    budgets: BudgetSettingsSchema,
     /** Workspace folders chosen lately, newest first (main keeps them; offered when choosing a chat's workspace). */
     recentWorkspaces: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: RECENT_WORKSPACES }),
     /**
@@ -256,6 +280,8 @@ export const SettingsPatchSchema = Type.Object(
     background: Type.Optional(Type.Partial(BackgroundSettingsSchema)),
     tools: Type.Optional(Type.Partial(ToolsSettingsSchema)),
     checkpoints: Type.Optional(Type.Partial(CheckpointSettingsSchema)),
+    /** Merges field by field; `run` replaces the run caps whole (a cap left out is removed). */
+    budgets: Type.Optional(Type.Partial(BudgetSettingsSchema)),
     customProviders: Type.Optional(Type.Array(CustomProviderSchema)),
     theme: Type.Optional(ThemeSchema),
     onboarded: Type.Optional(Type.Boolean()),
@@ -272,6 +298,7 @@ export type AbortSettings = Settings["abort"];
 export type BackgroundSettings = Settings["background"];
 export type ToolsSettings = Settings["tools"];
 export type CheckpointSettings = Settings["checkpoints"];
+export type BudgetSettings = Settings["budgets"];
 export type ToolPolicy = ToolsSettings["approval"][string];
 export type CustomProvider = Static<typeof CustomProviderSchema>;
 export type AddedModel = Static<typeof AddedModelSchema>;
@@ -313,6 +340,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
     enabled: true,
     maxFileMB: 20,
     storageLimitMB: 2048,
+  },
+  budgets: {
+    run: {},
+    monthlyCapUsd: 0,
   },
   recentWorkspaces: [],
   confirmedProjectAgents: [],
@@ -364,7 +395,7 @@ export function settingsRuleErrors(settings: Settings): string[] {
 export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Settings {
   const patchErrors = schemaErrors(SettingsPatchSchema, patch, "settings");
   if (patchErrors.length > 0) throw new Error(`Invalid settings change: ${patchErrors.join("; ")}`);
-  const { defaultModel, abort, background, tools, checkpoints, ...rest } = structuredClone(patch);
+  const { defaultModel, abort, background, tools, checkpoints, budgets, ...rest } = structuredClone(patch);
   const next: Settings = {
     ...settings,
     ...withoutUndefined(rest),
@@ -376,6 +407,7 @@ export function applySettingsPatch(settings: Settings, patch: SettingsPatch): Se
       approval: { ...settings.tools.approval, ...(tools?.approval ?? {}) },
     },
     checkpoints: { ...settings.checkpoints, ...withoutUndefined(checkpoints ?? {}) },
+    budgets: { ...settings.budgets, ...withoutUndefined(budgets ?? {}) },
   };
   if (defaultModel === null) delete next.defaultModel;
   else if (defaultModel !== undefined) next.defaultModel = defaultModel;
@@ -452,11 +484,11 @@ export function upgradeSettings(raw: unknown): unknown {
   }
   const defaults = structuredClone(DEFAULT_SETTINGS) as Settings;
   // A missing group takes the defaults; a partial one is completed; anything else is left to fail validation.
-  const group = (key: "abort" | "background" | "tools" | "checkpoints") => {
+  const group = (key: "abort" | "background" | "tools" | "checkpoints" | "budgets") => {
     const value = data[key] ?? defaults[key];
     return isRecord(value) ? { ...defaults[key], ...value } : value;
   };
-  return { ...defaults, ...data, abort: group("abort"), background: group("background"), tools: group("tools"), checkpoints: group("checkpoints") };
+  return { ...defaults, ...data, abort: group("abort"), background: group("background"), tools: group("tools"), checkpoints: group("checkpoints"), budgets: group("budgets") };
 }
 
 function field(settings: Settings, key: string): unknown {

@@ -11,7 +11,7 @@ import type { SubagentApprovalQuestion, SubagentSetup } from "../../../shared/pr
 import { sumUsage } from "../../../shared/agent/usage";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import type { SessionMain, SessionRole } from "./session-role";
-import { subagentActivity, subagentUsage } from "./subagent-task";
+import { subagentActivity, subagentUsage, toolCallCount } from "./subagent-task";
 
 export interface ChildRoleHost {
   setup: SubagentSetup;
@@ -49,7 +49,7 @@ export class ChildRole implements SessionRole {
   }
 
   status(messages: readonly AgentMessage[]) {
-    return { subagent: { usage: subagentUsage(sumUsage(messages)), latest: subagentActivity(messages) } };
+    return { subagent: { usage: subagentUsage(sumUsage(messages), toolCallCount(messages)), latest: subagentActivity(messages) } };
   }
 
   async task<T>(run: () => Promise<T>): Promise<T> {

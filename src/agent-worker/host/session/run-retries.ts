@@ -42,6 +42,11 @@ export class RunRetries {
     host.agent().subscribe((event, signal) => this.onEvent(event, signal));
   }
 
+  /** The run now starting is a retry of the last one (asked as its `run_start` is handled, before runStarted). */
+  get retryStarting(): boolean {
+    return this.retrying;
+  }
+
   /** The wait under way, for snapshots; undefined when none. */
   get current(): RetryWait | undefined {
     return this.wait;

@@ -7,6 +7,7 @@
  * twice a second, so a killed worker loses at most about a second of it (see journal/session-journal.ts). What
  * differs between a user's chat and a subagent's session is its role (session-role.ts).
  */
+import { randomUUID } from "node:crypto";
 import { type Message, type Model } from "@earendil-works/pi-ai";
 import { streamSimple } from "../../agent/stream-simple";
 import { Agent } from "../../agent/agent";
@@ -37,6 +38,8 @@ import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
 import { HeldQueue } from "./held-queue";
 import { RunRetries } from "./run-retries";
+import { RunBudget } from "./run-budget";
+import type { ChatBudget } from "../../../shared/agent/budget";
 import type { Transport } from "../../../shared/transport/transport";
 import { customProviderId, KEYLESS_API_KEY } from "../../../shared/providers/custom-provider";
 import { subagentResult, subagentUsage } from "./subagent-task";
@@ -194,6 +197,10 @@ export class SessionHost {
   private readonly held: HeldQueue;
   /** Asks again by itself after a rate limit, a server error or a dropped connection (run-retries.ts). */
   private readonly retries: RunRetries;
+  /** The chat's caps, enforced around the Agent (run-budget.ts); a subagent's spend counts in its parent's. */
+  private readonly budget: RunBudget | undefined;
+  /** What this session's replies cost since it opened here, for the month's spending in main (WorkerStatus.spend). */
+  private readonly spend = { id: randomUUID(), cost: 0 };
   /**
    * The chat's record of its workspace's changes: checkpoints, the changes view, reverts, rewind (workspace-changes.ts).
    * A subagent's session records none: its parent's `subagent` call checkpoints the whole task, attributed to it.
@@ -378,6 +385,10 @@ export class SessionHost {
       onStateEvent: (event, state) => this.onStateEvent(event, state),
       onQueueChange: (change) => this.journal.agentQueueChanged(change),
     });
+    // Before the journal's listener: the status sent once a reply is journaled carries its cost.
+    this.agent.subscribe((event) => {
+      if (event.type === "message_end" && event.message.role === "assistant") this.spend.cost += event.message.usage?.cost?.total ?? 0;
+    });
     this.journal.follow(this.agent);
     // After the journal's listener: a failed reply is journaled before its retry drops it.
     this.retries = new RunRetries({
@@ -386,6 +397,16 @@ export class SessionHost {
       shown: (wait) => this.mirrors.push({ k: "retry", ...(wait ? { wait } : {}) }),
       journal: (record) => this.journal.record(record),
     });
+    this.budget = options.subagent
+      ? undefined
+      : new RunBudget({
+          agent: () => this.agent,
+          caps: () => this.budgetCaps(),
+          stop: () => void this.api.abort(),
+          notice: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
+          shown: (meter) => this.mirrors.push({ k: "budget", ...(meter ? { meter } : {}) }),
+          journal: (record) => this.journal.record(record),
+        });
     this.actions = new MessageActions({
       agent: this.agent,
       requireModel: () => this.requireModel(),
@@ -499,6 +520,7 @@ export class SessionHost {
       this.agent.state.systemPrompt = this.systemPrompt();
       this.mcp.rebuild(); // the chat's servers may have changed
       this.mirrors.push({ k: "options", options: this.chatOptions });
+      this.budget?.capsChanged();
       await this.journal.record({ t: "meta", chatOptions: this.chatOptions });
     },
     abort: async () => {
@@ -709,6 +731,7 @@ export class SessionHost {
     if (settings.followUpMode !== before.followUpMode) this.agent.followUpMode = settings.followUpMode;
     if (settings.toolExecution !== before.toolExecution) this.agent.toolExecution = settings.toolExecution;
     if (settings.defaultSystemPrompt !== before.defaultSystemPrompt) this.agent.state.systemPrompt = this.systemPrompt();
+    if (JSON.stringify(settings.runBudget) !== JSON.stringify(before.runBudget)) this.budget?.capsChanged();
     const domains = (s: WorkerSettings) => s.allowedDomains.join("\n");
     if (this.workspace && domains(settings) !== domains(before)) void this.setWorkspace(this.workspace.folder, this.workspaceIdentity);
   }
@@ -999,6 +1022,7 @@ export class SessionHost {
     // Once closed (the parent died) the run may go on until the process exits; there is nothing left to write to.
     if (!this.closed) this.journal.stateEvent(event);
     if (event.type === "run_start") {
+      this.budget?.runStarted(this.retries.retryStarting, state.messages);
       this.changes?.runStarted();
       this.compactor.runStarted();
       this.held.runStarted();
@@ -1023,6 +1047,7 @@ export class SessionHost {
       ...(this.workspace ? { workspace: this.workspaceInfo(this.workspace) } : {}),
       ...(hasChatOptions(this.chatOptions) ? { chatOptions: this.chatOptions } : {}),
       ...(this.retries.current ? { retry: this.retries.current } : {}),
+      ...(this.budget?.meter() ? { budget: this.budget.meter() } : {}),
       ...(this.modelProblem ? { modelProblem: this.modelProblem, ...(this.modelRef ? { unresolvedModel: this.modelRef } : {}) } : {}),
     }));
   }
@@ -1040,6 +1065,7 @@ export class SessionHost {
       model: this.modelRef,
       ...this.role.status(state.messages),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
+      ...(this.spend.cost > 0 ? { spend: { ...this.spend } } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.
@@ -1048,10 +1074,21 @@ export class SessionHost {
       .catch(() => undefined);
   }
 
+  /** Checked before anything that asks the model: a model is chosen, and no budget (the chat's, the month's) is spent. */
   private requireModel(): void {
     if (!isModelChosen(this.agent.state.model)) {
       throw new Error(this.modelProblem ?? "No model selected. Pick a model (or add an API key or a local endpoint in Settings) first.");
     }
+    if (this.settings.monthlyRefusal) throw new Error(this.settings.monthlyRefusal);
+    const refusal = this.budget?.refusal(this.agent.state.messages);
+    if (refusal) throw new Error(refusal);
+  }
+
+  /** The caps now: the chat's own; for its runs, Settings' defaults when it has none of its own. */
+  private budgetCaps(): ChatBudget {
+    const own = this.chatOptions.budget;
+    const run = own?.run ?? this.settings.runBudget;
+    return { ...(own?.chat ? { chat: own.chat } : {}), ...(run ? { run } : {}) };
   }
 
   /** A compaction's marker joins the transcript: the Agent's state (so every mirror), the status, the journal. */

@@ -17,7 +17,7 @@ export function subagentResult(messages: readonly AgentMessage[]): Omit<Subagent
     output: finalOutput(messages),
     ...(stopReason ? { stopReason } : {}),
     ...(errorMessage ? { errorMessage } : ok || last ? {} : { errorMessage: "The subagent did not answer." }),
-    usage: subagentUsage(sumUsage(messages)),
+    usage: subagentUsage(sumUsage(messages), toolCallCount(messages)),
   };
 }
 
@@ -33,8 +33,15 @@ export function finalOutput(messages: readonly AgentMessage[]): string {
 }
 
 /** A run's usage as a parent reports it: the chat's own sums (sumUsage), less what a subagent's card does not show. */
-export function subagentUsage({ input, output, cacheRead, cacheWrite, cost, turns }: UsageTotals): SubagentUsage {
-  return { input, output, cacheRead, cacheWrite, cost, turns };
+export function subagentUsage({ input, output, cacheRead, cacheWrite, cost, turns }: UsageTotals, toolCalls = 0): SubagentUsage {
+  return { input, output, cacheRead, cacheWrite, cost, turns, toolCalls };
+}
+
+/** Tool calls the run finished (each has its result): they count toward the parent's budget. */
+export function toolCallCount(messages: readonly AgentMessage[]): number {
+  let count = 0;
+  for (const m of messages) if (m.role === "toolResult") count++;
+  return count;
 }
 
 /** What it did last, in a line: its latest tool call ("→ read src/a.ts") or the start of its latest text. */

@@ -294,7 +294,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
   };
 }
 
-const ZERO: SubagentUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0 };
+const ZERO: SubagentUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 0, toolCalls: 0 };
 
 function pendingRun(item: { agent: string; task: string }): SubagentRun {
   return { agent: item.agent, task: item.task, status: "pending", usage: { ...ZERO } };
@@ -360,7 +360,7 @@ export function sumRunUsage(runs: readonly (SubagentRun | undefined)[]): Subagen
   const total = { ...ZERO };
   for (const run of runs) {
     if (!run) continue;
-    for (const key of Object.keys(total) as (keyof SubagentUsage)[]) total[key] += run.usage[key] ?? 0;
+    for (const key of Object.keys(total) as (keyof SubagentUsage)[]) total[key] = (total[key] ?? 0) + (run.usage[key] ?? 0);
   }
   return total;
 }

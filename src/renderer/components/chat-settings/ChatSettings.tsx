@@ -59,6 +59,8 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
+  // The chat's budget is the Budget dialog's (BudgetMeter.tsx): saved here as it is, Reset included.
+  const keptBudget = options?.budget ? { budget: options.budget } : {};
   const save = (next: ChatOptions) => {
     setSaving(true);
     setFailure(null);
@@ -80,10 +82,12 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
       ...(temperature !== undefined ? { temperature } : {}),
       ...(tokens !== undefined ? { maxTokens: tokens } : {}),
       ...(mcpChoice !== undefined ? { mcpServers: mcpChoice } : {}),
+      ...keptBudget,
     });
   };
 
-  const custom = hasChatOptions(options ? { ...options, profile: undefined } : options);
+  // The profile and the budget have their own header buttons: this one shows only its own choices as changed.
+  const custom = hasChatOptions({ ...options, profile: undefined, budget: undefined });
   const fallback = defaultInstructions.trim()
     ? `Settings' default: ${defaultInstructions.trim()}`
     : inWorkspace ? "None: Paddock's instructions for working in the folder only" : "None: the model's own behaviour";
@@ -151,7 +155,7 @@ export const ChatSettings = memo(function ChatSettings({ options, defaultInstruc
           {mcpServers.length > 0 ? <ChatMcpServers servers={mcpServers} choice={mcpChoice} onChange={setMcpChoice} /> : null}
           {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
           <div className="chat-settings-actions">
-            <button type="button" className="link-button" disabled={saving} onClick={() => save({})} data-testid="chat-settings-reset">Reset to defaults</button>
+            <button type="button" className="link-button" disabled={saving} onClick={() => save({ ...keptBudget })} data-testid="chat-settings-reset">Reset to defaults</button>
             <span className="chat-settings-spacer" />
             <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>Cancel</button>
             <button type="submit" className="btn btn-primary" disabled={saving} data-testid="chat-settings-save">Save</button>

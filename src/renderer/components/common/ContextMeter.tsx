@@ -34,7 +34,7 @@ export const ContextMeter = memo(function ContextMeter({ figures, usage, running
   const label = contextWindow > 0 ? `${shortTokens(tokens)} / ${shortTokens(contextWindow)}` : `${shortTokens(tokens)} tokens`;
   const percent = contextWindow > 0 ? ` (${Math.round(share * 100)}%)` : "";
   const used = usage.totalTokens > 0
-    ? `This chat so far: ${formatTokens(usage.totalTokens)} tokens (${usage.input.toLocaleString("en-US")} in, ${usage.output.toLocaleString("en-US")} out${usage.reasoning > 0 ? `, ${usage.reasoning.toLocaleString("en-US")} of them thinking` : ""}) · ${formatCost(usage.cost)}${usage.cost > 0 && usage.billedCost === usage.cost ? " billed" : ""}`
+    ? `This chat so far: ${formatTokens(usage.totalTokens)} tokens (${usage.input.toLocaleString("en-US")} in, ${usage.output.toLocaleString("en-US")} out${usage.reasoning > 0 ? `, ${usage.reasoning.toLocaleString("en-US")} of them thinking` : ""}) · ${usage.cost > 0 ? formatCost(usage.cost) : "cost unknown"}${usage.cost > 0 && usage.billedCost === usage.cost ? " billed" : ""}`
     : undefined;
   const cannot = blocked ?? (running ? "Wait for the reply to finish, or stop it." : undefined);
 

@@ -59,6 +59,10 @@ function MessageFooter({ message }: { message: AssistantMessage }) {
   return (
     <div className="message-footer">
       {message.stopReason === "aborted" ? <span className="badge badge-muted">Stopped</span> : null}
+      {/* Why, when Paddock stopped it (a budget reached: "Stopped at the $2.00 budget: …", read after the badge). */}
+      {message.stopReason === "aborted" && message.errorMessage ? (
+        <span className="footer-stop-reason" data-testid="stop-reason" title={message.errorMessage}>{message.errorMessage.replace(/^Stopped /, "")}</span>
+      ) : null}
       {message.stopReason === "length" ? <span className="badge badge-warn">Cut off (length limit)</span> : null}
       {isInterruptedReply(message) ? (
         <span className="badge badge-warn" title={message.errorMessage}>Interrupted</span>
@@ -68,7 +72,7 @@ function MessageFooter({ message }: { message: AssistantMessage }) {
       <span className="footer-model">{message.model}</span>
       {usage && usage.totalTokens > 0 ? (
         <span className="footer-usage" title={`input ${usage.input} · output ${usage.output} · cache read ${usage.cacheRead} · cache write ${usage.cacheWrite}`}>
-          {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {formatCost(usage.cost?.total ?? 0)}
+          {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.cost?.total ? formatCost(usage.cost.total) : "cost unknown"}
         </span>
       ) : null}
     </div>
