@@ -201,13 +201,18 @@ export class MessageSearch {
       return undefined; // none yet
     }
     try {
-      const { index, extra } = MessageIndex.deserialize(bytes);
+      const { index, extra, older } = MessageIndex.deserialize(bytes);
       const cursors = new Map<string, TranscriptCursor>();
       for (const [id, cursor] of Object.entries(isRecord(extra) ? extra : {})) {
         // A chat whose bookkeeping does not add up is read again from its start.
         if (isCursor(cursor) && index.messageCount(id) === cursor.messages) cursors.set(id, cursor);
       }
       for (const id of index.sessionIds()) if (!cursors.has(id)) index.removeSession(id);
+      if (older) {
+        // Converted from an older format as it loaded: saved again in the current one soon, so later starts need not.
+        console.info("paddock: the saved search index is in an older format; converted, and saved again in the current one");
+        this.changed();
+      }
       return { index, cursors };
     } catch (error) {
       console.warn(`paddock: the saved search index could not be read (${(error as Error).message}); rebuilding it from the chats`);
