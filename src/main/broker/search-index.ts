@@ -13,7 +13,7 @@
  * Messages are numbered in the order they are added; numbers are never reused, so every postings list stays sorted.
  * Removing a message marks it dead; once the dead outnumber the living, `compact` renumbers and rebuilds.
  */
-import { entry, Postings, readEntry, TF_MAX } from "./search-postings";
+import { Postings, TF_MAX } from "./search-postings";
 import { queryTerms, termCounts } from "./search-tokens";
 
 /** A message as the index takes it: its searchable text and a fingerprint that changes when the message does. */
@@ -428,15 +428,16 @@ export class MessageIndex {
     const n = this.liveDocs;
     const lengthFactor = (K1 * B) / (this.totalLength / Math.max(1, n));
     const { docAlive, docLength } = this;
+    let docs = new Int32Array(0);
+    let tfs = new Uint8Array(0);
     for (const t of termIds) {
       const count = this.postings.count(t);
       const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-      const { pool, start, end } = this.postings.bytes(t);
-      let doc = -1;
-      for (let at = start; at < end; ) {
-        at = readEntry(pool, at, end);
-        doc += entry.gap + 1;
-        const tf = entry.tf;
+      if (docs.length < count) [docs, tfs] = [new Int32Array(count), new Uint8Array(count)];
+      this.postings.decode(t, docs, tfs);
+      for (let i = 0; i < count; i++) {
+        const doc = docs[i];
+        const tf = tfs[i];
         const seen = matched[doc];
         if (seen < round || seen > round + 1 || !docAlive[doc]) continue;
         const score = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B) + lengthFactor * docLength[doc]);

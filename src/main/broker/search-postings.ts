@@ -10,7 +10,8 @@
  * Why: over the tool-output corpus (150,000 messages, 22.6 million (term, message) pairs) 4-byte entries in one
  * `Uint32Array` per term took 90 MB of arrays and about 20 MB of heap for the arrays' objects; varint gaps take
  * 1.65 bytes an entry (a term in every command's output has gaps of 4: one byte), and the pool has no per-term
- * objects. Most terms there occur once (hashes, numbers): 3 or 4 bytes of pool each.
+ * objects. Most terms there occur once (hashes, numbers: 85,000 of 107,000): 3 or 4 bytes of pool each, so they are
+ * not kept apart (a map from such a term to its message would cost more than the pool and tables do).
  *
  * A list that outgrows its room moves to the pool's end with half as much room again; the room it left is garbage,
  * reclaimed when the pool fills (`repack`, which also runs on `trim`: then every list has exactly its bytes).
@@ -59,14 +60,14 @@ export function writeVarint(bytes: Uint8Array, at: number, value: number): numbe
 }
 
 /** What `readEntry` read last: the gap to the entry before (message numbers between them) and the tf. */
-export const entry = { gap: 0, tf: 0 };
+const entry = { gap: 0, tf: 0 };
 
 /**
  * Reads the entry at `at` (before `end`) into `entry`; returns where the next one starts, or -1 when the bytes there
- * are not an entry (the varint runs past `end`, or past the 5 bytes the largest entry takes). Integer steps only:
- * the search's loop over a term's list is made of these.
+ * are not an entry (the varint runs past `end`, or past the 5 bytes the largest entry takes). Integer steps only
+ * (`Postings.decode`, the search's, repeats them inline).
  */
-export function readEntry(bytes: Uint8Array, at: number, end: number): number {
+function readEntry(bytes: Uint8Array, at: number, end: number): number {
   let b = bytes[at++];
   let low = b & 0x7f;
   let high = 0;
@@ -173,9 +174,43 @@ export class Postings {
     this.counts[term]++;
   }
 
-  /** The pool and where the term's list lies in it, for the search's own loop over it (see readEntry). */
+  /** The pool and where the term's list lies in it. */
   bytes(term: number): { pool: Uint8Array; start: number; end: number } {
     return { pool: this.pool, start: this.starts[term], end: this.starts[term] + this.lengths[term] };
+  }
+
+  /**
+   * Decodes the term's list into `docs` and `tfs` (each at least `count(term)` long); returns how many entries. The
+   * search walks these arrays: one tight loop here, over the pool's bytes, then plain array reads there.
+   */
+  decode(term: number, docs: Int32Array, tfs: Uint8Array): number {
+    const pool = this.pool;
+    const end = this.starts[term] + this.lengths[term];
+    let doc = -1;
+    let n = 0;
+    for (let at = this.starts[term]; at < end; n++) {
+      // readEntry's steps, inline (the lists were checked when added or loaded): this loop is most of a query's cost.
+      let b = pool[at++];
+      let low = b & 0x7f;
+      let high = 0;
+      if (b >= 0x80) {
+        b = pool[at++];
+        low |= (b & 0x7f) << 7;
+        if (b >= 0x80) {
+          b = pool[at++];
+          low |= (b & 0x7f) << 14;
+          if (b >= 0x80) {
+            b = pool[at++];
+            low |= (b & 0x7f) << 21;
+            if (b >= 0x80) high = pool[at++];
+          }
+        }
+      }
+      doc += high * 0x1000000 + (low >>> 4) + 1;
+      docs[n] = doc;
+      tfs[n] = low & TF_MAX;
+    }
+    return n;
   }
 
   /** Calls `each(doc, tf)` for the term's entries in order. */

@@ -67,6 +67,8 @@ export class MessageSearch {
   private loading: Promise<void>;
   private saveTimer?: ReturnType<typeof setTimeout>;
   private dirty = false;
+  /** The save under way, if any. */
+  private saving?: Promise<void>;
   private disposed = false;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly snippetSources = new Map<string, CachedTranscript>();
@@ -150,18 +152,24 @@ export class MessageSearch {
   async flush(): Promise<void> {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
+    // A save already under way (the timer's) finishes first: resolving before it is on disk would break the promise.
+    while (this.saving) await this.saving;
     if (!this.dirty) return;
     this.dirty = false;
     const extra = Object.fromEntries(this.cursors);
     const tmp = `${this.options.file}.tmp`;
-    try {
-      await writeFile(tmp, this.index.serialize(extra), { mode: 0o600 });
-      await rename(tmp, this.options.file);
-    } catch (error) {
-      this.dirty = true;
-      console.warn(`paddock: could not save the search index: ${(error as Error).message}`);
-      await rm(tmp, { force: true }).catch(() => undefined);
-    }
+    this.saving = (async () => {
+      try {
+        await writeFile(tmp, this.index.serialize(extra), { mode: 0o600 });
+        await rename(tmp, this.options.file);
+      } catch (error) {
+        this.dirty = true;
+        console.warn(`paddock: could not save the search index: ${(error as Error).message}`);
+        await rm(tmp, { force: true }).catch(() => undefined);
+      }
+    })();
+    await this.saving;
+    this.saving = undefined;
   }
 
   /** Stops following the chats; saves what changed. */

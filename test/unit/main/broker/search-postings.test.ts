@@ -47,6 +47,13 @@ describe("the search index's postings", () => {
     expect(entries(postings, 1)).toEqual(sparse);
     expect(entries(postings, 2)).toEqual(once);
     expect([postings.count(0), postings.count(1), postings.count(2)]).toEqual([5_000, 7, 1]);
+    // The search's own decoding (into arrays) reads the same.
+    const docs = new Int32Array(5_000);
+    const tfs = new Uint8Array(5_000);
+    for (const [t, list] of [dense, sparse, once].entries()) {
+      expect(postings.decode(t, docs, tfs)).toBe(list.length);
+      expect(list.map((_, i) => [docs[i], tfs[i]])).toEqual(list);
+    }
     // A term in every fourth message takes one byte an entry.
     const { start, end } = postings.bytes(0);
     expect(end - start).toBe(5_000);

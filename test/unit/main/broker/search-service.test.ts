@@ -27,14 +27,14 @@ async function dataFolder(chats: Record<string, string[]>, dir = temp.make()) {
   return { dir, sessionsDir, index };
 }
 
-function start(data: Awaited<ReturnType<typeof dataFolder>>) {
+function start(data: Awaited<ReturnType<typeof dataFolder>>, saveDelayMs = 10) {
   const events = new Listeners<[BrokerEvent]>();
   const search = new MessageSearch({
     file: join(data.sessionsDir, "search-index.bin"),
     sessions: data.index,
     transcriptFile: (id) => join(data.sessionsDir, `${id}.jsonl`),
     onBrokerEvent: (listener) => events.add(listener),
-    saveDelayMs: 10,
+    saveDelayMs,
   });
   running.push(search);
   const status = (sessionId: string, messageCount: number) =>
@@ -108,6 +108,18 @@ describe("the search across chats, in main", () => {
     await second.search.ready();
     expect(where(await second.search.search("words", 10)).sort()).toEqual(["a#0", "b#0", "b#1"]);
     expect(where(await second.search.search("gamma", 10))).toEqual(["b#1"]);
+  });
+
+  it("resolves a flush only once the index is on disk, a save already under way included", async () => {
+    const data = await dataFolder({ a: ["alpha words"] });
+    const { search } = start(data, 60_000);
+    await search.ready();
+    const file = join(data.sessionsDir, "search-index.bin");
+    expect(existsSync(file)).toBe(false);
+    const first = search.flush(); // as the timer's save would: under way when Paddock quits
+    await search.flush();
+    expect(existsSync(file)).toBe(true);
+    await first;
   });
 
   it("rebuilds from the transcripts when the saved index is damaged", async () => {
