@@ -5,13 +5,15 @@
  * Why our own and not a library: MiniSearch, the well-kept JS full-text index we tried first, took 565 MB of heap,
  * 21 s to build and 1.3 s for a query on a common word over 200,000 generated messages (1,000 chats of 200), against
  * the 300 ms the sidebar has; its maps of maps cost about 40 bytes per (term, message) pair. Here a term's postings
- * are one growing Uint32Array (4 bytes per pair: the message's number and how often the term occurs in it), so the
- * same corpus fits in a few tens of MB, loads from disk as a handful of array copies, and a query costs a walk over
- * the postings of its terms. SQLite's FTS5 would need a native module built for both Electron and Node.
+ * are a run of varint-coded gaps in one shared byte pool (search-postings.ts: under 2 bytes per pair, the message's
+ * number and how often the term occurs in it), so the same corpus fits in a few tens of MB, loads from disk as a
+ * handful of array copies, and a query costs a walk over the postings of its terms. SQLite's FTS5 would need a
+ * native module built for both Electron and Node.
  *
  * Messages are numbered in the order they are added; numbers are never reused, so every postings list stays sorted.
  * Removing a message marks it dead; once the dead outnumber the living, `compact` renumbers and rebuilds.
  */
+import { Postings, TF_MAX } from "./search-postings";
 import { queryTerms, termCounts } from "./search-tokens";
 
 /** A message as the index takes it: its searchable text and a fingerprint that changes when the message does. */
@@ -50,9 +52,6 @@ interface SessionDocs {
   prints: number[];
 }
 
-/** A postings entry: message number times 16 plus how often the term occurs (at most 15, where BM25 has saturated). */
-const TF_BITS = 4;
-const TF_MAX = (1 << TF_BITS) - 1;
 /** BM25's usual parameters. */
 const K1 = 1.2;
 const B = 0.75;
@@ -66,14 +65,18 @@ const PREFIX_POSTINGS_BUDGET = 250_000;
 /** Longer queries find nothing (each term is a round over its postings; 200 characters hold fewer anyway). */
 const MAX_QUERY_TERMS = 64;
 const MAGIC = "PDKSRCH1";
-/** 2: tool results' output is indexed too (a file of version 1 has them as messages without text: rebuilt). */
-const FORMAT_VERSION = 2;
+/**
+ * 3: postings as varint-coded gaps (search-postings.ts). 2: postings as 4-byte entries (read, and converted). 2 is the
+ * first with tool results' output indexed too: a file of version 1 has them as messages without text (rebuilt).
+ */
+const FORMAT_VERSION = 3;
+const FORMAT_UINT32_POSTINGS = 2;
 
 export class MessageIndex {
   private termIds = new Map<string, number>();
   private terms: string[] = [];
-  private postings: Uint32Array[] = [];
-  private postingCounts: number[] = [];
+  /** Each term's messages, by the term's id (its place in `terms`). */
+  private postings = new Postings();
   private docSession = new Int32Array(1024);
   private docMessage = new Int32Array(1024);
   private docLength = new Uint16Array(1024);
@@ -143,7 +146,7 @@ export class MessageIndex {
     const groups: number[][] = terms.map((term, i) => this.matchingTerms(term, lastIsPrefix && i === terms.length - 1));
     if (groups.some((g) => g.length === 0)) return [];
     // Rarest first: the candidates only shrink, so the first walk sets the work for the rest.
-    const order = groups.map((ids) => ({ ids, size: ids.reduce((n, t) => n + this.postingCounts[t], 0) })).sort((a, b) => a.size - b.size);
+    const order = groups.map((ids) => ({ ids, size: ids.reduce((n, t) => n + this.postings.count(t), 0) })).sort((a, b) => a.size - b.size);
     const total = new Float64Array(this.docCount);
     const best = new Float64Array(this.docCount);
     // How many query terms a message has matched so far: only those that matched every earlier one stay in.
@@ -159,11 +162,8 @@ export class MessageIndex {
 
   stats(): IndexStats {
     let postings = 0;
-    let arrayBytes = 0;
-    for (let t = 0; t < this.postings.length; t++) {
-      postings += this.postingCounts[t];
-      arrayBytes += this.postings[t].byteLength;
-    }
+    for (let t = 0; t < this.postings.size; t++) postings += this.postings.count(t);
+    let arrayBytes = this.postings.byteLength();
     arrayBytes += this.docSession.byteLength + this.docMessage.byteLength + this.docLength.byteLength + this.docAlive.byteLength;
     return { messages: this.liveDocs, terms: this.terms.length, postings, arrayBytes };
   }
@@ -184,40 +184,42 @@ export class MessageIndex {
       }),
       "utf8",
     );
-    const counts = Uint32Array.from(this.postingCounts);
-    const all = new Uint32Array(counts.reduce((n, c) => n + c, 0));
-    let at = 0;
-    for (let t = 0; t < this.postings.length; t++) {
-      all.set(this.postings[t].subarray(0, counts[t]), at);
-      at += counts[t];
-    }
+    const { counts, lengths, bytes: lists } = this.postings.encoded();
     const n = this.docCount;
-    const lengths = new Uint16Array(n + (n % 2)); // keeps the next section 4-byte aligned
-    lengths.set(this.docLength.subarray(0, n));
+    const docLengths = new Uint16Array(n + (n % 2)); // keeps the next section 4-byte aligned
+    docLengths.set(this.docLength.subarray(0, n));
     const prefix = Buffer.alloc(12);
     prefix.write(MAGIC, 0, "latin1");
     prefix.writeUInt32LE(header.length, 8);
     const pad = Buffer.alloc((4 - ((12 + header.length) % 4)) % 4);
     const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    return Buffer.concat([prefix, header, pad, bytes(counts), bytes(all), bytes(this.docSession.subarray(0, n)), bytes(this.docMessage.subarray(0, n)), bytes(lengths)]);
+    return Buffer.concat([
+      prefix, header, pad, bytes(counts), bytes(lengths),
+      bytes(this.docSession.subarray(0, n)), bytes(this.docMessage.subarray(0, n)), bytes(docLengths), bytes(lists),
+    ]);
   }
 
-  /** Reads what `serialize` wrote. Throws on anything else (a damaged or foreign file), never returns a broken index. */
-  static deserialize(buffer: Buffer): { index: MessageIndex; extra: unknown } {
+  /**
+   * Reads what `serialize` wrote, or what it wrote before postings were varint-coded (format 2, converted: `older`
+   * says so, the file is worth saving again). Throws on anything else (a damaged or foreign file, format 1), never
+   * returns a broken index.
+   */
+  static deserialize(buffer: Buffer): { index: MessageIndex; extra: unknown; older: boolean } {
     const fail = (why: string): never => {
       throw new Error(`Not a search index file: ${why}`);
     };
     if (buffer.length < 12 || buffer.toString("latin1", 0, 8) !== MAGIC) fail("wrong header");
     const headerLength = buffer.readUInt32LE(8);
     if (12 + headerLength > buffer.length) fail("truncated header");
-    const header = JSON.parse(buffer.toString("utf8", 12, 12 + headerLength)) as {
-      v?: unknown;
-      docs?: unknown;
-      terms?: unknown;
-      sessions?: unknown;
-      extra?: unknown;
-    };
-    if (header.v !== FORMAT_VERSION) fail(`format version ${String(header.v)}`);
+    let header: { v?: unknown; docs?: unknown; terms?: unknown; sessions?: unknown; extra?: unknown } = {};
+    try {
+      const parsed: unknown = JSON.parse(buffer.toString("utf8", 12, 12 + headerLength));
+      if (typeof parsed === "object" && parsed !== null) header = parsed as typeof header;
+    } catch {
+      fail("damaged header");
+    }
+    const version = header.v;
+    if (version !== FORMAT_VERSION && version !== FORMAT_UINT32_POSTINGS) fail(`format version ${String(version)}`);
     const docs = header.docs;
     if (!Number.isInteger(docs) || (docs as number) < 0) fail("message count");
     const n = docs as number;
@@ -232,22 +234,40 @@ export class MessageIndex {
       return make(copy);
     };
     const counts = take((b) => new Uint32Array(b), terms.length * 4);
-    const total = counts.reduce((s, c) => s + c, 0);
-    const all = take((b) => new Uint32Array(b), total * 4);
-    const docSession = take((b) => new Int32Array(b), n * 4);
-    const docMessage = take((b) => new Int32Array(b), n * 4);
-    const docLength = take((b) => new Uint16Array(b), (n + (n % 2)) * 2);
-    if (at !== buffer.length) fail("trailing bytes");
+    let postings: Postings;
+    let docSession: Int32Array<ArrayBuffer>;
+    let docMessage: Int32Array<ArrayBuffer>;
+    let docLength: Uint16Array<ArrayBuffer>;
+    if (version === FORMAT_UINT32_POSTINGS) {
+      const all = take((b) => new Uint32Array(b), counts.reduce((s, c) => s + c, 0) * 4);
+      docSession = take((b) => new Int32Array(b), n * 4);
+      docMessage = take((b) => new Int32Array(b), n * 4);
+      docLength = take((b) => new Uint16Array(b), (n + (n % 2)) * 2);
+      if (at !== buffer.length) fail("trailing bytes");
+      try {
+        postings = Postings.fromUint32(counts, all, n);
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+    } else {
+      const lengths = take((b) => new Uint32Array(b), terms.length * 4);
+      docSession = take((b) => new Int32Array(b), n * 4);
+      docMessage = take((b) => new Int32Array(b), n * 4);
+      docLength = take((b) => new Uint16Array(b), (n + (n % 2)) * 2);
+      const lists = take((b) => new Uint8Array(b), lengths.reduce((s, l) => s + l, 0));
+      if (at !== buffer.length) fail("trailing bytes");
+      try {
+        postings = Postings.fromEncoded(counts, lengths, lists, n);
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+    }
 
     const index = new MessageIndex();
-    for (let i = 0; i < all.length; i++) if (all[i] >>> TF_BITS >= n) fail("a posting names a message that is not there");
-    let from = 0;
+    index.postings = postings;
     terms.forEach((term, t) => {
-      if (counts[t] === 0 || index.termIds.has(term)) fail("terms");
+      if (index.termIds.has(term)) fail("terms");
       index.termIds.set(term, t);
-      index.postings.push(all.subarray(from, from + counts[t]));
-      index.postingCounts.push(counts[t]);
-      from += counts[t];
     });
     index.terms = terms;
     if (!Array.isArray(header.sessions)) fail("sessions");
@@ -275,7 +295,7 @@ export class MessageIndex {
     index.docCount = n;
     index.liveDocs = n;
     for (let d = 0; d < n; d++) index.totalLength += docLength[d];
-    return { index, extra: header.extra };
+    return { index, extra: header.extra, older: version !== FORMAT_VERSION };
   }
 
   /** Renumbers the living messages and drops the dead from every postings list (and terms left with none). */
@@ -295,22 +315,13 @@ export class MessageIndex {
       docLength[next] = this.docLength[d];
       next++;
     }
+    const { postings, termMap } = this.postings.renumbered(renumber);
     const termIds = new Map<string, number>();
     const terms: string[] = [];
-    const postings: Uint32Array[] = [];
-    const postingCounts: number[] = [];
     for (let t = 0; t < this.terms.length; t++) {
-      const list = this.postings[t];
-      const kept: number[] = [];
-      for (let i = 0; i < this.postingCounts[t]; i++) {
-        const doc = renumber[list[i] >>> TF_BITS];
-        if (doc >= 0) kept.push(doc * (TF_MAX + 1) + (list[i] & TF_MAX));
-      }
-      if (kept.length === 0) continue;
+      if (termMap[t] < 0) continue;
       termIds.set(this.terms[t], terms.length);
       terms.push(this.terms[t]);
-      postings.push(Uint32Array.from(kept));
-      postingCounts.push(kept.length);
     }
     for (const session of this.sessions.values()) session.docs = session.docs.map((d) => (d < 0 ? d : renumber[d]));
     // Slots of removed chats go too: the living ones are renumbered in order.
@@ -323,20 +334,19 @@ export class MessageIndex {
       slots.push(id);
     });
     for (let d = 0; d < n; d++) docSession[d] = slotMap[docSession[d]];
-    Object.assign(this, { termIds, terms, postings, postingCounts, docSession, docMessage, docLength, slots });
+    Object.assign(this, { termIds, terms, postings, docSession, docMessage, docLength, slots });
     this.docAlive = new Uint8Array(docSession.length).fill(1, 0, n);
     this.docCount = n;
     this.deadDocs = 0;
   }
 
   /**
-   * Gives back the room postings lists keep to grow (up to half of each, as they double): once a build is done, most
-   * lists stop growing, and a large corpus (command output holds many terms per message) would carry a third more.
+   * Gives back the room postings lists keep to grow (up to half as much again as a list holds, once it moved) and the
+   * room they moved away from: once a build is done, most lists stop growing, and a large corpus (command output holds
+   * many terms per message) would carry that room for nothing.
    */
   trim(): void {
-    for (let t = 0; t < this.postings.length; t++) {
-      if (this.postings[t].length > this.postingCounts[t]) this.postings[t] = this.postings[t].slice(0, this.postingCounts[t]);
-    }
+    this.postings.trim();
   }
 
   private compactIfWasteful(): void {
@@ -363,7 +373,7 @@ export class MessageIndex {
     this.docAlive[doc] = 1;
     this.liveDocs++;
     this.totalLength += this.docLength[doc];
-    for (const [term, count] of counts) this.addPosting(this.termId(term), doc * (TF_MAX + 1) + Math.min(count, TF_MAX));
+    for (const [term, count] of counts) this.postings.add(this.termId(term), doc, Math.min(count, TF_MAX));
     return doc;
   }
 
@@ -386,23 +396,9 @@ export class MessageIndex {
       id = this.terms.length;
       this.termIds.set(term, id);
       this.terms.push(term);
-      // Most terms occur in one or two messages: start small, double as they grow.
-      this.postings.push(new Uint32Array(2));
-      this.postingCounts.push(0);
+      this.postings.addTerm();
     }
     return id;
-  }
-
-  private addPosting(term: number, entry: number): void {
-    let list = this.postings[term];
-    const count = this.postingCounts[term];
-    if (count === list.length) {
-      const grown = new Uint32Array(Math.max(4, count * 2));
-      grown.set(list);
-      this.postings[term] = list = grown;
-    }
-    list[count] = entry;
-    this.postingCounts[term] = count + 1;
   }
 
   /** The term itself, or as a prefix the terms it starts (at most MAX_PREFIX_TERMS, the most frequent). */
@@ -411,14 +407,14 @@ export class MessageIndex {
     if (!prefix) return exact === undefined ? [] : [exact];
     const found: number[] = [];
     for (let t = 0; t < this.terms.length; t++) if (t !== exact && this.terms[t].startsWith(term)) found.push(t);
-    found.sort((a, b) => this.postingCounts[b] - this.postingCounts[a]);
+    found.sort((a, b) => this.postings.count(b) - this.postings.count(a));
     const chosen = exact === undefined ? [] : [exact];
-    let budget = PREFIX_POSTINGS_BUDGET - (exact === undefined ? 0 : this.postingCounts[exact]);
+    let budget = PREFIX_POSTINGS_BUDGET - (exact === undefined ? 0 : this.postings.count(exact));
     for (const t of found) {
       if (chosen.length >= MAX_PREFIX_TERMS) break;
-      if (this.postingCounts[t] > budget && chosen.length > 0) continue;
+      if (this.postings.count(t) > budget && chosen.length > 0) continue;
       chosen.push(t);
-      budget -= this.postingCounts[t];
+      budget -= this.postings.count(t);
     }
     return chosen;
   }
@@ -432,16 +428,18 @@ export class MessageIndex {
     const n = this.liveDocs;
     const lengthFactor = (K1 * B) / (this.totalLength / Math.max(1, n));
     const { docAlive, docLength } = this;
+    let docs = new Int32Array(0);
+    let tfs = new Uint8Array(0);
     for (const t of termIds) {
-      const count = this.postingCounts[t];
+      const count = this.postings.count(t);
       const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-      const list = this.postings[t];
+      if (docs.length < count) [docs, tfs] = [new Int32Array(count), new Uint8Array(count)];
+      this.postings.decode(t, docs, tfs);
       for (let i = 0; i < count; i++) {
-        const entry = list[i];
-        const doc = entry >>> TF_BITS;
+        const doc = docs[i];
+        const tf = tfs[i];
         const seen = matched[doc];
         if (seen < round || seen > round + 1 || !docAlive[doc]) continue;
-        const tf = entry & TF_MAX;
         const score = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B) + lengthFactor * docLength[doc]);
         if (seen === round) {
           matched[doc] = round + 1;

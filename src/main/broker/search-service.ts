@@ -67,6 +67,8 @@ export class MessageSearch {
   private loading: Promise<void>;
   private saveTimer?: ReturnType<typeof setTimeout>;
   private dirty = false;
+  /** The save under way, if any. */
+  private saving?: Promise<void>;
   private disposed = false;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly snippetSources = new Map<string, CachedTranscript>();
@@ -150,18 +152,24 @@ export class MessageSearch {
   async flush(): Promise<void> {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
+    // A save already under way (the timer's) finishes first: resolving before it is on disk would break the promise.
+    while (this.saving) await this.saving;
     if (!this.dirty) return;
     this.dirty = false;
     const extra = Object.fromEntries(this.cursors);
     const tmp = `${this.options.file}.tmp`;
-    try {
-      await writeFile(tmp, this.index.serialize(extra), { mode: 0o600 });
-      await rename(tmp, this.options.file);
-    } catch (error) {
-      this.dirty = true;
-      console.warn(`paddock: could not save the search index: ${(error as Error).message}`);
-      await rm(tmp, { force: true }).catch(() => undefined);
-    }
+    this.saving = (async () => {
+      try {
+        await writeFile(tmp, this.index.serialize(extra), { mode: 0o600 });
+        await rename(tmp, this.options.file);
+      } catch (error) {
+        this.dirty = true;
+        console.warn(`paddock: could not save the search index: ${(error as Error).message}`);
+        await rm(tmp, { force: true }).catch(() => undefined);
+      }
+    })();
+    await this.saving;
+    this.saving = undefined;
   }
 
   /** Stops following the chats; saves what changed. */
@@ -201,13 +209,18 @@ export class MessageSearch {
       return undefined; // none yet
     }
     try {
-      const { index, extra } = MessageIndex.deserialize(bytes);
+      const { index, extra, older } = MessageIndex.deserialize(bytes);
       const cursors = new Map<string, TranscriptCursor>();
       for (const [id, cursor] of Object.entries(isRecord(extra) ? extra : {})) {
         // A chat whose bookkeeping does not add up is read again from its start.
         if (isCursor(cursor) && index.messageCount(id) === cursor.messages) cursors.set(id, cursor);
       }
       for (const id of index.sessionIds()) if (!cursors.has(id)) index.removeSession(id);
+      if (older) {
+        // Converted from an older format as it loaded: saved again in the current one soon, so later starts need not.
+        console.info("paddock: the saved search index is in an older format; converted, and saved again in the current one");
+        this.changed();
+      }
       return { index, cursors };
     } catch (error) {
       console.warn(`paddock: the saved search index could not be read (${(error as Error).message}); rebuilding it from the chats`);

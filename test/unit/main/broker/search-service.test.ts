@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MessageSearch } from "../../../../src/main/broker/search-service";
 import { SessionIndex } from "../../../../src/main/broker/session-index";
 import type { BrokerEvent } from "../../../../src/main/broker/session-broker";
@@ -27,14 +27,14 @@ async function dataFolder(chats: Record<string, string[]>, dir = temp.make()) {
   return { dir, sessionsDir, index };
 }
 
-function start(data: Awaited<ReturnType<typeof dataFolder>>) {
+function start(data: Awaited<ReturnType<typeof dataFolder>>, saveDelayMs = 10) {
   const events = new Listeners<[BrokerEvent]>();
   const search = new MessageSearch({
     file: join(data.sessionsDir, "search-index.bin"),
     sessions: data.index,
     transcriptFile: (id) => join(data.sessionsDir, `${id}.jsonl`),
     onBrokerEvent: (listener) => events.add(listener),
-    saveDelayMs: 10,
+    saveDelayMs,
   });
   running.push(search);
   const status = (sessionId: string, messageCount: number) =>
@@ -110,6 +110,18 @@ describe("the search across chats, in main", () => {
     expect(where(await second.search.search("gamma", 10))).toEqual(["b#1"]);
   });
 
+  it("resolves a flush only once the index is on disk, a save already under way included", async () => {
+    const data = await dataFolder({ a: ["alpha words"] });
+    const { search } = start(data, 60_000);
+    await search.ready();
+    const file = join(data.sessionsDir, "search-index.bin");
+    expect(existsSync(file)).toBe(false);
+    const first = search.flush(); // as the timer's save would: under way when Paddock quits
+    await search.flush();
+    expect(existsSync(file)).toBe(true);
+    await first;
+  });
+
   it("rebuilds from the transcripts when the saved index is damaged", async () => {
     const data = await dataFolder({ a: ["alpha words"] });
     writeFileSync(join(data.sessionsDir, "search-index.bin"), "PDKSRCH1 garbage");
@@ -117,6 +129,42 @@ describe("the search across chats, in main", () => {
     await search.ready();
     expect(where(await search.search("alpha", 10))).toEqual(["a#0"]);
     await search.flush();
+  });
+
+  it("reads an index saved in the older format 2 without rebuilding it, and saves it again in the current one", async () => {
+    const dir = temp.make();
+    cpSync(resolve("test/fixtures/search-index-format-2"), dir, { recursive: true });
+    const sessionsDir = join(dir, "sessions");
+    const file = join(sessionsDir, "search-index.bin");
+    const version = () => JSON.parse(readFileSync(file).toString("utf8", 12, 12 + readFileSync(file).readUInt32LE(8))).v;
+    expect(version()).toBe(2);
+    const warn = vi.spyOn(console, "warn");
+    const info = vi.spyOn(console, "info").mockImplementation(() => undefined);
+    try {
+      const data = { dir, sessionsDir, index: await SessionIndex.open(join(sessionsDir, "index.json"), { debounceMs: 1 }) };
+      const first = start(data);
+      await first.search.ready();
+      expect(warn).not.toHaveBeenCalled();
+      expect(info).toHaveBeenCalledWith(expect.stringMatching(/older format; converted/));
+      const result = await first.search.search("eresolve", 10);
+      expect(where(result)).toEqual(["a#2"]);
+      expect(result.hits[0]).toMatchObject({ role: "toolResult", toolName: "bash" });
+      expect(where(await first.search.search("café", 10)).sort()).toEqual(["b#0", "b#1", "b#2"]);
+      await first.search.dispose();
+      running.length = 0;
+      expect(version()).toBe(3);
+
+      info.mockClear();
+      const second = start(data);
+      await second.search.ready();
+      expect(info).not.toHaveBeenCalled();
+      expect(warn).not.toHaveBeenCalled();
+      expect(where(await second.search.search("eresolve", 10))).toEqual(["a#2"]);
+      expect(where(await second.search.search("question 75", 10))).toEqual(["c#148"]);
+    } finally {
+      warn.mockRestore();
+      info.mockRestore();
+    }
   });
 
   it("finds a tool's output (an npm error in a command's result) and says which tool said it", async () => {
