@@ -83,7 +83,7 @@ describe("reading a chat at 1,000 px", () => {
       expect(layout.overflows, where).toBe(false);
       expect(layout.spread, where).toBeLessThan(4);
       expect(layout.height, where).toBeLessThan(60);
-      // Up to 74rem the meter is its bar; its whole figure is in its tooltip and name, and opens in its panel.
+      // Up to 80rem the meter is its bar; its whole figure is in its tooltip and name, and opens in its panel.
       const meter = page.getByTestId("context-meter");
       expect(await meter.getAttribute("title")).toMatch(/^Context: about [\d,]+ tokens of the model's [\d,]+/);
       await page.close();

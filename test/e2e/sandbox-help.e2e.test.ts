@@ -66,7 +66,7 @@ describe("the workspace panel without a sandbox", () => {
     const text = await help.innerText();
     expect(text).toContain("No sandbox here: every command asks first.");
     expect(text).toContain("AppArmor refuses bubblewrap the user namespace it needs");
-    expect(text).toContain("Install Paddock from its .deb: it installs an AppArmor profile for Paddock");
+    expect(text).toContain("Install Paddock from its .deb: it adds an AppArmor profile that lets Paddock's sandbox run");
     expect(text).toContain("docs/security.md, “Linux sandbox”");
     expect(await help.getByTestId("sandbox-command").allInnerTexts()).toEqual([
       "sudo systemctl reload apparmor",

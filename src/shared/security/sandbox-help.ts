@@ -114,7 +114,7 @@ export function sandboxHelp(cause: SandboxCause, reason?: string): SandboxHelp {
           : "bubblewrap may not create the user namespace it needs: this system restricts unprivileged user namespaces.",
         steps: cause.appArmor
           ? [
-              { text: "Install Paddock from its .deb: it installs an AppArmor profile for Paddock, under which its commands' bubblewrap runs (an AppImage or a build from source cannot have one; see " + LINUX_SANDBOX_DOCS + "). Installed from the .deb already? The profile loads at the next start of AppArmor:", command: "sudo systemctl reload apparmor" },
+              { text: "Install Paddock from its .deb: it adds an AppArmor profile that lets Paddock's sandbox run (an AppImage cannot). Installed it already? Load the profile:", command: "sudo systemctl reload apparmor" },
               { text: "Or lift the restriction for every program (less safe):", command: "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0" },
               { text: "Then open a new chat, or restart Paddock." },
             ]

@@ -1,4 +1,5 @@
 import { memo, useEffect, useRef, useState } from "react";
+import { GaugeIcon } from "../common/icons";
 import {
   BUDGET_CAP_KINDS,
   BUDGET_WARNING_SHARE,
@@ -133,7 +134,7 @@ export const BudgetMeter = memo(function BudgetMeter({ meter, budget, runDefault
 
   return (
     <div className="budget-meter" ref={area}>
-      <button type="button" className={`budget-meter-button budget-${level}`} data-testid="budget-meter" data-level={level}
+      <button type="button" className={`budget-meter-button budget-${level}${lead ? "" : " budget-meter-empty"}`} data-testid="budget-meter" data-level={level}
         aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen((o) => !o)} title={title}
         aria-label={lead ? `Budget: ${capFigure(lead.kind, lead.caps, lead.spend)}` : "Budget…"}>
         {lead ? (
@@ -142,7 +143,8 @@ export const BudgetMeter = memo(function BudgetMeter({ meter, budget, runDefault
             <span className="budget-figures">{capFigure(lead.kind, lead.caps, lead.spend)}</span>
           </>
         ) : (
-          <span className="budget-figures">Budget…</span>
+          // No cap yet: an icon only, named by its label and tooltip (the header keeps one row down to 600 px).
+          <GaugeIcon />
         )}
       </button>
       {open ? (

@@ -41,3 +41,5 @@ export const RegenerateIcon = () => <Icon><path d="M20 11a8 8 0 1 0-2.3 5.7" /><
 export const ContinueIcon = () => <Icon><path d="M6 5l8 7-8 7M14 5l6 7-6 7" /></Icon>;
 /** An arrow turning back: rewind a message's files or chat. */
 export const RewindIcon = () => <Icon><path d="M3 12a9 9 0 1 0 3-6.7L3 8" /><path d="M3 3v5h5" /></Icon>;
+/** A budget: a gauge with its needle. */
+export const GaugeIcon = () => <Icon><path d="M4 17a8 8 0 1 1 16 0" /><path d="M12 17l4-5" /><circle cx="12" cy="17" r="1" /></Icon>;

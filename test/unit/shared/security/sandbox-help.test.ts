@@ -44,8 +44,8 @@ describe("sandboxHelp", () => {
     const help = sandboxHelp({ kind: "user-namespaces", appArmor: true });
     expect(help.why).toContain("Ubuntu 23.10 and later");
     expect(help.steps.map((s) => s.command)).toContain("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0");
-    expect(help.steps[0]!.text).toContain(".deb: it installs an AppArmor profile");
-    expect(help.steps[0]!.text).toContain("docs/security.md");
+    expect(help.steps[0]!.text).toContain(".deb: it adds an AppArmor profile");
+    expect(help.docs).toContain("docs/security.md");
   });
 
   it("other causes say what they are; an unnamed one quotes the check", () => {

@@ -37,9 +37,16 @@ beforeEach(() => {
   symlinkSync(ws.outside, join(ws.root, "d.link"));
 });
 
-afterEach(() => {
-  swapper?.kill("SIGKILL");
+afterEach(async () => {
+  // The swapper is gone before the folders are: a kill is only asked for, and a swapper still renaming while the
+  // workspace is removed makes the removal fail (ENOTEMPTY) on a loaded machine.
+  const running = swapper;
   swapper = undefined;
+  if (running && running.exitCode === null && running.signalCode === null) {
+    const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+    running.kill("SIGKILL");
+    await exited;
+  }
   ws.remove();
 });
 
