@@ -225,6 +225,8 @@ export class Scheduler {
       } catch (error) {
         result = { outcome: "failed", reason: errorText(error) };
       }
+      // Quitting ends the run: the next start records it as stopped by the quit, not as this run's failure.
+      if (this.#disposed) return;
       this.#update(id, (e) => {
         const r = e.runs.find(same);
         if (!r) return;
