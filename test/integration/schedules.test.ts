@@ -12,6 +12,8 @@ import type { Schedule, ScheduleView } from "../../src/shared/schedules/schedule
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { FakeClock } from "../../testkit/fake-clock";
+import { dispatchAppCall } from "../../src/main/broker/app-call";
+import type { AppEvent } from "../../src/shared/protocol/app-api";
 import { createLoopbackCore } from "../../testkit/loopback-core";
 
 const HOUR = 3_600_000;
@@ -111,5 +113,23 @@ describe("schedules (integration)", () => {
     expect(only(c).runs).toHaveLength(1);
     expect(only(c).runs[0].reason).toBe("missed while Paddock was closed or the computer asleep (3 times): ran once");
     expect(c.index.get(only(c).runs[0].chatId!)).toBeDefined();
+  });
+
+  it("the AppApi's schedule calls: checked, saved, pushed to pages, run by hand, deleted", async () => {
+    const c = await start(new FakeClock(START));
+    const events: AppEvent[] = [];
+    c.service.onEvent((e) => events.push(e));
+    await expect(dispatchAppCall(c.service, "saveSchedule", [{ ...schedule(), extra: true }])).rejects.toThrow(/saveSchedule: invalid arguments/);
+    await expect(dispatchAppCall(c.service, "saveSchedule", [schedule({ when: { kind: "cron", expression: "0 25 * * *" } })])).rejects.toThrow(/hour field's "25"/);
+    await expect(dispatchAppCall(c.service, "saveSchedule", [schedule({ workspace: join(dir, "no-such-folder") })])).rejects.toThrow();
+    expect(await dispatchAppCall(c.service, "listSchedules", [])).toEqual([]);
+    const saved = (await dispatchAppCall(c.service, "saveSchedule", [schedule({ workspace: dir })])) as ScheduleView;
+    expect(saved.next).toBe(START + HOUR);
+    expect(events.filter((e) => e.type === "schedules").at(-1)).toMatchObject({ schedules: [{ schedule: { id: "morning" } }] });
+    expect(await dispatchAppCall(c.service, "runScheduleNow", ["morning"])).toMatchObject({ outcome: "running", byHand: true });
+    await until(() => only(c).runs[0]?.outcome === "finished");
+    expect(c.index.get(only(c).runs[0].chatId!)?.workspace).toBeDefined();
+    expect(await dispatchAppCall(c.service, "deleteSchedule", ["morning"])).toBe(true);
+    expect(await dispatchAppCall(c.service, "listSchedules", [])).toEqual([]);
   });
 });

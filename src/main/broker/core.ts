@@ -318,6 +318,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     ...(options.schedules?.timeZone ? { timeZone: options.schedules.timeZone } : {}),
     onWriteError: (error) => service.notify("warning", `Could not save the schedules: ${errorText(error)}`),
   });
+  service.useSchedules(schedules);
   if (projectGrantsNotice) service.notify("warning", projectGrantsNotice.text);
   for (const notice of monthlySpend.notices) service.notify("warning", notice.text);
   // Every session's reports (subagents' too) carry what its replies cost: the month's total.
