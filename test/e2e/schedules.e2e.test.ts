@@ -55,6 +55,21 @@ describe("schedules", () => {
     await page.getByTestId("scheduled-chat").click();
     await poll(() => page.locator("[data-testid=message-assistant]").last().textContent()).toContain("Summarize what changed since yesterday");
     await shot(page, "schedules-run-chat");
+
+    // From the chat header's menu: a schedule that continues this chat.
+    await page.getByTestId("chat-menu").click();
+    await page.getByRole("menuitem", { name: "Schedule…" }).click();
+    await dialog.waitFor();
+    await page.getByTestId("schedule-prompt").fill("Check the build again");
+    await page.getByTestId("schedule-continue").check();
+    await page.getByTestId("schedule-kind").selectOption("every");
+    await page.getByTestId("schedule-hours").fill("4");
+    await poll(() => page.locator(".schedule-next-time").count()).toBe(3);
+    await shot(page, "schedules-editor-continue");
+    await page.getByTestId("schedule-save").click();
+    await dialog.waitFor({ state: "detached" });
+    await poll(() => item.count()).toBe(2);
+    expect(await item.nth(1).textContent()).toContain("Every 4 hours");
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
