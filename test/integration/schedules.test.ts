@@ -115,6 +115,16 @@ describe("schedules (integration)", () => {
     expect(c.index.get(only(c).runs[0].chatId!)).toBeDefined();
   });
 
+  it("a run that reaches the schedule's budget is recorded as stopped by it, with the reason", async () => {
+    const clock = new FakeClock(START);
+    const c = await start(clock);
+    const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, name: "calculate", arguments: { expression: `${n}+1` } }));
+    await c.schedules.save(schedule({ budget: { toolCalls: 1 }, prompt: `Count ${turnDirective({ toolCalls: calls })}` }));
+    clock.advance(HOUR);
+    await until(() => only(c).runs[0]?.outcome !== undefined && only(c).runs[0].outcome !== "running");
+    expect(only(c).runs[0]).toMatchObject({ outcome: "stopped-by-budget", reason: expect.stringMatching(/^Stopped at the 1-tool-call budget/) });
+  });
+
   it("the AppApi's schedule calls: checked, saved, pushed to pages, run by hand, deleted", async () => {
     const c = await start(new FakeClock(START));
     const events: AppEvent[] = [];
