@@ -22,6 +22,7 @@ import type { Metric } from "./lib/metrics";
 import { benchReading } from "./reading";
 import { benchReliability } from "./reliability";
 import { benchChat, benchSearch } from "./search";
+import { benchSchedules } from "./schedules";
 import { benchSoak } from "./soak";
 import { benchRenderer } from "./renderer";
 import { benchSubagents } from "./subagents";
@@ -48,6 +49,7 @@ const groups: [string, () => Promise<Record<string, Metric>>][] = [
   ["drafts", benchDrafts],
   ["soak", benchSoak],
   ["budgets", benchBudgets],
+  ["schedules", benchSchedules],
   ["checkpoints", async () => ({ ...(await benchCheckpoints()), ...(await benchChangesPanel()) })],
 ];
 

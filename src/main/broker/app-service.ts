@@ -49,6 +49,8 @@ import type { SessionWorktrees } from "./session-worktrees";
 import type { ChatDraft } from "../../shared/protocol/drafts";
 import { DraftStore } from "../../shared-node/session-files/draft-store";
 import type { MonthlySpend } from "./monthly-spend";
+import type { Scheduler } from "../schedules/scheduler";
+import type { Schedule, ScheduleRun, ScheduleView } from "../../shared/schedules/schedule";
 import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
@@ -126,6 +128,7 @@ export class AppService<Port = never> implements AppApi {
   private nextNoticeId = 1;
   private readonly broker: SessionBroker<Port>;
   private readonly events = new Listeners<[AppEvent]>();
+  private schedules: Scheduler | undefined;
   private readonly models: ModelDirectory;
   private purgeTimer: ReturnType<typeof setTimeout> | undefined;
   private purging: Promise<void> = Promise.resolve();
@@ -492,6 +495,37 @@ export class AppService<Port = never> implements AppApi {
     const store = this.options.projectGrants;
     if (!store) throw new Error("Project grants are not kept here.");
     return store.remove(folder, grant);
+  }
+
+  /** Serves the AppApi's schedule calls from `scheduler` and pushes its changes to pages (core.ts calls it once). */
+  useSchedules(scheduler: Scheduler): void {
+    this.schedules = scheduler;
+    scheduler.onChange((schedules) => this.events.emit({ type: "schedules", schedules }));
+  }
+
+  async listSchedules(): Promise<ScheduleView[]> {
+    return this.requireSchedules().list();
+  }
+
+  async saveSchedule(schedule: Schedule): Promise<ScheduleView> {
+    const scheduler = this.requireSchedules();
+    // The folder as a chat's workspace is checked (absolute, an existing folder, its real path); the user chose it.
+    const workspace = schedule.workspace.trim() ? await checkWorkspace(schedule.workspace.trim(), this.options.guardedPlaces?.home) : "";
+    if (typeof schedule.target === "object" && !this.options.index.isLive(schedule.target.continue)) throw new Error("The chat to continue does not exist.");
+    return scheduler.save({ ...schedule, workspace });
+  }
+
+  async deleteSchedule(id: string): Promise<boolean> {
+    return this.requireSchedules().delete(id);
+  }
+
+  async runScheduleNow(id: string): Promise<ScheduleRun> {
+    return this.requireSchedules().runNow(id);
+  }
+
+  private requireSchedules(): Scheduler {
+    if (!this.schedules) throw new Error("Schedules are not run here.");
+    return this.schedules;
   }
 
   private requireWorktrees(): SessionWorktrees {

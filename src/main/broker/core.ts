@@ -36,6 +36,9 @@ import { errorText } from "../../shared/error-text";
 import { checkpointsRoot } from "../../shared-node/checkpoints/maintenance";
 import type { AppLog } from "../logs/app-log";
 import { environmentSecrets, logRedactor } from "../logs/log-redaction";
+import { SCHEDULES_FILE, ScheduleStore } from "../schedules/schedule-store";
+import { Scheduler, type SchedulerClock } from "../schedules/scheduler";
+import { scheduleRunner } from "../schedules/schedule-runner";
 
 /** Where Paddock keeps its files inside its data folder (Electron's userData, or the web host's --data-dir). */
 export interface DataFiles {
@@ -119,6 +122,8 @@ export interface CoreOptions<Port> {
    * has it redact the saved keys, tells the user once when it cannot be written, and offers its folder in Settings.
    */
   log?: AppLog;
+  /** The schedules' clock and the time zone their local times are in; default the system's (tests move a fake one). */
+  schedules?: { clock?: SchedulerClock; timeZone?: () => string };
   /** Tests shorten these: the undo window of a deleted chat, and the checkpoint clean-up's grace, debounce and start delay. */
   timing?: { undoWindowMs?: number } & Pick<CheckpointUpkeepOptions, "graceMs" | "debounceMs" | "startDelayMs">;
 }
@@ -135,6 +140,8 @@ export interface Core<Port> {
   accounts: Accounts;
   /** The checkpoint store's clean-up (main/checkpoints). */
   checkpoints: CheckpointUpkeep;
+  /** Schedules, run while this host runs (main/schedules). */
+  schedules: Scheduler;
   /** MCP server configs; `resolveServerConfig(id)` gives the MCP runtime a server with its secrets. */
   mcpConfig: McpConfig;
   /** The MCP runtime: the host process, the servers' status, chats' calls (absent without `mcpLauncher`). */
@@ -302,6 +309,16 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     logsFolder: files.logsDir,
   });
   options.log?.onProblem((text) => service.notify("warning", text));
+  const scheduleStore = new ScheduleStore(join(options.dataDir, SCHEDULES_FILE));
+  for (const notice of scheduleStore.notices) service.notify("warning", notice.text);
+  const schedules = new Scheduler({
+    store: scheduleStore,
+    run: scheduleRunner({ service, broker, index }),
+    ...(options.schedules?.clock ? { clock: options.schedules.clock } : {}),
+    ...(options.schedules?.timeZone ? { timeZone: options.schedules.timeZone } : {}),
+    onWriteError: (error) => service.notify("warning", `Could not save the schedules: ${errorText(error)}`),
+  });
+  service.useSchedules(schedules);
   if (projectGrantsNotice) service.notify("warning", projectGrantsNotice.text);
   for (const notice of monthlySpend.notices) service.notify("warning", notice.text);
   // Every session's reports (subagents' too) carry what its replies cost: the month's total.
@@ -311,6 +328,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
   // Chats deleted before Paddock last quit, their undo window long over, go now; then the limit's first check.
   void service.purgeDeleted().catch((error) => service.notify("warning", `Could not remove a deleted chat's files: ${errorText(error)}`));
   checkpoints.start();
+  schedules.start();
   // Paddock's worktrees that no chat or task uses any more (a crash's leftovers) end with their branch kept.
   void worktrees.pruneLeftovers().then((said) => said.forEach((text) => service.notify("info", text)));
   let shuttingDown: Promise<void> | undefined;
@@ -324,6 +342,7 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
     search,
     accounts,
     checkpoints,
+    schedules,
     mcpConfig,
     ...(mcp ? { mcp } : {}),
     agentsToConfirm: () => (settings.get().abort.confirmCloseWhileRunning ? broker.busySessionIds().length : 0),
@@ -332,6 +351,8 @@ export async function createCore<Port = never>(options: CoreOptions<Port>): Prom
         // Workers report their last status as they stop: the index is written after that.
         accounts.signIns.dispose();
         service.dispose();
+        // Before the workers stop: a run the quit ends is recorded at the next start as stopped by it.
+        await schedules.dispose();
         await Promise.all([broker.dispose(), mcp?.dispose(), checkpoints.dispose()]);
         await index.flush().catch(() => undefined);
         await search.dispose();

@@ -262,7 +262,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <h1 className="chat-title" title={title} dir="auto" tabIndex={-1}>{title}</h1>
         <WorkspaceButton sessionId={view.sessionId} workspace={view.workspace} />
         {changes.button}
-        <ChatMenu sessionId={view.sessionId} onFind={find.openFind} onError={(e) => setActionError(errorText(e))} />
+        <ChatMenu sessionId={view.sessionId} title={title} workspace={view.workspace?.folder} onFind={find.openFind} onError={(e) => setActionError(errorText(e))} />
         {disconnected ? (
           <span className={`pill pill-${hostDown ? "offline" : view.connection}`} role="status" title={disconnected} data-testid="connection-pill">
             {PILL_LABELS[hostDown ? "offline" : view.connection]}

@@ -14,6 +14,9 @@ import { KeyedRecord } from "../keyed-record";
 import { SIGN_IN_ID_PATTERN, SignInAnswerSchema } from "./accounts";
 import { ATTACHMENT_ID_PATTERN, MAX_ATTACHMENT_NAME_CHARS, MAX_ATTACHMENTS } from "./attachments";
 import { DRAFT_WRITER_PATTERN, MAX_DRAFT_TEXT_CHARS } from "./drafts";
+import { PERMISSION_PROFILES } from "./permission-profiles";
+import { MAX_SCHEDULE_NAME, MAX_SCHEDULE_PROMPT } from "../schedules/schedule";
+import { MAX_CRON_CHARS } from "../schedules/cron";
 
 const SessionId = Type.String({ pattern: SESSION_ID_PATTERN.source });
 const Folder = Type.String({ minLength: 1, maxLength: 4096 });
@@ -44,6 +47,35 @@ const ChatDraftSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+const ScheduleId = Type.String({ pattern: "^[A-Za-z0-9_-]{1,64}$" });
+const Instant = Type.Integer({ minimum: 1 });
+const Time = Type.String({ maxLength: 5 });
+/** A schedule's shape; its finer rules (a cron expression's fields, a budget's ranges) are main's `scheduleProblem`. */
+const ScheduleSchema = Type.Object(
+  {
+    id: ScheduleId,
+    name: Type.String({ maxLength: MAX_SCHEDULE_NAME }),
+    prompt: Type.String({ minLength: 1, maxLength: MAX_SCHEDULE_PROMPT }),
+    workspace: Type.String({ maxLength: 4096 }),
+    profile: Type.Union(PERMISSION_PROFILES.map((p) => Type.Literal(p))),
+    budget: Type.Object(
+      { costUsd: Type.Optional(Type.Number()), tokens: Type.Optional(Type.Number()), minutes: Type.Optional(Type.Number()), toolCalls: Type.Optional(Type.Number()) },
+      { additionalProperties: false },
+    ),
+    when: Type.Union([
+      Type.Object({ kind: Type.Literal("once"), at: Instant }, { additionalProperties: false }),
+      Type.Object({ kind: Type.Literal("daily"), time: Time }, { additionalProperties: false }),
+      Type.Object({ kind: Type.Literal("weekdays"), time: Time }, { additionalProperties: false }),
+      Type.Object({ kind: Type.Literal("every"), hours: Type.Integer({ minimum: 1 }), from: Instant }, { additionalProperties: false }),
+      Type.Object({ kind: Type.Literal("cron"), expression: Type.String({ maxLength: MAX_CRON_CHARS }) }, { additionalProperties: false }),
+    ]),
+    target: Type.Union([Type.Literal("new-chat"), Type.Object({ continue: SessionId }, { additionalProperties: false })]),
+    missed: Type.Union([Type.Literal("run-once"), Type.Literal("skip")]),
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
 /** The largest chat export `importSession` takes (the browser host's request limit for it follows). */
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 
@@ -111,6 +143,10 @@ export const APP_API_SCHEMAS = {
   ]),
   projectGrants: Type.Tuple([Type.Union([SessionId, Type.Null()])]),
   removeProjectGrant: Type.Tuple([Folder, Type.String({ minLength: 1, maxLength: 1100 })]),
+  listSchedules: Type.Tuple([]),
+  saveSchedule: Type.Tuple([ScheduleSchema]),
+  deleteSchedule: Type.Tuple([ScheduleId]),
+  runScheduleNow: Type.Tuple([ScheduleId]),
 } satisfies Record<keyof AppApi, TSchema>;
 
 export type AppMethod = keyof AppApi;

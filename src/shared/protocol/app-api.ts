@@ -16,6 +16,7 @@ import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settin
 import type { CheckpointStorageStatus } from "./checkpoint-storage";
 import type { WorktreeApi } from "./worktrees";
 import type { ChatDraft, DraftEvent } from "./drafts";
+import type { Schedule, ScheduleRun, ScheduleView } from "../schedules/schedule";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -75,7 +76,9 @@ export type AppEvent =
   /** An account sign-in moved on (accounts.ts): a page to open, a code, a question, its end. */
   | { type: "sign-in"; state: SignInState }
   /** A chat's draft was saved (drafts.ts): every window showing the chat follows the last edit. */
-  | DraftEvent;
+  | DraftEvent
+  /** A schedule, or what it ran, changed (shared/schedules): the whole list, as `listSchedules` answers. */
+  | { type: "schedules"; schedules: ScheduleView[] };
 
 export interface ProviderStatus {
   provider: string;
@@ -241,6 +244,17 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
    * its next call. Resolves whether it was there.
    */
   removeProjectGrant(folder: string, grant: string): Promise<boolean>;
+  /** Every schedule with its last runs (newest first) and next occurrence (shared/schedules/schedule.ts). */
+  listSchedules(): Promise<ScheduleView[]>;
+  /**
+   * Adds a schedule or replaces the one of its id (its runs kept); rejects with the reason for an invalid one (a bad
+   * cron expression, a workspace that is not a folder), changing nothing. Answers it as listed.
+   */
+  saveSchedule(schedule: Schedule): Promise<ScheduleView>;
+  /** Removes a schedule (a run of it going on goes on); resolves whether it was there. */
+  deleteSchedule(id: string): Promise<boolean>;
+  /** Runs a schedule now, in the background; answers its run's record (skipped, "still running", while one goes on). */
+  runScheduleNow(id: string): Promise<ScheduleRun>;
 }
 
 /** What projects allow without asking (`projectGrants`). */

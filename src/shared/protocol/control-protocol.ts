@@ -303,6 +303,13 @@ export interface WorkerStatus {
   spend?: { id: string; cost: number };
 }
 
+/** What a scheduled run may do and spend (WorkerControlApi.setRunContract). */
+export interface RunContract {
+  profile: PermissionProfile;
+  /** Caps on each run of the chat. */
+  runBudget: BudgetCaps;
+}
+
 /** How far a spare warms up: a subagent's spare loads the workspace tools and its model API's client too. */
 export interface WarmUpOptions {
   subagent?: { api?: string; sandbox?: SandboxVerdict };
@@ -339,6 +346,11 @@ export interface WorkerControlApi {
    * outcome says). Main calls it once, right after `init`.
    */
   runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">>;
+  /**
+   * A scheduled run's contract (main/schedules): the chat's permission profile and each run's caps become these,
+   * its other options kept; journaled and shown as if the user had set them. Main calls it before `runTask`.
+   */
+  setRunContract(contract: RunContract): Promise<void>;
   /** Parents: a subagent of theirs made progress. */
   subagentProgress(progress: SubagentProgress): Promise<void>;
   /** Parents: a subagent's tool call needs the user; resolves with what the parent's gate decided. */

@@ -16,6 +16,7 @@ import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
 import type {
   FolderIdentity,
+  RunContract,
   RunOutcome,
   SandboxVerdict,
   SubagentApprovalQuestion,
@@ -931,6 +932,14 @@ export class SessionHost {
     const diff = await this.workspace?.preview(toolName, args).catch(() => undefined);
     const tool = this.agent.state.tools.find((t) => t.name === toolName);
     return { summary: describeToolCall(tool, args, toolName), ...(diff ? { diff } : {}) };
+  }
+
+  /** A scheduled run's contract (WorkerControlApi.setRunContract): the chat's options with its profile and run caps. */
+  async setRunContract(contract: RunContract): Promise<void> {
+    const problem = typeof contract === "object" && contract !== null ? undefined : "the contract must be an object";
+    if (problem) throw new Error(problem);
+    const { profile, runBudget } = contract;
+    await this.api.setChatOptions({ ...this.chatOptions, profile, budget: { ...this.chatOptions.budget, run: runBudget } });
   }
 
   /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */

@@ -9,6 +9,7 @@ import { shortcut } from "../../../shared/shortcuts";
 import { useServices } from "../../context/ServicesContext";
 import { importChatFile, saveChatExport } from "../common/chat-files";
 import { useFocusAfterDelete } from "./useFocusAfterDelete";
+import { ScheduledSection } from "../schedules/ScheduledSection";
 
 interface SidebarProps {
   /** Hides the sidebar (App's useSidebarHidden; a narrow window's drawer closes); absent: no button. */
@@ -137,6 +138,7 @@ export function Sidebar(props: SidebarProps) {
         )}
         <MessageSearchResults query={query} chats={sessions} onOpen={onOpenMessage} />
       </div>
+      <ScheduledSection chat={scheduleChat(sessions, activeId)} onOpen={(id) => onOpen(id, "this-window")} onError={onError} />
       <div className="sidebar-bottom">
         <button type="button" className={`btn btn-ghost settings-button${settingsOpen ? " active" : ""}`}
           onClick={onOpenSettings} data-testid="open-settings" aria-pressed={settingsOpen}>
@@ -154,6 +156,13 @@ export function Sidebar(props: SidebarProps) {
       </div>
     </nav>
   );
+}
+
+/** The chat shown, as "Schedule…" offers to continue it and starts in its workspace. */
+function scheduleChat(sessions: readonly SessionSummary[], activeId: string | undefined): { id: string; title: string; workspace?: string } | undefined {
+  const chat = sessions.find((s) => s.id === activeId);
+  if (!chat) return undefined;
+  return { id: chat.id, title: chat.title || "New chat", ...(chat.workspace ? { workspace: chat.workspace } : {}) };
 }
 
 /** A group of the list: a project's (its folder, "No project"), a date's, or the search's. */

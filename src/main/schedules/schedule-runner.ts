@@ -1,0 +1,72 @@
+/**
+ * One occurrence of a schedule run as a chat, in the background (issue 27 §4). Electron-free.
+ *
+ * A new chat (named after the schedule, in its workspace) or the chat the schedule continues; the schedule's contract
+ * set on it as the chat's options (its permission profile, its budget as each run's caps: WorkerControlApi's
+ * `setRunContract`, journaled and shown as if the user had chosen them); the prompt sent as one run with no page
+ * attached, the way a subagent's task is (`runTask`); and the run's end told: finished, failed, stopped at a budget
+ * cap or stopped. The broker keeps the chat's worker while the run goes on (a viewer of its own), and its idle stop
+ * applies after, as to a chat whose window closed.
+ */
+import type { SubagentOutcome } from "../../shared/protocol/control-protocol";
+import type { Schedule } from "../../shared/schedules/schedule";
+import type { AppService } from "../broker/app-service";
+import type { SessionBroker } from "../broker/session-broker";
+import type { SessionIndex } from "../broker/session-index";
+import type { OccurrenceResult, RunOccurrence } from "./scheduler";
+
+export interface ScheduleRunnerDeps<Port> {
+  service: Pick<AppService<Port>, "createSession" | "renameSession" | "setWorkspace">;
+  broker: Pick<SessionBroker<Port>, "attach" | "detach">;
+  index: Pick<SessionIndex, "isLive">;
+}
+
+/** The words a budget stop's reply starts with (shared/agent/budget.ts, `budgetStopText`). */
+const BUDGET_STOP = /^Stopped at the /;
+
+export function scheduleRunner<Port>(deps: ScheduleRunnerDeps<Port>): RunOccurrence {
+  return async (schedule, started) => {
+    const chatId = await chatFor(schedule, deps);
+    started(chatId);
+    const viewer = `schedule:${schedule.id}:${Date.now()}`;
+    const attachment = await deps.broker.attach(chatId, viewer);
+    try {
+      await attachment.worker.call((control) => control.setRunContract({ profile: schedule.profile, runBudget: schedule.budget }));
+      const outcome = await attachment.worker.call((control) => control.runTask(schedule.prompt));
+      // Named after the schedule once its run has titled it from the prompt (a title the worker sets wins before).
+      if (schedule.target === "new-chat") await deps.service.renameSession(chatId, schedule.name.trim() || "Scheduled run").catch(() => undefined);
+      return { ...resultOf(outcome), chatId };
+    } finally {
+      deps.broker.detach(chatId, viewer);
+    }
+  };
+}
+
+async function chatFor<Port>(schedule: Schedule, deps: ScheduleRunnerDeps<Port>): Promise<string> {
+  if (schedule.target !== "new-chat") {
+    const id = schedule.target.continue;
+    if (!deps.index.isLive(id)) throw new Error("The chat this schedule continues was deleted");
+    return id;
+  }
+  const chat = await deps.service.createSession();
+  if (schedule.workspace) {
+    // The user chose the folder when saving the schedule (checked then), so a guarded place is not asked about again.
+    const set = await deps.service.setWorkspace(chat.id, schedule.workspace, true);
+    if ("refused" in set) throw new Error(`The workspace ${schedule.workspace} cannot be used: ${set.refused.reason}`);
+  }
+  return chat.id;
+}
+
+/** A run's end as a schedule records it. */
+export function resultOf(outcome: Pick<SubagentOutcome, "ok" | "stopReason" | "errorMessage" | "usage">): Omit<OccurrenceResult, "chatId"> {
+  const { usage } = outcome;
+  const tokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+  // A model without pricing reports a cost of 0 for its tokens: that cost is unknown, not free.
+  const spend = { cost: usage.cost, costUnknown: usage.cost === 0 && tokens > 0, tokens };
+  if (outcome.ok) return { outcome: "finished", spend };
+  const reason = outcome.errorMessage?.trim();
+  if (outcome.stopReason === "aborted") {
+    return { outcome: reason && BUDGET_STOP.test(reason) ? "stopped-by-budget" : "stopped", ...(reason ? { reason } : {}), spend };
+  }
+  return { outcome: "failed", reason: reason || "The run failed", spend };
+}

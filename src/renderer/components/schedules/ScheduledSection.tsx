@@ -1,0 +1,108 @@
+import { useCallback, useEffect, useState } from "react";
+import { useServices } from "../../context/ServicesContext";
+import { errorText } from "../../../shared/error-text";
+import { costText } from "../../../shared/agent/budget";
+import { describeWhen, type ScheduleRun, type ScheduleView } from "../../../shared/schedules/schedule";
+import { formOf, newForm } from "./schedule-form";
+import { ScheduleEditor } from "./ScheduleEditor";
+import { PencilIcon, TrashIcon } from "../common/icons";
+import "../../styles/schedules.css";
+
+interface ScheduledSectionProps {
+  /** The chat shown now (a schedule may continue it; a new one starts in its workspace). */
+  chat?: { id: string; title: string; workspace?: string };
+  onOpen(chatId: string): void;
+  onError(error: unknown): void;
+}
+
+const OUTCOME_TEXT: Record<ScheduleRun["outcome"], string> = {
+  running: "Running",
+  finished: "Finished",
+  failed: "Failed",
+  "stopped-by-budget": "Stopped at its budget",
+  stopped: "Stopped",
+  skipped: "Skipped",
+};
+
+const shortTime = (ms: number) => new Date(ms).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
+
+/**
+ * The sidebar's "Scheduled" part (issue 27 §4): "Schedule…", and each schedule with when it runs next and its last
+ * result (a link to its chat, what it spent, why it was skipped or stopped), Run now, Edit, Delete. Main pushes every
+ * change ("schedules" events); the list is asked for once.
+ */
+export function ScheduledSection({ chat, onOpen, onError }: ScheduledSectionProps) {
+  const services = useServices();
+  const { app } = services;
+  const [views, setViews] = useState<ScheduleView[]>([]);
+  const [editing, setEditing] = useState<{ view?: ScheduleView } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    app.listSchedules().then((list) => live && setViews(list), () => undefined);
+    const off = services.onEvent((event) => {
+      if (event.type === "schedules") setViews(event.schedules);
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [app, services]);
+
+  const close = useCallback(() => setEditing(null), []);
+  const act = (work: Promise<unknown>) => void work.catch((e: unknown) => onError(new Error(errorText(e))));
+
+  return (
+    <section className="scheduled" aria-label="Scheduled" data-testid="scheduled">
+      <div className="scheduled-header">
+        <h2 className="group-label">Scheduled</h2>
+        <button type="button" className="btn btn-ghost scheduled-new" onClick={() => setEditing({})} data-testid="schedule-new"
+          title="Run a prompt in the background at set times">
+          Schedule…
+        </button>
+      </div>
+      {views.length > 0 ? (
+        <ul className="scheduled-list">
+          {views.map((view) => {
+            const { schedule } = view;
+            const last = view.runs[0];
+            return (
+              <li key={schedule.id} className="scheduled-item" data-testid="scheduled-item">
+                <div className="scheduled-name" title={schedule.prompt}>{schedule.name || schedule.prompt}</div>
+                <div className="scheduled-when muted">
+                  {describeWhen(schedule.when, shortTime)}
+                  {!schedule.enabled ? " · off" : view.next !== undefined ? ` · next ${shortTime(view.next)}` : ""}
+                </div>
+                {last ? (
+                  <div className={`scheduled-last scheduled-${last.outcome}`} data-testid="scheduled-last">
+                    {OUTCOME_TEXT[last.outcome]}
+                    {last.spend ? ` · ${costText(last.spend)}` : ""}
+                    {last.chatId ? <> · <button type="button" className="link-button" onClick={() => onOpen(last.chatId!)} data-testid="scheduled-chat">open chat</button></> : null}
+                    {last.reason ? <div className="scheduled-reason muted">{last.reason}</div> : null}
+                  </div>
+                ) : <div className="scheduled-last muted">Not run yet</div>}
+                <div className="scheduled-actions">
+                  <button type="button" className="link-button" onClick={() => act(app.runScheduleNow(schedule.id))} data-testid="scheduled-run-now">Run now</button>
+                  <button type="button" className="icon-button" onClick={() => setEditing({ view })} aria-label={`Edit ${schedule.name}`} data-testid="scheduled-edit"><PencilIcon /></button>
+                  <button type="button" className="icon-button" onClick={() => act(app.deleteSchedule(schedule.id))} aria-label={`Delete ${schedule.name}`} data-testid="scheduled-delete"><TrashIcon /></button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {editing ? (
+        <ScheduleEditor
+          initial={editing.view ? formOf(editing.view.schedule, Date.now()) : newForm(newId(), Date.now(), chat?.workspace ?? "")}
+          {...(chat ? { chat: { id: chat.id, title: chat.title } } : {})}
+          editing={editing.view !== undefined}
+          onSaved={close}
+          onCancel={close} />
+      ) : null}
+    </section>
+  );
+}
+
+function newId(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,145 @@
+/**
+ * Schedules run by the core both hosts assemble, with real workers and the loopback model, on a clock the test
+ * moves: a due occurrence makes a chat with the reply under the schedule's contract, an overlapping one is skipped,
+ * and one missed while Paddock was closed runs once at the next start.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Core } from "../../src/main/broker/core";
+import type { Schedule, ScheduleView } from "../../src/shared/schedules/schedule";
+import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
+import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
+import { FakeClock } from "../../testkit/fake-clock";
+import { dispatchAppCall } from "../../src/main/broker/app-call";
+import type { AppEvent } from "../../src/shared/protocol/app-api";
+import { createLoopbackCore } from "../../testkit/loopback-core";
+
+const HOUR = 3_600_000;
+/** Thursday 2026-01-15, 08:00 UTC. */
+const START = Date.parse("2026-01-15T08:00:00Z");
+
+let dir: string;
+let server: OpenAITestServer;
+let core: Core<never> | undefined;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "paddock-schedules-"));
+  server = await startOpenAIServer({ models: ["test-model"] });
+});
+afterEach(async () => {
+  await core?.shutdown();
+  core = undefined;
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(clock: FakeClock): Promise<Core<never>> {
+  core = await createLoopbackCore(dir, server, { schedules: { clock, timeZone: () => "UTC" } });
+  return core;
+}
+
+const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
+  id: "morning",
+  name: "Morning summary",
+  prompt: "Say good morning",
+  workspace: "",
+  profile: "read-only",
+  budget: { toolCalls: 5 },
+  when: { kind: "daily", time: "09:00" },
+  target: "new-chat",
+  missed: "run-once",
+  enabled: true,
+  ...overrides,
+});
+
+const until = async (check: () => boolean, timeoutMs = 20_000) => {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+const only = (c: Core<never>): ScheduleView => c.schedules.list()[0];
+
+async function transcriptOf(c: Core<never>, chatId: string) {
+  return loadTranscript(c.broker.transcriptFile(chatId));
+}
+
+describe("schedules (integration)", () => {
+  it("a due occurrence makes a new chat with the reply, under the schedule's profile and budget, and records it", async () => {
+    const clock = new FakeClock(START);
+    const c = await start(clock);
+    await c.schedules.save(schedule());
+    clock.advance(HOUR);
+    await until(() => only(c).runs[0]?.outcome === "finished");
+    const run = only(c).runs[0];
+    expect(run).toMatchObject({ outcome: "finished", occurrence: START + HOUR, spend: { costUnknown: true } });
+    expect(run.spend!.tokens).toBeGreaterThan(0);
+    const chat = c.index.get(run.chatId!);
+    expect(chat?.title).toBe("Morning summary");
+    const transcript = await transcriptOf(c, run.chatId!);
+    const texts = transcript.messages.map((m) => (m.role === "assistant" ? m.content.map((p) => (p.type === "text" ? p.text : "")).join("") : m.role));
+    expect(texts).toContain("Say good morning");
+    expect(transcript.chatOptions).toEqual({ profile: "read-only", budget: { run: { toolCalls: 5 } } });
+  });
+
+  it("an occurrence due while the previous run goes on is skipped, still running; a continued chat gets each run", async () => {
+    const clock = new FakeClock(START);
+    const c = await start(clock);
+    const chat = await c.service.createSession();
+    // A slow reply: the next hour's occurrence comes while it streams.
+    await c.schedules.save(schedule({ target: { continue: chat.id }, when: { kind: "every", hours: 1, from: START + HOUR }, prompt: `Slowly ${turnDirective({ text: "x".repeat(400), tokensPerSecond: 100 })}` }));
+    clock.advance(HOUR);
+    await until(() => only(c).runs[0]?.chatId === chat.id);
+    clock.advance(HOUR);
+    expect(only(c).runs[0]).toMatchObject({ outcome: "skipped", reason: "still running" });
+    await until(() => only(c).runs[1]?.outcome === "finished");
+    expect(only(c).runs.map((r) => r.outcome)).toEqual(["skipped", "finished"]);
+    clock.advance(HOUR);
+    await until(() => only(c).runs[0]?.outcome === "finished");
+    expect((await transcriptOf(c, chat.id)).messages.filter((m) => m.role === "user")).toHaveLength(2);
+  });
+
+  it("an occurrence missed while Paddock was closed runs once at the next start", async () => {
+    const first = await start(new FakeClock(START));
+    await first.schedules.save(schedule());
+    await first.shutdown();
+    core = undefined;
+    const c = await start(new FakeClock(START + 2 * 24 * HOUR + 2 * HOUR));
+    await until(() => only(c).runs[0]?.outcome === "finished");
+    expect(only(c).runs).toHaveLength(1);
+    expect(only(c).runs[0].reason).toBe("missed while Paddock was closed or the computer asleep (3 times): ran once");
+    expect(c.index.get(only(c).runs[0].chatId!)).toBeDefined();
+  });
+
+  it("a run that reaches the schedule's budget is recorded as stopped by it, with the reason", async () => {
+    const clock = new FakeClock(START);
+    const c = await start(clock);
+    const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, name: "calculate", arguments: { expression: `${n}+1` } }));
+    await c.schedules.save(schedule({ budget: { toolCalls: 1 }, prompt: `Count ${turnDirective({ toolCalls: calls })}` }));
+    clock.advance(HOUR);
+    await until(() => only(c).runs[0]?.outcome !== undefined && only(c).runs[0].outcome !== "running");
+    expect(only(c).runs[0]).toMatchObject({ outcome: "stopped-by-budget", reason: expect.stringMatching(/^Stopped at the 1-tool-call budget/) });
+  });
+
+  it("the AppApi's schedule calls: checked, saved, pushed to pages, run by hand, deleted", async () => {
+    const c = await start(new FakeClock(START));
+    const events: AppEvent[] = [];
+    c.service.onEvent((e) => events.push(e));
+    await expect(dispatchAppCall(c.service, "saveSchedule", [{ ...schedule(), extra: true }])).rejects.toThrow(/saveSchedule: invalid arguments/);
+    await expect(dispatchAppCall(c.service, "saveSchedule", [schedule({ when: { kind: "cron", expression: "0 25 * * *" } })])).rejects.toThrow(/hour field's "25"/);
+    await expect(dispatchAppCall(c.service, "saveSchedule", [schedule({ workspace: join(dir, "no-such-folder") })])).rejects.toThrow();
+    expect(await dispatchAppCall(c.service, "listSchedules", [])).toEqual([]);
+    const saved = (await dispatchAppCall(c.service, "saveSchedule", [schedule({ workspace: dir })])) as ScheduleView;
+    expect(saved.next).toBe(START + HOUR);
+    expect(events.filter((e) => e.type === "schedules").at(-1)).toMatchObject({ schedules: [{ schedule: { id: "morning" } }] });
+    expect(await dispatchAppCall(c.service, "runScheduleNow", ["morning"])).toMatchObject({ outcome: "running", byHand: true });
+    await until(() => only(c).runs[0]?.outcome === "finished");
+    expect(c.index.get(only(c).runs[0].chatId!)?.workspace).toBeDefined();
+    expect(await dispatchAppCall(c.service, "deleteSchedule", ["morning"])).toBe(true);
+    expect(await dispatchAppCall(c.service, "listSchedules", [])).toEqual([]);
+  });
+});

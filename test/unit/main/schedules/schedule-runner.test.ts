@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { resultOf } from "../../../../src/main/schedules/schedule-runner";
+
+const usage = (cost: number, tokens = 100) => ({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0, cost, turns: 1 });
+
+describe("resultOf", () => {
+  it("a run that answered is finished, with its spend", () => {
+    expect(resultOf({ ok: true, usage: usage(0.25) })).toEqual({ outcome: "finished", spend: { cost: 0.25, costUnknown: false, tokens: 100 } });
+  });
+
+  it("a model without pricing spends an unknown cost, not $0", () => {
+    expect(resultOf({ ok: true, usage: usage(0) }).spend).toEqual({ cost: 0, costUnknown: true, tokens: 100 });
+    expect(resultOf({ ok: true, usage: usage(0, 0) }).spend?.costUnknown).toBe(false);
+  });
+
+  it("a stop at a budget cap, a plain stop and a failure are told apart, with their reason", () => {
+    const budget = resultOf({ ok: false, stopReason: "aborted", errorMessage: "Stopped at the $2.00 budget: 41 tool calls", usage: usage(2) });
+    expect(budget).toMatchObject({ outcome: "stopped-by-budget", reason: "Stopped at the $2.00 budget: 41 tool calls" });
+    expect(resultOf({ ok: false, stopReason: "aborted", usage: usage(0) })).toMatchObject({ outcome: "stopped" });
+    expect(resultOf({ ok: false, stopReason: "error", errorMessage: "401 Unauthorized", usage: usage(0) })).toMatchObject({ outcome: "failed", reason: "401 Unauthorized" });
+    expect(resultOf({ ok: false, stopReason: "error", usage: usage(0) })).toMatchObject({ outcome: "failed", reason: "The run failed" });
+  });
+});
