@@ -49,6 +49,7 @@ import type { SessionWorktrees } from "./session-worktrees";
 import type { ChatDraft } from "../../shared/protocol/drafts";
 import { DraftStore } from "../../shared-node/session-files/draft-store";
 import type { MonthlySpend } from "./monthly-spend";
+import { monthKey, type MonthSpend } from "../../shared/agent/budget";
 import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
@@ -161,7 +162,10 @@ export class AppService<Port = never> implements AppApi {
       broadcast(settings);
     });
     // Spending reaching the month's cap (or the month turning) starts or lifts the refusal in every worker.
-    options.monthlySpend?.onChange(() => broadcast(options.settings.get()));
+    options.monthlySpend?.onChange(() => {
+      broadcast(options.settings.get());
+      this.events.emit({ type: "monthly-spend", spend: options.monthlySpend!.snapshot() });
+    });
     function broadcast(settings: Settings): void {
       const next = workerSettings(settings);
       const text = JSON.stringify(next);
@@ -267,6 +271,10 @@ export class AppService<Port = never> implements AppApi {
 
   async logsFolder(): Promise<string | null> {
     return this.options.logsFolder ?? null;
+  }
+
+  async getMonthlySpend(): Promise<MonthSpend> {
+    return this.options.monthlySpend?.snapshot() ?? { month: monthKey(new Date()), costUsd: 0, unpricedTokens: 0 };
   }
 
   async openLogsFolder(): Promise<void> {

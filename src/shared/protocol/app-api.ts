@@ -16,6 +16,7 @@ import type { CloudProviderChange, CloudStatus } from "../providers/cloud-settin
 import type { CheckpointStorageStatus } from "./checkpoint-storage";
 import type { WorktreeApi } from "./worktrees";
 import type { ChatDraft, DraftEvent } from "./drafts";
+import type { MonthSpend } from "../agent/budget";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -75,7 +76,9 @@ export type AppEvent =
   /** An account sign-in moved on (accounts.ts): a page to open, a code, a question, its end. */
   | { type: "sign-in"; state: SignInState }
   /** A chat's draft was saved (drafts.ts): every window showing the chat follows the last edit. */
-  | DraftEvent;
+  | DraftEvent
+  /** This month's spending changed, or the month turned (Settings → Budgets follows it). */
+  | { type: "monthly-spend"; spend: MonthSpend };
 
 export interface ProviderStatus {
   provider: string;
@@ -159,6 +162,11 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   logsFolder(): Promise<string | null>;
   /** "Open logs": the desktop app shows the logs folder in the system's file manager; the browser host rejects (the page shows the path). */
   openLogsFolder(): Promise<void>;
+  /**
+   * This month's spending across all chats (main/broker/monthly-spend.ts): dollars from the models' pricing, and the
+   * tokens of replies at a cost unknown; then the `monthly-spend` event as it changes.
+   */
+  getMonthlySpend(): Promise<MonthSpend>;
   /**
    * Messages of every live chat that hold all the query's words (the last also as a word's start, while typed),
    * best first, with a snippet each. Main's index follows the transcripts as messages land.

@@ -201,7 +201,7 @@ export class SessionHost {
   /** The chat's caps, enforced around the Agent (run-budget.ts); a subagent's spend counts in its parent's. */
   private readonly budget: RunBudget | undefined;
   /** What this session's replies cost since it opened here, for the month's spending in main (WorkerStatus.spend). */
-  private readonly spend = { id: randomUUID(), cost: 0 };
+  private readonly spend = { id: randomUUID(), cost: 0, unpricedTokens: 0 };
   /**
    * The chat's record of its workspace's changes: checkpoints, the changes view, reverts, rewind (workspace-changes.ts).
    * A subagent's session records none: its parent's `subagent` call checkpoints the whole task, attributed to it.
@@ -396,7 +396,13 @@ export class SessionHost {
     });
     // Before the journal's listener: the status sent once a reply is journaled carries its cost.
     this.agent.subscribe((event) => {
-      if (event.type === "message_end" && event.message.role === "assistant") this.spend.cost += event.message.usage?.cost?.total ?? 0;
+      if (event.type === "message_end" && event.message.role === "assistant") {
+        const usage = event.message.usage;
+        const cost = usage?.cost?.total ?? 0;
+        this.spend.cost += cost;
+        // A reply at no cost from a model without pricing: its tokens are counted beside the money (cost unknown).
+        if (usage && !(cost > 0)) this.spend.unpricedTokens += usage.totalTokens || usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
+      }
       if (event.type === "agent_end") this.approvals.setUnattended(false);
     });
     this.journal.follow(this.agent);
@@ -1077,7 +1083,7 @@ export class SessionHost {
       model: this.modelRef,
       ...this.role.status(state.messages),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
-      ...(this.spend.cost > 0 ? { spend: { ...this.spend } } : {}),
+      ...(this.spend.cost > 0 || this.spend.unpricedTokens > 0 ? { spend: { ...this.spend } } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.
