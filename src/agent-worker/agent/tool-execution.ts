@@ -7,6 +7,7 @@ import type {
   AgentTool,
   AgentToolCall,
   AgentToolResult,
+  BeforeToolCallResult,
 } from "../../shared/agent/types";
 import type { AgentEventSink } from "./assistant-response";
 import { errorText } from "../../shared/error-text";
@@ -67,7 +68,7 @@ const runSequentially: BatchRunner = async (toolCalls, context, assistantMessage
   const messages: ToolResultMessage[] = [];
   for (const toolCall of toolCalls) {
     await emitStart(toolCall, emit);
-    const prepared = await prepareCall(context, assistantMessage, toolCall, config, signal);
+    const prepared = await unparked(await prepareCall(context, assistantMessage, toolCall, config, signal));
     const outcome =
       "ready" in prepared
         ? await finalizeCall(context, assistantMessage, prepared.ready, await runTool(prepared.ready, signal, emit), config, signal)
@@ -84,6 +85,7 @@ const runSequentially: BatchRunner = async (toolCalls, context, assistantMessage
 /**
  * Preparation (start event, validation, `beforeToolCall`) happens in the assistant's order; calls that may run then
  * run together and report `tool_execution_end` as they finish; the result messages follow in the assistant's order.
+ * A parked call (its decision comes later) does not hold up the others: it runs, or is blocked, once decided.
  */
 const runConcurrently: BatchRunner = async (toolCalls, context, assistantMessage, config, signal, emit) => {
   const pending: (SettledCall | (() => Promise<SettledCall>))[] = [];
@@ -93,6 +95,20 @@ const runConcurrently: BatchRunner = async (toolCalls, context, assistantMessage
     if ("settled" in prepared) {
       await emitEnd(prepared.settled, emit);
       pending.push(prepared.settled);
+      continue;
+    }
+    if ("parked" in prepared) {
+      pending.push(async () => {
+        const decided = await unparked(prepared);
+        if ("settled" in decided) {
+          await emitEnd(decided.settled, emit);
+          return decided.settled;
+        }
+        const executed = await runTool(decided.ready, signal, emit);
+        const outcome = await finalizeCall(context, assistantMessage, decided.ready, executed, config, signal);
+        await emitEnd(outcome, emit);
+        return outcome;
+      });
       continue;
     }
     pending.push(async () => {
@@ -128,7 +144,7 @@ async function prepareCall(
   toolCall: AgentToolCall,
   config: AgentLoopConfig,
   signal: AbortSignal | undefined,
-): Promise<{ ready: ReadyCall } | { settled: SettledCall }> {
+): Promise<Prepared> {
   const tool = findTool(context, toolCall.name);
   if (!tool) return { settled: errorOutcome(toolCall, `Tool ${toolCall.name} not found`) };
   try {
@@ -138,8 +154,25 @@ async function prepareCall(
       if (decision?.block) {
         return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked", decision.details) };
       }
+      if (decision?.parked) return { parked: decision.parked, ready: { toolCall, tool, args } };
     }
     return { ready: { toolCall, tool, args } };
+  } catch (error) {
+    return { settled: errorOutcome(toolCall, errorText(error)) };
+  }
+}
+
+/** A prepared call: ready to run, settled, or ready once its parked decision allows it. */
+type Prepared = { ready: ReadyCall } | { settled: SettledCall } | { parked: Promise<BeforeToolCallResult | undefined>; ready: ReadyCall };
+
+/** Waits for a parked call's decision: it runs (ready) or is blocked (settled). */
+async function unparked(prepared: Prepared): Promise<{ ready: ReadyCall } | { settled: SettledCall }> {
+  if (!("parked" in prepared)) return prepared;
+  const { toolCall } = prepared.ready;
+  try {
+    const decision = await prepared.parked;
+    if (decision?.block) return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked", decision.details) };
+    return { ready: prepared.ready };
   } catch (error) {
     return { settled: errorOutcome(toolCall, errorText(error)) };
   }

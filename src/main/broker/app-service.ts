@@ -51,6 +51,7 @@ import { DraftStore } from "../../shared-node/session-files/draft-store";
 import type { MonthlySpend } from "./monthly-spend";
 import type { Scheduler } from "../schedules/scheduler";
 import type { Schedule, ScheduleRun, ScheduleView } from "../../shared/schedules/schedule";
+import { monthKey, type MonthSpend } from "../../shared/agent/budget";
 import type { WorktreeApplyOutcome, WorktreeChangesSummary, WorktreeKept, WorktreeOffer, WorktreeStatus } from "../../shared/protocol/worktrees";
 
 /** Deleted sessions stay restorable this long (the sidebar's undo). */
@@ -164,7 +165,10 @@ export class AppService<Port = never> implements AppApi {
       broadcast(settings);
     });
     // Spending reaching the month's cap (or the month turning) starts or lifts the refusal in every worker.
-    options.monthlySpend?.onChange(() => broadcast(options.settings.get()));
+    options.monthlySpend?.onChange(() => {
+      broadcast(options.settings.get());
+      this.events.emit({ type: "monthly-spend", spend: options.monthlySpend!.snapshot() });
+    });
     function broadcast(settings: Settings): void {
       const next = workerSettings(settings);
       const text = JSON.stringify(next);
@@ -270,6 +274,10 @@ export class AppService<Port = never> implements AppApi {
 
   async logsFolder(): Promise<string | null> {
     return this.options.logsFolder ?? null;
+  }
+
+  async getMonthlySpend(): Promise<MonthSpend> {
+    return this.options.monthlySpend?.snapshot() ?? { month: monthKey(new Date()), costUsd: 0, unpricedTokens: 0 };
   }
 
   async openLogsFolder(): Promise<void> {

@@ -6,10 +6,11 @@
  * that opening's id and a growing total, subagents' sessions too); the ledger adds what is new. The month is the
  * calendar month in local time: a report in a new month starts the count afresh. With Settings' cap reached, new
  * runs are refused (the refusal reaches workers in their settings, `monthlyRefusal`, saying where to raise the cap);
- * when the month turns, one timer (none while nothing is refused) lifts it.
+ * when the month turns, one timer (none while nothing is refused) lifts it. Replies of models without pricing add
+ * their tokens beside the money (`unpricedTokens`: their cost is unknown), which Settings → Budgets shows.
  */
 import { Type, type Static } from "typebox";
-import { monthKey, monthlyCapText } from "../../shared/agent/budget";
+import { monthKey, monthlyCapText, type MonthSpend } from "../../shared/agent/budget";
 import type { WorkerStatus } from "../../shared/protocol/control-protocol";
 import { JsonFile, type FileNotice } from "./json-file";
 
@@ -22,6 +23,8 @@ const SpendFileSchema = Type.Object(
     month: Type.String({ pattern: "^[0-9]{4}-[0-9]{2}$" }),
     /** Dollars spent in it, from pi-ai's pricing (replies of models without pricing add nothing). */
     costUsd: Type.Number({ minimum: 0 }),
+    /** Tokens of replies whose model has no pricing: spent, at a cost unknown. Absent in older files: 0. */
+    unpricedTokens: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );
@@ -40,7 +43,7 @@ export class MonthlySpend {
   readonly #file: JsonFile<typeof SpendFileSchema>;
   #value: SpendFile;
   /** Per session: the opening last reported and its total then. */
-  readonly #seen = new Map<string, { id: string; cost: number }>();
+  readonly #seen = new Map<string, { id: string; cost: number; tokens: number }>();
   readonly #listeners = new Set<() => void>();
   readonly #now: () => Date;
   readonly #setTimer: (run: () => void, ms: number) => unknown;
@@ -68,6 +71,13 @@ export class MonthlySpend {
     return { version: 1, month: monthKey(this.#now()), costUsd: 0 };
   }
 
+  /** This month's spending as Settings show it (zero once the month has turned). */
+  snapshot(): MonthSpend {
+    const month = monthKey(this.#now());
+    const current = this.#value.month === month;
+    return { month, costUsd: current ? this.#value.costUsd : 0, unpricedTokens: current ? (this.#value.unpricedTokens ?? 0) : 0 };
+  }
+
   /** This month's spend in dollars (0 once the month has turned). */
   get spentUsd(): number {
     return this.#value.month === monthKey(this.#now()) ? this.#value.costUsd : 0;
@@ -77,18 +87,25 @@ export class MonthlySpend {
   report(status: WorkerStatus): void {
     const spend = status.spend;
     if (!spend || !Number.isFinite(spend.cost) || spend.cost < 0) return;
+    const tokens = Number.isSafeInteger(spend.unpricedTokens) && spend.unpricedTokens! > 0 ? spend.unpricedTokens! : 0;
     const seen = this.#seen.get(status.sessionId);
-    const before = seen?.id === spend.id ? seen.cost : 0;
-    this.#seen.set(status.sessionId, { id: spend.id, cost: spend.cost });
-    if (spend.cost > before) this.add(spend.cost - before);
+    const same = seen?.id === spend.id;
+    const before = same ? seen.cost : 0;
+    const tokensBefore = same ? seen.tokens : 0;
+    this.#seen.set(status.sessionId, { id: spend.id, cost: spend.cost, tokens });
+    this.add(spend.cost > before ? spend.cost - before : 0, tokens > tokensBefore ? tokens - tokensBefore : 0);
   }
 
-  /** Adds dollars spent now; written at once (in order), listeners told. */
-  add(dollars: number): void {
-    if (!(dollars > 0)) return;
+  /** Adds dollars (and tokens at a cost unknown) spent now; written at once (in order), listeners told. */
+  add(dollars: number, unpricedTokens = 0): void {
+    const more = dollars > 0 ? dollars : 0;
+    const tokens = Number.isSafeInteger(unpricedTokens) && unpricedTokens > 0 ? unpricedTokens : 0;
+    if (more === 0 && tokens === 0) return;
     const month = monthKey(this.#now());
-    const costUsd = (this.#value.month === month ? this.#value.costUsd : 0) + dollars;
-    this.#value = { version: 1, month, costUsd };
+    const current = this.#value.month === month;
+    const costUsd = (current ? this.#value.costUsd : 0) + more;
+    const unpriced = (current ? (this.#value.unpricedTokens ?? 0) : 0) + tokens;
+    this.#value = { version: 1, month, costUsd, ...(unpriced > 0 ? { unpricedTokens: unpriced } : {}) };
     this.#written = this.#file.write(this.#value).catch((error: unknown) => console.error("Paddock: the monthly spending could not be saved:", error));
     for (const listener of [...this.#listeners]) listener();
   }

@@ -12,8 +12,8 @@ import { app, dialog, type BrowserWindow } from "electron";
 export interface CloseGuardOptions {
   /** How many working agents quitting would stop, when Settings say to ask (0: nothing to ask); read at each close. */
   agentsToConfirm(): number;
-  /** Whether closing the last window quits the app (not on macOS). */
-  lastWindowQuits: boolean;
+  /** Whether closing the last window quits the app now (not on macOS; nor while the app stays in the tray). */
+  lastWindowQuits(): boolean;
 }
 
 export class CloseGuard {
@@ -44,7 +44,7 @@ export class CloseGuard {
     this.#windows.add(win);
     win.on("closed", () => this.#windows.delete(win));
     win.on("close", (event) => {
-      if (this.#quitApproved || !this.#options.lastWindowQuits || this.#otherWindows(win) > 0 || !this.#needsAsking()) return;
+      if (this.#quitApproved || !this.#options.lastWindowQuits() || this.#otherWindows(win) > 0 || !this.#needsAsking()) return;
       event.preventDefault();
       void this.#ask(win).then((quit) => {
         if (quit && !win.isDestroyed()) win.close();

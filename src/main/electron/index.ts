@@ -30,6 +30,8 @@ import { WindowStateTracker } from "./window-state";
 import { emptyChatToReuse } from "../../shared/protocol/empty-chat";
 import { appUserModelId } from "../lifecycle/app-identity";
 import { QuitSequence } from "../lifecycle/quit-sequence";
+import { NO_SCHEDULES, lastWindowQuits, showsTray, withNoWindow, type StayAliveInputs } from "../lifecycle/stay-in-tray";
+import { AppTray } from "./tray";
 import { watchSystemEnd } from "./system-end";
 import { trustSystemCertificates } from "../../shared-node/process/system-certificates";
 
@@ -104,9 +106,14 @@ async function start(): Promise<ChatWindows> {
   });
   watchSystemEnd(quitSequence);
   // The guard first: the tracker's before-quit listener must see a quit the guard cancelled as prevented.
+  // Whether the app stays in the tray with no window (main/lifecycle/stay-in-tray.ts). The schedules engine answers
+  // hasSchedules once it lands; until then nothing is scheduled and the last window quits as before, except that the
+  // Electron suite's tray test says schedules exist (PADDOCK_TEST_SCHEDULES=1, test/electron/tray.electron.test.ts).
+  const hasSchedules = process.env.PADDOCK_TEST_SCHEDULES === "1" ? () => true : NO_SCHEDULES;
+  const stayAlive = (): StayAliveInputs => ({ platform: process.platform, stayInTray: settings.get().background.stayInTray, hasSchedules });
   const closeGuard = new CloseGuard({
     agentsToConfirm: () => quitSequence.agentsToConfirm(() => core.agentsToConfirm()),
-    lastWindowQuits: process.platform !== "darwin",
+    lastWindowQuits: () => lastWindowQuits(stayAlive()),
   });
   const tracker = new WindowStateTracker(settings);
   const chatWindows: ChatWindows = new ChatWindows({
@@ -210,9 +217,17 @@ async function start(): Promise<ChatWindows> {
   app.on("activate", () => {
     if (BrowserWindow.getAllWindows().length === 0) chatWindows.open();
   });
-  app.on("window-all-closed", () => {
-    // macOS apps stay in the Dock with no window (their agents work on); elsewhere the last window closing quits.
-    if (process.platform !== "darwin") app.quit();
+  const tray = new AppTray({ open: () => chatWindows.open(), quit: () => app.quit() });
+  /** With no window: quit, or stay (in the tray while schedules exist and Settings say so; macOS in the Dock). */
+  const noWindow = () => {
+    const next = withNoWindow(stayAlive());
+    tray.set(next === "tray");
+    if (next === "quit") app.quit();
+  };
+  app.on("window-all-closed", noWindow);
+  app.on("browser-window-created", () => tray.set(showsTray(stayAlive(), 1)));
+  settings.subscribe(() => {
+    if (BrowserWindow.getAllWindows().length === 0) noWindow();
   });
   app.on("will-quit", (event) => {
     // Workers abort and flush their transcripts and the index reaches disk before the process goes, within the

@@ -41,6 +41,30 @@ export const BUDGET_CAP_KINDS: readonly BudgetCapKind[] = ["costUsd", "tokens", 
 
 export const NO_SPEND: Readonly<BudgetSpend> = Object.freeze({ cost: 0, costUnknown: false, tokens: 0, elapsedMs: 0, toolCalls: 0 });
 
+/**
+ * This month's spending across all chats (main/broker/monthly-spend.ts), as Settings → Budgets shows it: the money
+ * from the models' pricing, and beside it the tokens of replies whose model has none (their cost unknown).
+ */
+export interface MonthSpend {
+  /** "2026-12": the local calendar month. */
+  month: string;
+  costUsd: number;
+  unpricedTokens: number;
+}
+
+/** The month's line: "$1.23 of the $10.00 monthly cap (12 %)", or "$1.23 this month" with no cap. */
+export function monthSpendText(spend: MonthSpend, capUsd: number): string {
+  if (!(capUsd > 0)) return `${dollars(spend.costUsd)} this month`;
+  const share = Math.floor((spend.costUsd / capUsd) * 100);
+  return `${dollars(spend.costUsd)} of the ${dollars(capUsd)} monthly cap (${share} %)${spend.costUsd >= capUsd ? ": reached, no new run starts" : ""}`;
+}
+
+/** The tokens spent at a cost unknown, in words; undefined when there are none. */
+export function unpricedSpendText(spend: MonthSpend): string | undefined {
+  if (!(spend.unpricedTokens > 0)) return undefined;
+  return `Also ${tokenCount(spend.unpricedTokens)} tokens at a cost unknown (models without pricing), not counted toward the cap.`;
+}
+
 /** At this share of a cap the chat warns, once per cap and scope. */
 export const BUDGET_WARNING_SHARE = 0.8;
 

@@ -48,6 +48,11 @@ export interface BeforeToolCallResult {
   reason?: string;
   /** Paddock's: the blocked call's result `details` (pi's have none: `{}`), e.g. that the user denied it. */
   details?: unknown;
+  /**
+   * Paddock's: the decision is not known yet (a question parked in a run nobody watches): the call waits for it while
+   * the batch's other calls run, and then runs or is blocked as this settles. Must not reject. Ignored with `block`.
+   */
+  parked?: Promise<BeforeToolCallResult | undefined>;
 }
 
 /**

@@ -103,6 +103,7 @@ export const APP_API_SCHEMAS = {
   openAgentsFolder: Type.Tuple([Type.Union([Type.Literal("paddock"), Type.Literal("pi")])]),
   logsFolder: Type.Tuple([]),
   openLogsFolder: Type.Tuple([]),
+  getMonthlySpend: Type.Tuple([]),
   searchMessages: Type.Tuple([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1, maximum: 100 })]),
   exportSession: Type.Tuple([SessionId, ExportFormat]),
   saveSessionExport: Type.Tuple([SessionId, ExportFormat]),

@@ -17,6 +17,7 @@ import type { CheckpointStorageStatus } from "./checkpoint-storage";
 import type { WorktreeApi } from "./worktrees";
 import type { ChatDraft, DraftEvent } from "./drafts";
 import type { Schedule, ScheduleRun, ScheduleView } from "../schedules/schedule";
+import type { MonthSpend } from "../agent/budget";
 
 /** A chat as pages see it (declared, with the index file's schema, in session-summary.ts). */
 export type { SessionSummary };
@@ -78,7 +79,9 @@ export type AppEvent =
   /** A chat's draft was saved (drafts.ts): every window showing the chat follows the last edit. */
   | DraftEvent
   /** A schedule, or what it ran, changed (shared/schedules): the whole list, as `listSchedules` answers. */
-  | { type: "schedules"; schedules: ScheduleView[] };
+  | { type: "schedules"; schedules: ScheduleView[] }
+  /** This month's spending changed, or the month turned (Settings → Budgets follows it). */
+  | { type: "monthly-spend"; spend: MonthSpend };
 
 export interface ProviderStatus {
   provider: string;
@@ -162,6 +165,11 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
   logsFolder(): Promise<string | null>;
   /** "Open logs": the desktop app shows the logs folder in the system's file manager; the browser host rejects (the page shows the path). */
   openLogsFolder(): Promise<void>;
+  /**
+   * This month's spending across all chats (main/broker/monthly-spend.ts): dollars from the models' pricing, and the
+   * tokens of replies at a cost unknown; then the `monthly-spend` event as it changes.
+   */
+  getMonthlySpend(): Promise<MonthSpend>;
   /**
    * Messages of every live chat that hold all the query's words (the last also as a word's start, while typed),
    * best first, with a snippet each. Main's index follows the transcripts as messages land.

@@ -60,7 +60,7 @@ const WorkerStatusSchema = Type.Object(
     model: Type.Optional(ModelRefSchema),
     sandbox: Type.Optional(SandboxVerdictSchema),
     subagent: Type.Optional(Type.Object({ usage: SubagentUsageSchema, latest: Type.Optional(Type.String()) }, { additionalProperties: false })),
-    spend: Type.Optional(Type.Object({ id: Id, cost: Type.Number({ minimum: 0 }) }, { additionalProperties: false })),
+    spend: Type.Optional(Type.Object({ id: Id, cost: Type.Number({ minimum: 0 }), unpricedTokens: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -298,9 +298,10 @@ export interface WorkerStatus {
   subagent?: { usage: SubagentUsage; latest?: string };
   /**
    * What this session's replies have cost (pi-ai's pricing) since this worker opened it (`id` names that opening):
-   * main adds what is new to the month's spending (main/broker/monthly-spend.ts).
+   * main adds what is new to the month's spending (main/broker/monthly-spend.ts). `unpricedTokens`: the tokens of
+   * replies whose model has no pricing (their cost unknown), counted beside it.
    */
-  spend?: { id: string; cost: number };
+  spend?: { id: string; cost: number; unpricedTokens?: number };
 }
 
 /** What a scheduled run may do and spend (WorkerControlApi.setRunContract). */

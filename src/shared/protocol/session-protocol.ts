@@ -63,10 +63,25 @@ export interface SessionSnapshot {
   budget?: BudgetMeter;
 }
 
+/**
+ * What a run started with `prompt` is told beyond the chat's options (its profile and budgets, ChatOptions): the
+ * run's own terms. `unattended`: nobody is expected to answer while it runs (a schedule's run): a question is parked
+ * (ApprovalRequest.parked) even while a window shows the chat, the run goes on where it can, and a question still
+ * unanswered when the run ends or the approval timeout passes is denied, saying so.
+ */
+export interface RunContract {
+  unattended?: boolean;
+}
+
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
 export interface ApprovalRequest {
   /** The tool call's id: one question per call. */
   toolCallId: string;
+  /**
+   * Asked while nobody watched the run (no window on the chat, or an unattended run): the run went on without it, and
+   * it is denied when the run ends (or the timeout passes) without an answer.
+   */
+  parked?: boolean;
   toolName: string;
   /** What the call would do, in a line: the command, the path. */
   summary: string;
@@ -251,6 +266,9 @@ const ToolCallId = Type.String({ minLength: 1, maxLength: 200 });
 const Answer = Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("project"), Type.Literal("deny")]);
 /** A message: its text, and the attachments stored for it with `putAttachment` (none: the text alone). */
 const TextMessage = Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]);
+const RunContractSchema = Type.Object({ unattended: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+/** A prompt: a message, and the contract of the run it starts. */
+const PromptMessage = Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments]), Type.Tuple([Text, Attachments, RunContractSchema])]);
 
 /** A command's handler in the worker, and its call in a client. */
 type SessionHandler = (...args: never[]) => Promise<unknown>;
@@ -295,7 +313,7 @@ export const SESSION_COMMANDS = {
    * a model that does not read them. `attachments` were stored with `putAttachment` first (a frame carries one large
    * file at most).
    */
-  prompt: command<(text: string, attachments?: AttachmentRef[]) => Promise<void>>()(TextMessage),
+  prompt: command<(text: string, attachments?: AttachmentRef[], run?: RunContract) => Promise<void>>()(PromptMessage),
   /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */
   continue: command<() => Promise<void>>()(NoArgs),
   /**

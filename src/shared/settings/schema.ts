@@ -83,6 +83,11 @@ export const BackgroundSettingsSchema = Type.Object(
     idleStopMinutes: Type.Integer({ minimum: 0, maximum: 24 * 60 }),
     /** Desktop notifications when a chat that is not in front finishes, fails, or needs the user. */
     notifications: Type.Boolean(),
+    /**
+     * The desktop app keeps running in the tray (the menu bar on macOS) while schedules exist and no window is open,
+     * so they run (main/lifecycle/stay-in-tray.ts); off: the last window closing quits, as without schedules.
+     */
+    stayInTray: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -97,7 +102,10 @@ export const ToolsSettingsSchema = Type.Object(
   {
     /** Per tool name: run at once, or ask first. A tool not listed asks. */
     approval: KeyedRecord("^[A-Za-z0-9_.:-]{1,100}$", ToolPolicySchema, { maxProperties: 500 }),
-    /** A question nobody answers while no window shows the chat is answered "deny" after this long. */
+    /**
+     * A question nobody answers while no window shows the chat (or, in an unattended run, at all) is answered "deny"
+     * after this long; a parked one also when its run ends first (agent-worker/host/approvals/approval-gate.ts).
+     */
     approvalTimeoutMinutes: Type.Integer({ minimum: 1, maximum: 24 * 60 }),
     /** Hosts shell commands may reach through the sandbox; every other network access is blocked. */
     allowedDomains: Type.Array(DomainSchema, { maxItems: 200 }),
@@ -325,6 +333,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze({
   background: {
     idleStopMinutes: 5,
     notifications: true,
+    stayInTray: true,
   },
   tools: {
     // Looking is allowed; changing files and running commands ask, as in pi's and Claude Code's defaults.

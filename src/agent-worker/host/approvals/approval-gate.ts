@@ -8,6 +8,13 @@
  * notifications say so); with no window on the chat for the timeout it is denied, and so is everything still waiting
  * when the run is stopped.
  *
+ * A question asked while nobody watches the chat (no window on it, or the run is unattended: a schedule's, which
+ * says so when it starts) is parked: the Agent's call waits for its answer while the other calls of the same turn run
+ * (`BeforeToolCallResult.parked`), the chat counts as waiting (main's notifier asks), and a window opened later shows
+ * it. With no answer before the run ends (stopped, a budget reached, the worker closing) or the timeout it is denied
+ * with that reason, which the model is told and the transcript keeps. An unattended run's timeout runs even while a
+ * window shows the chat; a chat a window shows outside an unattended run asks as before.
+ *
  * The chat's permission profile (shared/protocol/permission-profiles.ts) comes first: a call it refuses is refused
  * with its reason, whatever Settings and grants say; one it allows runs without asking unless it changes a protected
  * file; anything else is decided as above (Ask's behaviour, the chat's and the project's grants included).
@@ -53,7 +60,7 @@ export interface ApprovalGateOptions {
    */
   saveProjectGrant?(grant: string): Promise<void>;
   hasProject?(): boolean;
-  /** How long a question may wait while no window shows the chat. */
+  /** How long a question may wait while no window shows the chat (or, in an unattended run, at all). */
   timeoutMs(): number;
 }
 
@@ -71,6 +78,8 @@ export class ApprovalGate {
   private project = new Set<string>();
   private readonly waiting = new Map<string, Waiting>();
   private viewers = 0;
+  /** The run under way is unattended (nobody is expected to answer while it runs: a schedule's). */
+  private unattended = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -102,7 +111,7 @@ export class ApprovalGate {
 
   /** The Agent's `beforeToolCall`: never throws (a failure to describe the call still asks). */
   readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> =>
-    this.ask({ id: context.toolCall.id, toolName: context.toolCall.name, args: context.args }, signal);
+    this.ask({ id: context.toolCall.id, toolName: context.toolCall.name, args: context.args }, signal, { parkable: true });
 
   /**
    * Decides one call: at once when the tool's policy or a grant allows it, else by asking the user. Also for calls
@@ -126,6 +135,7 @@ export class ApprovalGate {
       network?: boolean;
     },
     signal?: AbortSignal,
+    how: { parkable?: boolean } = {},
   ): Promise<BeforeToolCallResult | undefined> {
     const { id, toolName: name } = call;
     const verdict = await this.profileVerdict(name);
@@ -159,8 +169,10 @@ export class ApprovalGate {
       askedAt: Date.now(),
     };
     if (this.waiting.has(id)) return { block: true, reason: "This call is already waiting for an answer." };
-    return new Promise((resolve) => {
-      const onAbort = () => this.settle(id, stopped());
+    const parked = how.parkable === true && !this.watched();
+    if (parked) request.parked = true;
+    const decision = new Promise<BeforeToolCallResult | undefined>((resolve) => {
+      const onAbort = () => this.settle(id, parked ? denied(RUN_ENDED) : stopped());
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiting.set(id, {
         request,
@@ -173,6 +185,7 @@ export class ApprovalGate {
       });
       this.publish();
     });
+    return parked ? { parked: decision } : decision;
   }
 
   /** The profile's word on a call of `toolName`, as `ask` applies it; also what a subagent checks first. Never rejects. */
@@ -201,10 +214,21 @@ export class ApprovalGate {
     this.settle(toolCallId, answer === "deny" ? denied(why ? `The user denied this call: ${why}` : "The user denied this call.") : undefined);
   }
 
-  /** How many windows show the chat: the timeout runs only while none does. */
+  /** How many windows show the chat: the timeout runs only while none does (or the run is unattended). */
   setViewers(count: number): void {
     this.viewers = count;
     this.arm();
+  }
+
+  /** A run starts unattended (true) or ends, or starts watched (false): see the class's comment. */
+  setUnattended(unattended: boolean): void {
+    this.unattended = unattended;
+    this.arm();
+  }
+
+  /** Whether someone is taken to watch the run: a window shows the chat, and the run is not unattended. */
+  private watched(): boolean {
+    return this.viewers > 0 && !this.unattended;
   }
 
   /** "Allowed for this chat" is forgotten (a reset starts the chat afresh). */
@@ -212,9 +236,9 @@ export class ApprovalGate {
     this.grants.clear();
   }
 
-  /** Denies everything waiting (the worker is shutting down). */
+  /** Denies everything waiting (the worker is shutting down); a parked call says the run ended without an answer. */
   denyAll(reason: string): void {
-    for (const id of [...this.waiting.keys()]) this.settle(id, denied(reason));
+    for (const [id, waiting] of [...this.waiting]) this.settle(id, denied(waiting.request.parked ? RUN_ENDED : reason));
   }
 
   private settle(id: string, result: BeforeToolCallResult | undefined): void {
@@ -231,7 +255,7 @@ export class ApprovalGate {
   }
 
   private arm(): void {
-    const due = this.waiting.size > 0 && this.viewers === 0;
+    const due = this.waiting.size > 0 && !this.watched();
     if (!due) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -241,13 +265,16 @@ export class ApprovalGate {
     const ms = this.options.timeoutMs();
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.denyAll(`Nobody answered within ${duration(ms)} (no window showed the chat), so the call was not made.`);
+      const why = this.unattended ? "the run is unattended" : "no window showed the chat";
+      for (const id of [...this.waiting.keys()]) this.settle(id, denied(`Nobody answered within ${duration(ms)} (${why}), so the call was not made.`));
     }, ms);
     this.timer.unref?.();
   }
 }
 
 const STOPPED = "The run was stopped before the user answered.";
+/** Why a parked call was not made: the run ended (stopped, a budget reached, the worker closing) first. */
+export const RUN_ENDED = "Denied: no answer before the run ended, so the call was not made.";
 
 /** A block the user's card shows as "denied" (a no, or nobody answering), not as a failure. */
 function denied(reason: string): BeforeToolCallResult {

@@ -34,6 +34,7 @@ import {
   type SessionApi,
   type SessionSnapshot,
   type WorkspaceInfo,
+  type RunContract,
 } from "../../../shared/protocol/session-protocol";
 import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
@@ -201,7 +202,7 @@ export class SessionHost {
   /** The chat's caps, enforced around the Agent (run-budget.ts); a subagent's spend counts in its parent's. */
   private readonly budget: RunBudget | undefined;
   /** What this session's replies cost since it opened here, for the month's spending in main (WorkerStatus.spend). */
-  private readonly spend = { id: randomUUID(), cost: 0 };
+  private readonly spend = { id: randomUUID(), cost: 0, unpricedTokens: 0 };
   /**
    * The chat's record of its workspace's changes: checkpoints, the changes view, reverts, rewind (workspace-changes.ts).
    * A subagent's session records none: its parent's `subagent` call checkpoints the whole task, attributed to it.
@@ -367,6 +368,14 @@ export class SessionHost {
         const verdict = await this.approvals.profileVerdict(context.toolCall.name);
         if (verdict.decision === "refuse") return { block: true, reason: verdict.reason, details: withToolEnding(undefined, "denied") };
         const decided = await this.role.beforeToolCall(context, signal);
+        // A parked call (approval-gate.ts) checkpoints once it is allowed, just before it runs.
+        if (decided?.parked) {
+          const parked = decided.parked.then(async (d) => {
+            if (!d?.block) await this.changes?.beforeCall();
+            return d;
+          });
+          return { parked };
+        }
         if (!decided?.block) await this.changes?.beforeCall();
         return decided;
       },
@@ -388,7 +397,14 @@ export class SessionHost {
     });
     // Before the journal's listener: the status sent once a reply is journaled carries its cost.
     this.agent.subscribe((event) => {
-      if (event.type === "message_end" && event.message.role === "assistant") this.spend.cost += event.message.usage?.cost?.total ?? 0;
+      if (event.type === "message_end" && event.message.role === "assistant") {
+        const usage = event.message.usage;
+        const cost = usage?.cost?.total ?? 0;
+        this.spend.cost += cost;
+        // A reply at no cost from a model without pricing: its tokens are counted beside the money (cost unknown).
+        if (usage && !(cost > 0)) this.spend.unpricedTokens += usage.totalTokens || usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
+      }
+      if (event.type === "agent_end") this.approvals.setUnattended(false);
     });
     this.journal.follow(this.agent);
     // After the journal's listener: a failed reply is journaled before its retry drops it.
@@ -462,9 +478,9 @@ export class SessionHost {
 
   /** The commands mirrors call, a handler per SESSION_COMMANDS entry; each checks its state, rejecting in words. */
   readonly api: SessionApi = sessionApiWith({
-    prompt: async (text, attachments) => {
+    prompt: async (text, attachments, run) => {
       this.requireModel();
-      await this.accept(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text));
+      await this.accept(attachments?.length ? await this.messageWith(text, attachments) : this.userMessage(text), run);
     },
     continue: async () => {
       this.requireModel();
@@ -694,9 +710,11 @@ export class SessionHost {
    * this cannot lose it. The run goes on; the mirrors report its end (`run_settled`). Rejects, changing nothing, when
    * a run is active (the Agent's Error). The mirrors are sent what happened before the caller hears back.
    */
-  private async accept(message: AgentMessage): Promise<void> {
+  private async accept(message: AgentMessage, contract: RunContract = {}): Promise<void> {
     await this.recordProfile();
     const journaled = this.journal.untilJournaled(message);
+    // The run's own terms hold until it ends (agent_end); a prompt refused because a run is active changes nothing.
+    if (!this.agent.state.isStreaming) this.approvals.setUnattended(contract.unattended === true);
     const run = this.agent.prompt(message);
     let accepted = false;
     // The Agent ends a failed run in its transcript; only a listener throwing in its safety net rejects it later.
@@ -1074,7 +1092,7 @@ export class SessionHost {
       model: this.modelRef,
       ...this.role.status(state.messages),
       ...(this.sandboxVerdict ? { sandbox: this.sandboxVerdict } : {}),
-      ...(this.spend.cost > 0 ? { spend: { ...this.spend } } : {}),
+      ...(this.spend.cost > 0 || this.spend.unpricedTokens > 0 ? { spend: { ...this.spend } } : {}),
     };
     // Across the control channel the call returns a promise; if main went away (the worker is about to be shut
     // down) it rejects, and that must not become an unhandled rejection.

@@ -115,6 +115,11 @@ export function ApprovalPanel({ request, answer, focus }: ApprovalPanelProps) {
         </span>
       </div>
       <code className="approval-summary" dir="ltr"><VisibleText text={request.summary} /></code>
+      {request.parked ? (
+        <p className="approval-parked" data-testid="approval-parked">
+          Parked: asked while nobody was watching, so the run went on where it could. Unanswered when the run ends, the call is denied.
+        </p>
+      ) : null}
       {request.diff ? <DiffView diff={request.diff} /> : null}
       {denying ? (
         <form className="approval-actions" onSubmit={(e) => {

@@ -160,6 +160,53 @@ describe("j. loop", () => {
     expect(results[1]).toMatchObject({ toolCallId: "c2", isError: true, details: {} });
   });
 
+  it("a parked call (Paddock's) waits for its decision while the batch's other calls run; then runs, or is blocked", async () => {
+    const log: string[] = [];
+    let decideC1: (d: { block: true; reason: string } | undefined) => void = () => {};
+    let decideC3: (d: { block: true; reason: string } | undefined) => void = () => {};
+    const decisions: Record<string, Promise<{ block: true; reason: string } | undefined>> = {
+      c1: new Promise((resolve) => (decideC1 = resolve)),
+      c3: new Promise((resolve) => (decideC3 = resolve)),
+    };
+    const { events } = await runLoop(
+      [calls(["echo", { text: "a" }, "c1"], ["echo", { text: "b", delayMs: 5 }, "c2"], ["echo", { text: "c" }, "c3"]), fauxAssistantMessage("ok")],
+      [echoTool("echo", { log: (line) => log.push(line) })],
+      {
+        beforeToolCall: async ({ toolCall }) => {
+          const parked = decisions[toolCall.id];
+          if (!parked) return undefined;
+          return { parked };
+        },
+        afterToolCall: async ({ toolCall }) => {
+          // Decided only once the unparked call finished: it did not wait for them.
+          if (toolCall.id === "c2") {
+            decideC1({ block: true, reason: "Denied: no answer before the run ended" });
+            decideC3(undefined);
+          }
+          return undefined;
+        },
+      },
+    );
+    // c2 ran while c1 and c3 were parked; c3 ran once allowed; c1 never ran.
+    expect(log).toEqual(["echo start c2", "echo end c2", "echo start c3", "echo end c3"]);
+    const results = events.flatMap((e) => (e.type === "message_end" && e.message.role === "toolResult" ? [e.message] : []));
+    expect(results.map((r) => r.toolCallId)).toEqual(["c1", "c2", "c3"]); // the assistant's order
+    expect(results[0]).toMatchObject({ isError: true, content: [{ text: "Denied: no answer before the run ended" }] });
+    expect(results[2]).toMatchObject({ isError: false, content: [{ text: "echo:c" }] });
+  });
+
+  it("sequentially, a parked call is waited for before the next call starts", async () => {
+    const log: string[] = [];
+    const { events } = await runLoop(
+      [calls(["echo", { text: "a" }, "c1"], ["echo", { text: "b" }, "c2"]), fauxAssistantMessage("ok")],
+      [echoTool("echo", { log: (line) => log.push(line), executionMode: "sequential" })],
+      { beforeToolCall: async ({ toolCall }) => (toolCall.id === "c1" ? { parked: Promise.resolve({ block: true as const, reason: "no" }) } : undefined) },
+    );
+    expect(log).toEqual(["echo start c2", "echo end c2"]);
+    const results = events.flatMap((e) => (e.type === "message_end" && e.message.role === "toolResult" ? [e.message] : []));
+    expect(results[0]).toMatchObject({ toolCallId: "c1", isError: true, content: [{ text: "no" }] });
+  });
+
   it("ends the run when every result of a batch terminates, not when only some do", async () => {
     const all = await runLoop([calls(["stop", { text: "a" }, "c1"])], [echoTool("stop", { terminate: true })]);
     expect(all.trace.slice(-2)).toEqual(["turn_end", "agent_end"]);

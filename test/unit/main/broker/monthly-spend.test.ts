@@ -81,4 +81,33 @@ describe("monthly spending", () => {
     expect(spend.spentUsd).toBe(0);
     expect(spend.notices[0]?.text).toMatch(/monthly spending file/i);
   });
+
+  it("tokens at a cost unknown (models without pricing) count beside the money, per opening; the snapshot Settings show", async () => {
+    const file = join(temp.make(), "monthly-spend.json");
+    // An older file, without the field: none yet.
+    writeFileSync(file, JSON.stringify({ version: 1, month: "2026-12", costUsd: 1.5 }));
+    const c = clock(new Date(2026, 11, 5, 10));
+    const spend = new MonthlySpend(file, c.options);
+    expect(spend.snapshot()).toEqual({ month: "2026-12", costUsd: 1.5, unpricedTokens: 0 });
+    let changes = 0;
+    spend.onChange(() => changes++);
+    const unpriced = (sessionId: string, id: string, cost: number, unpricedTokens: number): WorkerStatus => ({
+      sessionId, running: false, messageCount: 1, updated: 1, spend: { id, cost, unpricedTokens },
+    });
+    spend.report(unpriced("a", "open-1", 0, 1_000));
+    spend.report(unpriced("a", "open-1", 0, 1_500));
+    spend.report(unpriced("a", "open-1", 0, 1_500)); // nothing new: no write, nobody told
+    spend.report(unpriced("b", "open-2", 0.5, 200));
+    expect(changes).toBe(3);
+    expect(spend.snapshot()).toEqual({ month: "2026-12", costUsd: 2, unpricedTokens: 1_700 });
+    expect(spend.spentUsd).toBe(2); // the cap counts money only
+    await spend.written();
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ version: 1, month: "2026-12", costUsd: 2, unpricedTokens: 1_700 });
+    expect(new MonthlySpend(file, c.options).snapshot().unpricedTokens).toBe(1_700);
+    // A new month starts both afresh.
+    c.set(new Date(2027, 0, 1, 0, 0, 1));
+    expect(spend.snapshot()).toEqual({ month: "2027-01", costUsd: 0, unpricedTokens: 0 });
+    spend.report(unpriced("c", "open-3", 0, -5));
+    expect(spend.snapshot().unpricedTokens).toBe(0);
+  });
 });

@@ -9,6 +9,8 @@ import {
   costText,
   monthKey,
   monthlyCapText,
+  monthSpendText,
+  unpricedSpendText,
   normalizeChatBudget,
   NO_SPEND,
   reachedCap,
@@ -62,5 +64,18 @@ describe("budget caps", () => {
     expect(monthKey(new Date(2026, 0, 31, 23, 59))).toBe("2026-01");
     expect(monthKey(new Date(2026, 11, 1, 0, 0))).toBe("2026-12");
     expect(monthlyCapText(50, 50.2)).toMatch(/reached its \$50\.00 cap \(\$50\.20 spent across all chats\).*Settings → Budgets/);
+  });
+});
+
+describe("this month's spending, as Settings say it", () => {
+  const month = (costUsd: number, unpricedTokens = 0) => ({ month: "2026-12", costUsd, unpricedTokens });
+  it("the total against the cap, with its share; without a cap the total alone; reached says so", () => {
+    expect(monthSpendText(month(7.5), 10)).toBe("$7.50 of the $10.00 monthly cap (75 %)");
+    expect(monthSpendText(month(7.5), 0)).toBe("$7.50 this month");
+    expect(monthSpendText(month(12), 10)).toBe("$12.00 of the $10.00 monthly cap (120 %): reached, no new run starts");
+  });
+  it("tokens at a cost unknown are said apart, and only when there are some", () => {
+    expect(unpricedSpendText(month(1))).toBeUndefined();
+    expect(unpricedSpendText(month(0, 1_200_000))).toBe("Also 1.2M tokens at a cost unknown (models without pricing), not counted toward the cap.");
   });
 });

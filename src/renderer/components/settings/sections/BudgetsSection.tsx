@@ -1,5 +1,9 @@
-import { useState } from "react";
-import { BUDGET_CAP_KINDS, budgetCapsProblem, type BudgetCapKind, type BudgetCaps } from "../../../../shared/agent/budget";
+import { useEffect, useState } from "react";
+import {
+  BUDGET_CAP_KINDS, budgetCapsProblem, monthSpendText, unpricedSpendText, type BudgetCapKind, type BudgetCaps, type MonthSpend,
+} from "../../../../shared/agent/budget";
+import { errorText } from "../../../../shared/error-text";
+import { useServices } from "../../../context/ServicesContext";
 import { Field, Group } from "../fields";
 import type { SettingsSectionProps } from "./section-props";
 
@@ -36,10 +40,54 @@ export function BudgetsSection({ settings, save, onError }: SettingsSectionProps
         ))}
       </Group>
       <Group title="This month" description="What all chats may spend in a calendar month (local time), counted from the models' pricing. Once reached, no new run starts until the month ends or the cap is raised here.">
+        <MonthSpent capUsd={settings.budgets.monthlyCapUsd} />
         <CapField id="set-budget-monthly" label="Monthly cap ($)" hint="Empty: no cap." value={settings.budgets.monthlyCapUsd > 0 ? settings.budgets.monthlyCapUsd : undefined}
           commit={(value) => save({ budgets: { monthlyCapUsd: value ?? 0 } })} onError={onError} />
       </Group>
     </>
+  );
+}
+
+/** This month's running total against the cap, live while Settings are open; tokens at a cost unknown beside it. */
+function MonthSpent({ capUsd }: { capUsd: number }) {
+  const services = useServices();
+  const [spend, setSpend] = useState<MonthSpend | undefined>(undefined);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const stop = services.onEvent((event) => {
+      if (event.type === "monthly-spend") setSpend(event.spend);
+    });
+    services.app.getMonthlySpend().then((s) => live && setSpend((now) => now ?? s), (e: unknown) => live && setProblem(errorText(e)));
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [services]);
+  const share = spend && capUsd > 0 ? Math.min(1, spend.costUsd / capUsd) : undefined;
+  const unpriced = spend ? unpricedSpendText(spend) : undefined;
+  return (
+    <div className="field field-wide" data-testid="month-spend">
+      <div className="field-label">
+        <span className="field-label-text">Spent this month</span>
+        <div className="field-hint">Across all chats and their subagents, from the models' pricing; it updates as replies land.</div>
+      </div>
+      <div className="field-control month-spend">
+        {problem ? <span className="field-error" role="alert">This month's spending could not be read: {problem}</span> : null}
+        {spend ? (
+          <>
+            <div data-testid="month-spend-total">{monthSpendText(spend, capUsd)}</div>
+            {share !== undefined ? (
+              <div className={`month-spend-bar${share >= 1 ? " month-spend-bar-full" : share >= 0.8 ? " month-spend-bar-near" : ""}`}
+                role="meter" aria-label="This month's spending against the monthly cap" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)}>
+                <span style={{ width: `${share * 100}%` }} />
+              </div>
+            ) : null}
+            {unpriced ? <div className="muted month-spend-unpriced" data-testid="month-spend-unpriced">{unpriced}</div> : null}
+          </>
+        ) : null}
+      </div>
+    </div>
   );
 }
 

@@ -91,6 +91,8 @@ export function ChatsSection({ settings, save, onError }: SettingsSectionProps) 
           value={settings.background.idleStopMinutes} onError={onError}
           invalid="The idle time must be a whole number of minutes from 0 to 1440."
           commit={(minutes) => save({ background: { idleStopMinutes: minutes } })} />
+        <Check label="Keep the desktop app running in the tray (menu bar) while schedules exist and no window is open" checked={settings.background.stayInTray}
+          onChange={(v) => void save({ background: { stayInTray: v } })} />
       </Group>
 
       <Group title="Troubleshooting">

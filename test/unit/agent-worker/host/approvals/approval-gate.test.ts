@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalGate, grantFor, type ApprovalGateOptions, type GatePolicy } from "../../../../../src/agent-worker/host/approvals/approval-gate";
+import { ApprovalGate, grantFor, RUN_ENDED, type ApprovalGateOptions, type GatePolicy } from "../../../../../src/agent-worker/host/approvals/approval-gate";
 import type { ApprovalRequest } from "../../../../../src/shared/protocol/session-protocol";
 import type { BeforeToolCallContext } from "../../../../../src/shared/agent/types";
 
@@ -22,6 +22,8 @@ function gate(grants: string[] = [], policy: Record<string, GatePolicy> = {}, pr
     },
     grants,
   );
+  // A window shows the chat: questions wait for the user (parking, below, is for runs nobody watches).
+  g.setViewers(1);
   return { g, published, saved, savedForProject };
 }
 
@@ -273,5 +275,85 @@ describe("the approval gate", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("parked questions (a run nobody watches)", () => {
+  /** What the Agent gets back for a call: a decision now, or a parked one to wait for. */
+  const parkedOf = async (result: ReturnType<ApprovalGate["beforeToolCall"]>) => {
+    const got = await result;
+    expect(got).toEqual({ parked: expect.any(Promise) });
+    return [got!.parked!] as const; // in an array: returned bare, an async function would wait for it
+  };
+
+  it("with no window on the chat the call is parked at once, shown as parked, and runs when answered in time", async () => {
+    const { g } = gate();
+    g.setViewers(0);
+    const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "x" })));
+    expect(g.pending()).toEqual([expect.objectContaining({ toolCallId: "c1", parked: true })]);
+    await g.answer("c1", "once");
+    expect(await parked).toBeUndefined();
+    expect(g.pending()).toEqual([]);
+  });
+
+  it("an unattended run parks even with a window open; a watched chat outside one asks as before", async () => {
+    const { g } = gate();
+    g.setUnattended(true);
+    const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "x" }, "u1")));
+    await g.answer("u1", "deny", "not now");
+    expect(await parked).toMatchObject({ block: true, reason: "The user denied this call: not now" });
+    g.setUnattended(false);
+    const asked = g.beforeToolCall(call("edit", { path: "y" }, "w1"));
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    expect(g.pending()[0]!.parked).toBeUndefined();
+    await g.answer("w1", "once");
+    expect(await asked).toBeUndefined(); // the decision itself, not a parked one
+  });
+
+  it("with no answer before the run ends (stopped, a budget reached) it is denied with that reason", async () => {
+    const { g } = gate();
+    g.setUnattended(true);
+    const run = new AbortController();
+    const [parked] = await parkedOf(g.beforeToolCall(call("bash", { command: "rm -rf build" }), run.signal));
+    run.abort();
+    expect(await parked).toEqual({ block: true, reason: RUN_ENDED, details: { ending: "denied" } });
+    expect(RUN_ENDED).toMatch(/^Denied: no answer before the run ended/);
+    expect(g.pending()).toEqual([]);
+  });
+
+  it("the worker closing denies a parked call as the run's end; a question asked while watched keeps its own reason", async () => {
+    const { g } = gate();
+    const watched = g.beforeToolCall(call("edit", { path: "a" }, "w"));
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    g.setViewers(0);
+    const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "b" }, "p")));
+    g.denyAll("The chat was closed.");
+    expect(await parked).toMatchObject({ block: true, reason: RUN_ENDED });
+    expect(await watched).toMatchObject({ block: true, reason: "The chat was closed." });
+  });
+
+  it("an unattended run's timeout runs even while a window shows the chat, and says why", async () => {
+    vi.useFakeTimers();
+    try {
+      const { g } = gate();
+      g.setUnattended(true);
+      const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "x" })));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(g.pending()).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await parked).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second \(the run is unattended\)/), details: { ending: "denied" } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("questions that are not the Agent's own calls (a subagent's, the network's) are never parked: their asker waits", async () => {
+    const { g } = gate();
+    g.setViewers(0);
+    const result = g.ask({ id: "n1", toolName: "network", args: { host: "example.com", port: 443 }, described: { summary: "curl → example.com" }, network: true });
+    await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
+    expect(g.pending()[0]!.parked).toBeUndefined();
+    await g.answer("n1", "once");
+    expect(await result).toBeUndefined();
   });
 });
