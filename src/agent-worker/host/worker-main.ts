@@ -104,9 +104,9 @@ const api: WorkerControlApi = {
     if (typeof task !== "string") throw new Error("runTask: the task must be text");
     return host.runTask(task);
   },
-  async setRunContract(contract) {
+  async setScheduleTerms(contract) {
     if (!host) throw new Error("This worker hosts no session yet");
-    await host.setRunContract(contract);
+    await host.setScheduleTerms(contract);
   },
   async subagentProgress(progress) {
     host?.subagentProgress(progress);

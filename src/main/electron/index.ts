@@ -30,7 +30,7 @@ import { WindowStateTracker } from "./window-state";
 import { emptyChatToReuse } from "../../shared/protocol/empty-chat";
 import { appUserModelId } from "../lifecycle/app-identity";
 import { QuitSequence } from "../lifecycle/quit-sequence";
-import { NO_SCHEDULES, lastWindowQuits, showsTray, withNoWindow, type StayAliveInputs } from "../lifecycle/stay-in-tray";
+import { lastWindowQuits, showsTray, withNoWindow, type StayAliveInputs } from "../lifecycle/stay-in-tray";
 import { AppTray } from "./tray";
 import { watchSystemEnd } from "./system-end";
 import { trustSystemCertificates } from "../../shared-node/process/system-certificates";
@@ -106,10 +106,10 @@ async function start(): Promise<ChatWindows> {
   });
   watchSystemEnd(quitSequence);
   // The guard first: the tracker's before-quit listener must see a quit the guard cancelled as prevented.
-  // Whether the app stays in the tray with no window (main/lifecycle/stay-in-tray.ts). The schedules engine answers
-  // hasSchedules once it lands; until then nothing is scheduled and the last window quits as before, except that the
-  // Electron suite's tray test says schedules exist (PADDOCK_TEST_SCHEDULES=1, test/electron/tray.electron.test.ts).
-  const hasSchedules = process.env.PADDOCK_TEST_SCHEDULES === "1" ? () => true : NO_SCHEDULES;
+  // Whether the app stays in the tray with no window (main/lifecycle/stay-in-tray.ts): while an enabled schedule
+  // exists (main/schedules). The Electron suite's tray test says one exists (PADDOCK_TEST_SCHEDULES=1,
+  // test/electron/tray.electron.test.ts).
+  const hasSchedules = process.env.PADDOCK_TEST_SCHEDULES === "1" ? () => true : () => core.schedules.list().some((s) => s.schedule.enabled);
   const stayAlive = (): StayAliveInputs => ({ platform: process.platform, stayInTray: settings.get().background.stayInTray, hasSchedules });
   const closeGuard = new CloseGuard({
     agentsToConfirm: () => quitSequence.agentsToConfirm(() => core.agentsToConfirm()),

@@ -3,7 +3,7 @@
  *
  * A new chat (named after the schedule, in its workspace) or the chat the schedule continues; the schedule's contract
  * set on it as the chat's options (its permission profile, its budget as each run's caps: WorkerControlApi's
- * `setRunContract`, journaled and shown as if the user had chosen them); the prompt sent as one run with no page
+ * `setScheduleTerms`, journaled and shown as if the user had chosen them); the prompt sent as one run with no page
  * attached, the way a subagent's task is (`runTask`); and the run's end told: finished, failed, stopped at a budget
  * cap or stopped. The broker keeps the chat's worker while the run goes on (a viewer of its own), and its idle stop
  * applies after, as to a chat whose window closed.
@@ -31,7 +31,7 @@ export function scheduleRunner<Port>(deps: ScheduleRunnerDeps<Port>): RunOccurre
     const viewer = `schedule:${schedule.id}:${Date.now()}`;
     const attachment = await deps.broker.attach(chatId, viewer);
     try {
-      await attachment.worker.call((control) => control.setRunContract({ profile: schedule.profile, runBudget: schedule.budget }));
+      await attachment.worker.call((control) => control.setScheduleTerms({ profile: schedule.profile, runBudget: schedule.budget }));
       const outcome = await attachment.worker.call((control) => control.runTask(schedule.prompt));
       // Named after the schedule once its run has titled it from the prompt (a title the worker sets wins before).
       if (schedule.target === "new-chat") await deps.service.renameSession(chatId, schedule.name.trim() || "Scheduled run").catch(() => undefined);

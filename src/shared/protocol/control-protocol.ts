@@ -304,8 +304,11 @@ export interface WorkerStatus {
   spend?: { id: string; cost: number; unpricedTokens?: number };
 }
 
-/** What a scheduled run may do and spend (WorkerControlApi.setRunContract). */
-export interface RunContract {
+/**
+ * What a scheduled run may do and spend (WorkerControlApi.setScheduleTerms): set as the chat's options, and the next
+ * task (runTask) runs unattended (session-protocol.ts RunContract: its questions parked, denied if unanswered).
+ */
+export interface ScheduleTerms {
   profile: PermissionProfile;
   /** Caps on each run of the chat. */
   runBudget: BudgetCaps;
@@ -351,7 +354,7 @@ export interface WorkerControlApi {
    * A scheduled run's contract (main/schedules): the chat's permission profile and each run's caps become these,
    * its other options kept; journaled and shown as if the user had set them. Main calls it before `runTask`.
    */
-  setRunContract(contract: RunContract): Promise<void>;
+  setScheduleTerms(contract: ScheduleTerms): Promise<void>;
   /** Parents: a subagent of theirs made progress. */
   subagentProgress(progress: SubagentProgress): Promise<void>;
   /** Parents: a subagent's tool call needs the user; resolves with what the parent's gate decided. */

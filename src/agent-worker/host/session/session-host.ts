@@ -16,7 +16,7 @@ import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
 import type {
   FolderIdentity,
-  RunContract,
+  ScheduleTerms,
   RunOutcome,
   SandboxVerdict,
   SubagentApprovalQuestion,
@@ -952,13 +952,17 @@ export class SessionHost {
     return { summary: describeToolCall(tool, args, toolName), ...(diff ? { diff } : {}) };
   }
 
-  /** A scheduled run's contract (WorkerControlApi.setRunContract): the chat's options with its profile and run caps. */
-  async setRunContract(contract: RunContract): Promise<void> {
+  /** A scheduled run's contract (WorkerControlApi.setScheduleTerms): the chat's options with its profile and run caps. */
+  async setScheduleTerms(contract: ScheduleTerms): Promise<void> {
     const problem = typeof contract === "object" && contract !== null ? undefined : "the contract must be an object";
     if (problem) throw new Error(problem);
     const { profile, runBudget } = contract;
     await this.api.setChatOptions({ ...this.chatOptions, profile, budget: { ...this.chatOptions.budget, run: runBudget } });
+    this.nextTaskUnattended = true;
   }
+
+  /** The next runTask is a schedule's: nobody is expected to answer its questions (set by setScheduleTerms). */
+  private nextTaskUnattended = false;
 
   /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */
   async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
@@ -968,7 +972,9 @@ export class SessionHost {
         // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
         const problem = this.workspace?.info().problem;
         if (problem) throw new Error(problem);
-        await this.api.prompt(task);
+        const unattended = this.nextTaskUnattended;
+        this.nextTaskUnattended = false;
+        await this.api.prompt(task, [], unattended ? { unattended: true } : undefined);
         // Accepted: the task's result is its run's, once that has settled (with its retries).
         await this.runsSettled();
       });
