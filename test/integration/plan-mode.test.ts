@@ -59,7 +59,7 @@ describe("plan mode in the worker", () => {
     await client.prompt(`Add out.txt ${call("w1", "write", { path: "out.txt", content: "x\n" })}`);
     await idle(client);
     expect(existsSync(join(root, "out.txt"))).toBe(false); // Settings and the act profile allow writes; Plan does not
-    expect(lastToolResult(h)).toContain("This chat is Read-only: Writing and editing files are not allowed");
+    expect(lastToolResult(h)).toContain("This chat is in Plan mode (read-only): Writing and editing files are not allowed");
     expect(systemOf(h)).toContain("<plan_mode>");
     expect(systemOf(h)).toContain("<rules>"); // added to the coding prompt, not in its place
     expect(markers(client)).toEqual(["plan:read-only"]);
@@ -126,7 +126,7 @@ describe("plan mode in the worker", () => {
     await again.prompt(`Now ${call("w1", "write", { path: "late.txt", content: "x\n" })}`);
     await idle(again);
     expect(existsSync(join(root, "late.txt"))).toBe(false);
-    expect(lastToolResult(h)).toContain("This chat is Read-only");
+    expect(lastToolResult(h)).toContain("This chat is in Plan mode (read-only)");
     expect(markers(again)).toEqual(["plan:read-only"]);
   });
 });

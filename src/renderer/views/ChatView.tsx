@@ -257,6 +257,12 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
     }
     setSent((n) => n + 1);
   }, [commands, chatOptions]);
+  // A plan card appearing takes room from the list: the list follows to the reply it is about.
+  const [planShown, setPlanShown] = useState(0);
+  const cardShown = planKey !== null && planKey !== plansSetAside;
+  useEffect(() => {
+    if (cardShown) setPlanShown((n) => n + 1);
+  }, [cardShown, planKey]);
   const onKeepPlanning = useCallback(() => {
     setPlansSetAside(planKey);
     document.getElementById("composer-input")?.focus();
@@ -354,7 +360,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               <ChangesOpenContext.Provider value={changes.open}>
                 <ToolOutputContext.Provider value={readToolOutput}>
                   <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-                    tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+                    tailVersion={state.streamingMessage} followSignal={sent + questionJumps + planShown} reveal={find.reveal} />
                 </ToolOutputContext.Provider>
               </ChangesOpenContext.Provider>
             </MessageActionsContext.Provider>
@@ -365,7 +371,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       <div className="chat-bottom">
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
-        {awaiting && planKey !== plansSetAside ? (
+        {awaiting && cardShown ? (
           <PlanCard key={planKey} plan={awaiting.text} actLabel={actLabel} blockedReason={blockedReason}
             onApprove={onApprovePlan} onKeepPlanning={onKeepPlanning} />
         ) : null}

@@ -12,6 +12,9 @@ import type { ChatOptions } from "../protocol/chat-options";
 /** The profile a chat's calls are decided under in Plan mode. */
 export const PLAN_PROFILE: PermissionProfile = "read-only";
 
+/** What a refused call in Plan mode calls the chat: "This chat is in Plan mode (read-only): …". */
+export const PLAN_REFUSAL_LABEL = "in Plan mode (read-only)";
+
 /** The system prompt's part in Plan mode (its `<plan_mode>` section, after the rules). */
 export const PLAN_MODE_PROMPT = [
   "You are in plan mode: the user wants a plan before anything is changed.",

@@ -85,7 +85,7 @@ import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/
 import { decide, effectiveProfile, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
 import { sessionProfile } from "./session-profile";
 import { profileMarker } from "../../../shared/agent/profile-marker";
-import { inPlanMode } from "../../../shared/agent/plan-mode";
+import { inPlanMode, PLAN_REFUSAL_LABEL } from "../../../shared/agent/plan-mode";
 
 
 /**
@@ -257,7 +257,8 @@ export class SessionHost {
       {
         profile: async (tool) => {
           const { profile, sandboxed } = await this.profileNow();
-          return decide(profile, toolKind(tool, this.mcp.readOnly(tool)), sandboxed);
+          const label = inPlanMode(this.chatOptions) ? PLAN_REFUSAL_LABEL : undefined;
+          return decide(profile, toolKind(tool, this.mcp.readOnly(tool)), sandboxed, label);
         },
         policy: (tool) => this.policy(tool),
         describe: (tool, args) => this.describeCall(tool, args),

@@ -520,12 +520,12 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           <button type="button" className={`composer-mode${mode.plan ? " composer-mode-plan" : ""}`} data-testid="composer-mode"
             onClick={mode.onCycle} aria-label={`Mode: ${mode.label}. Shift+Tab switches`}
             title={mode.plan ? "Plan mode: the agent only reads and answers with a plan to approve (Shift+Tab leaves it)" : "Shift+Tab: Plan mode, where the agent only reads and proposes a plan first"}>
-            {mode.plan ? "⏸ Plan mode" : `▶ ${mode.label}`}
+            {mode.plan ? "Plan mode" : mode.label}
           </button>
         ) : null}
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : `Enter to send · Shift+Enter for a new line${mode ? " · Shift+Tab for Plan mode" : ""} · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
+          : `Enter to send · Shift+Enter for a new line${mode ? (mode.plan ? " · Shift+Tab leaves Plan mode" : " · Shift+Tab for Plan mode") : ""} · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
       </div>
     </div>
   );

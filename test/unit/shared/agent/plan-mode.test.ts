@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  cycleMode, inPlanMode, modeLabel, pendingPlan, PLAN_PROFILE, planInstruction, withPlan,
+  cycleMode, inPlanMode, modeLabel, pendingPlan, PLAN_PROFILE, PLAN_REFUSAL_LABEL, planInstruction, withPlan,
 } from "../../../../src/shared/agent/plan-mode";
 import { decide, toolKind } from "../../../../src/shared/protocol/permission-profiles";
 import { chatOptionsProblem, normalizeChatOptions } from "../../../../src/shared/protocol/chat-options";
@@ -71,5 +71,7 @@ describe("plan mode", () => {
     }
     expect(decide(PLAN_PROFILE, toolKind("bash"), true)).toEqual({ decision: "settings", readOnlyWorkspace: true });
     expect(decide(PLAN_PROFILE, toolKind("bash"), false).decision).toBe("refuse");
+    // The model is told it is planning.
+    expect(decide(PLAN_PROFILE, toolKind("write"), true, PLAN_REFUSAL_LABEL)).toMatchObject({ reason: expect.stringMatching(/^This chat is in Plan mode \(read-only\): Writing and editing files are not allowed/) });
   });
 });
