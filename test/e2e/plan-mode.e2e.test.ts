@@ -4,7 +4,7 @@
  * picker say which); a planning run's write is refused; its reply waits in a plan card whose three buttons work from
  * the keyboard: Keep planning (the focus back in the composer), Edit plan (edited in place) and Approve and run (back
  * to the act profile, the plan sent quoted, the next run writes). Screenshots: test-results/screens/plan-mode-chip.png,
- * plan-card.png, plan-card-editing.png, plan-approved.png.
+ * plan-card.png, plan-mode-briefing.png, plan-card-editing.png, plan-approved.png.
  */
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,6 +73,18 @@ describe("plan mode", () => {
     const card = page.getByTestId("plan-card");
     await card.waitFor();
     expect(await card.innerText()).toMatch(/Plan ready[\s\S]*Received 1 tool result\./);
+    // The prompt the planning run was sent carries the plan part, and "What the agent was told" shows it apart.
+    const sent = String((rig.server.requests.at(-1)!.body.messages as { content: unknown }[])[0].content);
+    expect(sent).toContain("<plan_mode>\nYou are in plan mode");
+    await page.getByTestId("chat-settings-button").click();
+    await page.getByTestId("open-agent-briefing").click();
+    const briefing = page.getByTestId("agent-briefing");
+    await briefing.getByTestId("briefing-plan").waitFor();
+    expect(await briefing.getByTestId("briefing-plan").innerText()).toMatch(/Plan mode[\s\S]*answer with a concrete, numbered plan/);
+    await shot(page, "plan-mode-briefing");
+    await page.keyboard.press("Escape");
+    await briefing.waitFor({ state: "detached" });
+    if (await page.getByTestId("chat-settings").count()) await page.keyboard.press("Escape");
     await expectAccessible(page, "the chat with a plan card", { wholeHeight: false });
     await shot(page, "plan-card");
 

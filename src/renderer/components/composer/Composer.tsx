@@ -488,6 +488,8 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           aria-describedby="composer-hint"
+          // Shift+Tab here switches the chat's mode (as in Claude Code); Tab moves on to the chip, which does the same.
+          aria-keyshortcuts={mode ? "Shift+Tab" : undefined}
           // A textbox that controls the `/` menu (a textarea may not be a combobox): the highlighted row is its active
           // descendant, so screen readers follow the arrows while the focus stays here.
           aria-autocomplete="list"
