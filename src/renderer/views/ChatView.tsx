@@ -40,6 +40,9 @@ import { base64Blob, uploadAttachments, type PendingAttachment } from "../compon
 import type { WorkspaceFileSource } from "../components/composer/useMentionMenu";
 import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
 import { ProfilePicker } from "../components/chat-settings/ProfilePicker";
+import { PlanCard } from "../components/messages/PlanCard";
+import { cycleMode, inPlanMode, modeLabel, pendingPlan, planInstruction, withPlan } from "../../shared/agent/plan-mode";
+import { effectiveProfile } from "../../shared/protocol/permission-profiles";
 import type { PermissionProfile } from "../../shared/protocol/permission-profiles";
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
 import type { ChatMcpServer } from "../components/chat-settings/ChatMcpServers";
@@ -231,7 +234,39 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onChatOptions = useCallback((options: ChatOptions) => commands.setChatOptions(options), [commands]);
   const chatOptions = view.chatOptions;
   // The header's profile: the chat's other options kept as they are (the worker journals and enforces it).
-  const onProfile = useCallback((profile: PermissionProfile) => commands.setChatOptions({ ...(chatOptions ?? {}), profile }), [commands, chatOptions]);
+  // Choosing a profile there also ends Plan mode: the chat acts under it from its next run.
+  const onProfile = useCallback((profile: PermissionProfile) => commands.setChatOptions(withPlan({ ...(chatOptions ?? {}), profile }, false)), [commands, chatOptions]);
+  // Plan mode (plan-mode.ts): Shift+Tab in the composer cycles it; the header's picker shows and sets it too.
+  const plan = inPlanMode(chatOptions);
+  const onPlan = useCallback((on: boolean) => commands.setChatOptions(withPlan(chatOptions, on)), [commands, chatOptions]);
+  const actProfile = effectiveProfile(chatOptions?.profile, defaultProfile, view.workspace?.sandboxed).profile;
+  const actLabel = modeLabel(false, actProfile);
+  const onCycleMode = useCallback(() => act(commands.setChatOptions(cycleMode(chatOptions))), [act, commands, chatOptions]);
+  const mode = useMemo(() => ({ plan, label: modeLabel(plan, actProfile), onCycle: onCycleMode }), [plan, actProfile, onCycleMode]);
+  const awaiting = pendingPlan(state.messages, plan, running);
+  const [plansSetAside, setPlansSetAside] = useState<string | null>(null);
+  const planKey = awaiting ? `${view.sessionId ?? ""}:${historyStart + awaiting.index}` : null;
+  // Approving: back to the act profile, then the plan as the instruction; a send that fails puts Plan mode back.
+  const onApprovePlan = useCallback(async (text: string) => {
+    await commands.setChatOptions(withPlan(chatOptions, false));
+    try {
+      await commands.prompt(planInstruction(text));
+    } catch (error) {
+      await commands.setChatOptions(withPlan(chatOptions, true)).catch(() => undefined);
+      throw error;
+    }
+    setSent((n) => n + 1);
+  }, [commands, chatOptions]);
+  // A plan card appearing takes room from the list: the list follows to the reply it is about.
+  const [planShown, setPlanShown] = useState(0);
+  const cardShown = planKey !== null && planKey !== plansSetAside;
+  useEffect(() => {
+    if (cardShown) setPlanShown((n) => n + 1);
+  }, [cardShown, planKey]);
+  const onKeepPlanning = useCallback(() => {
+    setPlansSetAside(planKey);
+    document.getElementById("composer-input")?.focus();
+  }, [planKey]);
   // The Budget dialog saves the chat's budget with the rest of its options as they are.
   const onBudget = useCallback((budget: ChatBudget | undefined) => {
     const { budget: _old, ...rest } = chatOptions ?? {};
@@ -269,7 +304,8 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           </span>
         ) : null}
         <div className="chat-controls">
-          <ProfilePicker chosen={view.chatOptions?.profile} settingsDefault={defaultProfile} sandboxed={view.workspace?.sandboxed} onChange={onProfile} />
+          <ProfilePicker chosen={view.chatOptions?.profile} settingsDefault={defaultProfile} sandboxed={view.workspace?.sandboxed} onChange={onProfile}
+            plan={plan} onPlan={onPlan} />
           <ChatSettings options={view.chatOptions} defaultInstructions={defaultInstructions} inWorkspace={view.workspace !== undefined}
             modelMaxTokens={state.model.maxTokens > 0 ? state.model.maxTokens : undefined} onSave={onChatOptions} mcpServers={mcpServers} loadBriefing={onBriefing} />
           {isModelChosen(state.model) ? (
@@ -324,7 +360,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               <ChangesOpenContext.Provider value={changes.open}>
                 <ToolOutputContext.Provider value={readToolOutput}>
                   <MessageList items={items} toolRuns={view.toolRuns} toolResults={transcript.toolResults}
-                    tailVersion={state.streamingMessage} followSignal={sent + questionJumps} reveal={find.reveal} />
+                    tailVersion={state.streamingMessage} followSignal={sent + questionJumps + planShown} reveal={find.reveal} />
                 </ToolOutputContext.Provider>
               </ChangesOpenContext.Provider>
             </MessageActionsContext.Provider>
@@ -335,9 +371,13 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       <div className="chat-bottom">
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
+        {awaiting && cardShown ? (
+          <PlanCard key={planKey} plan={awaiting.text} actLabel={actLabel} blockedReason={blockedReason}
+            onApprove={onApprovePlan} onKeepPlanning={onKeepPlanning} />
+        ) : null}
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}
           sessionId={view.sessionId} workspace={view.workspace?.folder} draftFiles={view.connection === "ready" ? draftFiles : undefined} onOpenSettings={onOpenSettings} workspaceFiles={workspaceFiles}
-          mcpServers={view.chatOptions?.mcpServers}
+          mcpServers={view.chatOptions?.mcpServers} mode={mode}
           noModel={noModel && !disconnected}
           onSend={onSend} onSteer={onSteer} onFollowUp={onFollowUp} onStop={onStop} />
       </div>

@@ -2,8 +2,9 @@
  * A marker in the chat where the permission profile its runs go under changed (issue 27 §2): a message of its own
  * kind (`role: "permissionProfile"`), journaled in the transcript like any message and shown as a small line. It is
  * appended as a run starts, only when the profile differs from the latest marker's; a chat with no marker ran under
- * Ask (today's behaviour), so the profile of every run is the latest marker before it. The model is not sent it: a
- * refused call's reason tells it what it may not do.
+ * Ask (today's behaviour), so the profile of every run is the latest marker before it. A run in Plan mode (plan-mode.ts)
+ * goes under Read-only and its marker says `plan`, so the transcript tells which runs were planning. The model is not
+ * sent it: a refused call's reason tells it what it may not do.
  */
 import { PROFILE_TEXT, type PermissionProfile } from "../protocol/permission-profiles";
 
@@ -13,6 +14,8 @@ export interface PermissionProfileMessage {
   profile: PermissionProfile;
   /** What the chat asked for, when it could not be had (Sandboxed auto without a sandbox runs under Ask). */
   wanted?: PermissionProfile;
+  /** The runs from here on were planning (Plan mode: `profile` is Read-only). */
+  plan?: true;
   timestamp: number;
 }
 
@@ -23,30 +26,35 @@ declare module "./types" {
 }
 
 /** The profile runs went under at the end of `messages`, and what was asked for: the latest marker's, else Ask. */
-export function latestProfile(messages: readonly { role: string }[]): { profile: PermissionProfile; wanted?: PermissionProfile } {
+export function latestProfile(messages: readonly { role: string }[]): { profile: PermissionProfile; wanted?: PermissionProfile; plan?: true } {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as PermissionProfileMessage;
-    if (m.role === "permissionProfile") return { profile: m.profile, ...(m.wanted ? { wanted: m.wanted } : {}) };
+    if (m.role === "permissionProfile") return { profile: m.profile, ...(m.wanted ? { wanted: m.wanted } : {}), ...(m.plan === true ? { plan: true as const } : {}) };
   }
   return { profile: "ask" };
 }
 
-/** The marker to append before a run under `profile` (asked for: `wanted`), or undefined when nothing changed. */
+/**
+ * The marker to append before a run under `profile` (asked for: `wanted`; planning: `plan`), or undefined when nothing
+ * changed.
+ */
 export function profileMarker(
   messages: readonly { role: string }[],
   profile: PermissionProfile,
   wanted: PermissionProfile,
   now = Date.now(),
+  plan = false,
 ): PermissionProfileMessage | undefined {
   const last = latestProfile(messages);
   const lastWanted = last.wanted ?? last.profile;
-  if (last.profile === profile && lastWanted === wanted) return undefined;
-  return { role: "permissionProfile", profile, ...(wanted !== profile ? { wanted } : {}), timestamp: now };
+  if (last.profile === profile && lastWanted === wanted && (last.plan === true) === plan) return undefined;
+  return { role: "permissionProfile", profile, ...(wanted !== profile ? { wanted } : {}), ...(plan ? { plan: true as const } : {}), timestamp: now };
 }
 
 /** The marker's line in the chat. */
 export function profileMarkerText(message: PermissionProfileMessage): string {
   const label = PROFILE_TEXT[message.profile]?.label ?? String(message.profile);
+  if (message.plan === true) return `Plan mode from here: only read-only tools run (${label}), and the agent answers with a plan to approve.`;
   if (message.wanted && message.wanted !== message.profile) {
     return `Runs from here: ${label} (${PROFILE_TEXT[message.wanted]?.label ?? message.wanted} needs a sandbox, and there is none here)`;
   }

@@ -15,6 +15,8 @@ export interface AgentBriefing {
   instructions?: { from: "chat" | "settings"; text: string };
   /** A subagent's definition's instructions (pi's appended prompt). */
   agentInstructions?: string;
+  /** Plan mode's part asking for a plan (shared/agent/plan-mode.ts), added while the chat is in Plan mode. */
+  planMode?: string;
   /** The project's context files read into the prompt (AGENTS.md, CLAUDE.md…), outermost first, with their text. */
   contextFiles: { path: string; content: string }[];
   /** Context files found but not read, one line each naming the file and why. */

@@ -24,6 +24,11 @@ export interface ChatOptions {
   profile?: PermissionProfile;
   /** Caps on what the chat, and each of its runs, may spend (budget.ts); absent: Settings' defaults for runs. */
   budget?: ChatBudget;
+  /**
+   * Plan mode (agent/plan-mode.ts): runs only read (the Read-only profile) and are asked for a plan; `profile` stays
+   * the act profile approving a plan returns to. Absent: not planning.
+   */
+  plan?: true;
 }
 
 /** Longest instructions a chat (or Settings' default) may have. */
@@ -38,7 +43,8 @@ export function chatOptionsProblem(value: unknown): string | undefined {
   for (const key of Object.keys(value)) {
     if (!(CHAT_OPTION_KEYS as ReadonlySet<string>).has(key)) return `unknown chat option ${JSON.stringify(key).slice(0, 60)}`;
   }
-  const { systemPrompt, temperature, maxTokens, mcpServers, profile, budget } = value as Record<string, unknown>;
+  const { systemPrompt, temperature, maxTokens, mcpServers, profile, budget, plan } = value as Record<string, unknown>;
+  if (plan !== undefined && plan !== true) return "plan mode must be true or absent";
   if (profile !== undefined && !isPermissionProfile(profile)) return `unknown permission profile ${JSON.stringify(profile).slice(0, 60)}`;
   if (systemPrompt !== undefined && (typeof systemPrompt !== "string" || systemPrompt.length > MAX_INSTRUCTIONS_CHARS)) {
     return `instructions must be text of at most ${MAX_INSTRUCTIONS_CHARS.toLocaleString("en-US")} characters`;
@@ -64,6 +70,7 @@ export function normalizeChatOptions(options: ChatOptions): ChatOptions {
   if (options.maxTokens !== undefined) out.maxTokens = options.maxTokens;
   if (options.mcpServers !== undefined) out.mcpServers = [...new Set(options.mcpServers)];
   if (options.profile !== undefined) out.profile = options.profile;
+  if (options.plan === true) out.plan = true;
   const budget = normalizeChatBudget(options.budget);
   if (budget) out.budget = budget;
   return out;
@@ -77,4 +84,4 @@ export function hasChatOptions(options: ChatOptions | undefined): boolean {
 const MCP_SERVER_ID = new RegExp(MCP_SERVER_ID_PATTERN);
 
 /** Every field ChatOptions has: what a chat may set, and what makes it differ from the defaults. */
-const CHAT_OPTION_KEYS: ReadonlySet<keyof ChatOptions> = new Set<keyof ChatOptions>(["systemPrompt", "temperature", "maxTokens", "mcpServers", "profile", "budget"]);
+const CHAT_OPTION_KEYS: ReadonlySet<keyof ChatOptions> = new Set<keyof ChatOptions>(["systemPrompt", "temperature", "maxTokens", "mcpServers", "profile", "budget", "plan"]);

@@ -139,9 +139,9 @@ export type ProfileVerdict =
   | { decision: "allow" }
   | { decision: "refuse"; reason: string };
 
-export function decide(profile: PermissionProfile, kind: ToolKind, sandboxed: boolean): ProfileVerdict {
+/** `label`: what a refusal calls the chat's state ("This chat is …"); Plan mode says so, under its Read-only row. */
+export function decide(profile: PermissionProfile, kind: ToolKind, sandboxed: boolean, label = PROFILE_TEXT[profile].label): ProfileVerdict {
   const decision = PROFILE_TABLE[profile][kind];
-  const label = PROFILE_TEXT[profile].label;
   switch (decision) {
     case "settings":
       return { decision: "settings" };

@@ -249,6 +249,7 @@ const ChatOptionsSchema = Type.Object(
     mcpServers: Type.Optional(Type.Array(Type.String({ pattern: MCP_SERVER_ID_PATTERN }), { maxItems: MAX_MCP_SERVERS })),
     profile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
     budget: Type.Optional(Type.Object({ chat: Type.Optional(BudgetCapsSchema), run: Type.Optional(BudgetCapsSchema) }, { additionalProperties: false })),
+    plan: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );

@@ -4,15 +4,18 @@
  */
 import type { AgentBriefing } from "../../../shared/protocol/agent-briefing";
 import { promptSections, workspacePrompt, type PromptParts } from "./system-prompt";
+import { PLAN_MODE_PROMPT } from "../../../shared/agent/plan-mode";
 
 /** What a chat's prompt is made of: the workspace prompt's parts (absent without a workspace) and the instructions. */
 export interface PromptInputs {
   /** The workspace prompt's parts; absent: the chat has no workspace, and its prompt is only its instructions. */
-  parts?: Omit<PromptParts, "instructions" | "addendum">;
+  parts?: Omit<PromptParts, "instructions" | "addendum" | "plan">;
   /** The user's instructions (the chat's own, else Settings' default) and which of the two they are. */
   instructions?: { from: "chat" | "settings"; text: string };
   /** A subagent's definition's instructions. */
   addendum?: string;
+  /** Plan mode: the prompt gains its part asking for a plan (added, never in the coding prompt's place). */
+  plan?: boolean;
   /** Context files found but not read (the workspace's own report). */
   contextSkipped?: readonly string[];
 }
@@ -22,8 +25,11 @@ export interface PromptInputs {
  * (never in their place) and a subagent's appended; without one, a subagent's instructions, else the user's, else none.
  */
 export function chatPrompt(inputs: PromptInputs): string {
-  if (!inputs.parts) return inputs.addendum ?? inputs.instructions?.text ?? "";
-  return workspacePrompt({ ...inputs.parts, instructions: inputs.instructions?.text, addendum: inputs.addendum });
+  if (!inputs.parts) {
+    const own = inputs.addendum ?? inputs.instructions?.text ?? "";
+    return inputs.plan ? [own, `<plan_mode>\n${PLAN_MODE_PROMPT}\n</plan_mode>`].filter(Boolean).join("\n\n") : own;
+  }
+  return workspacePrompt({ ...inputs.parts, instructions: inputs.instructions?.text, addendum: inputs.addendum, ...(inputs.plan ? { plan: true } : {}) });
 }
 
 /** The prompt and its parts, for the page's "What the agent was told". */
@@ -38,6 +44,7 @@ export function agentBriefing(inputs: PromptInputs): AgentBriefing {
     ...(sections ? { base: [sections.preamble, sections.tools, sections.rules].filter(Boolean).join("\n\n") } : {}),
     ...(instructions ? { instructions } : {}),
     ...(agentInstructions ? { agentInstructions } : {}),
+    ...(inputs.plan ? { planMode: PLAN_MODE_PROMPT } : {}),
     contextFiles: (parts?.contextFiles ?? []).map(({ path, content }) => ({ path, content })),
     contextSkipped: [...(inputs.contextSkipped ?? [])],
     skills: (parts?.skills ?? []).map(({ name, description, location }) => ({ name, description, location })),

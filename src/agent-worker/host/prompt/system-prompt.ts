@@ -13,6 +13,7 @@
  */
 import type { ContextFile } from "../workspace/workspace-context";
 import { skillsSection, type ListedSkill } from "./skills-prompt";
+import { PLAN_MODE_PROMPT } from "../../../shared/agent/plan-mode";
 
 export interface PromptParts {
   /** The user's instructions (the chat's own, else Settings' default), added after the rules; absent or empty: none. */
@@ -25,6 +26,8 @@ export interface PromptParts {
   tools: { name: string; snippet?: string; guidelines?: readonly string[] }[];
   /** Text appended to the prompt (pi's `--append-system-prompt`, which its subagents get their agent's body through). */
   addendum?: string;
+  /** Plan mode (shared/agent/plan-mode.ts): a `plan_mode` section after the rules asks for a plan. */
+  plan?: boolean;
   workspace: string;
   contextFiles: ContextFile[];
   /** The skills main listed (skills-prompt.ts); absent or empty: no skills section. */
@@ -48,6 +51,7 @@ type Section = readonly [name: string, content: (parts: PromptParts) => string |
 const SECTIONS: readonly Section[] = [
   ["tools", (parts) => toolList(parts.tools)],
   ["rules", (parts) => rules(parts.tools)],
+  ["plan_mode", (parts) => (parts.plan ? PLAN_MODE_PROMPT : undefined)],
   ["user_instructions", (parts) => parts.instructions?.trim() || undefined],
   ["addendum", (parts) => parts.addendum?.trim() || undefined],
   ["project_context", (parts) => projectContext(parts.contextFiles)],

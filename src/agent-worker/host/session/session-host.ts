@@ -87,6 +87,7 @@ import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/
 import { decide, effectiveProfile, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
 import { sessionProfile } from "./session-profile";
 import { profileMarker } from "../../../shared/agent/profile-marker";
+import { inPlanMode, PLAN_REFUSAL_LABEL } from "../../../shared/agent/plan-mode";
 
 
 /**
@@ -114,8 +115,8 @@ function workspaceSetup(
 }
 
 /** The profile a session asks for (see SessionHost.chosenProfile). */
-function chosenProfile(options: WorkerInitOptions, own: PermissionProfile | undefined, settings: WorkerSettings = options.settings): PermissionProfile {
-  return sessionProfile(options.subagent, own, settings);
+function chosenProfile(options: WorkerInitOptions, own: ChatOptions | undefined, settings: WorkerSettings = options.settings): PermissionProfile {
+  return sessionProfile(options.subagent, own?.profile, settings, inPlanMode(own));
 }
 
 type NetworkQuestion = Parameters<NonNullable<WorkspaceSetup["askNetwork"]>>[0];
@@ -258,7 +259,8 @@ export class SessionHost {
       {
         profile: async (tool) => {
           const { profile, sandboxed } = await this.profileNow();
-          return decide(profile, toolKind(tool, this.mcp.readOnly(tool)), sandboxed);
+          const label = inPlanMode(this.chatOptions) ? PLAN_REFUSAL_LABEL : undefined;
+          return decide(profile, toolKind(tool, this.mcp.readOnly(tool)), sandboxed, label);
         },
         policy: (tool) => this.policy(tool),
         describe: (tool, args) => this.describeCall(tool, args),
@@ -458,7 +460,7 @@ export class SessionHost {
       projectHosts: () => created?.approvals.projectHosts() ?? [],
       askNetwork: async (request) => (created ? created.askNetwork(request) : { allow: false, reason: "the chat is still opening" }),
     };
-    const readOnlyCommands = () => (created ? created.chosenProfile() : chosenProfile(options, loaded.chatOptions?.profile)) === "read-only";
+    const readOnlyCommands = () => (created ? created.chosenProfile() : chosenProfile(options, loaded.chatOptions)) === "read-only";
     const [resolved, workspace] = await Promise.all([
       loaded.model ? resolve(loaded.model) : defaultModel,
       options.workspace
@@ -771,7 +773,7 @@ export class SessionHost {
    * launch's (its parent's, narrowed by its definition), and its own window may only narrow it.
    */
   chosenProfile(): PermissionProfile {
-    return chosenProfile(this.options, this.chatOptions.profile, this.settings);
+    return chosenProfile(this.options, this.chatOptions, this.settings);
   }
 
   /** The profile calls are decided under now, and whether commands run in a sandbox (see effectiveProfile). */
@@ -790,7 +792,7 @@ export class SessionHost {
   private async recordProfile(): Promise<void> {
     if (this.agent.state.isStreaming) return;
     const { profile, wanted } = await this.profileNow();
-    const marker = profileMarker(this.agent.state.messages, profile, wanted);
+    const marker = profileMarker(this.agent.state.messages, profile, wanted, Date.now(), inPlanMode(this.chatOptions));
     if (!marker || this.agent.state.isStreaming) return;
     this.agent.appendMessage(marker);
     await this.journal.record({ t: "message", message: marker });
@@ -994,6 +996,7 @@ export class SessionHost {
     return {
       ...(custom !== undefined ? { instructions: { from: this.chatOptions.systemPrompt?.trim() ? "chat" as const : "settings" as const, text: custom } } : {}),
       ...(addendum !== undefined ? { addendum } : {}),
+      ...(inPlanMode(this.chatOptions) ? { plan: true } : {}),
       ...(workspace ? {
         parts: {
           tools: this.tools().map((t) => {

@@ -46,7 +46,7 @@ export function AgentBriefingDialog({ load, onClose }: AgentBriefingDialogProps)
 }
 
 function BriefingParts({ briefing }: { briefing: AgentBriefing }) {
-  const { base, instructions, agentInstructions, contextFiles, contextSkipped, skills, workspace, systemPrompt } = briefing;
+  const { base, instructions, agentInstructions, planMode, contextFiles, contextSkipped, skills, workspace, systemPrompt } = briefing;
   return (
     <div className="briefing-body">
       <p className="muted briefing-intro">
@@ -59,6 +59,13 @@ function BriefingParts({ briefing }: { briefing: AgentBriefing }) {
           <h3 className="briefing-title">Paddock's instructions for working in the folder</h3>
           <p className="muted briefing-note">The agent's tools, and the rules: stay in the folder, respect a denied call.</p>
           <pre className="briefing-text briefing-text-short">{base}</pre>
+        </section>
+      ) : null}
+      {planMode ? (
+        <section className="briefing-part" aria-label="Plan mode" data-testid="briefing-plan">
+          <h3 className="briefing-title">Plan mode</h3>
+          <p className="muted briefing-note">Added while the chat is in Plan mode (Shift+Tab in the message box), after Paddock's rules.</p>
+          <pre className="briefing-text">{planMode}</pre>
         </section>
       ) : null}
       <section className="briefing-part" aria-label="Your instructions" data-testid="briefing-instructions">

@@ -56,6 +56,11 @@ interface ComposerProps {
    * the `/` menu and resources in the `@` menu, as only their tools are the agent's.
    */
   mcpServers?: readonly string[];
+  /**
+   * The chat's mode (agent/plan-mode.ts), shown beside the box: Plan, or the act profile's name. Shift+Tab in the box
+   * (or the chip) cycles it; absent: no modes offered.
+   */
+  mode?: { plan: boolean; label: string; onCycle(): void };
 }
 
 /**
@@ -65,7 +70,7 @@ interface ComposerProps {
  * is shown above the box. Files come by paste, drop or the paperclip's picker.
  */
 export const Composer = memo(function Composer(props: ComposerProps) {
-  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles, mcpServers } = props;
+  const { running, blockedReason, onSend, onSteer, onFollowUp, onStop, focusKey, imagesRefusal, sessionId, workspace, draftFiles, onOpenSettings, noModel, workspaceFiles, mcpServers, mode } = props;
   const { app } = useServices();
   const drafts = draftCacheFor(app);
   const [held] = useState(() => (sessionId ? drafts.cached(sessionId) : undefined));
@@ -377,6 +382,10 @@ export const Composer = memo(function Composer(props: ComposerProps) {
     // Esc is left to bubble: the chat view handles it wherever the focus is.
     if (intent === "none" || intent === "newline" || intent === "escape") return;
     e.preventDefault();
+    if (intent === "cycle-mode") {
+      mode?.onCycle();
+      return;
+    }
     submit(intent);
   };
 
@@ -479,6 +488,8 @@ export const Composer = memo(function Composer(props: ComposerProps) {
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           aria-describedby="composer-hint"
+          // Shift+Tab here switches the chat's mode (as in Claude Code); Tab moves on to the chip, which does the same.
+          aria-keyshortcuts={mode ? "Shift+Tab" : undefined}
           // A textbox that controls the `/` menu (a textarea may not be a combobox): the highlighted row is its active
           // descendant, so screen readers follow the arrows while the focus stays here.
           aria-autocomplete="list"
@@ -507,9 +518,16 @@ export const Composer = memo(function Composer(props: ComposerProps) {
         </div>
       </div>
       <div id="composer-hint" className="composer-hint">
+        {mode ? (
+          <button type="button" className={`composer-mode${mode.plan ? " composer-mode-plan" : ""}`} data-testid="composer-mode"
+            onClick={mode.onCycle} aria-label={`Mode: ${mode.label}. Shift+Tab switches`}
+            title={mode.plan ? "Plan mode: the agent only reads and answers with a plan to approve (Shift+Tab leaves it)" : "Shift+Tab: Plan mode, where the agent only reads and proposes a plan first"}>
+            {mode.plan ? "Plan mode" : mode.label}
+          </button>
+        ) : null}
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : `Enter to send · Shift+Enter for a new line · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
+          : `Enter to send · Shift+Enter for a new line${mode ? (mode.plan ? " · Shift+Tab leaves Plan mode" : " · Shift+Tab for Plan mode") : ""} · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
       </div>
     </div>
   );

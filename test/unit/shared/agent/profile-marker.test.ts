@@ -24,4 +24,14 @@ describe("the profile marker", () => {
     expect(profileMarker([user, marker!], "ask", "sandboxed-auto")).toBeUndefined();
     expect(profileMarkerText({ role: "permissionProfile", profile: "edits", timestamp: 1 })).toMatch(/^Runs from here: Edits allowed\. Writes and edits/);
   });
+
+  it("a planning run's marker says so; entering or leaving Plan mode is a change", () => {
+    const planning = profileMarker([user], "read-only", "read-only", 3, true);
+    expect(planning).toEqual({ role: "permissionProfile", profile: "read-only", plan: true, timestamp: 3 });
+    expect(latestProfile([user, planning!])).toEqual({ profile: "read-only", plan: true });
+    expect(profileMarker([user, planning!], "read-only", "read-only", 4, true)).toBeUndefined();
+    // Read-only chosen as the act profile, after planning: a marker without `plan`.
+    expect(profileMarker([user, planning!], "read-only", "read-only", 4)).toEqual({ role: "permissionProfile", profile: "read-only", timestamp: 4 });
+    expect(profileMarkerText(planning!)).toMatch(/^Plan mode from here/);
+  });
 });

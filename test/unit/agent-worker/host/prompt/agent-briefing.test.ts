@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { agentBriefing, chatPrompt, type PromptInputs } from "../../../../../src/agent-worker/host/prompt/agent-briefing";
 import { PADDOCK_PREAMBLE } from "../../../../../src/agent-worker/host/prompt/system-prompt";
+import { PLAN_MODE_PROMPT } from "../../../../../src/shared/agent/plan-mode";
 
 const parts: NonNullable<PromptInputs["parts"]> = {
   tools: [{ name: "read", snippet: "Read file contents" }, { name: "bash", snippet: "Execute bash commands" }],
@@ -53,5 +54,23 @@ describe("agentBriefing", () => {
     expect(briefing.agentInstructions).toBe("You review diffs.");
     expect(briefing.systemPrompt).toContain("<addendum>\nYou review diffs.\n</addendum>");
     expect(chatPrompt({ addendum: "You review diffs." })).toBe("You review diffs.");
+  });
+
+  it("Plan mode adds its part after the rules, never in the coding prompt's place; only in Plan mode", () => {
+    const inputs: PromptInputs = { parts, instructions: { from: "chat", text: "Be brief." } };
+    const acting = agentBriefing(inputs);
+    expect(acting.planMode).toBeUndefined();
+    expect(acting.systemPrompt).not.toContain("<plan_mode>");
+    const planning = agentBriefing({ ...inputs, plan: true });
+    expect(planning.planMode).toBe(PLAN_MODE_PROMPT);
+    const prompt = planning.systemPrompt;
+    expect(prompt).toBe(chatPrompt({ ...inputs, plan: true }));
+    expect(prompt).toContain(`<plan_mode>\n${PLAN_MODE_PROMPT}\n</plan_mode>`);
+    expect(prompt.startsWith(PADDOCK_PREAMBLE)).toBe(true);
+    expect(prompt.indexOf("<rules>")).toBeLessThan(prompt.indexOf("<plan_mode>"));
+    expect(prompt.indexOf("<plan_mode>")).toBeLessThan(prompt.indexOf("<user_instructions>"));
+    expect(prompt.replace(`\n\n<plan_mode>\n${PLAN_MODE_PROMPT}\n</plan_mode>`, "")).toBe(acting.systemPrompt);
+    // Without a workspace: the chat's own prompt, then the plan part.
+    expect(chatPrompt({ instructions: { from: "chat", text: "Be brief." }, plan: true })).toBe(`Be brief.\n\n<plan_mode>\n${PLAN_MODE_PROMPT}\n</plan_mode>`);
   });
 });

@@ -21,4 +21,11 @@ describe("the profile a session asks for", () => {
     // A launch kept before profiles: Ask, not Settings' (possibly wider) default.
     expect(sessionProfile({}, undefined, { defaultProfile: "sandboxed-auto" })).toBe("ask");
   });
+
+  it("Plan mode: Read-only, whatever the act profile; a subagent's own Plan mode only narrows it", () => {
+    for (const own of [...PERMISSION_PROFILES, undefined]) {
+      expect(sessionProfile(undefined, own, { defaultProfile: "sandboxed-auto" }, true)).toBe("read-only");
+      expect(sessionProfile({ profile: "sandboxed-auto" }, own, {}, true)).toBe("read-only");
+    }
+  });
 });

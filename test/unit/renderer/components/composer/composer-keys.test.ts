@@ -23,4 +23,13 @@ describe("composerIntent", () => {
     expect(composerIntent(key("Enter", { isComposing: true }), false)).toBe("none");
     expect(composerIntent(key("a"), false)).toBe("none");
   });
+
+  it("Shift+Tab cycles the chat's mode, idle or running; Tab alone and with other keys is left to the page", () => {
+    for (const running of [false, true]) {
+      expect(composerIntent(key("Tab", { shiftKey: true }), running)).toBe("cycle-mode");
+      expect(composerIntent(key("Tab"), running)).toBe("none");
+      expect(composerIntent(key("Tab", { shiftKey: true, ctrlKey: true }), running)).toBe("none");
+      expect(composerIntent(key("Tab", { shiftKey: true, isComposing: true }), running)).toBe("none");
+    }
+  });
 });
