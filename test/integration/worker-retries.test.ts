@@ -61,6 +61,7 @@ async function chat(): Promise<{ id: string; client: SessionClient; waits: Retry
 const settled = (client: SessionClient, timeoutMs = 15_000) => waitForView(client, (v) => !v.state.isStreaming && v.retry === undefined, timeoutMs);
 const roles = (client: SessionClient) => client.mirror.getView().state.messages.map((m) => `${m.role}${m.role === "assistant" ? `:${m.stopReason}` : ""}`);
 /** What main was told of the chat, consecutive repeats merged: "running", then how the run ended. */
+/** What main heard of the chat (its status reports arrive on the control channel, apart from the page's events: polled for). */
 const told = (id: string) =>
   statuses
     .filter((s) => s.sessionId === id)
@@ -91,7 +92,7 @@ describe("automatic retries, through real workers", () => {
     expect((await transcript(id)).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(events.some((e) => e.type === "attention" && e.sessionId === id && e.reason === "failed")).toBe(false);
     // Main heard of the chat working until the answer, never of it ending in between.
-    expect(told(id)).toEqual(["running", "done"]);
+    await expect.poll(() => told(id)).toEqual(["running", "done"]);
   });
 
   it("503 more times than the limit: one error, after the limit's retries", async () => {
@@ -108,7 +109,7 @@ describe("automatic retries, through real workers", () => {
       expect(roles(client)).toEqual(["user", "assistant:error"]);
       expect(client.mirror.getView().state.messages[1]).toMatchObject({ errorMessage: "503 Service Unavailable. Retry after 0.2 s. Paddock retried 2 times." });
       expect((await transcript(id)).messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-      expect(told(id)).toEqual(["running", "failed"]);
+      await expect.poll(() => told(id)).toEqual(["running", "failed"]);
     } finally {
       await core.service.updateSettings({ abort: { retryAttempts: 3 } });
     }
@@ -145,6 +146,6 @@ describe("automatic retries, through real workers", () => {
     expect(roles(client)).toEqual(["user", "assistant:aborted"]);
     expect(server.requests.length - before).toBe(1);
     expect((await transcript(id)).messages.map((m) => (m.role === "assistant" ? m.stopReason : m.role))).toEqual(["user", "aborted"]);
-    expect(told(id)).toEqual(["running", "aborted"]);
+    await expect.poll(() => told(id)).toEqual(["running", "aborted"]);
   });
 });
