@@ -100,7 +100,8 @@ describe("the permission profile picker", () => {
     expect(await select.inputValue()).toBe("ask");
     await select.selectOption("read-only");
     await poll(async () => (await rig.host.call<Settings>("getSettings")).tools.defaultProfile).toBe("read-only");
-    expect(await page.locator("#settings-section-tools").innerText()).toMatch(/Permissions of new chats[\s\S]*Only reads/);
+    // Main has it; the page hears of it by its settings event, a moment later.
+    await poll(() => page.locator("#settings-section-tools").innerText()).toMatch(/Permissions of new chats[\s\S]*Only reads/);
     await shot(page, "profile-settings-default");
     await page.close();
 
