@@ -57,6 +57,13 @@ describe("a chat's budget", () => {
     const notices = (await page.locator(".notice").allTextContents()).join("\n");
     expect(notices).toContain("80% of the run's 1k-token budget used: 1 tool call, cost unknown");
     expect(notices).toContain("Stopped at the 1k-token budget: 2 tool calls, cost unknown");
+    // Both are warnings, not errors: amber with a triangle, a status the screen reader reads without interrupting.
+    for (const text of ["80% of the run's 1k-token budget used", "Stopped at the 1k-token budget"]) {
+      const notice = page.locator(".notice").filter({ hasText: text });
+      expect(await notice.getAttribute("data-level")).toBe("warning");
+      expect(await notice.getAttribute("role")).toBe("status");
+      expect(await notice.getByRole("img", { name: "Warning:" }).count()).toBe(1);
+    }
     await shot(page, "budgets-stopped");
 
     // The dialog says what was spent, cost unknown (never $0.00), with the caps as set.

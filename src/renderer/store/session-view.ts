@@ -3,7 +3,7 @@ import type { AgentMessage } from "../../shared/agent/types";
 import type { AgentStateData } from "../../shared/agent/state";
 import type { ToolRuns } from "../../shared/agent/tool-runs";
 import type { ModelRef } from "../../shared/protocol/app-api";
-import type { ApprovalRequest, PageSessionMethod, SessionApi, SessionMethod, WorkspaceInfo } from "../../shared/protocol/session-protocol";
+import type { ApprovalRequest, NoticeKind, PageSessionMethod, SessionApi, SessionMethod, WorkspaceInfo } from "../../shared/protocol/session-protocol";
 import type { ChatOptions } from "../../shared/protocol/chat-options";
 import type { HeldMessage } from "../../shared/protocol/held-messages";
 import type { RetryWait } from "../../shared/protocol/retry-wait";
@@ -19,7 +19,7 @@ export type ConnectionStatus = "connecting" | "ready" | "reconnecting" | "offlin
 /** A notice the chat shows once, e.g. after the worker process died and was restarted. */
 export interface SessionNotice {
   readonly id: number;
-  readonly kind: "worker-restarted" | "error";
+  readonly kind: NoticeKind;
   readonly text: string;
   /** A model the chat names that is gone: the page offers the closest one it lists ("Use …"). */
   readonly model?: ModelRef;

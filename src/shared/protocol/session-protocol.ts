@@ -155,7 +155,14 @@ export type SessionStreamItem =
   /** The chat's budget meter (budget-meter.ts): its caps and spend now; absent: no caps. */
   | { k: "budget"; meter?: BudgetMeter }
   /** Something the user should be told, e.g. the worker was restarted after a crash. */
-  | { k: "notice"; kind: "worker-restarted" | "error"; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
+  | { k: "notice"; kind: NoticeKind; text: string; /** A model that is gone, which the notice is about. */ model?: ModelRef };
+
+/**
+ * What a chat's notice is, which decides how it shows: `error`, something failed (a transcript write, a summary);
+ * `warning`, nothing failed but the user should know (80 % of a budget used, a run stopped at its budget, tools left
+ * out, the workspace's checkpoints off); `worker-restarted`, the agent's process restarted after it ended (a warning).
+ */
+export type NoticeKind = "worker-restarted" | "warning" | "error";
 
 /**
  * Numbered per connection's worker: 1, 2, 3... A connection always ends with its worker process, and a new

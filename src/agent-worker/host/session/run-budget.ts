@@ -49,8 +49,8 @@ export interface RunBudgetHost {
   caps(): ChatBudget;
   /** Ends the run as Stop does. */
   stop(): void;
-  /** Tells the chat (a warning, the stop). */
-  notice(text: string): void;
+  /** Tells the chat: 80 % of a cap used, a stop at a cap (both warnings: nothing failed, the user's limit held). */
+  notice(text: string, kind: "warning"): void;
   /** The meter changed: the mirrors are told. */
   shown(meter: BudgetMeter | undefined): void;
   /** Appends to the transcript; resolves once written. */
@@ -253,7 +253,7 @@ export class RunBudget {
       const key = `${scope}:${kind}`;
       if (this.warned.has(key)) continue;
       this.warned.add(key);
-      this.host.notice(budgetWarningText(caps!, kind, spend, scope));
+      this.host.notice(budgetWarningText(caps!, kind, spend, scope), "warning");
     }
   }
 
@@ -276,6 +276,6 @@ export class RunBudget {
       await this.host.journal({ t: "drop", count: 1 });
       await this.host.journal({ t: "message", message: said });
     }
-    this.host.notice(stopped.text);
+    this.host.notice(stopped.text, "warning");
   }
 }

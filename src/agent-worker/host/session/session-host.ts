@@ -331,7 +331,8 @@ export class SessionHost {
             userMessageIndexes: () => this.agent.state.messages.flatMap((m, i) => (m.role === "user" ? [i] : [])),
             journal: (checkpoint) => this.journal.record({ t: "workspace-checkpoint", ...checkpoint }),
             off: (text) => {
-              this.mirrors.push({ k: "notice", kind: "error", text });
+              // Recording stopped, the chat goes on: a warning.
+              this.mirrors.push({ k: "notice", kind: "warning", text });
               if (this.workspace) this.mirrors.push({ k: "workspace", workspace: this.workspaceInfo(this.workspace) });
             },
           },
@@ -422,7 +423,7 @@ export class SessionHost {
           agent: () => this.agent,
           caps: () => this.budgetCaps(),
           stop: () => void this.api.abort(),
-          notice: (text) => this.mirrors.push({ k: "notice", kind: "error", text }),
+          notice: (text, kind) => this.mirrors.push({ k: "notice", kind, text }),
           shown: (meter) => this.mirrors.push({ k: "budget", ...(meter ? { meter } : {}) }),
           journal: (record) => this.journal.record(record),
         });
@@ -860,7 +861,7 @@ export class SessionHost {
     const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
     if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
       // Called once before the forwarder exists (the Agent's first tool list).
-      this.mirrors.push({ k: "notice", kind: "error", text: mcpToolsLeftOutText(leftOut) });
+      this.mirrors.push({ k: "notice", kind: "warning", text: mcpToolsLeftOutText(leftOut) });
     }
     this.mcpToolsLeftOut = leftOut;
     return tools;

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, type ReactNode } from "react";
 import { noticeCount } from "./notice-groups";
+import { ErrorIcon, WarningIcon } from "./icons";
 import { noticePlacement } from "./notice-placement";
 
 interface NoticeBannerProps {
@@ -12,10 +13,15 @@ interface NoticeBannerProps {
   count?: number;
 }
 
-/** A one-time message from the app or the session (settings restored, worker restarted...). */
+/**
+ * A one-time message from the app or the session (settings restored, worker restarted...). A warning (amber, a
+ * triangle) is a status the screen reader reads when it can; only an error (red, a circle) interrupts, as an alert.
+ */
 export function NoticeBanner({ level, text, onDismiss, action, count = 1 }: NoticeBannerProps) {
   return (
-    <div className={`notice notice-${level}`} data-testid="notice" data-count={count} role={level === "error" ? "alert" : "status"}>
+    <div className={`notice notice-${level}`} data-testid="notice" data-level={level} data-count={count} role={level === "error" ? "alert" : "status"}>
+      {level === "warning" ? <span className="notice-icon" aria-label="Warning:" role="img"><WarningIcon /></span>
+        : level === "error" ? <span className="notice-icon" aria-label="Error:" role="img"><ErrorIcon /></span> : null}
       <span className="notice-text">{text}</span>
       {count > 1 ? <span className="notice-count" data-testid="notice-count" aria-label={`${count} times`}>{noticeCount(count)}</span> : null}
       {action ? <button type="button" className="btn btn-secondary notice-action" data-testid={action.testId} onClick={action.onClick}>{action.label}</button> : null}

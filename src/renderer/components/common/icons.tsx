@@ -42,4 +42,7 @@ export const ContinueIcon = () => <Icon><path d="M6 5l8 7-8 7M14 5l6 7-6 7" /></
 /** An arrow turning back: rewind a message's files or chat. */
 export const RewindIcon = () => <Icon><path d="M3 12a9 9 0 1 0 3-6.7L3 8" /><path d="M3 3v5h5" /></Icon>;
 /** A budget: a gauge with its needle. */
+/** A notice's severity: a warning's triangle, an error's circle (NoticeBanner). */
+export const WarningIcon = () => <Icon><path d="M10.3 4.1L2.6 17.5A2 2 0 0 0 4.3 20.5h15.4a2 2 0 0 0 1.7-3L13.7 4.1a2 2 0 0 0-3.4 0z" /><path d="M12 9.5v4M12 17h0" /></Icon>;
+export const ErrorIcon = () => <Icon><circle cx="12" cy="12" r="9" /><path d="M12 7.5v5.5M12 16.5h0" /></Icon>;
 export const GaugeIcon = () => <Icon><path d="M4 17a8 8 0 1 1 16 0" /><path d="M12 17l4-5" /><circle cx="12" cy="17" r="1" /></Icon>;

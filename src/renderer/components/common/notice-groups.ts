@@ -28,6 +28,11 @@ export function groupNotices<T>(notices: readonly T[], sameAs: (notice: T) => st
   return [...groups.values()];
 }
 
+/** How a chat's notice shows (NoticeBanner's level): a failure as an error, the rest as warnings (amber, role=status). */
+export function noticeLevel(kind: "worker-restarted" | "warning" | "error"): "warning" | "error" {
+  return kind === "error" ? "error" : "warning";
+}
+
 /** The count beside a merged notice: "×3" (nothing for one). */
 export function noticeCount(count: number): string {
   return count > 1 ? `×${count}` : "";

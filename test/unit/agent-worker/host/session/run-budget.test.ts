@@ -75,6 +75,7 @@ function fakeClock() {
 function session(responses: FauxResponseStep[], budget: ChatBudget, options: { tools?: AgentTool<any>[]; clock?: BudgetClock } = {}) {
   const journal: TranscriptRecord[] = [];
   const notices: string[] = [];
+  const kinds: string[] = [];
   const meters: (BudgetMeter | undefined)[] = [];
   let caps = budget;
   let runBudget: RunBudget | undefined;
@@ -89,7 +90,10 @@ function session(responses: FauxResponseStep[], budget: ChatBudget, options: { t
     agent: () => agent,
     caps: () => caps,
     stop: () => agent.abort(),
-    notice: (text) => notices.push(text),
+    notice: (text, kind) => {
+      notices.push(text);
+      kinds.push(kind);
+    },
     shown: (meter) => meters.push(meter),
     journal: async (record) => void journal.push(record),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -99,7 +103,7 @@ function session(responses: FauxResponseStep[], budget: ChatBudget, options: { t
     await agent.waitForIdle();
   };
   const last = () => agent.state.messages.at(-1) as AssistantMessage;
-  return { agent, budget: runBudget, journal, notices, meters, run, last, setCaps: (next: ChatBudget) => (caps = next) };
+  return { agent, budget: runBudget, journal, notices, kinds, meters, run, last, setCaps: (next: ChatBudget) => (caps = next) };
 }
 
 const stoppedTexts = (journal: TranscriptRecord[]) =>
@@ -107,13 +111,15 @@ const stoppedTexts = (journal: TranscriptRecord[]) =>
 
 describe("run budgets", () => {
   it("a token cap stops the run at the reply that reaches it: the stopped reply says why, journaled", async () => {
-    const { run, last, journal, notices, agent } = session([callEcho(400, 0.01), callEcho(400, 0.01), callEcho(400, 0.01), answer(10, 0)], { run: { tokens: 1000 } });
+    const { run, last, journal, notices, kinds, agent } = session([callEcho(400, 0.01), callEcho(400, 0.01), callEcho(400, 0.01), answer(10, 0)], { run: { tokens: 1000 } });
     await run();
     expect(last()).toMatchObject({ stopReason: "aborted", errorMessage: "Stopped at the 1k-token budget: 2 tool calls, $0.03" });
     expect(stoppedTexts(journal)).toEqual(["Stopped at the 1k-token budget: 2 tool calls, $0.03"]);
     expect(journal[0]).toEqual({ t: "drop", count: 1 });
     // Warned once on the way (800 of 1,000), then told of the stop.
     expect(notices).toEqual(["80% of the run's 1k-token budget used: 1 tool call, $0.02", "Stopped at the 1k-token budget: 2 tool calls, $0.03"]);
+    // Both are warnings (amber, role=status): nothing failed, the user's limit held.
+    expect(kinds).toEqual(["warning", "warning"]);
     // The third reply's call ended as stopped, and the run with the stopped reply, before the model was asked again.
     expect(agent.state.messages.map((m) => (m.role === "toolResult" ? `tool:${m.isError ? "stopped" : "ok"}` : m.role))).toEqual([
       "user", "assistant", "tool:ok", "assistant", "tool:ok", "assistant", "tool:stopped", "assistant",

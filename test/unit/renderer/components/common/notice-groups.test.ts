@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupNotices, noticeCount } from "../../../../../src/renderer/components/common/notice-groups";
+import { groupNotices, noticeCount, noticeLevel } from "../../../../../src/renderer/components/common/notice-groups";
 
 const notice = (id: number, text: string, level = "warning") => ({ id, text, level });
 const same = (n: { text: string; level: string }) => `${n.level}\u0000${n.text}`;
@@ -16,5 +16,13 @@ describe("identical notices merge", () => {
     const groups = groupNotices([notice(1, "Saved", "info"), notice(2, "Saved", "error"), notice(3, "saved", "info")], same);
     expect(groups.map((g) => g.count)).toEqual([1, 1, 1]);
     expect(groupNotices([], same)).toEqual([]);
+  });
+});
+
+describe("noticeLevel", () => {
+  it("only a failure shows as an error; a warning and a restarted worker show as warnings", () => {
+    expect(noticeLevel("error")).toBe("error");
+    expect(noticeLevel("warning")).toBe("warning");
+    expect(noticeLevel("worker-restarted")).toBe("warning");
   });
 });
