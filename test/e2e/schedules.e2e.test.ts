@@ -1,10 +1,16 @@
 /**
  * Schedules in the browser host with real workers (issue 27 §4): "Schedule…" in the sidebar opens the editor (the
  * next three occurrences as the user types, a bad cron expression said in words), the Scheduled section lists the
- * schedule, Run now runs it in the background as a new chat with the reply, and its last result links to that chat.
- * Screenshots go to test-results/screens/schedules-*.png.
+ * schedule, Run now runs it in the background as a new chat with the reply, and its last result links to that chat;
+ * a schedule's switch pauses it (muted, "Paused", no next run) and turns it on again; a run that wrote a file links
+ * to its Changes, which opens the chat's Changes panel on that run. Screenshots go to test-results/screens/schedules-*.png.
  */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Schedule } from "../../src/shared/schedules/schedule";
+import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { Browser } from "playwright-core";
 import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
@@ -19,7 +25,25 @@ beforeAll(async () => {
   ({ browser, host } = rig);
 });
 
-afterAll(() => rig?.close());
+const folders: string[] = [];
+afterAll(async () => {
+  await rig?.close();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+const schedule = (overrides: Partial<Schedule>): Schedule => ({
+  id: "s",
+  name: "",
+  prompt: "Go",
+  workspace: "",
+  profile: "read-only",
+  budget: {},
+  when: { kind: "daily", time: "09:00" },
+  target: "new-chat",
+  missed: "skip",
+  enabled: true,
+  ...overrides,
+});
 
 describe("schedules", () => {
   it("made in the editor, listed in the sidebar, run now in the background as a chat the list links to", async () => {
@@ -73,4 +97,55 @@ describe("schedules", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("a switch pauses a schedule and turns it on again; a run that changed files links to its Changes", async () => {
+    const { page, problems } = await openChat(browser, host);
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), "paddock-e2e-schedules-")));
+    folders.push(folder);
+    writeFileSync(join(folder, "README.md"), "# Notes\n");
+    const write = turnDirective({ toolCalls: [{ id: "w1", name: "write", arguments: { path: "notes/today.md", content: "- tidy\n- file\n- ship\n" } }] });
+    await host.call("saveSchedule", schedule({ id: "tidy", name: "Tidy the notes", workspace: folder, profile: "edits", prompt: `Tidy the notes ${write}` }));
+    await host.call("saveSchedule", schedule({ id: "weekly", name: "Weekly report", when: { kind: "weekdays", time: "17:30" } }));
+
+    const item = (name: string) => page.getByTestId("scheduled-item").filter({ hasText: name });
+    const weekly = item("Weekly report");
+    await weekly.waitFor();
+    const toggle = page.getByRole("switch", { name: "Run “Weekly report” on its schedule" });
+    expect(await toggle.getAttribute("aria-checked")).toBe("true");
+    expect(await weekly.getByTestId("scheduled-when").textContent()).toMatch(/^Weekdays at 17:30 · next /);
+    await toggle.click();
+    await poll(() => toggle.getAttribute("aria-checked")).toBe("false");
+    expect(await weekly.getByTestId("scheduled-when").textContent()).toBe("Weekdays at 17:30 · Paused");
+    expect(await weekly.getAttribute("data-enabled")).toBe("false");
+    // Main has it off, and says no next run.
+    const listed = await host.call<{ schedule: Schedule; next?: number }[]>("listSchedules");
+    expect(listed.find((v) => v.schedule.id === "weekly")).toMatchObject({ schedule: { enabled: false } });
+    expect(listed.find((v) => v.schedule.id === "weekly")?.next).toBeUndefined();
+
+    const tidy = item("Tidy the notes");
+    await tidy.getByTestId("scheduled-run-now").click();
+    const changesLink = tidy.getByTestId("scheduled-changes");
+    await changesLink.waitFor({ timeout: 20_000 });
+    expect(await changesLink.textContent()).toBe("1 file changed");
+    expect(await tidy.getByTestId("scheduled-last").textContent()).toMatch(/^Finished · cost unknown · open chat · 1 file changed/);
+    await page.getByTestId("scheduled").scrollIntoViewIfNeeded();
+    await shot(page, "schedules-sidebar-paused-and-changes");
+
+    // The link opens the run's chat with its Changes panel on that run.
+    await changesLink.click();
+    const panel = page.getByTestId("changes-panel");
+    await panel.waitFor();
+    await poll(() => panel.locator('[data-testid^="changed-file-"]').allTextContents()).toEqual([expect.stringContaining("notes/today.md")]);
+    const since = page.getByTestId("changes-since");
+    expect(await since.locator("option:checked").textContent()).toBe("This scheduled run");
+    expect(await page.locator("[data-testid=message-user]").first().textContent()).toContain("Tidy the notes");
+    await shot(page, "schedules-run-changes");
+
+    // On again: a next run, not muted.
+    await page.keyboard.press("Escape");
+    await toggle.click();
+    await poll(() => weekly.getByTestId("scheduled-when").textContent()).toMatch(/^Weekdays at 17:30 · next /);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

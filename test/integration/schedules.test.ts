@@ -3,10 +3,10 @@
  * moves: a due occurrence makes a chat with the reply under the schedule's contract, an overlapping one is skipped,
  * and one missed while Paddock was closed runs once at the next start.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import type { Core } from "../../src/main/broker/core";
 import type { Schedule, ScheduleView } from "../../src/shared/schedules/schedule";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
@@ -103,6 +103,29 @@ describe("schedules (integration)", () => {
     expect((await transcriptOf(c, chat.id)).messages.filter((m) => m.role === "user")).toHaveLength(2);
   });
 
+  it("a run that changed its workspace records what it changed (the list's Changes link); one that changed nothing records none", async () => {
+    const clock = new FakeClock(START);
+    const c = await start(clock);
+    // Not in the data folder (`dir`): the tools never touch that.
+    const workspace = mkdtempSync(join(tmpdir(), "paddock-schedules-work-"));
+    onTestFinished(() => rmSync(workspace, { recursive: true, force: true }));
+    writeFileSync(join(workspace, "old.md"), "kept\n");
+    const write = turnDirective({ toolCalls: [{ id: "w1", name: "write", arguments: { path: "notes.md", content: "one\ntwo\nthree\n" } }] });
+    await c.schedules.save(schedule({ workspace, profile: "edits", prompt: `Write the notes ${write}` }));
+    c.schedules.runNow("morning");
+    await until(() => only(c).runs[0]?.outcome === "finished");
+    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("one\ntwo\nthree\n");
+    const changes = only(c).runs[0].changes;
+    expect(changes).toMatchObject({ files: 1, added: 3, removed: 0 });
+    expect(changes!.from).not.toBe(changes!.to);
+
+    await c.schedules.save(schedule({ workspace, profile: "edits", prompt: "Just say hello" }));
+    c.schedules.runNow("morning");
+    await until(() => only(c).runs[0]?.outcome === "finished" && only(c).runs.length === 2);
+    expect(only(c).runs[0].changes).toBeUndefined();
+    expect(only(c).runs[1].changes).toEqual(changes);
+  });
+
   it("an occurrence missed while Paddock was closed runs once at the next start", async () => {
     const first = await start(new FakeClock(START));
     await first.schedules.save(schedule());
@@ -139,6 +162,14 @@ describe("schedules (integration)", () => {
     expect(await dispatchAppCall(c.service, "runScheduleNow", ["morning"])).toMatchObject({ outcome: "running", byHand: true });
     await until(() => only(c).runs[0]?.outcome === "finished");
     expect(c.index.get(only(c).runs[0].chatId!)?.workspace).toBeDefined();
+    // The list's switch: checked, off at once (no next run), on again; nothing else of the schedule changes.
+    await expect(dispatchAppCall(c.service, "setScheduleEnabled", ["morning", "no"])).rejects.toThrow(/setScheduleEnabled: invalid arguments/);
+    await expect(dispatchAppCall(c.service, "setScheduleEnabled", ["nope", false])).rejects.toThrow("No such schedule");
+    const off = (await dispatchAppCall(c.service, "setScheduleEnabled", ["morning", false])) as ScheduleView;
+    expect(off).toMatchObject({ schedule: { ...schedule({ workspace: off.schedule.workspace }), enabled: false } });
+    expect(off.next).toBeUndefined();
+    expect(events.filter((e) => e.type === "schedules").at(-1)).toMatchObject({ schedules: [{ schedule: { enabled: false } }] });
+    expect(((await dispatchAppCall(c.service, "setScheduleEnabled", ["morning", true])) as ScheduleView).next).toBeDefined();
     expect(await dispatchAppCall(c.service, "deleteSchedule", ["morning"])).toBe(true);
     expect(await dispatchAppCall(c.service, "listSchedules", [])).toEqual([]);
   });

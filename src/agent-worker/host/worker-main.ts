@@ -108,6 +108,11 @@ const api: WorkerControlApi = {
     if (!host) throw new Error("This worker hosts no session yet");
     await host.setScheduleTerms(contract);
   },
+  async listChanges(since) {
+    if (!host) throw new Error("This worker hosts no session yet");
+    if (typeof since !== "object" || since === null) throw new Error("listChanges: say since when");
+    return host.api.listChanges(since);
+  },
   async subagentProgress(progress) {
     host?.subagentProgress(progress);
   },

@@ -523,6 +523,10 @@ export class AppService<Port = never> implements AppApi {
     return scheduler.save({ ...schedule, workspace });
   }
 
+  async setScheduleEnabled(id: string, enabled: boolean): Promise<ScheduleView> {
+    return this.requireSchedules().setEnabled(id, enabled);
+  }
+
   async deleteSchedule(id: string): Promise<boolean> {
     return this.requireSchedules().delete(id);
   }

@@ -109,7 +109,7 @@ async function start(): Promise<ChatWindows> {
   // Whether the app stays in the tray with no window (main/lifecycle/stay-in-tray.ts): while an enabled schedule
   // exists (main/schedules). The Electron suite's tray test says one exists (PADDOCK_TEST_SCHEDULES=1,
   // test/electron/tray.electron.test.ts).
-  const hasSchedules = process.env.PADDOCK_TEST_SCHEDULES === "1" ? () => true : () => core.schedules.list().some((s) => s.schedule.enabled);
+  const hasSchedules = process.env.PADDOCK_TEST_SCHEDULES === "1" ? () => true : () => core.schedules.hasEnabled();
   const stayAlive = (): StayAliveInputs => ({ platform: process.platform, stayInTray: settings.get().background.stayInTray, hasSchedules });
   const closeGuard = new CloseGuard({
     agentsToConfirm: () => quitSequence.agentsToConfirm(() => core.agentsToConfirm()),
@@ -227,6 +227,10 @@ async function start(): Promise<ChatWindows> {
   app.on("window-all-closed", noWindow);
   app.on("browser-window-created", () => tray.set(showsTray(stayAlive(), 1)));
   settings.subscribe(() => {
+    if (BrowserWindow.getAllWindows().length === 0) noWindow();
+  });
+  // A schedule switched off (or deleted) while no window is open may leave none enabled: the tray follows.
+  core.schedules.onChange(() => {
     if (BrowserWindow.getAllWindows().length === 0) noWindow();
   });
   app.on("will-quit", (event) => {

@@ -5,11 +5,13 @@
  * set on it as the chat's options (its permission profile, its budget as each run's caps: WorkerControlApi's
  * `setScheduleTerms`, journaled and shown as if the user had chosen them); the prompt sent as one run with no page
  * attached, the way a subagent's task is (`runTask`); and the run's end told: finished, failed, stopped at a budget
- * cap or stopped. The broker keeps the chat's worker while the run goes on (a viewer of its own), and its idle stop
+ * cap or stopped, with what it changed in the workspace (the chat's own Changes record, asked of its worker: the
+ * list's "3 files changed" opens the chat's Changes panel on the run). The broker keeps the chat's worker while the run goes on (a viewer of its own), and its idle stop
  * applies after, as to a chat whose window closed.
  */
 import type { SubagentOutcome } from "../../shared/protocol/control-protocol";
-import type { Schedule } from "../../shared/schedules/schedule";
+import type { RunChanges, Schedule } from "../../shared/schedules/schedule";
+import type { ChangeSet, ChangesSince } from "../../shared/protocol/changes";
 import type { AppService } from "../broker/app-service";
 import type { SessionBroker } from "../broker/session-broker";
 import type { SessionIndex } from "../broker/session-index";
@@ -33,9 +35,10 @@ export function scheduleRunner<Port>(deps: ScheduleRunnerDeps<Port>): RunOccurre
     try {
       await attachment.worker.call((control) => control.setScheduleTerms({ profile: schedule.profile, runBudget: schedule.budget }));
       const outcome = await attachment.worker.call((control) => control.runTask(schedule.prompt));
+      const changes = outcome.usage.turns > 0 ? await runChanges((since) => attachment.worker.call((control) => control.listChanges(since))) : undefined;
       // Named after the schedule once its run has titled it from the prompt (a title the worker sets wins before).
       if (schedule.target === "new-chat") await deps.service.renameSession(chatId, schedule.name.trim() || "Scheduled run").catch(() => undefined);
-      return { ...resultOf(outcome), chatId };
+      return { ...resultOf(outcome), chatId, ...(changes ? { changes } : {}) };
     } finally {
       deps.broker.detach(chatId, viewer);
     }
@@ -55,6 +58,23 @@ async function chatFor<Port>(schedule: Schedule, deps: ScheduleRunnerDeps<Port>)
     if ("refused" in set) throw new Error(`The workspace ${schedule.workspace} cannot be used: ${set.refused.reason}`);
   }
   return chat.id;
+}
+
+/**
+ * What a run changed in its workspace: the chat's Changes view of its latest turn, the run's prompt (from the
+ * checkpoint taken as the run started to the latest), as the worker's record has it; kept as that span, so the link
+ * shows this run's changes whatever the chat does later. (A message the user sent into the run while it went on
+ * starts a turn of its own: the span then starts there.) Undefined when no file changed or the chat records no
+ * changes (no workspace, checkpoints off): a run's result never fails for this.
+ */
+export async function runChanges(list: (since: ChangesSince) => Promise<ChangeSet>): Promise<RunChanges | undefined> {
+  try {
+    const set = await list({ kind: "turn" });
+    if (set.totals.files <= 0) return undefined;
+    return { from: set.from, to: set.to, files: set.totals.files, added: set.totals.added, removed: set.totals.removed };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A run's end as a schedule records it. */

@@ -8,6 +8,7 @@
  */
 import { Type, type Static } from "typebox";
 import { RUNS_KEPT, scheduleProblem, type Schedule, type ScheduleRun } from "../../shared/schedules/schedule";
+import { CHECKPOINT_ID_PATTERN } from "../../shared/protocol/changes";
 import { JsonFile, type FileNotice } from "../broker/json-file";
 
 export const SCHEDULES_FILE = "schedules.json";
@@ -33,6 +34,16 @@ export interface StoredSchedule {
   checkedUntil: number;
 }
 
+const CHECKPOINT = new RegExp(CHECKPOINT_ID_PATTERN);
+const COUNT = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** A run's changes as the chat's Changes panel opens them: two checkpoints (as the worker names them) and counts. */
+function isRunChanges(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const c = value as Record<string, unknown>;
+  return typeof c.from === "string" && CHECKPOINT.test(c.from) && typeof c.to === "string" && CHECKPOINT.test(c.to) && COUNT(c.files) && COUNT(c.added) && COUNT(c.removed);
+}
+
 /** Why `value` is not a StoredSchedule, or undefined. */
 export function storedProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "an entry is not an object";
@@ -49,6 +60,7 @@ export function storedProblem(value: unknown): string | undefined {
     }
     if (r.chatId !== undefined && typeof r.chatId !== "string") return "a run's chat is not an id";
     if (r.reason !== undefined && typeof r.reason !== "string") return "a run's reason is not text";
+    if (r.changes !== undefined && !isRunChanges(r.changes)) return "a run's changes are not two checkpoints and counts";
   }
   return undefined;
 }

@@ -41,6 +41,8 @@ export interface OccurrenceResult {
   reason?: string;
   chatId?: string;
   spend?: ScheduleRun["spend"];
+  /** What it changed in the workspace (absent: no file). */
+  changes?: ScheduleRun["changes"];
 }
 
 /**
@@ -128,6 +130,23 @@ export class Scheduler {
     this.#changed();
     this.#arm();
     return view(entry, this.#zone());
+  }
+
+  /**
+   * Turns a schedule on or off (the list's switch), nothing else of it changed: off, its timer is disarmed at once and
+   * it shows no next run; on again, it counts from now (no occurrence while it was off is "missed"). A run going on
+   * goes on. Throws when there is no such schedule.
+   */
+  async setEnabled(id: string, enabled: boolean): Promise<ScheduleView> {
+    const entry = this.#store.get(id);
+    if (!entry) throw new Error("No such schedule");
+    if (entry.schedule.enabled === enabled) return view(entry, this.#zone());
+    return this.save({ ...entry.schedule, enabled });
+  }
+
+  /** Whether any schedule is enabled: what keeps the desktop app in the tray with no window (lifecycle/stay-in-tray.ts). */
+  hasEnabled(): boolean {
+    return this.#store.list().some((entry) => entry.schedule.enabled);
   }
 
   /** Removes a schedule (a run of it going on goes on, and is no longer recorded). False when there was none. */
@@ -231,7 +250,7 @@ export class Scheduler {
         const r = e.runs.find(same);
         if (!r) return;
         const reason = [how.note, result.reason].filter(Boolean).join("; ");
-        Object.assign(r, { outcome: result.outcome, ended: this.#clock.now() }, reason ? { reason } : {}, result.chatId ? { chatId: result.chatId } : {}, result.spend ? { spend: result.spend } : {});
+        Object.assign(r, { outcome: result.outcome, ended: this.#clock.now() }, reason ? { reason } : {}, result.chatId ? { chatId: result.chatId } : {}, result.spend ? { spend: result.spend } : {}, result.changes ? { changes: result.changes } : {});
       });
     })().finally(() => this.#active.delete(id));
     this.#active.set(id, done);

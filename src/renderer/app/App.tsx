@@ -65,6 +65,8 @@ function AppShell({ services }: { services: AppServices }) {
   };
   /** A search result opened: the chat shows that message once it has loaded it. */
   const [target, setTarget] = useState<(MessageTarget & { sessionId: string }) | undefined>(undefined);
+  /** A chat to open with its Changes panel on a span (a scheduled run's: the sidebar's "3 files changed"). */
+  const [changesSpan, setChangesSpan] = useState<{ sessionId: string; from: string; to: string; label: string; nonce: number }>();
 
   const notices = useNotices(app);
   const { report } = notices;
@@ -236,6 +238,10 @@ function AppShell({ services }: { services: AppServices }) {
         onNewChat={newChat}
         onNewWorktreeChat={() => setWorktreeChatOpen(true)}
         onOpen={openSession}
+        onOpenChanges={(sessionId, span) => {
+          setChangesSpan({ sessionId, ...span, nonce: Date.now() });
+          openSession(sessionId, "this-window");
+        }}
         onOpenMessage={(hit) => {
           const [start, end] = hit.ranges[0] ?? [0, 0];
           setTarget({ sessionId: hit.sessionId, messageIndex: hit.messageIndex, text: hit.snippet.slice(start, end), nonce: Date.now() });
@@ -282,7 +288,7 @@ function AppShell({ services }: { services: AppServices }) {
             onClose={() => setRoute("chat")} />
         ) : handle ? (
           <ChatView key={handle.getView().sessionId} handle={handle} title={activeTitle} worktree={activeSession?.worktree} models={models} abortSettings={settings.abort}
-            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} defaultInstructions={settings.defaultSystemPrompt} defaultProfile={settings.tools.defaultProfile} runBudget={settings.budgets?.run} mcpServers={settings.mcpServers} onToggleSidebar={drawer.narrow ? drawer.show : sidebar.hidden ? sidebar.show : undefined}
+            hostDown={hostStatus === "reconnecting"} target={target?.sessionId === activeId ? target : undefined} changesSpan={changesSpan?.sessionId === activeId ? changesSpan : undefined} defaultInstructions={settings.defaultSystemPrompt} defaultProfile={settings.tools.defaultProfile} runBudget={settings.budgets?.run} mcpServers={settings.mcpServers} onToggleSidebar={drawer.narrow ? drawer.show : sidebar.hidden ? sidebar.show : undefined}
             appNotices={appNotices} onAddModel={addModel}
             onOpenSettings={() => setRoute("settings")} onOpenChat={(id) => openSession(id, "this-window")} />
         ) : (

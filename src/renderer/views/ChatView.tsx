@@ -1,5 +1,5 @@
 import { titleFrom } from "../../shared/agent/chat-title";
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import type { ThinkingLevel } from "../../shared/agent/types";
 import type { ModelOption, ModelRef } from "../../shared/protocol/app-api";
@@ -17,7 +17,7 @@ import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
 import { RetryBanner } from "../components/common/RetryBanner";
 import { NoticeBanner, NoticeStack } from "../components/common/NoticeBanner";
-import { groupNotices } from "../components/common/notice-groups";
+import { groupNotices, noticeLevel } from "../components/common/notice-groups";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { effectiveThinkingLevel } from "../components/common/model-picker-items";
 import { EmptyChat } from "./EmptyChat";
@@ -68,6 +68,8 @@ interface ChatViewProps {
   hostDown?: boolean;
   /** Open at this message (a search result), once it has loaded. */
   target?: MessageTarget;
+  /** Open the Changes panel on this span (a scheduled run's, from the sidebar's "3 files changed"); a new nonce opens it again. */
+  changesSpan?: { from: string; to: string; label: string; nonce: number };
   /** Settings' default instructions, shown where a chat has none of its own. */
   defaultInstructions?: string;
   /** Settings' default permission profile, for a chat that chose none. */
@@ -91,7 +93,7 @@ interface ChatViewProps {
 }
 
 /** One session: header with model controls and cost, the transcript, banners, the queue and the composer. */
-export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", defaultProfile, runBudget, mcpServers, target, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
+export function ChatView({ handle, title: listedTitle, models, abortSettings, hostDown = false, defaultInstructions = "", defaultProfile, runBudget, mcpServers, target, changesSpan, onToggleSidebar, onAddModel, onOpenSettings, worktree, appNotices, onOpenChat }: ChatViewProps) {
   const view = useSessionView(handle);
   const state = view.state;
   const commands = handle.commands;
@@ -278,6 +280,18 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
 
   const changes = useChatChanges({ commands, messages: state.messages, historyStart, running,
     checkpointsOff: view.workspace?.checkpointsOff, setError: setActionError, worktree });
+  // The panel opens once per request (its nonce), once the chat's worker is connected (it asks it for the changes).
+  const { openSpan } = changes;
+  const span = useRef(changesSpan);
+  span.current = changesSpan;
+  const spanOpened = useRef<number>(undefined);
+  const spanNonce = changesSpan?.nonce;
+  const connected = view.connection === "ready";
+  useEffect(() => {
+    if (!connected || spanNonce === undefined || spanOpened.current === spanNonce || !span.current) return;
+    spanOpened.current = spanNonce;
+    openSpan(span.current);
+  }, [connected, spanNonce, openSpan]);
   const rowActions = useMessageActions({ commands, state, historyStart, disconnected, setError: setActionError });
   const messageActions = useMemo(() => ({ ...rowActions, rewind: changes.rewind }), [rowActions, changes.rewind]);
 
@@ -334,7 +348,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
             <WorkerFailureBanner text={view.failure} onRetry={() => commands.retryWorker?.().catch((e: unknown) => setActionError(errorText(e)))} />
           ) : null}
           {noticeGroups.map(({ key, first: n, all, count }) => (
-            <NoticeBanner key={key} level={noticeLevel(n)} text={n.text} count={count} onDismiss={() => all.forEach((o) => commands.dismissNotice(o.id))}
+            <NoticeBanner key={key} level={noticeLevel(n.kind)} text={n.text} count={count} onDismiss={() => all.forEach((o) => commands.dismissNotice(o.id))}
               action={noticeAction(n, replacementFor, (m) => {
                 all.forEach((o) => commands.dismissNotice(o.id));
                 onModelChange(m);
@@ -433,9 +447,6 @@ function noticeAction(n: SessionNotice, replacementFor: (gone: ModelRef) => Mode
   return replacement ? { label: `Use ${replacement.name}`, onClick: () => switchTo(replacement), testId: "notice-use-model" } : undefined;
 }
 
-function noticeLevel(n: SessionNotice): "warning" | "error" {
-  return n.kind === "error" ? "error" : "warning";
-}
 
 
 /**

@@ -146,6 +146,7 @@ export const APP_API_SCHEMAS = {
   removeProjectGrant: Type.Tuple([Folder, Type.String({ minLength: 1, maxLength: 1100 })]),
   listSchedules: Type.Tuple([]),
   saveSchedule: Type.Tuple([ScheduleSchema]),
+  setScheduleEnabled: Type.Tuple([ScheduleId, Type.Boolean()]),
   deleteSchedule: Type.Tuple([ScheduleId]),
   runScheduleNow: Type.Tuple([ScheduleId]),
 } satisfies Record<keyof AppApi, TSchema>;

@@ -259,6 +259,12 @@ export interface AppApi extends McpStatusApi, McpConfigApi, WorktreeApi {
    * cron expression, a workspace that is not a folder), changing nothing. Answers it as listed.
    */
   saveSchedule(schedule: Schedule): Promise<ScheduleView>;
+  /**
+   * Turns a schedule on or off (the list's switch), changing nothing else (its workspace is not checked again, so a
+   * schedule whose folder went away can still be paused): off, it is disarmed at once and has no next run; on, it
+   * counts from now. Answers it as listed; rejects when there is no such schedule.
+   */
+  setScheduleEnabled(id: string, enabled: boolean): Promise<ScheduleView>;
   /** Removes a schedule (a run of it going on goes on); resolves whether it was there. */
   deleteSchedule(id: string): Promise<boolean>;
   /** Runs a schedule now, in the background; answers its run's record (skipped, "still running", while one goes on). */

@@ -19,9 +19,15 @@ export const MAX_CHANGE_PATH_CHARS = 4096;
 /**
  * Where a change set starts: the chat's start, the latest turn's (its user message), or any user message's; for a chat
  * that works in a git worktree of its own, `base`: the commit the worktree was made at (the state "Apply to workspace"
- * measures from).
+ * measures from). Each of those ends at the latest checkpoint; `range` is a span recorded earlier, both ends given:
+ * a scheduled run's, from before it to its end (schedules/schedule.ts `ScheduleRun.changes`), whatever came after.
  */
-export type ChangesSince = { kind: "chat" } | { kind: "turn" } | { kind: "message"; index: number } | { kind: "base" };
+export type ChangesSince =
+  | { kind: "chat" }
+  | { kind: "turn" }
+  | { kind: "message"; index: number }
+  | { kind: "base" }
+  | { kind: "range"; from: CheckpointId; to: CheckpointId };
 
 /** The call that changed a file: a tool call, a subagent's whole task, or the user's own revert or rewind. */
 export interface ChangeAuthor {
@@ -126,6 +132,7 @@ const Since = Type.Union([
   Type.Object({ kind: Type.Literal("turn") }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal("base") }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal("message"), index: MessageIndex }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal("range"), from: Checkpoint, to: Checkpoint }, { additionalProperties: false }),
 ]);
 
 /**

@@ -13,6 +13,7 @@ import type { QueueMode } from "../agent/types";
 import type { McpCallOutcome, McpCallProgress, McpToolDescriptor } from "./mcp-host-protocol";
 import type { SkillListing } from "./skills";
 import type { WorktreeChangedFile } from "./worktrees";
+import type { ChangeSet, ChangesSince } from "./changes";
 
 /**
  * Electron only: frames that carry a MessagePort to a utility-process worker (the port travels beside the frame).
@@ -355,6 +356,12 @@ export interface WorkerControlApi {
    * its other options kept; journaled and shown as if the user had set them. Main calls it before `runTask`.
    */
   setScheduleTerms(contract: ScheduleTerms): Promise<void>;
+  /**
+   * The changes view's `listChanges` (session-protocol.ts), for main: what a scheduled run changed in the chat's
+   * workspace, read when it ends (main/schedules/schedule-runner.ts), from the same checkpoints the page's Changes panel
+   * reads. Rejects as the page's call does (no workspace, checkpoints off, not recorded yet).
+   */
+  listChanges(since: ChangesSince): Promise<ChangeSet>;
   /** Parents: a subagent of theirs made progress. */
   subagentProgress(progress: SubagentProgress): Promise<void>;
   /** Parents: a subagent's tool call needs the user; resolves with what the parent's gate decided. */

@@ -58,8 +58,23 @@ export interface ScheduleRun {
   /** What its replies cost (costUnknown: some came from a model without pricing) and their tokens. */
   spend?: { cost: number; costUnknown: boolean; tokens: number };
   ended?: number;
+  /**
+   * What the run changed in its workspace, as the chat's Changes view counts it (read from the chat's worker when the
+   * run ended): the checkpoints before and after the run, which the chat's Changes panel opens between, and the
+   * counts ("3 files changed"). Absent when it changed no file, or the chat records no checkpoints.
+   */
+  changes?: RunChanges;
   /** Run by hand ("Run now"), not at an occurrence. */
   byHand?: boolean;
+}
+
+/** A run's changes (ScheduleRun.changes): between two of the chat's checkpoints (protocol/changes.ts CheckpointId). */
+export interface RunChanges {
+  from: string;
+  to: string;
+  files: number;
+  added: number;
+  removed: number;
 }
 
 /** A schedule as listed: its definition, what happened lately (newest first) and its next occurrence. */

@@ -187,8 +187,7 @@ export class WorkspaceChanges {
     return this.enqueue(async () => {
       const { store, chain } = await this.ready();
       const { AuthorTable, changedFileOf } = await loadViews();
-      const from = this.since(chain, since);
-      const to = chain[chain.length - 1];
+      const [from, to] = since.kind === "range" ? this.bounds(chain, since.from, since.to) : [this.since(chain, since), chain[chain.length - 1]];
       const table = new AuthorTable();
       const histories = this.histories(store, chain, from, to);
       const files = histories.map((h) => changedFileOf(h, table)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -438,7 +437,7 @@ export class WorkspaceChanges {
   }
 
   /** The checkpoint a change set starts from. */
-  private since(chain: WorkspaceCheckpoint[], since: ChangesSince): WorkspaceCheckpoint {
+  private since(chain: WorkspaceCheckpoint[], since: Exclude<ChangesSince, { kind: "range" }>): WorkspaceCheckpoint {
     if (since.kind === "base" && !this.host.worktree) throw new Error("This chat does not work in a worktree: there is no branch to compare with.");
     // The folder's first checkpoint: for a worktree chat, taken as it opened (warm), the base commit's tree.
     if (since.kind === "chat" || since.kind === "base") return chain[0];

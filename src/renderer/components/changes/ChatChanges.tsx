@@ -10,6 +10,8 @@ import { sinceOfKey } from "./chat-changes";
 export interface ChangesTarget {
   since: string;
   path?: string;
+  /** A recorded span to offer (and open at, `since` being its key): a scheduled run's, named by `label`. */
+  span?: { from: string; to: string; label: string };
 }
 
 interface ChatChangesProps {
@@ -31,7 +33,7 @@ interface ChatChangesProps {
  * the focus on its "since" chooser; Esc anywhere in it closes it (the caller gives the focus back).
  */
 export function ChatChanges({ commands, userMessages, target, worktree, refresh, onReverted, onClose }: ChatChangesProps) {
-  const options = useMemo(() => sinceOptions(userMessages, worktree), [userMessages, worktree]);
+  const options = useMemo(() => sinceOptions(userMessages, worktree, target.span), [userMessages, worktree, target.span]);
   const [since, setSince] = useState(() => (options.some((o) => o.key === target.since) ? target.since : "chat"));
   const [loaded, setLoaded] = useState<{ key: string; changes?: ChangeSet; error?: string }>();
   const root = useRef<HTMLDivElement>(null);

@@ -15,15 +15,22 @@ export interface SinceOption {
 
 /** The key a "since" point is chosen by in the chooser. */
 export function sinceKey(since: ChangesSince): string {
+  if (since.kind === "range") return `range/${since.from}/${since.to}`;
   return since.kind === "message" ? `message:${since.index}` : since.kind;
 }
 
 /**
  * The chooser's points: the start of the chat, of this turn, and each earlier user message (newest first), given as
  * its transcript index and a line of its text. A worktree chat's first point is the commit its worktree started from.
+ * Opened on a recorded span (a scheduled run's, from the list's "3 files changed"), that span comes first, by `label`.
  */
-export function sinceOptions(userMessages: readonly { index: number; text: string }[], worktree?: { branch: string; base: string }): SinceOption[] {
+export function sinceOptions(
+  userMessages: readonly { index: number; text: string }[],
+  worktree?: { branch: string; base: string },
+  span?: { from: string; to: string; label: string },
+): SinceOption[] {
   const options: SinceOption[] = [
+    ...(span ? [{ key: sinceKey({ kind: "range", from: span.from, to: span.to }), label: span.label, since: { kind: "range", from: span.from, to: span.to } } satisfies SinceOption] : []),
     ...(worktree ? [{ key: "base", label: `Worktree base (${worktree.base.slice(0, 7)})`, since: { kind: "base" } } satisfies SinceOption] : []),
     { key: "turn", label: "This turn", since: { kind: "turn" } },
     { key: "chat", label: "Start of the chat", since: { kind: "chat" } },

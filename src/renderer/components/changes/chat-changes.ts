@@ -80,6 +80,9 @@ export function doneText(what: string, result: Extract<RevertResult, { done: tru
 export function sinceOfKey(key: string): ChangesSince {
   if (key === "turn") return { kind: "turn" };
   if (key === "base") return { kind: "base" };
+  // A recorded span's two checkpoints ("/" is in no checkpoint's id).
+  const span = /^range\/([^/]+)\/([^/]+)$/.exec(key);
+  if (span) return { kind: "range", from: span[1], to: span[2] };
   const index = /^message:(\d+)$/.exec(key)?.[1];
   return index !== undefined ? { kind: "message", index: Number(index) } : { kind: "chat" };
 }

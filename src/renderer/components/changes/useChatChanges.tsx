@@ -6,6 +6,7 @@ import { errorText } from "../../../shared/error-text";
 import { NoticeBanner } from "../common/NoticeBanner";
 import { DiffIcon } from "../common/icons";
 import { ChatChanges, type ChangesTarget } from "./ChatChanges";
+import { sinceKey } from "./changes-panel";
 import { ConflictDialog } from "./ConflictDialog";
 import { anyChangeCounts, doneText, pathOfCall, REWIND_LABELS, turnOfCall, userMessagePoints } from "./chat-changes";
 
@@ -37,6 +38,8 @@ interface ChatChangesParts {
   dialog: ReactNode;
   notice: ReactNode;
   open: ChangesOpenValue;
+  /** Opens the panel on a recorded span of checkpoints (a scheduled run's), named `label` in its chooser. */
+  openSpan(span: { from: string; to: string; label: string }): void;
   rewind(index: number, scope: RewindScope): void;
 }
 
@@ -129,6 +132,10 @@ export function useChatChanges({ commands, messages, historyStart, running, chec
   }, [attempt, commands]);
   const onReverted = useCallback((result: Extract<RevertResult, { done: true }>) => done("Reverted", result, true), [done]);
 
+  const openSpan = useCallback((span: { from: string; to: string; label: string }) => {
+    openAt({ since: sinceKey({ kind: "range", from: span.from, to: span.to }), span });
+  }, [openAt]);
+
   const isOpen = target !== undefined;
   return {
     button: (
@@ -152,6 +159,7 @@ export function useChatChanges({ commands, messages, historyStart, running, chec
         action={notice.redo !== undefined ? { label: "Redo", onClick: () => redo(notice.redo as string), testId: "changes-redo" } : undefined} />
     ) : null,
     open,
+    openSpan,
     rewind,
   };
 }

@@ -2,16 +2,19 @@ import { useCallback, useEffect, useState } from "react";
 import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { costText } from "../../../shared/agent/budget";
-import { describeWhen, type ScheduleRun, type ScheduleView } from "../../../shared/schedules/schedule";
+import type { ScheduleRun, ScheduleView } from "../../../shared/schedules/schedule";
 import { formOf, newForm } from "./schedule-form";
+import { RUN_SPAN_LABEL, runChangesText, scheduleSwitchLabel, scheduleTitle, scheduleWhenLine } from "./scheduled-list";
 import { ScheduleEditor } from "./ScheduleEditor";
-import { PencilIcon, TrashIcon } from "../common/icons";
+import { DiffIcon, PencilIcon, TrashIcon } from "../common/icons";
 import "../../styles/schedules.css";
 
 interface ScheduledSectionProps {
   /** The chat shown now (a schedule may continue it; a new one starts in its workspace). */
   chat?: { id: string; title: string; workspace?: string };
   onOpen(chatId: string): void;
+  /** Opens the chat with its Changes panel on the run's span (its "3 files changed"). */
+  onOpenChanges(chatId: string, span: { from: string; to: string; label: string }): void;
   onError(error: unknown): void;
 }
 
@@ -27,11 +30,11 @@ const OUTCOME_TEXT: Record<ScheduleRun["outcome"], string> = {
 const shortTime = (ms: number) => new Date(ms).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
 
 /**
- * The sidebar's "Scheduled" part (issue 27 §4): "Schedule…", and each schedule with when it runs next and its last
- * result (a link to its chat, what it spent, why it was skipped or stopped), Run now, Edit, Delete. Main pushes every
- * change ("schedules" events); the list is asked for once.
+ * The sidebar's "Scheduled" part (issue 27 §4): "Schedule…", and each schedule with its on/off switch, when it runs
+ * next (or "Paused"), its last result (a link to its chat, what it spent, why it was skipped or stopped), Run now,
+ * Edit, Delete. Main pushes every change ("schedules" events); the list is asked for once.
  */
-export function ScheduledSection({ chat, onOpen, onError }: ScheduledSectionProps) {
+export function ScheduledSection({ chat, onOpen, onOpenChanges, onError }: ScheduledSectionProps) {
   const services = useServices();
   const { app } = services;
   const [views, setViews] = useState<ScheduleView[]>([]);
@@ -66,18 +69,30 @@ export function ScheduledSection({ chat, onOpen, onError }: ScheduledSectionProp
           {views.map((view) => {
             const { schedule } = view;
             const last = view.runs[0];
+            const changed = last ? runChangesText(last) : undefined;
             return (
-              <li key={schedule.id} className="scheduled-item" data-testid="scheduled-item">
-                <div className="scheduled-name" title={schedule.prompt}>{schedule.name || schedule.prompt}</div>
-                <div className="scheduled-when muted">
-                  {describeWhen(schedule.when, shortTime)}
-                  {!schedule.enabled ? " · off" : view.next !== undefined ? ` · next ${shortTime(view.next)}` : ""}
+              <li key={schedule.id} className={`scheduled-item${schedule.enabled ? "" : " scheduled-paused"}`} data-testid="scheduled-item" data-enabled={schedule.enabled}>
+                <div className="scheduled-title">
+                  <div className="scheduled-name" title={schedule.prompt}>{scheduleTitle(view)}</div>
+                  <button type="button" role="switch" aria-checked={schedule.enabled} className="schedule-switch" data-testid="scheduled-switch"
+                    aria-label={scheduleSwitchLabel(view)} title={schedule.enabled ? "On: runs at its times (click to pause)" : "Paused: click to run it at its times again"}
+                    onClick={() => act(app.setScheduleEnabled(schedule.id, !schedule.enabled))}>
+                    <span className="schedule-switch-knob" aria-hidden="true" />
+                  </button>
                 </div>
+                <div className="scheduled-when muted" data-testid="scheduled-when">{scheduleWhenLine(view, shortTime)}</div>
                 {last ? (
                   <div className={`scheduled-last scheduled-${last.outcome}`} data-testid="scheduled-last">
                     {OUTCOME_TEXT[last.outcome]}
                     {last.spend ? ` · ${costText(last.spend)}` : ""}
                     {last.chatId ? <> · <button type="button" className="link-button" onClick={() => onOpen(last.chatId!)} data-testid="scheduled-chat">open chat</button></> : null}
+                    {last.chatId && last.changes && changed ? (
+                      <> · <button type="button" className="link-button scheduled-changes" data-testid="scheduled-changes"
+                        title={`What this run changed in the workspace (+${last.changes.added} −${last.changes.removed})`}
+                        onClick={() => onOpenChanges(last.chatId!, { from: last.changes!.from, to: last.changes!.to, label: RUN_SPAN_LABEL })}>
+                        <DiffIcon />{changed}
+                      </button></>
+                    ) : null}
                     {last.reason ? <div className="scheduled-reason muted">{last.reason}</div> : null}
                   </div>
                 ) : <div className="scheduled-last muted">Not run yet</div>}

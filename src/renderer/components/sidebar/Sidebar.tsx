@@ -27,6 +27,8 @@ interface SidebarProps {
   onOpen(id: string, where: "this-window" | "new-window"): void;
   /** Opens a chat at a message a search found. */
   onOpenMessage(hit: MessageHit): void;
+  /** Opens a chat with its Changes panel on a span (a scheduled run's changes, from the Scheduled list). */
+  onOpenChanges(chatId: string, span: { from: string; to: string; label: string }): void;
   onRename(id: string, title: string): void;
   onDelete(id: string): void;
   onOpenSettings(): void;
@@ -45,7 +47,7 @@ interface SidebarProps {
  * across every chat (main's index).
  */
 export function Sidebar(props: SidebarProps) {
-  const { sessions, activeId, settingsOpen, onNewChat, onNewWorktreeChat, onOpen, onOpenMessage, onRename, onDelete, onOpenSettings, onError, navRef, inert, onHide } = props;
+  const { sessions, activeId, settingsOpen, onNewChat, onNewWorktreeChat, onOpen, onOpenMessage, onOpenChanges, onRename, onDelete, onOpenSettings, onError, navRef, inert, onHide } = props;
   const services = useServices();
   const [query, setQuery] = useState("");
   const fileInput = useRef<HTMLInputElement>(null);
@@ -138,7 +140,7 @@ export function Sidebar(props: SidebarProps) {
         )}
         <MessageSearchResults query={query} chats={sessions} onOpen={onOpenMessage} />
       </div>
-      <ScheduledSection chat={scheduleChat(sessions, activeId)} onOpen={(id) => onOpen(id, "this-window")} onError={onError} />
+      <ScheduledSection chat={scheduleChat(sessions, activeId)} onOpen={(id) => onOpen(id, "this-window")} onOpenChanges={onOpenChanges} onError={onError} />
       <div className="sidebar-bottom">
         <button type="button" className={`btn btn-ghost settings-button${settingsOpen ? " active" : ""}`}
           onClick={onOpenSettings} data-testid="open-settings" aria-pressed={settingsOpen}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resultOf } from "../../../../src/main/schedules/schedule-runner";
+import type { ChangeSet, ChangesSince } from "../../../../src/shared/protocol/changes";
+import { resultOf, runChanges } from "../../../../src/main/schedules/schedule-runner";
 
 const usage = (cost: number, tokens = 100) => ({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0, cost, turns: 1 });
 
@@ -19,5 +20,28 @@ describe("resultOf", () => {
     expect(resultOf({ ok: false, stopReason: "aborted", usage: usage(0) })).toMatchObject({ outcome: "stopped" });
     expect(resultOf({ ok: false, stopReason: "error", errorMessage: "401 Unauthorized", usage: usage(0) })).toMatchObject({ outcome: "failed", reason: "401 Unauthorized" });
     expect(resultOf({ ok: false, stopReason: "error", usage: usage(0) })).toMatchObject({ outcome: "failed", reason: "The run failed" });
+  });
+});
+
+describe("runChanges", () => {
+  const set = (files: number): ChangeSet => ({
+    since: { kind: "turn" },
+    from: "cp-before",
+    to: "cp-after",
+    files: [],
+    authors: [],
+    totals: { files, added: 12, removed: 3 },
+  });
+
+  it("records the run's turn as its span of checkpoints, with the counts the list shows", async () => {
+    const asked: ChangesSince[] = [];
+    const changes = await runChanges(async (since) => (asked.push(since), set(3)));
+    expect(asked).toEqual([{ kind: "turn" }]);
+    expect(changes).toEqual({ from: "cp-before", to: "cp-after", files: 3, added: 12, removed: 3 });
+  });
+
+  it("records nothing when no file changed, or the chat records no changes (the run's result stands)", async () => {
+    expect(await runChanges(async () => set(0))).toBeUndefined();
+    expect(await runChanges(async () => Promise.reject(new Error("Checkpoints are off for this chat: it has no workspace.")))).toBeUndefined();
   });
 });

@@ -46,6 +46,19 @@ describe("ScheduleStore", () => {
     expect(store.list()).toEqual([]);
   });
 
+  it("a run's changes are two checkpoints and counts, else the entry is refused", () => {
+    const store = new ScheduleStore(join(temp.make(), "schedules.json"));
+    const good = entry("a");
+    good.runs[0].changes = { from: "cp:1", to: "cp:2", files: 3, added: 4, removed: 0 };
+    store.put(good);
+    expect(store.get("a")?.runs[0].changes).toEqual({ from: "cp:1", to: "cp:2", files: 3, added: 4, removed: 0 });
+    for (const changes of [{ from: "cp 1", to: "cp:2", files: 3, added: 4, removed: 0 }, { from: "cp:1", to: "cp:2", files: -1, added: 4, removed: 0 }, { from: "cp:1", files: 3, added: 4, removed: 0 }]) {
+      const bad = entry("b");
+      bad.runs[0].changes = changes as never;
+      expect(() => store.put(bad)).toThrow(/a run's changes are not two checkpoints and counts/);
+    }
+  });
+
   it("a file with a bad entry is set aside whole, the good entries kept, the user told", () => {
     const dir = temp.make();
     const bad = { ...entry("bad"), schedule: { ...entry("bad").schedule, profile: "root" } };

@@ -176,6 +176,41 @@ describe("Scheduler", () => {
     expect(scheduler.list()[0].runs).toEqual([]);
   });
 
+  it("the list's switch: off disarms at once (no next run, none fires); on again counts from then and re-arms", async () => {
+    const { clock, runs, scheduler, store } = rig();
+    scheduler.start();
+    await scheduler.save(schedule({ workspace: "/gone/folder" }));
+    await scheduler.save(schedule({ id: "s2", when: { kind: "daily", time: "12:00" }, enabled: false }));
+    expect(scheduler.hasEnabled()).toBe(true);
+    const seen: boolean[][] = [];
+    scheduler.onChange((views) => seen.push(views.map((v) => v.schedule.enabled)));
+
+    const off = await scheduler.setEnabled("s1", false);
+    expect(off.schedule.enabled).toBe(false);
+    expect(off.next).toBeUndefined();
+    expect(clock.pending).toBe(0);
+    expect(scheduler.hasEnabled()).toBe(false);
+    expect(seen).toEqual([[false, false]]);
+    // Only `enabled` changed (its workspace, gone, is not checked again), and it is on disk.
+    expect(store.get("s1")?.schedule).toEqual(schedule({ workspace: "/gone/folder", enabled: false }));
+    clock.advance(26 * HOUR);
+    expect(runs.started).toHaveLength(0);
+
+    const on = await scheduler.setEnabled("s1", true);
+    expect(on.next).toBe(Date.parse("2026-01-17T09:00:00Z"));
+    expect(clock.nextDue).toBe(on.next);
+    expect(scheduler.hasEnabled()).toBe(true);
+    // The occurrence while it was off is not "missed".
+    expect(scheduler.list()[0].runs).toEqual([]);
+    clock.advance(on.next! - clock.now());
+    expect(runs.started).toHaveLength(1);
+    // Setting what is already so changes nothing; an unknown id says so.
+    const before = seen.length;
+    await scheduler.setEnabled("s2", false);
+    expect(seen).toHaveLength(before);
+    await expect(scheduler.setEnabled("nope", true)).rejects.toThrow("No such schedule");
+  });
+
   it("refuses an invalid schedule with its reason, keeping what was there", async () => {
     const { scheduler } = rig();
     scheduler.start();
@@ -198,5 +233,23 @@ describe("Scheduler", () => {
       ["failed", "No model"],
       ["stopped-by-budget", "Stopped at the $1.00 budget"],
     ]);
+  });
+
+  it("a run's changes are recorded with it (the list's Changes link); a run without any records none", async () => {
+    const { clock, runs, scheduler, dir } = rig();
+    scheduler.start();
+    await scheduler.save(schedule({ when: { kind: "every", hours: 1, from: START + HOUR } }));
+    clock.advance(HOUR);
+    const changes = { from: "cp-1", to: "cp-2", files: 3, added: 40, removed: 12 };
+    runs.started[0].end({ changes });
+    await scheduler.idle();
+    clock.advance(HOUR);
+    runs.started[1].end();
+    await scheduler.idle();
+    expect(scheduler.list()[0].runs.map((r) => r.changes)).toEqual([undefined, changes]);
+    // Kept on disk, and read back as it was.
+    await scheduler.dispose();
+    const again = rig({ dir });
+    expect(again.scheduler.list()[0].runs[1].changes).toEqual(changes);
   });
 });

@@ -8,6 +8,7 @@ describe("the changes view's commands", () => {
   it("admits the calls the page makes", () => {
     expect(admits("listChanges", [{ kind: "chat" }])).toBe(true);
     expect(admits("listChanges", [{ kind: "message", index: 4 }])).toBe(true);
+    expect(admits("listChanges", [{ kind: "range", from: "run:cp-1", to: "tool:cp-9" }])).toBe(true);
     expect(admits("fileDiff", ["cp-1", "cp-9", "src/app.ts"])).toBe(true);
     expect(admits("revertTurn", ["cp-1", "cp-9"])).toBe(true);
     expect(admits("revertFile", ["cp-1", "cp-9", "a.txt", "keep-mine"])).toBe(true);
@@ -19,6 +20,8 @@ describe("the changes view's commands", () => {
   it("refuses malformed ones", () => {
     expect(admits("listChanges", [{ kind: "message" }])).toBe(false);
     expect(admits("listChanges", [{ kind: "chat", extra: 1 }])).toBe(false);
+    expect(admits("listChanges", [{ kind: "range", from: "cp-1" }])).toBe(false);
+    expect(admits("listChanges", [{ kind: "range", from: "cp/../1", to: "cp-9" }])).toBe(false);
     expect(admits("fileDiff", ["cp 1/../x", "cp-9", "a"])).toBe(false);
     expect(admits("fileDiff", ["cp-1", "cp-9", ""])).toBe(false);
     expect(admits("revertFile", ["cp-1", "cp-9", "a.txt", "yes"])).toBe(false);

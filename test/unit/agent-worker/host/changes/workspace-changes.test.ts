@@ -201,6 +201,29 @@ describe("WorkspaceChanges", () => {
     ]);
   });
 
+  it("a recorded span (a scheduled run's) lists that span's changes, whatever came after; checkpoints not the chat's are refused", async () => {
+    const { root, state, changes } = rig({ "a.txt": "a\n", "b.txt": "b\n" });
+    changes.runStarted();
+    await changes.beforeCall();
+    state.count = 2;
+    writeFileSync(join(root, "a.txt"), "A\nmore\n");
+    await changes.afterCall({ paths: ["a.txt"] }, tool("t1"));
+    const run = await changes.listChanges({ kind: "turn" });
+    // The chat goes on: a later run changes another file.
+    state.count = 4;
+    changes.runStarted();
+    await changes.beforeCall();
+    writeFileSync(join(root, "b.txt"), "B\n");
+    await changes.afterCall({ paths: ["b.txt"] }, tool("t2"));
+
+    const span = await changes.listChanges({ kind: "range", from: run.from, to: run.to });
+    expect(span).toMatchObject({ since: { kind: "range", from: run.from, to: run.to }, from: run.from, to: run.to, totals: { files: 1, added: 2, removed: 1 } });
+    expect(span.files.map((f) => f.path)).toEqual(["a.txt"]);
+    expect((await changes.listChanges({ kind: "chat" })).files.map((f) => f.path)).toEqual(["a.txt", "b.txt"]);
+    await expect(changes.listChanges({ kind: "range", from: "nope", to: run.to })).rejects.toThrow(/not this chat's/);
+    await expect(changes.listChanges({ kind: "range", from: run.to, to: run.from })).rejects.toThrow(/start comes after their end/);
+  });
+
   it("a restarted worker reads the timeline back and goes on from it", async () => {
     const first = rig({ "a.txt": "a\n" });
     first.changes.runStarted();

@@ -19,6 +19,12 @@ describe("the Changes panel's words", () => {
     expect(options[0]).toEqual({ key: "base", label: "Worktree base (89abcde)", since: { kind: "base" } });
   });
 
+  it("opened on a scheduled run's span, offers it first, by its name", () => {
+    const options = sinceOptions([{ index: 0, text: "Tidy the notes" }], undefined, { from: "cp:1", to: "cp:9", label: "This scheduled run" });
+    expect(options.map((o) => o.key)).toEqual(["range/cp:1/cp:9", "turn", "chat", "message:0"]);
+    expect(options[0]).toEqual({ key: "range/cp:1/cp:9", label: "This scheduled run", since: { kind: "range", from: "cp:1", to: "cp:9" } });
+  });
+
   it("reads a file's row out in words", () => {
     const authors = [
       { kind: "tool" as const, id: "c1", name: "edit", label: "edit src/a.ts" },

@@ -40,7 +40,10 @@ describe("the chat page's changes view", () => {
     expect(pathOfCall("edit", { path: "./src/a.ts" })).toBe("src/a.ts");
     expect(pathOfCall("write", { path: "b.txt" })).toBe("b.txt");
     expect(pathOfCall("bash", { command: "rm -rf x" })).toBeUndefined();
-    for (const since of [{ kind: "chat" }, { kind: "turn" }, { kind: "message", index: 7 }] as const) expect(sinceOfKey(sinceKey(since))).toEqual(since);
+    for (const since of [{ kind: "chat" }, { kind: "turn" }, { kind: "message", index: 7 }, { kind: "range", from: "run:1a.b-c", to: "tool:2_x" }] as const) {
+      expect(sinceOfKey(sinceKey(since))).toEqual(since);
+    }
+    expect(sinceOfKey("range/a")).toEqual({ kind: "chat" });
     expect(sinceOfKey("bogus")).toEqual({ kind: "chat" });
   });
 
