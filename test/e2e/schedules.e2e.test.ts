@@ -15,6 +15,7 @@ import type { Browser } from "playwright-core";
 import type { WebHostProcess } from "../../testkit/web-host-process";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
+import { expectAccessible } from "../../testkit/axe";
 
 let rig: E2eRig;
 let browser: Browser;
@@ -130,6 +131,7 @@ describe("schedules", () => {
     expect(await tidy.getByTestId("scheduled-last").textContent()).toMatch(/^Finished · cost unknown · open chat · 1 file changed/);
     await page.getByTestId("scheduled").scrollIntoViewIfNeeded();
     await shot(page, "schedules-sidebar-paused-and-changes");
+    await expectAccessible(page, "the Scheduled list with a paused schedule and a run's Changes link", { wholeHeight: false });
 
     // The link opens the run's chat with its Changes panel on that run.
     await changesLink.click();
