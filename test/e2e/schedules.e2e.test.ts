@@ -132,6 +132,10 @@ describe("schedules", () => {
     await page.getByTestId("scheduled").scrollIntoViewIfNeeded();
     await shot(page, "schedules-sidebar-paused-and-changes");
     await expectAccessible(page, "the Scheduled list with a paused schedule and a run's Changes link", { wholeHeight: false });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot(page, "schedules-sidebar-paused-dark");
+    await expectAccessible(page, "the Scheduled list in the dark theme", { wholeHeight: false });
+    await page.emulateMedia({ colorScheme: "light" });
 
     // The link opens the run's chat with its Changes panel on that run.
     await changesLink.click();
