@@ -3,7 +3,9 @@
  * browser host with real workers: the Budget… dialog takes the focus as it opens and gives it back to its button
  * however it closes (Save too, not only Esc); the plan card's preview reads as words ("## Plan" read as markdown) and
  * leaving its editor with Esc puts the focus back on "Edit plan" (it fell to the page); a subagent on a model without
- * pricing says its cost is unknown, as the replies do (it said "$0"). Screenshots: test-results/screens/walk-*.png.
+ * pricing says its cost is unknown, as the replies do (it said "$0"); a schedule's run takes caps on tokens and tool
+ * calls too (the editor offered money and minutes only, which a model without pricing can never reach).
+ * Screenshots: test-results/screens/walk-*.png.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -105,6 +107,30 @@ describe("issue 27's flows, walked through from the keyboard", () => {
     expect(meta).toMatch(/tok · cost unknown · completed/);
     expect(meta).not.toContain("$0");
     await shot(page, "walk-subagent-cost");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("a schedule caps its runs' tokens and tool calls, and a run on a model without pricing stops at the token cap", async () => {
+    const { page, problems } = await openChat(rig.browser, rig.host);
+    await page.getByTestId("schedule-new").click();
+    const dialog = page.getByTestId("schedule-dialog");
+    await dialog.waitFor();
+    await page.getByTestId("schedule-prompt").fill("Count with the calculator");
+    await page.getByTestId("schedule-name").fill("Capped count");
+    await page.getByTestId("schedule-tokens").fill("500");
+    await page.getByTestId("schedule-tool-calls").fill("10");
+    await shot(page, "walk-schedule-caps");
+    await page.getByTestId("schedule-save").click();
+    await dialog.waitFor({ state: "detached" });
+    const listed = await rig.host.call<{ schedule: { name: string; budget: unknown } }[]>("listSchedules");
+    expect(listed.find((v) => v.schedule.name === "Capped count")?.schedule.budget).toEqual({ tokens: 500, toolCalls: 10 });
+
+    const calculate = { toolCalls: [{ name: "calculate", arguments: { expression: "6*7" } }], usage: { prompt_tokens: 200, completion_tokens: 200 } };
+    rig.server.enqueue(calculate, calculate, calculate);
+    await page.getByTestId("scheduled-run-now").click();
+    const last = page.getByTestId("scheduled-last");
+    await poll(() => last.innerText(), 30_000).toMatch(/^Stopped at its budget · cost unknown · open chat\s+Stopped at the 500-token budget/);
     expect(problems).toEqual([]);
     await page.close();
   });
