@@ -15,6 +15,7 @@ import type { Page } from "playwright-core";
 import { turnDirective as turn } from "../../src/web-host/openai-test-server";
 import { startE2eRig, type E2eRig } from "../../testkit/e2e-rig";
 import { openChat, poll, replies, send, shot } from "../../testkit/chat-page";
+import { expectAccessible } from "../../testkit/axe";
 
 let rig: E2eRig;
 let folder: string;
@@ -83,6 +84,7 @@ describe("issue 27's flows, walked through from the keyboard", () => {
     expect(await focused(page)).toBe("plan-edit-cancel");
     await page.keyboard.press("Enter");
     await poll(() => focused(page)).toBe("plan-edit");
+    await expectAccessible(page, "the plan card", { wholeHeight: false });
     await shot(page, "walk-plan-card");
     expect(await page.getByTestId("profile-picker").getAttribute("aria-label")).toBe("Permissions: Plan");
     expect(problems).toEqual([]);
@@ -120,6 +122,7 @@ describe("issue 27's flows, walked through from the keyboard", () => {
     await page.getByTestId("schedule-name").fill("Capped count");
     await page.getByTestId("schedule-tokens").fill("500");
     await page.getByTestId("schedule-tool-calls").fill("10");
+    await expectAccessible(page, "the schedule editor with its caps", { wholeHeight: false });
     await shot(page, "walk-schedule-caps");
     await page.getByTestId("schedule-save").click();
     await dialog.waitFor({ state: "detached" });
