@@ -64,6 +64,8 @@ export const BudgetMeter = memo(function BudgetMeter({ meter, budget, runDefault
     }
     setDrafts(next);
     setFailure(null);
+    // The focus goes into the dialog, to its first cap (it goes back to the button as the dialog closes).
+    area.current?.querySelector<HTMLInputElement>(".budget-field input")?.focus();
     // Drafts start from the chat's budget each time the dialog opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);

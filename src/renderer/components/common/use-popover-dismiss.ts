@@ -16,10 +16,27 @@ export function popoverTrigger(area: HTMLElement | null): HTMLElement | null {
  * so a keyboard user is where they were. Returns the Esc handler for the popover's `onKeyDown`; Esc's default is
  * prevented so Esc in a popover never also stops the chat's run or closes what lies under it (the chat view's and
  * the app's Esc). `close` may change identity on every render.
+ *
+ * However else it closes (its own Save, Cancel or a choice made in it), a focus left inside it would fall to the
+ * page's body as the panel goes: it goes back to the button too, unless it has moved on to something else.
  */
 export function usePopoverDismiss(open: boolean, area: RefObject<HTMLElement | null>, close: () => void): (e: KeyboardEvent) => void {
   const latest = useRef(close);
   latest.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const trigger = popoverTrigger(area.current);
+    let focusInside = area.current?.contains(document.activeElement) ?? false;
+    const onFocusIn = (e: FocusEvent) => {
+      focusInside = area.current?.contains(e.target as Node) ?? false;
+    };
+    document.addEventListener("focusin", onFocusIn);
+    return () => {
+      document.removeEventListener("focusin", onFocusIn);
+      const active = document.activeElement;
+      if (focusInside && trigger?.isConnected && (active === null || active === document.body || !active.isConnected)) trigger.focus();
+    };
+  }, [open, area]);
   useEffect(() => {
     if (!open) return;
     const onDown = (e: MouseEvent) => {

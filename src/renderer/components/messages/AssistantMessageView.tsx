@@ -4,7 +4,7 @@ import type { ToolRun } from "../../../shared/agent/tool-runs";
 import { Markdown } from "../markdown/Markdown";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { ToolCard } from "./ToolCard";
-import { formatCost, formatTokens } from "./chatItems";
+import { formatTokens, spentCost } from "./chatItems";
 import { isInterruptedReply } from "../../../shared/agent/unfinished-reply";
 
 interface AssistantMessageViewProps {
@@ -72,7 +72,7 @@ function MessageFooter({ message }: { message: AssistantMessage }) {
       <span className="footer-model">{message.model}</span>
       {usage && usage.totalTokens > 0 ? (
         <span className="footer-usage" title={`input ${usage.input} · output ${usage.output} · cache read ${usage.cacheRead} · cache write ${usage.cacheWrite}`}>
-          {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {usage.cost?.total ? formatCost(usage.cost.total) : "cost unknown"}
+          {formatTokens(usage.input)} in · {formatTokens(usage.output)} out · {spentCost(usage.cost?.total)}
         </span>
       ) : null}
     </div>

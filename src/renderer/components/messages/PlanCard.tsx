@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState } from "react";
 import { errorText } from "../../../shared/error-text";
+import { planPreview } from "./plan-preview";
 
 export interface PlanCardProps {
   /** The planning run's reply: the plan. */
@@ -25,10 +26,21 @@ export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, 
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const editor = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** Leaving the editor from the keyboard (Esc, Discard edits) puts the focus on "Edit plan", where it came from. */
+  const refocusEdit = useRef(false);
 
   useEffect(() => {
     if (editing) editor.current?.focus();
+    else if (refocusEdit.current) editButton.current?.focus();
+    refocusEdit.current = false;
   }, [editing]);
+
+  const leaveEditor = (discard: boolean) => {
+    refocusEdit.current = true;
+    setEditing(false);
+    if (discard) setDraft(plan);
+  };
 
   const approve = (text: string) => {
     if (!text.trim()) {
@@ -43,7 +55,7 @@ export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, 
     });
   };
 
-  const firstLine = plan.split("\n").find((line) => line.trim())?.trim() ?? "";
+  const firstLine = planPreview(plan);
   return (
     <div className="plan-card" role="region" aria-label="Plan to approve" data-testid="plan-card">
       <div className="plan-card-head">
@@ -60,7 +72,7 @@ export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, 
             if (e.key === "Escape") {
               e.preventDefault();
               e.stopPropagation(); // Esc leaves the editor; it does not stop anything else
-              setEditing(false);
+              leaveEditor(false);
             }
           }} />
       ) : null}
@@ -71,12 +83,9 @@ export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, 
           Approve and run
         </button>
         {editing ? (
-          <button type="button" className="btn btn-ghost" data-testid="plan-edit-cancel" disabled={busy} onClick={() => {
-            setEditing(false);
-            setDraft(plan);
-          }}>Discard edits</button>
+          <button type="button" className="btn btn-ghost" data-testid="plan-edit-cancel" disabled={busy} onClick={() => leaveEditor(true)}>Discard edits</button>
         ) : (
-          <button type="button" className="btn btn-secondary" data-testid="plan-edit" disabled={busy} onClick={() => setEditing(true)}>Edit plan</button>
+          <button ref={editButton} type="button" className="btn btn-secondary" data-testid="plan-edit" disabled={busy} onClick={() => setEditing(true)}>Edit plan</button>
         )}
         <button type="button" className="btn btn-ghost" data-testid="plan-keep" disabled={busy} onClick={onKeepPlanning}
           title="Stay in Plan mode and tell the agent more">Keep planning</button>

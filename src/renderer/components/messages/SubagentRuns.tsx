@@ -8,7 +8,7 @@ import { frameCoalesced } from "../../store/frame-coalesced";
 import type { SessionHandle } from "../../services/app-services";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ApprovalsContext, type Approvals } from "./approvals";
-import { buildTranscript, formatCost, formatTokens, streamingItem } from "./chatItems";
+import { buildTranscript, formatTokens, spentCost, streamingItem } from "./chatItems";
 import { MessageRow } from "./MessageRow";
 import { WorktreeActions } from "../worktrees/WorktreeActions";
 import { Markdown } from "../markdown/Markdown";
@@ -67,7 +67,7 @@ function SubagentRow({ run, index, asking }: { run: SubagentRun; index: number; 
         </span>
         <span className="subagent-meta muted">
           {run.model ? <span>{run.model.id}</span> : null}
-          {tokens > 0 ? <span> · {formatTokens(tokens)} tok · {formatCost(run.usage.cost)}</span> : null}
+          {tokens > 0 ? <span> · {formatTokens(tokens)} tok · {spentCost(run.usage.cost)}</span> : null}
           <span className="subagent-status" data-testid="subagent-status"> · {STATUS_LABEL[run.status]}</span>
         </span>
         {run.sessionId ? (

@@ -77,6 +77,14 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/**
+ * What tokens spent cost, as a reply's footer and a subagent's line say it: dollars from the model's pricing, or
+ * "cost unknown" when it came to nothing (a model without pricing: a custom endpoint, a local model), never "$0".
+ */
+export function spentCost(dollars: number | undefined): string {
+  return dollars !== undefined && dollars > 0 ? formatCost(dollars) : "cost unknown";
+}
+
 /** Dollars with enough precision to see the cost of a single small reply. */
 export function formatCost(dollars: number): string {
   if (dollars === 0) return "$0";

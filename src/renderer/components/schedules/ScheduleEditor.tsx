@@ -28,6 +28,14 @@ const KINDS: { kind: WhenKind; label: string }[] = [
   { kind: "cron", label: "Cron expression" },
 ];
 
+/** A run's caps, in the Budget dialog's order (shared/agent/budget.ts BudgetCaps). */
+const CAP_FIELDS: { key: "costUsd" | "tokens" | "minutes" | "toolCalls"; label: string; step: string; testId: string }[] = [
+  { key: "costUsd", label: "Money ($)", step: "0.01", testId: "schedule-cost" },
+  { key: "tokens", label: "Tokens", step: "1", testId: "schedule-tokens" },
+  { key: "minutes", label: "Minutes", step: "1", testId: "schedule-minutes" },
+  { key: "toolCalls", label: "Tool calls", step: "1", testId: "schedule-tool-calls" },
+];
+
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 const when = (ms: number) => new Date(ms).toLocaleString(undefined, { weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 
@@ -78,26 +86,26 @@ export function ScheduleEditor({ initial, chat, editing, onSaved, onCancel }: Sc
             <input value={form.workspace} onChange={(e) => set("workspace", e.target.value)} placeholder="No workspace" spellCheck={false}
               data-testid="schedule-workspace" />
           </label>
-        </div>
-        <div className="schedule-row">
           <label className="schedule-field">
             <span>Permissions</span>
             <select value={form.profile} onChange={(e) => set("profile", e.target.value as ScheduleForm["profile"])} data-testid="schedule-profile">
               {PROFILE_MENU_ORDER.map((p) => <option key={p} value={p}>{PROFILE_TEXT[p].label}</option>)}
             </select>
           </label>
-          <label className="schedule-field schedule-narrow">
-            <span>Budget per run ($)</span>
-            <input type="number" min="0" step="0.01" value={form.costUsd} onChange={(e) => set("costUsd", e.target.value)} placeholder="No cap"
-              data-testid="schedule-cost" />
-          </label>
-          <label className="schedule-field schedule-narrow">
-            <span>Time per run (min)</span>
-            <input type="number" min="1" step="1" value={form.minutes} onChange={(e) => set("minutes", e.target.value)} placeholder="No cap"
-              data-testid="schedule-minutes" />
-          </label>
         </div>
         <p className="schedule-help muted">{PROFILE_TEXT[form.profile].allows} A call it leaves to a question is parked: a notification asks, and with no answer by the end of the run it is denied.</p>
+        <fieldset className="schedule-caps">
+          <legend>Caps on each run</legend>
+          <div className="schedule-row">
+            {CAP_FIELDS.map(({ key, label, step, testId }) => (
+              <label key={key} className="schedule-field">
+                <span>{label}</span>
+                <input type="number" min="0" step={step} value={form[key]} onChange={(e) => set(key, e.target.value)} placeholder="No cap" data-testid={testId} />
+              </label>
+            ))}
+          </div>
+          <p className="schedule-help muted">A run that reaches one stops, saying why. Money counts only where the model has pricing: for a custom endpoint or a local model, cap its tokens or time.</p>
+        </fieldset>
         <fieldset className="schedule-when">
           <legend>When</legend>
           <div className="schedule-row">

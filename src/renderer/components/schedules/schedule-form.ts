@@ -19,6 +19,10 @@ export interface ScheduleForm {
   costUsd: string;
   /** Minutes of a run, as typed ("" none). */
   minutes: string;
+  /** Tokens of a run, as typed ("" none): the cap a model without pricing can reach. */
+  tokens: string;
+  /** Tool calls of a run, as typed ("" none). */
+  toolCalls: string;
   kind: WhenKind;
   /** "HH:MM" (daily, weekdays). */
   time: string;
@@ -49,6 +53,8 @@ export function newForm(id: string, now: number, workspace = "", profile: Permis
     profile,
     costUsd: "",
     minutes: "",
+    tokens: "",
+    toolCalls: "",
     kind: "daily",
     time: "09:00",
     at: localInput(now + 3_600_000),
@@ -69,6 +75,8 @@ export function formOf(schedule: Schedule, now: number): ScheduleForm {
     prompt: schedule.prompt,
     costUsd: schedule.budget.costUsd !== undefined ? String(schedule.budget.costUsd) : "",
     minutes: schedule.budget.minutes !== undefined ? String(schedule.budget.minutes) : "",
+    tokens: schedule.budget.tokens !== undefined ? String(schedule.budget.tokens) : "",
+    toolCalls: schedule.budget.toolCalls !== undefined ? String(schedule.budget.toolCalls) : "",
     kind: when.kind,
     ...(when.kind === "daily" || when.kind === "weekdays" ? { time: when.time } : {}),
     ...(when.kind === "once" ? { at: localInput(when.at) } : {}),
@@ -85,6 +93,8 @@ export function scheduleOf(form: ScheduleForm): { ok: true; schedule: Schedule }
   const budget: BudgetCaps = {};
   if (form.costUsd.trim()) budget.costUsd = Number(form.costUsd);
   if (form.minutes.trim()) budget.minutes = Number(form.minutes);
+  if (form.tokens.trim()) budget.tokens = Number(form.tokens);
+  if (form.toolCalls.trim()) budget.toolCalls = Number(form.toolCalls);
   let when: ScheduleWhen;
   const at = Date.parse(form.at);
   switch (form.kind) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
-import { buildTranscript, formatCost, formatTokens, messageRowKey, streamingItem } from "../../../../../src/renderer/components/messages/chatItems";
+import { buildTranscript, formatCost, formatTokens, messageRowKey, spentCost, streamingItem } from "../../../../../src/renderer/components/messages/chatItems";
 import { sumUsage } from "../../../../../src/shared/agent/usage";
 
 const usage = (total: number, cost: number) => ({
@@ -51,5 +51,15 @@ describe("buildTranscript", () => {
     expect(formatCost(0)).toBe("$0");
     expect(formatCost(0.00512)).toBe("$0.0051");
     expect(formatCost(1.5)).toBe("$1.50");
+  });
+});
+
+describe("spentCost", () => {
+  it("says dollars from the model's pricing, and \"cost unknown\" for tokens that cost nothing, never \"$0\"", () => {
+    expect(spentCost(0.0012)).toBe("$0.0012");
+    expect(spentCost(2)).toBe("$2.00");
+    // A subagent on a model without pricing (a custom endpoint) reports a cost of 0: its line said "$0".
+    expect(spentCost(0)).toBe("cost unknown");
+    expect(spentCost(undefined)).toBe("cost unknown");
   });
 });

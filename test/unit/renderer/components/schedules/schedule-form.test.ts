@@ -23,6 +23,17 @@ describe("schedule form", () => {
     expect(scheduleOf(formOf(built.schedule, NOW))).toEqual(built);
   });
 
+  it("carries every kind of cap on a run: money, tokens, minutes and tool calls", () => {
+    // Money is all a model without pricing could not reach: the editor offered money and minutes only.
+    const form = { ...newForm("s1", NOW), prompt: "Tidy", costUsd: "1", tokens: "50000", minutes: "20", toolCalls: "40" };
+    const built = scheduleOf(form);
+    if (!built.ok) throw new Error(built.error);
+    expect(built.schedule.budget).toEqual({ costUsd: 1, tokens: 50000, minutes: 20, toolCalls: 40 });
+    expect(formOf(built.schedule, NOW)).toMatchObject({ costUsd: "1", tokens: "50000", minutes: "20", toolCalls: "40" });
+    expect(scheduleOf({ ...form, tokens: "-5" })).toMatchObject({ ok: false });
+    expect(scheduleOf({ ...form, tokens: "", toolCalls: "" })).toMatchObject({ ok: true, schedule: { budget: { costUsd: 1, minutes: 20 } } });
+  });
+
   it("says what is missing or wrong", () => {
     expect(scheduleOf(newForm("s1", NOW))).toEqual({ ok: false, error: "A schedule needs a prompt." });
     const cron = scheduleOf({ ...newForm("s1", NOW), prompt: "x", kind: "cron", cron: "* * *" });
