@@ -62,6 +62,11 @@ describe("schedules", () => {
     await page.getByTestId("schedule-cron").fill("0 25 * * *");
     await poll(() => page.getByTestId("schedule-next").textContent()).toContain("hour field's \"25\"");
     await shot(page, "schedules-editor-bad-cron");
+    // Save points at the problem the Next line shows (the cron field focused), not a second alert with the same words.
+    await page.getByTestId("schedule-save").click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("schedule-cron");
+    expect(await page.getByTestId("schedule-failure").count()).toBe(0);
+    expect(await page.getByTestId("schedule-cron").getAttribute("aria-invalid")).toBe("true");
     await page.getByTestId("schedule-cron").fill("30 8 * * 1-5");
     await poll(() => page.locator(".schedule-next-time").count()).toBe(3);
     await shot(page, "schedules-editor");
@@ -151,6 +156,18 @@ describe("schedules", () => {
     await page.keyboard.press("Escape");
     await toggle.click();
     await poll(() => weekly.getByTestId("scheduled-when").textContent()).toMatch(/^Weekdays at 17:30 · next /);
+
+    // Delete asks in place first (Keep has the focus), and the focus then goes to "Schedule…", not the page's body.
+    await weekly.getByTestId("scheduled-delete").click();
+    await page.getByTestId("scheduled-delete-cancel").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("scheduled-delete-cancel");
+    await shot(page, "schedules-delete-confirm");
+    await page.keyboard.press("Escape");
+    await weekly.getByTestId("scheduled-delete").click();
+    await page.getByTestId("scheduled-delete-confirm").click();
+    await poll(() => item("Weekly report").count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("schedule-new");
+    expect((await host.call<{ schedule: Schedule }[]>("listSchedules")).map((v) => v.schedule.id)).not.toContain("weekly");
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -133,7 +133,7 @@ describe("issue 27's flows, walked through from the keyboard", () => {
     rig.server.enqueue(calculate, calculate, calculate);
     await page.getByTestId("scheduled-run-now").click();
     const last = page.getByTestId("scheduled-last");
-    await poll(() => last.innerText(), 30_000).toMatch(/^Stopped at its budget · cost unknown · open chat\s+Stopped at the 500-token budget/);
+    await poll(() => last.innerText(), 30_000).toMatch(/^Stopped at the 500-token budget: 1 tool call, cost unknown · open chat/);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -174,9 +174,10 @@ export function addSpend(spend: BudgetSpend, more: Partial<BudgetSpend>): Budget
   };
 }
 
-/** "$2.00", "$0.0042". */
+/** "$2.00", "$0.0042", "<$0.0001" (a spend too small for four places is not shown as "$0.0000"). */
 export function dollars(amount: number): string {
   if (amount === 0) return "$0.00";
+  if (amount < 0.00005) return "<$0.0001";
   return amount < 0.01 ? `$${amount.toFixed(4)}` : `$${amount.toFixed(2)}`;
 }
 

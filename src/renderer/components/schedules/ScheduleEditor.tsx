@@ -57,8 +57,17 @@ export function ScheduleEditor({ initial, chat, editing, onSaved, onCancel }: Sc
   const next = useMemo(() => previewOccurrences(form, Date.now(), timeZone()), [form]);
   const built = scheduleOf(form);
 
+  // A "when" that has no run shows its problem in the Next line already; Save then points at it rather than saying
+  // the same words a second time in an alert.
+  const problemShown = !built.ok && next.length === 0;
   const save = () => {
-    if (!built.ok) return setFailure(built.error);
+    if (!built.ok) {
+      if (!problemShown) return setFailure(built.error);
+      setFailure(null);
+      const field = (id: string) => dialog.current?.querySelector<HTMLElement>(`[data-testid=${id}]`);
+      (field("schedule-cron") ?? field("schedule-kind"))?.focus();
+      return;
+    }
     setBusy(true);
     setFailure(null);
     app.saveSchedule(built.schedule).then((view) => onSaved(view.schedule), (e: unknown) => setFailure(errorText(e))).finally(() => setBusy(false));
@@ -127,11 +136,11 @@ export function ScheduleEditor({ initial, chat, editing, onSaved, onCancel }: Sc
                 data-testid="schedule-at" />
             ) : null}
             {form.kind === "cron" ? (
-              <input className="schedule-cron" value={form.cron} onChange={(e) => set("cron", e.target.value)} spellCheck={false}
+              <input className="schedule-cron" value={form.cron} aria-invalid={problemShown} aria-describedby="schedule-next" onChange={(e) => set("cron", e.target.value)} spellCheck={false}
                 aria-label="Cron expression (minute hour day month weekday)" placeholder="minute hour day month weekday" data-testid="schedule-cron" />
             ) : null}
           </div>
-          <div className="schedule-next" role="status" data-testid="schedule-next">
+          <div className="schedule-next" id="schedule-next" role="status" data-testid="schedule-next">
             {next.length > 0 ? <>Next: {next.map((t) => <span key={t} className="schedule-next-time">{when(t)}</span>)}</>
               : built.ok ? "It will not run again." : <span className="schedule-problem">{built.error}</span>}
           </div>

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useServices } from "../../context/ServicesContext";
 import { errorText } from "../../../shared/error-text";
 import { costText } from "../../../shared/agent/budget";
-import type { ScheduleRun, ScheduleView } from "../../../shared/schedules/schedule";
+import type { ScheduleView } from "../../../shared/schedules/schedule";
 import { formOf, newForm } from "./schedule-form";
-import { RUN_SPAN_LABEL, runChangesText, scheduleSwitchLabel, scheduleTitle, scheduleWhenLine } from "./scheduled-list";
+import { RUN_SPAN_LABEL, runChangesText, runSummary, scheduleSwitchLabel, scheduleTitle, scheduleWhenLine } from "./scheduled-list";
 import { ScheduleEditor } from "./ScheduleEditor";
 import { DiffIcon, PencilIcon, TrashIcon } from "../common/icons";
 import "../../styles/schedules.css";
@@ -18,15 +18,6 @@ interface ScheduledSectionProps {
   onError(error: unknown): void;
 }
 
-const OUTCOME_TEXT: Record<ScheduleRun["outcome"], string> = {
-  running: "Running",
-  finished: "Finished",
-  failed: "Failed",
-  "stopped-by-budget": "Stopped at its budget",
-  stopped: "Stopped",
-  skipped: "Skipped",
-};
-
 const shortTime = (ms: number) => new Date(ms).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" });
 
 /**
@@ -39,6 +30,10 @@ export function ScheduledSection({ chat, onOpen, onOpenChanges, onError }: Sched
   const { app } = services;
   const [views, setViews] = useState<ScheduleView[]>([]);
   const [editing, setEditing] = useState<{ view?: ScheduleView } | null>(null);
+  // Delete asks once, in place (a schedule and its run history cannot be brought back); the focus then goes to
+  // "Schedule…" rather than to the page's body where the removed row was.
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const newButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -59,7 +54,7 @@ export function ScheduledSection({ chat, onOpen, onOpenChanges, onError }: Sched
     <section className="scheduled" aria-label="Scheduled" data-testid="scheduled">
       <div className="scheduled-header">
         <h2 className="group-label">Scheduled</h2>
-        <button type="button" className="btn btn-ghost scheduled-new" onClick={() => setEditing({})} data-testid="schedule-new"
+        <button ref={newButton} type="button" className="btn btn-ghost scheduled-new" onClick={() => setEditing({})} data-testid="schedule-new"
           title="Run a prompt in the background at set times">
           Schedule…
         </button>
@@ -70,6 +65,7 @@ export function ScheduledSection({ chat, onOpen, onOpenChanges, onError }: Sched
             const { schedule } = view;
             const last = view.runs[0];
             const changed = last ? runChangesText(last) : undefined;
+            const summary = last ? runSummary(last) : undefined;
             return (
               <li key={schedule.id} className={`scheduled-item${schedule.enabled ? "" : " scheduled-paused"}`} data-testid="scheduled-item" data-enabled={schedule.enabled}>
                 <div className="scheduled-title">
@@ -81,10 +77,10 @@ export function ScheduledSection({ chat, onOpen, onOpenChanges, onError }: Sched
                   </button>
                 </div>
                 <div className="scheduled-when muted" data-testid="scheduled-when">{scheduleWhenLine(view, shortTime)}</div>
-                {last ? (
+                {last && summary ? (
                   <div className={`scheduled-last scheduled-${last.outcome}`} data-testid="scheduled-last">
-                    {OUTCOME_TEXT[last.outcome]}
-                    {last.spend ? ` · ${costText(last.spend)}` : ""}
+                    {summary.status}
+                    {last.spend && summary.showSpend ? ` · ${costText(last.spend)}` : ""}
                     {last.chatId ? <> · <button type="button" className="link-button" onClick={() => onOpen(last.chatId!)} data-testid="scheduled-chat">open chat</button></> : null}
                     {last.chatId && last.changes && changed ? (
                       <> · <button type="button" className="link-button scheduled-changes" data-testid="scheduled-changes"
@@ -93,14 +89,28 @@ export function ScheduledSection({ chat, onOpen, onOpenChanges, onError }: Sched
                         <DiffIcon />{changed}
                       </button></>
                     ) : null}
-                    {last.reason ? <div className="scheduled-reason muted">{last.reason}</div> : null}
+                    {summary.reason ? <div className="scheduled-reason muted">{summary.reason}</div> : null}
                   </div>
                 ) : <div className="scheduled-last muted">Not run yet</div>}
-                <div className="scheduled-actions">
-                  <button type="button" className="link-button" onClick={() => act(app.runScheduleNow(schedule.id))} data-testid="scheduled-run-now">Run now</button>
-                  <button type="button" className="icon-button" onClick={() => setEditing({ view })} aria-label={`Edit ${schedule.name}`} data-testid="scheduled-edit"><PencilIcon /></button>
-                  <button type="button" className="icon-button" onClick={() => act(app.deleteSchedule(schedule.id))} aria-label={`Delete ${schedule.name}`} data-testid="scheduled-delete"><TrashIcon /></button>
-                </div>
+                {deleting === schedule.id ? (
+                  <div className="scheduled-actions scheduled-confirm" role="group" aria-label={`Delete ${scheduleTitle(view)}?`}>
+                    <span>Delete this schedule and its history?</span>
+                    <button type="button" className="link-button scheduled-confirm-delete" data-testid="scheduled-delete-confirm"
+                      onClick={() => {
+                        setDeleting(null);
+                        newButton.current?.focus();
+                        act(app.deleteSchedule(schedule.id));
+                      }}>Delete</button>
+                    <button type="button" className="link-button" autoFocus data-testid="scheduled-delete-cancel"
+                      onClick={() => setDeleting(null)} onKeyDown={(e) => e.key === "Escape" && setDeleting(null)}>Keep</button>
+                  </div>
+                ) : (
+                  <div className="scheduled-actions">
+                    <button type="button" className="link-button" onClick={() => act(app.runScheduleNow(schedule.id))} data-testid="scheduled-run-now">Run now</button>
+                    <button type="button" className="icon-button" onClick={() => setEditing({ view })} aria-label={`Edit ${scheduleTitle(view)}`} data-testid="scheduled-edit"><PencilIcon /></button>
+                    <button type="button" className="icon-button" onClick={() => setDeleting(schedule.id)} aria-label={`Delete ${scheduleTitle(view)}`} data-testid="scheduled-delete"><TrashIcon /></button>
+                  </div>
+                )}
               </li>
             );
           })}

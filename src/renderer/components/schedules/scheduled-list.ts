@@ -4,11 +4,40 @@
  */
 import { describeWhen, type ScheduleRun, type ScheduleView } from "../../../shared/schedules/schedule";
 
-/** A schedule's second line: "Daily at 09:00 · next Thu 09:00", or "Daily at 09:00 · Paused" (no next run when off). */
+/**
+ * A schedule's second line: "Daily at 09:00 · next Thu 09:00", or "Daily at 09:00 · Paused" (no next run when off).
+ * A once schedule's time is already its next run, so it is not said twice.
+ */
 export function scheduleWhenLine(view: ScheduleView, format: (ms: number) => string): string {
   const when = describeWhen(view.schedule.when, format);
   if (!view.schedule.enabled) return `${when} · Paused`;
+  if (view.schedule.when.kind === "once") return when;
   return view.next !== undefined ? `${when} · next ${format(view.next)}` : when;
+}
+
+const OUTCOME_TEXT: Record<ScheduleRun["outcome"], string> = {
+  running: "Running",
+  finished: "Finished",
+  failed: "Failed",
+  "stopped-by-budget": "Stopped at its budget",
+  stopped: "Stopped",
+  skipped: "Skipped",
+};
+
+/**
+ * How a schedule's last run reads: its status, what it spent (shown unless the status says it), and why (a sentence).
+ * A budget stop's reason already names the cap and the spend ("Stopped at the $2.00 budget: 41 tool calls, …"), so it
+ * is the status itself rather than "Stopped at its budget" followed by the same words again.
+ */
+export function runSummary(run: Pick<ScheduleRun, "outcome" | "reason">): { status: string; reason?: string; showSpend: boolean } {
+  const reason = run.reason ? sentence(run.reason) : undefined;
+  if (run.outcome === "stopped-by-budget" && reason) return { status: reason, showSpend: false };
+  return { status: OUTCOME_TEXT[run.outcome], ...(reason ? { reason } : {}), showSpend: true };
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 }
 
 /** What the list calls a schedule: its name, else its prompt's first words. */

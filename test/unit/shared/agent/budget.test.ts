@@ -7,6 +7,7 @@ import {
   capsNearing,
   chatBudgetProblem,
   costText,
+  dollars,
   monthKey,
   monthlyCapText,
   monthSpendText,
@@ -58,6 +59,12 @@ describe("budget caps", () => {
     expect(budgetWarningText({ toolCalls: 50 }, "toolCalls", spend({ toolCalls: 41, tokens: 900 }))).toBe("82% of the run's 50-tool-call budget used: 900 tokens, $0.00");
     expect(costText({ cost: 0, costUnknown: true })).toBe("cost unknown");
     expect(costText({ cost: 1.5, costUnknown: true })).toBe("$1.50 + unknown cost");
+  });
+
+  it("money too small for four places reads as under a hundredth of a cent, never $0.0000", () => {
+    expect(dollars(0.0042)).toBe("$0.0042");
+    expect(dollars(0.00001)).toBe("<$0.0001");
+    expect(dollars(0)).toBe("$0.00");
   });
 
   it("a month is the local calendar month; the refusal says where to raise the cap", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Schedule, ScheduleView } from "../../../../../src/shared/schedules/schedule";
-import { runChangesText, scheduleSwitchLabel, scheduleTitle, scheduleWhenLine } from "../../../../../src/renderer/components/schedules/scheduled-list";
+import { runChangesText, runSummary, scheduleSwitchLabel, scheduleTitle, scheduleWhenLine } from "../../../../../src/renderer/components/schedules/scheduled-list";
 
 const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
   id: "s1",
@@ -23,6 +23,16 @@ describe("the Scheduled list's lines", () => {
     expect(scheduleWhenLine({ schedule: schedule(), runs: [], next: NEXT }, format)).toBe("Daily at 09:00 · next 09:00");
     expect(scheduleWhenLine({ schedule: schedule({ enabled: false }), runs: [], next: NEXT }, format)).toBe("Daily at 09:00 · Paused");
     expect(scheduleWhenLine({ schedule: schedule({ when: { kind: "once", at: NEXT } }), runs: [] }, format)).toBe("Once, 09:00");
+    // A once schedule's time is its next run: not said twice ("Once, 09:00 · next 09:00").
+    expect(scheduleWhenLine({ schedule: schedule({ when: { kind: "once", at: NEXT } }), runs: [], next: NEXT }, format)).toBe("Once, 09:00");
+  });
+
+  it("a last run reads as its status and a sentence of why; a budget stop's reason is its status, not said twice", () => {
+    expect(runSummary({ outcome: "finished" })).toEqual({ status: "Finished", showSpend: true });
+    expect(runSummary({ outcome: "skipped", reason: "still running" })).toEqual({ status: "Skipped", reason: "Still running", showSpend: true });
+    expect(runSummary({ outcome: "stopped-by-budget", reason: "Stopped at the 500-token budget: 1 tool call, cost unknown" }))
+      .toEqual({ status: "Stopped at the 500-token budget: 1 tool call, cost unknown", showSpend: false });
+    expect(runSummary({ outcome: "stopped-by-budget" })).toEqual({ status: "Stopped at its budget", showSpend: true });
   });
 
   it("the switch is named after the schedule (its name, else its prompt's first words)", () => {
