@@ -68,6 +68,16 @@ describe("a child role (a subagent's session)", () => {
     expect(pending()).toEqual([]);
   });
 
+  it("asks its parent's chat a command's network question only on the parent's task: undefined there is an allowance", async () => {
+    const question = { toolCallId: "n1", toolName: "network", args: { host: "example.org" }, summary: "curl wants example.org" };
+    expect(child().role.askNetwork(question)).toBeUndefined(); // not its parent's to answer: the session's own chat asks
+    const allowing = child();
+    expect(await allowing.role.task(() => allowing.role.askNetwork(question)!)).toBeUndefined();
+    expect(allowing.questions).toEqual([question]);
+    const denying = child({ block: true, reason: "not that host" });
+    expect(await denying.role.task(() => denying.role.askNetwork(question)!)).toEqual({ block: true, reason: "not that host" });
+  });
+
   it("asks in its own window about a call on what the user typed there", async () => {
     const { role, questions, pending } = child();
     void role.decideCall(call("read"));
