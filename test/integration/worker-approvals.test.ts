@@ -85,6 +85,9 @@ describe("approval of tool calls", () => {
     const result = lastToolResult(h);
     expect(result).toContain("The user denied this call: use mental arithmetic");
     expect(result).not.toContain("42");
+    // The card says denied, not failed: the result's details carry the ending (pi's block would leave them {}).
+    const denied = client.mirror.getView().state.messages.find((m) => m.role === "toolResult" && m.toolCallId === "d1");
+    expect(denied).toMatchObject({ isError: true, details: { ending: "denied" } });
   });
 
   it("a question nobody can answer (no window on the chat) is denied after the timeout; the worker lived meanwhile", async () => {

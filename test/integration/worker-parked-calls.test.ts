@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
 import { turnDirective } from "../../src/web-host/openai-test-server";
+import { toolEnding } from "../../src/shared/protocol/tool-ending";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -41,6 +42,11 @@ describe("parked calls in an unattended run", () => {
 
     await client.abort(); // the run ends (Stop; a budget reached does the same)
     await waitForView(client, (v) => !v.state.isStreaming && v.approvals.length === 0);
+    // Its card says denied, not failed, live (the end event and the result message)...
+    const live = client.mirror.getView();
+    expect(toolEnding((live.toolRuns.c1?.result as { details?: unknown } | undefined)?.details)).toBe("denied");
+    const liveResult = live.state.messages.find((m) => m.role === "toolResult" && m.toolCallId === "c1");
+    expect(liveResult).toMatchObject({ isError: true, details: { ending: "denied" } });
     const closed = new Promise<void>((resolve) => h!.broker.onEvent((e) => e.type === "session-closed" && resolve()));
     client.close();
     h.broker.detach("parked", "window-1");
@@ -50,6 +56,8 @@ describe("parked calls in an unattended run", () => {
     const results = back.mirror.getView().state.messages.filter((m) => m.role === "toolResult");
     expect(results.map((m) => (m as { toolCallId: string }).toolCallId)).toEqual(["c1", "w1"]);
     expect(JSON.stringify(results[0])).toContain("Denied: no answer before the run ended");
+    // ...and as journaled.
+    expect(results[0]).toMatchObject({ isError: true, details: { ending: "denied" } });
     // Its content is the denial alone: the call never ran (6 * 7 = 42 never computed). Not the whole JSON, whose
     // timestamp may hold "42".
     expect(JSON.stringify((results[0] as { content: unknown }).content)).not.toContain("42");

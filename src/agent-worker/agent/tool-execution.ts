@@ -1,13 +1,11 @@
 import { type AssistantMessage, type ToolResultMessage } from "@earendil-works/pi-ai";
 import { validateToolArguments } from "./tool-validation";
-import { ToolFailure } from "../../shared/agent/tool-failure";
 import type {
   AgentContext,
   AgentLoopConfig,
   AgentTool,
   AgentToolCall,
   AgentToolResult,
-  BeforeToolCallResult,
 } from "../../shared/agent/types";
 import type { AgentEventSink } from "./assistant-response";
 import { errorText } from "../../shared/error-text";
@@ -39,6 +37,12 @@ export interface ToolBatchOutcome {
  * a throwing tool or a throwing `afterToolCall` become error results, never exceptions.
  *
  * The batch runs sequentially when the config asks for it or when any called tool is marked "sequential".
+ *
+ * This is pi-agent-core 0.73.1's tool execution (agent-loop.js executeToolCalls and what it calls), step for step:
+ * a block's result has `details: {}`, a thrown error's too, and a returned result counts as a success whatever it
+ * carries; `afterToolCall` is the one way to change an executed call's result. Paddock's extras (a parked question,
+ * a denial's or a failure's details, pi 1.6.0's `isError` result) live session-side, in the tool wrapper and
+ * `afterToolCall` of agent-worker/host/session/tool-call-guard.ts. differential.test.ts runs both on the same model.
  */
 export async function executeToolBatch(
   context: AgentContext,
@@ -68,7 +72,7 @@ const runSequentially: BatchRunner = async (toolCalls, context, assistantMessage
   const messages: ToolResultMessage[] = [];
   for (const toolCall of toolCalls) {
     await emitStart(toolCall, emit);
-    const prepared = await unparked(await prepareCall(context, assistantMessage, toolCall, config, signal));
+    const prepared = await prepareCall(context, assistantMessage, toolCall, config, signal);
     const outcome =
       "ready" in prepared
         ? await finalizeCall(context, assistantMessage, prepared.ready, await runTool(prepared.ready, signal, emit), config, signal)
@@ -85,7 +89,6 @@ const runSequentially: BatchRunner = async (toolCalls, context, assistantMessage
 /**
  * Preparation (start event, validation, `beforeToolCall`) happens in the assistant's order; calls that may run then
  * run together and report `tool_execution_end` as they finish; the result messages follow in the assistant's order.
- * A parked call (its decision comes later) does not hold up the others: it runs, or is blocked, once decided.
  */
 const runConcurrently: BatchRunner = async (toolCalls, context, assistantMessage, config, signal, emit) => {
   const pending: (SettledCall | (() => Promise<SettledCall>))[] = [];
@@ -95,20 +98,6 @@ const runConcurrently: BatchRunner = async (toolCalls, context, assistantMessage
     if ("settled" in prepared) {
       await emitEnd(prepared.settled, emit);
       pending.push(prepared.settled);
-      continue;
-    }
-    if ("parked" in prepared) {
-      pending.push(async () => {
-        const decided = await unparked(prepared);
-        if ("settled" in decided) {
-          await emitEnd(decided.settled, emit);
-          return decided.settled;
-        }
-        const executed = await runTool(decided.ready, signal, emit);
-        const outcome = await finalizeCall(context, assistantMessage, decided.ready, executed, config, signal);
-        await emitEnd(outcome, emit);
-        return outcome;
-      });
       continue;
     }
     pending.push(async () => {
@@ -151,10 +140,7 @@ async function prepareCall(
     const args = validateToolArguments(tool, withPreparedArguments(tool, toolCall));
     if (config.beforeToolCall) {
       const decision = await config.beforeToolCall({ assistantMessage, toolCall, args, context }, signal);
-      if (decision?.block) {
-        return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked", decision.details) };
-      }
-      if (decision?.parked) return { parked: decision.parked, ready: { toolCall, tool, args } };
+      if (decision?.block) return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked") };
     }
     return { ready: { toolCall, tool, args } };
   } catch (error) {
@@ -162,21 +148,8 @@ async function prepareCall(
   }
 }
 
-/** A prepared call: ready to run, settled, or ready once its parked decision allows it. */
-type Prepared = { ready: ReadyCall } | { settled: SettledCall } | { parked: Promise<BeforeToolCallResult | undefined>; ready: ReadyCall };
-
-/** Waits for a parked call's decision: it runs (ready) or is blocked (settled). */
-async function unparked(prepared: Prepared): Promise<{ ready: ReadyCall } | { settled: SettledCall }> {
-  if (!("parked" in prepared)) return prepared;
-  const { toolCall } = prepared.ready;
-  try {
-    const decision = await prepared.parked;
-    if (decision?.block) return { settled: errorOutcome(toolCall, decision.reason || "Tool execution was blocked", decision.details) };
-    return { ready: prepared.ready };
-  } catch (error) {
-    return { settled: errorOutcome(toolCall, errorText(error)) };
-  }
-}
+/** A prepared call: ready to run, or settled (not found, invalid, blocked). */
+type Prepared = { ready: ReadyCall } | { settled: SettledCall };
 
 function withPreparedArguments(tool: AgentTool<any>, toolCall: AgentToolCall): AgentToolCall {
   if (!tool.prepareArguments) return toolCall;
@@ -210,10 +183,10 @@ async function runTool(
   try {
     const result = await call.tool.execute(call.toolCall.id, call.args, signal, onUpdate);
     await Promise.all(updates);
-    return { result, isError: result.isError === true };
+    return { result, isError: false };
   } catch (error) {
     await Promise.all(updates);
-    return { result: errorResult(errorText(error), error instanceof ToolFailure ? error.details : {}), isError: true };
+    return { result: errorResult(errorText(error)), isError: true };
   }
 }
 
@@ -249,13 +222,12 @@ async function finalizeCall(
   return { toolCall: call.toolCall, result, isError };
 }
 
-
-function errorResult(text: string, details: unknown = {}): AgentToolResult<any> {
-  return { content: [{ type: "text", text }], details };
+function errorResult(text: string): AgentToolResult<any> {
+  return { content: [{ type: "text", text }], details: {} };
 }
 
-function errorOutcome(toolCall: AgentToolCall, text: string, details?: unknown): SettledCall {
-  return { toolCall, result: errorResult(text, details ?? {}), isError: true };
+function errorOutcome(toolCall: AgentToolCall, text: string): SettledCall {
+  return { toolCall, result: errorResult(text), isError: true };
 }
 
 function toResultMessage(call: SettledCall): ToolResultMessage {

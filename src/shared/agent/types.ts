@@ -42,17 +42,13 @@ export type ToolExecutionMode = "sequential" | "parallel";
 /** One tool-call block of an assistant message. */
 export type AgentToolCall = Extract<AssistantMessage["content"][number], { type: "toolCall" }>;
 
-/** What `beforeToolCall` may answer: `block: true` turns the call into an error result carrying `reason`. */
+/**
+ * What `beforeToolCall` may answer: `block: true` turns the call into an error result carrying `reason` (its
+ * `details` are `{}`, as pi's).
+ */
 export interface BeforeToolCallResult {
   block?: boolean;
   reason?: string;
-  /** Paddock's: the blocked call's result `details` (pi's have none: `{}`), e.g. that the user denied it. */
-  details?: unknown;
-  /**
-   * Paddock's: the decision is not known yet (a question parked in a run nobody watches): the call waits for it while
-   * the batch's other calls run, and then runs or is blocked as this settles. Must not reject. Ignored with `block`.
-   */
-  parked?: Promise<BeforeToolCallResult | undefined>;
 }
 
 /**
@@ -232,8 +228,6 @@ export interface AgentToolResult<T> {
   content: (TextContent | ImageContent)[];
   /** Structured data for logs and the UI. */
   details: T;
-  /** A failure returned rather than thrown (pi 1.6.0's bash for a command that exits with another code than 0): the call counts as an error. */
-  isError?: boolean;
   /** Ask to end the run after this batch; honoured only when every result of the batch asks. */
   terminate?: boolean;
 }

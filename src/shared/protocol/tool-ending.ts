@@ -1,8 +1,9 @@
 /**
  * How a tool call that did not finish its work ended, beyond pi's `isError`: the field of a tool result's `details`
  * its card reads to say "stopped", "denied" or "timed out" rather than "failed". The worker sets it: the approval gate
- * on a block (the user's no, nobody answering, a stop while it asked), the session when a call errs after the run
- * was stopped, and the bash tool on its own abort or timeout. What the model is told (the result's text) is unchanged.
+ * on a denial (the user's no, nobody answering, a stop while it asked; delivered by the session's tool-call guard,
+ * agent-worker/host/session/tool-call-guard.ts), the session when a call errs after the run was stopped, and the bash
+ * tool on its own abort or timeout. What the model is told (the result's text) is unchanged.
  */
 export const TOOL_ENDING_FIELD = "ending";
 

@@ -1,5 +1,5 @@
 /**
- * Tool calls the user decides on: the session's `beforeToolCall`. A call whose tool Settings allow runs at once;
+ * Tool calls the user decides on (asked from the session's `beforeToolCall`, see session/tool-call-guard.ts). A call whose tool Settings allow runs at once;
  * one the user allowed for this chat or for its project (its tool, or for `bash` the exact command: see
  * command-grants.ts) too, unless it changes a file the sandbox protects from commands (git hooks, shell start-up
  * files), which asks every time; any other waits for an answer given on the session channel: allow once, allow for
@@ -9,8 +9,9 @@
  * when the run is stopped.
  *
  * A question asked while nobody watches the chat (no window on it, or the run is unattended: a schedule's, which
- * says so when it starts) is parked: the Agent's call waits for its answer while the other calls of the same turn run
- * (`BeforeToolCallResult.parked`), the chat counts as waiting (main's notifier asks), and a window opened later shows
+ * says so when it starts) is parked: `decideCall` answers `{ parked: decision }` at once, and the call's tool (wrapped
+ * by the session's tool-call guard) waits for the decision while the other calls of the same turn run (pi's parallel
+ * tool execution), the chat counts as waiting (main's notifier asks), and a window opened later shows
  * it. With no answer before the run ends (stopped, a budget reached, the worker closing) or the timeout it is denied
  * with that reason, which the model is told and the transcript keeps. An unattended run's timeout runs even while a
  * window shows the chat; a chat a window shows outside an unattended run asks as before.
@@ -21,11 +22,11 @@
  */
 import type { ToolPolicy } from "../../../shared/settings/schema";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/protocol/session-protocol";
-import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import type { BeforeToolCallContext } from "../../../shared/agent/types";
 import { hasHiddenCharacters } from "../../../shared/security/hidden-characters";
 import { commandGrant, describeCommandGrant, legacyCommandGrant } from "./command-grants";
 import { grantLabel, isGrantableHost, isProjectGrant } from "../../../shared-node/session-files/grant-format";
-import { TOOL_ENDING_FIELD } from "../../../shared/protocol/tool-ending";
+import { denied, type CallBlock, type CallDecision, type CallVerdict } from "./call-decision";
 import type { ProfileVerdict } from "../../../shared/protocol/permission-profiles";
 
 /**
@@ -69,7 +70,23 @@ interface Waiting {
   grant?: string;
   /** "Allow for this project" is offered. */
   project: boolean;
-  settle(result: BeforeToolCallResult | undefined): void;
+  settle(result: CallDecision): void;
+}
+
+/** A call to decide on (see `ApprovalGate.ask`). */
+export interface GateCall {
+  id: string;
+  toolName: string;
+  args: unknown;
+  from?: ApprovalRequest["from"];
+  described?: { summary: string; diff?: string };
+  policy?: GatePolicy;
+  protection?: string;
+  /**
+   * A sandboxed command's connection to a host no rule allows (`args` is `{ host, port }`): allowed once, for the
+   * project (`net:<host>`), or denied; never "for this chat". Asked whatever Settings say of tools.
+   */
+  network?: boolean;
 }
 
 export class ApprovalGate {
@@ -109,34 +126,26 @@ export class ApprovalGate {
     return [...this.waiting.values()].map((w) => w.request);
   }
 
-  /** The Agent's `beforeToolCall`: never throws (a failure to describe the call still asks). */
-  readonly beforeToolCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> =>
-    this.ask({ id: context.toolCall.id, toolName: context.toolCall.name, args: context.args }, signal, { parkable: true });
+  /**
+   * Decides one of the Agent's own calls (asked from its `beforeToolCall`): at once, or, while nobody watches the run,
+   * parked (a decision to come). Never throws (a failure to describe the call still asks).
+   */
+  readonly decideCall = async (context: BeforeToolCallContext, signal?: AbortSignal): Promise<CallVerdict> =>
+    this.decide({ id: context.toolCall.id, toolName: context.toolCall.name, args: context.args }, signal, true);
 
   /**
    * Decides one call: at once when the tool's policy or a grant allows it, else by asking the user. Also for calls
    * that are not this agent's own: a subagent's (`from` labels it in the chat, `described` is what the subagent saw,
    * `protection` what it found protected) and questions of the chat's own (`policy: "every-call"`: a yes or no,
-   * nothing to grant). A call that changes a protected file asks every time, saying why. Never throws.
+   * nothing to grant). A call that changes a protected file asks every time, saying why. Never parked: the asker
+   * waits. Never throws.
    */
-  async ask(
-    call: {
-      id: string;
-      toolName: string;
-      args: unknown;
-      from?: ApprovalRequest["from"];
-      described?: { summary: string; diff?: string };
-      policy?: GatePolicy;
-      protection?: string;
-      /**
-       * A sandboxed command's connection to a host no rule allows (`args` is `{ host, port }`): allowed once, for the
-       * project (`net:<host>`), or denied; never "for this chat". Asked whatever Settings say of tools.
-       */
-      network?: boolean;
-    },
-    signal?: AbortSignal,
-    how: { parkable?: boolean } = {},
-  ): Promise<BeforeToolCallResult | undefined> {
+  async ask(call: GateCall, signal?: AbortSignal): Promise<CallDecision> {
+    const verdict = await this.decide(call, signal, false);
+    return verdict && "parked" in verdict ? verdict.parked : verdict;
+  }
+
+  private async decide(call: GateCall, signal: AbortSignal | undefined, parkable: boolean): Promise<CallVerdict> {
     const { id, toolName: name } = call;
     const verdict = await this.profileVerdict(name);
     if (verdict.decision === "refuse") return refused(verdict.reason);
@@ -169,9 +178,9 @@ export class ApprovalGate {
       askedAt: Date.now(),
     };
     if (this.waiting.has(id)) return { block: true, reason: "This call is already waiting for an answer." };
-    const parked = how.parkable === true && !this.watched();
+    const parked = parkable && !this.watched();
     if (parked) request.parked = true;
-    const decision = new Promise<BeforeToolCallResult | undefined>((resolve) => {
+    const decision = new Promise<CallDecision>((resolve) => {
       const onAbort = () => this.settle(id, parked ? denied(RUN_ENDED) : stopped());
       signal?.addEventListener("abort", onAbort, { once: true });
       this.waiting.set(id, {
@@ -241,7 +250,7 @@ export class ApprovalGate {
     for (const [id, waiting] of [...this.waiting]) this.settle(id, denied(waiting.request.parked ? RUN_ENDED : reason));
   }
 
-  private settle(id: string, result: BeforeToolCallResult | undefined): void {
+  private settle(id: string, result: CallDecision): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return;
     this.waiting.delete(id);
@@ -276,19 +285,14 @@ const STOPPED = "The run was stopped before the user answered.";
 /** Why a parked call was not made: the run ended (stopped, a budget reached, the worker closing) first. */
 export const RUN_ENDED = "Denied: no answer before the run ended, so the call was not made.";
 
-/** A block the user's card shows as "denied" (a no, or nobody answering), not as a failure. */
-function denied(reason: string): BeforeToolCallResult {
-  return { block: true, reason, details: { [TOOL_ENDING_FIELD]: "denied" } };
-}
-
 /** A block because the chat's permission profile does not allow the call: "denied" on its card, the reason for the model. */
-function refused(reason: string): BeforeToolCallResult {
-  return { block: true, reason, details: { [TOOL_ENDING_FIELD]: "denied" } };
+function refused(reason: string): CallBlock {
+  return denied(reason);
 }
 
 /** A block because the run was stopped while the call waited: "stopped" on its card. */
-function stopped(): BeforeToolCallResult {
-  return { block: true, reason: STOPPED, details: { [TOOL_ENDING_FIELD]: "stopped" } };
+function stopped(): CallBlock {
+  return { block: true, reason: STOPPED, ending: "stopped" };
 }
 /** What a question says when finding out whether its call changes a protected file failed (so it asks, as for one). */
 const UNCHECKED = "it could not be checked whether this changes a file the sandbox protects";

@@ -5,8 +5,8 @@
  * there, as in any chat. Its parent shows what it is doing: each tool call is news, and its status carries its usage.
  */
 import type { AgentStateEvent } from "../../../shared/agent/state";
-import { TOOL_ENDING_FIELD } from "../../../shared/protocol/tool-ending";
-import type { AgentMessage, AgentTool, BeforeToolCallResult } from "../../../shared/agent/types";
+import type { AgentMessage, AgentTool } from "../../../shared/agent/types";
+import { denied, type CallDecision } from "../approvals/call-decision";
 import type { SubagentApprovalQuestion, SubagentSetup } from "../../../shared/protocol/control-protocol";
 import { sumUsage } from "../../../shared/agent/usage";
 import type { ApprovalGate } from "../approvals/approval-gate";
@@ -41,8 +41,8 @@ export class ChildRole implements SessionRole {
     return { addendum: this.host.setup.instructions.trim() };
   }
 
-  readonly beforeToolCall: SessionRole["beforeToolCall"] = (context, signal) =>
-    this.parentTasks > 0 ? this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.host.approvals().beforeToolCall(context, signal);
+  readonly decideCall: SessionRole["decideCall"] = (context, signal) =>
+    this.parentTasks > 0 ? this.askParent(context.toolCall.id, context.toolCall.name, context.args) : this.host.approvals().decideCall(context, signal);
 
   reportsOn(event: AgentStateEvent): boolean {
     return event.type === "tool_execution_start";
@@ -62,23 +62,23 @@ export class ChildRole implements SessionRole {
   }
 
   /** On its parent's task, a command's network question is asked in the parent's chat (a block is a denial). */
-  askNetwork(question: SubagentApprovalQuestion): Promise<BeforeToolCallResult | undefined> | undefined {
+  askNetwork(question: SubagentApprovalQuestion): Promise<CallDecision> | undefined {
     if (this.parentTasks === 0) return undefined;
     return this.host.main
       .askParent(question)
       .catch(() => ({ block: true, reason: "The parent chat could not be asked." }))
-      .then((answer) => (answer.block ? { block: true, reason: answer.reason ?? "The user denied it." } : {}));
+      .then((answer): CallDecision => (answer.block ? { block: true, reason: answer.reason ?? "The user denied it." } : undefined));
   }
 
   /** A subagent starts none. */
   subagentProgress(): void {}
 
   /** This subagent's call: its parent's chat decides. */
-  private async askParent(toolCallId: string, toolName: string, args: unknown): Promise<BeforeToolCallResult | undefined> {
+  private async askParent(toolCallId: string, toolName: string, args: unknown): Promise<CallDecision> {
     const protection = await this.host.protection(toolCallId, toolName, args);
     const question: SubagentApprovalQuestion = { toolCallId, toolName, args, ...(await this.host.describeCall(toolName, args)), ...(protection ? { protection } : {}) };
     const answer = await this.host.main.askParent(question).catch(() => ({ block: true, reason: "The parent chat could not be asked." }));
     // Shown as "denied" on the subagent's card: the parent's chat said no (or could not be asked).
-    return answer.block ? { block: true, reason: answer.reason ?? "The user denied this call.", details: { [TOOL_ENDING_FIELD]: "denied" } } : undefined;
+    return answer.block ? denied(answer.reason ?? "The user denied this call.") : undefined;
   }
 }

@@ -9,7 +9,8 @@ import type { ThinkingLevel } from "../../../shared/agent/types";
 import { builtinTools } from "../../tools";
 import { subagentTool } from "../../tools/subagent/subagent-tool";
 import { worktreeQuestion, worktreeTool, type WorktreeAction } from "../../tools/subagent/worktree-tool";
-import type { BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import type { BeforeToolCallContext } from "../../../shared/agent/types";
+import type { CallDecision } from "../approvals/call-decision";
 import { isRecord } from "../../../shared/is-record";
 import type { ApprovalGate } from "../approvals/approval-gate";
 import type { SessionMain, SessionRole } from "./session-role";
@@ -43,15 +44,15 @@ export class ParentRole implements SessionRole {
     return custom === undefined ? {} : { custom };
   }
 
-  readonly beforeToolCall: SessionRole["beforeToolCall"] = (context, signal) =>
-    context.toolCall.name === "worktree" ? this.beforeWorktreeCall(context, signal) : this.host.approvals().beforeToolCall(context, signal);
+  readonly decideCall: SessionRole["decideCall"] = (context, signal) =>
+    context.toolCall.name === "worktree" ? this.decideWorktreeCall(context, signal) : this.host.approvals().decideCall(context, signal);
 
   /**
    * A `worktree` call is asked like `write` (Settings' policy for `worktree`, "ask" unless set), its question saying
    * what the task's worktree holds, as main describes it. A task main refuses (another chat's, not isolated) is
    * refused here, without asking.
    */
-  private async beforeWorktreeCall(context: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> {
+  private async decideWorktreeCall(context: BeforeToolCallContext, signal?: AbortSignal): Promise<CallDecision> {
     const args = isRecord(context.args) ? context.args : {};
     const action = args.action as WorktreeAction;
     const sessionId = typeof args.sessionId === "string" ? args.sessionId : "";

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Model } from "@earendil-works/pi-ai";
 import { streamSimple } from "../../agent/stream-simple";
 import { Agent } from "../../agent/agent";
-import type { AgentMessage, AgentTool, StreamFn } from "../../../shared/agent/types";
+import type { AgentMessage, AgentTool, BeforeToolCallContext, StreamFn } from "../../../shared/agent/types";
 import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../../shared/agent/state";
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
 import type {
@@ -51,6 +51,8 @@ import { ChildRole } from "./child-role";
 import { WORKSPACE_TOOL_PROMPTS } from "../../tools/workspace/prompt-lines";
 import type { WorkspaceFiles } from "../../tools/workspace/workspace-files";
 import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
+import { denied, type CallVerdict } from "../approvals/call-decision";
+import { ToolCallGuard } from "./tool-call-guard";
 import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
 import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
 import type { SessionWorkspace, WorkspaceSetup } from "../workspace/session-workspace";
@@ -177,6 +179,8 @@ export class SessionHost {
   private modelProblem: string | undefined;
   private closed = false;
   private readonly approvals: ApprovalGate;
+  /** The session's decisions on tool calls, in pi's hooks and a wrapper of each tool (tool-call-guard.ts). */
+  private readonly calls = new ToolCallGuard((context, signal) => this.decideCall(context, signal));
   private workspace: SessionWorkspace | undefined;
   /** The identity main handed the current workspace over with (see WorkerInitOptions). */
   private workspaceIdentity: FolderIdentity | undefined;
@@ -364,28 +368,16 @@ export class SessionHost {
       transformContext: this.compactor.transformContext,
       // Attachments are loaded here, as the request is built: the transcript and the mirrors hold only references.
       convertToLlm: (messages) => withAttachments(convertToLlm(messages), this.attachments, readsImages(this.agent.state.model)),
-      // Whoever gave the work decides (see child-role.ts).
-      // The run's starting state is recorded before a call may change anything (workspace-changes.ts).
-      beforeToolCall: async (context, signal) => {
-        // The profile's refusal first: a subagent's own (never wider than its parent's) before its parent is asked.
-        const verdict = await this.approvals.profileVerdict(context.toolCall.name);
-        if (verdict.decision === "refuse") return { block: true, reason: verdict.reason, details: withToolEnding(undefined, "denied") };
-        const decided = await this.role.beforeToolCall(context, signal);
-        // A parked call (approval-gate.ts) checkpoints once it is allowed, just before it runs.
-        if (decided?.parked) {
-          const parked = decided.parked.then(async (d) => {
-            if (!d?.block) await this.changes?.beforeCall();
-            return d;
-          });
-          return { parked };
-        }
-        if (!decided?.block) await this.changes?.beforeCall();
-        return decided;
-      },
-      afterToolCall: async ({ toolCall, args, result, isError }, signal) => {
+      // Approvals, parked calls and what a result says beyond pi's loop: tool-call-guard.ts.
+      beforeToolCall: this.calls.beforeToolCall,
+      afterToolCall: async (context, signal) => {
+        const { result, isError, ran } = this.calls.restore(context);
         // A call that failed because the user stopped the run says "stopped" on its card, not "error".
-        const details = isError && signal?.aborted ? withToolEnding(result.details, "stopped") : result.details;
-        return (await this.afterToolCall(toolCall.id, toolCall.name, args, details)) ?? (details === result.details ? undefined : { details });
+        let details = isError && signal?.aborted ? withToolEnding(result.details, "stopped") : result.details;
+        // A call that ran may have changed files; a denied one did not.
+        if (ran) details = (await this.afterToolCall(context.toolCall.id, context.toolCall.name, context.args, details))?.details ?? details;
+        if (details === context.result.details && isError === context.isError) return undefined;
+        return { details, isError };
       },
       getApiKey: async (provider) => {
         const model = this.agent.state.model;
@@ -407,7 +399,10 @@ export class SessionHost {
         // A reply at no cost from a model without pricing: its tokens are counted beside the money (cost unknown).
         if (usage && !(cost > 0)) this.spend.unpricedTokens += usage.totalTokens || usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
       }
-      if (event.type === "agent_end") this.approvals.setUnattended(false);
+      if (event.type === "agent_end") {
+        this.approvals.setUnattended(false);
+        this.calls.clear();
+      }
     });
     this.journal.follow(this.agent);
     // After the journal's listener: a failed reply is journaled before its retry drops it.
@@ -686,6 +681,28 @@ export class SessionHost {
   }
 
   /**
+   * The session's word on one of the Agent's calls. The profile's refusal first: a subagent's own (never wider than
+   * its parent's) before its parent is asked; then whoever gave the work (see child-role.ts). The run's starting state
+   * is recorded before a call may change anything (workspace-changes.ts): at once for a call allowed now, once it is
+   * allowed for a parked one, just before it runs.
+   */
+  private async decideCall(context: BeforeToolCallContext, signal?: AbortSignal): Promise<CallVerdict> {
+    const verdict = await this.approvals.profileVerdict(context.toolCall.name);
+    if (verdict.decision === "refuse") return denied(verdict.reason);
+    const decided = await this.role.decideCall(context, signal);
+    if (decided && "parked" in decided) {
+      return {
+        parked: decided.parked.then(async (d) => {
+          if (!d?.block) await this.changes?.beforeCall();
+          return d;
+        }),
+      };
+    }
+    if (!decided?.block) await this.changes?.beforeCall();
+    return decided;
+  }
+
+  /**
    * After a call that can change files (write, edit, bash, an MCP tool not marked read-only, a subagent's whole
    * task): the workspace is checkpointed, and the result's details say what the call changed, for its card.
    */
@@ -858,7 +875,8 @@ export class SessionHost {
    */
   private tools(): AgentTool<any>[] {
     const own = this.role.tools(this.workspace?.tools ?? [], this.workspace !== undefined);
-    const { tools, leftOut } = withMcpTools(own, this.mcp.agentTools());
+    const { tools: offered, leftOut } = withMcpTools(own, this.mcp.agentTools());
+    const tools = this.calls.wrap(offered);
     if (leftOut > 0 && leftOut !== this.mcpToolsLeftOut) {
       // Called once before the forwarder exists (the Agent's first tool list).
       this.mirrors.push({ k: "notice", kind: "warning", text: mcpToolsLeftOutText(leftOut) });
@@ -919,8 +937,8 @@ export class SessionHost {
       const command = request.commands[0];
       const id = command?.callId ?? `network-${request.host}`;
       const args = { host: request.host, ...(request.port !== undefined ? { port: request.port } : {}) };
-      const fromParent = await this.role.askNetwork?.({ toolCallId: id, toolName: "network", args, summary });
-      const decided = fromParent ?? (await this.approvals.ask({ id, toolName: "network", args, described: { summary }, network: true }, this.agent.signal));
+      const fromParent = this.role.askNetwork?.({ toolCallId: id, toolName: "network", args, summary });
+      const decided = await (fromParent ?? this.approvals.ask({ id, toolName: "network", args, described: { summary }, network: true }, this.agent.signal));
       return decided?.block ? { allow: false, reason: decided.reason } : { allow: true };
     });
     this.networkQuestions = run.catch(() => undefined);

@@ -4,7 +4,8 @@
  * agent's tools and instructions, its parent's tasks asked in the parent's chat, child-role.ts).
  */
 import type { AgentStateEvent } from "../../../shared/agent/state";
-import type { AgentMessage, AgentTool, BeforeToolCallContext, BeforeToolCallResult } from "../../../shared/agent/types";
+import type { AgentMessage, AgentTool, BeforeToolCallContext } from "../../../shared/agent/types";
+import type { CallDecision, CallVerdict } from "../approvals/call-decision";
 import type { MainControlApi, SubagentApprovalQuestion, SubagentProgress, WorkerStatus } from "../../../shared/protocol/control-protocol";
 
 /** What a session needs of main. */
@@ -24,8 +25,8 @@ export interface SessionRole {
    * prompt (or the whole prompt without a workspace).
    */
   instructions(chatInstructions: () => string | undefined): { custom?: string; addendum?: string };
-  /** The Agent's `beforeToolCall`: who decides on a call. */
-  readonly beforeToolCall: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+  /** Who decides on one of the Agent's calls (asked from its `beforeToolCall`, see tool-call-guard.ts). */
+  readonly decideCall: (context: BeforeToolCallContext, signal?: AbortSignal) => Promise<CallVerdict>;
   /** Whether `event` is news for main beyond a run's start and end. */
   reportsOn(event: AgentStateEvent): boolean;
   /** What the role adds to the status main is sent. */
@@ -38,5 +39,5 @@ export interface SessionRole {
    * A network question of the session's, when someone else decides it (a subagent's on its parent's task: asked in
    * the parent's chat); undefined: the session's own chat asks.
    */
-  askNetwork?(question: SubagentApprovalQuestion): Promise<BeforeToolCallResult | undefined> | undefined;
+  askNetwork?(question: SubagentApprovalQuestion): Promise<CallDecision> | undefined;
 }

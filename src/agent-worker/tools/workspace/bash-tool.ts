@@ -12,7 +12,7 @@ import { OutputCapture, type OutputSnapshot } from "./output-capture";
 import { killProcessTree, trackCommand } from "./process-tree";
 import type { ShellSandbox } from "./sandbox";
 import type { Truncation } from "./truncate";
-import { ToolFailure } from "../../../shared/agent/tool-failure";
+import { ToolFailure, toolErrorResult } from "../../../shared/agent/tool-failure";
 import type { ToolEnding } from "../../../shared/protocol/tool-ending";
 
 const parameters = Type.Object({
@@ -132,7 +132,7 @@ export function bashTool(options: BashToolOptions): AgentTool<typeof parameters,
       // A command that ran to its end and printed nothing says "(no output)", also above its status.
       const shown = text || "(no output)";
       const code = exitCode(ending);
-      if (code !== 0) return { content: [{ type: "text", text: `${shown}\n\nCommand exited with code ${code}` }], details: details({ exitCode: code }), isError: true };
+      if (code !== 0) return toolErrorResult([{ type: "text", text: `${shown}\n\nCommand exited with code ${code}` }], details({ exitCode: code }));
       return { content: [{ type: "text", text: shown }], details: details({ exitCode: code }) };
     },
   };

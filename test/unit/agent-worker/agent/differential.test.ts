@@ -21,6 +21,7 @@ import * as Ours from "../../../../src/agent-worker/agent/index";
 import { streamSimple } from "../../../../src/agent-worker/agent/stream-simple";
 import type { AgentEvent, AgentMessage, AgentTool } from "../../../../src/agent-worker/agent/index";
 import { delay, echoTool, failingTool, normalise, userMessage, useScriptedModel } from "./harness";
+import { ToolFailure } from "../../../../src/shared/agent/tool-failure";
 
 /** The part of the Agent API the scenarios drive; both implementations have it. */
 interface AgentUnderTest {
@@ -206,6 +207,41 @@ const scenarios: Scenario[] = [
       reply("ok"),
     ],
     run: (env) => attempt(env, "prompt", () => env.agent.prompt("go")),
+  },
+  {
+    // Earlier versions of our loop honoured a block's details and a parked decision (now the session's, in
+    // tool-call-guard.ts): whatever else the hook answers, a block's result has details {} and a non-block runs.
+    name: "a block's result has details {} whatever else beforeToolCall answers",
+    tools: (env) => [echoTool("echo", { log: env.note })],
+    options: () => ({
+      beforeToolCall: async (ctx) =>
+        (ctx.toolCall.id === "c1"
+          ? { block: true, reason: "denied", details: { ending: "denied" } }
+          : ctx.toolCall.id === "c2"
+            ? { parked: Promise.resolve({ block: true, reason: "later" }) }
+            : undefined) as Ours.BeforeToolCallResult | undefined,
+    }),
+    responses: () => [callTools(["echo", { text: "a" }, "c1"], ["echo", { text: "b" }, "c2"]), reply("ok")],
+    run: (env) => attempt(env, "prompt", () => env.agent.prompt("go")),
+    check: (log) => {
+      hasEvent(log, (e) => e.type === "tool_execution_end" && e.toolCallId === "c1" && e.isError && Object.keys(e.result.details).length === 0);
+      hasNote(log, "echo end c2");
+    },
+  },
+  {
+    // A ToolFailure keeps its details only through the session's afterToolCall (tool-call-guard.ts); a result that
+    // says isError (pi 1.6.0's bash) is a success to pi-agent-core 0.73.1's loop.
+    name: "a thrown error's result has details {} whatever the error carries; a returned isError is a success",
+    tools: () => [
+      { ...failingTool("fails"), execute: async () => Promise.reject(new ToolFailure("failed with details", { saved: "/tmp/out" })) } as AgentTool<any>,
+      { ...failingTool("returns"), execute: async () => ({ content: [{ type: "text", text: "exit 3" }], details: { exitCode: 3 }, isError: true }) } as AgentTool<any>,
+    ],
+    responses: () => [callTools(["fails", {}, "c1"], ["returns", {}, "c2"]), reply("ok")],
+    run: (env) => attempt(env, "prompt", () => env.agent.prompt("go")),
+    check: (log) => {
+      hasEvent(log, (e) => e.type === "tool_execution_end" && e.toolCallId === "c1" && e.isError && Object.keys(e.result.details).length === 0);
+      hasEvent(log, (e) => e.type === "tool_execution_end" && e.toolCallId === "c2" && !e.isError);
+    },
   },
   {
     name: "afterToolCall overrides content, details, isError and a throwing hook",

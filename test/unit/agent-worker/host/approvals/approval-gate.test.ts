@@ -60,7 +60,7 @@ describe("what 'allow for this chat' covers", () => {
 describe("scopes shown exactly", () => {
   it("the buttons offer `npm run build` and `rm -rf dist` as themselves, for the chat and for the project", async () => {
     const { g, published, savedForProject } = gate();
-    for (const [id, command] of [["b", "npm run build"], ["r", "rm -rf dist"], ["l", "ls -la"]]) void g.beforeToolCall(call("bash", { command }, id));
+    for (const [id, command] of [["b", "npm run build"], ["r", "rm -rf dist"], ["l", "ls -la"]]) void g.decideCall(call("bash", { command }, id));
     await vi.waitFor(() => expect(g.pending()).toHaveLength(3));
     expect(g.pending().map((r) => [r.scope, r.project])).toEqual([
       ["npm run build", "npm run build"],
@@ -70,9 +70,9 @@ describe("scopes shown exactly", () => {
     await g.answer("b", "project");
     expect(savedForProject).toEqual(["bash=npm run build"]);
     // Exactly that command: another script of the same program asks.
-    void g.beforeToolCall(call("bash", { command: "npm run deploy" }, "d"));
+    void g.decideCall(call("bash", { command: "npm run deploy" }, "d"));
     await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toContain("d"));
-    expect(await g.beforeToolCall(call("bash", { command: "npm run build" }, "b2"))).toBeUndefined();
+    expect(await g.decideCall(call("bash", { command: "npm run build" }, "b2"))).toBeUndefined();
     expect(published.length).toBeGreaterThan(0);
     g.denyAll("done");
   });
@@ -82,11 +82,11 @@ describe("project grants", () => {
   it("main's list allows without asking, and a grant removed there asks again at once", async () => {
     const { g, published } = gate();
     g.setProjectGrants(["tool:edit", "bash=npm test", "net:registry.npmjs.org"]);
-    expect(await g.beforeToolCall(call("edit", { path: "a" }, "e1"))).toBeUndefined();
-    expect(await g.beforeToolCall(call("bash", { command: "npm test" }, "t1"))).toBeUndefined();
+    expect(await g.decideCall(call("edit", { path: "a" }, "e1"))).toBeUndefined();
+    expect(await g.decideCall(call("bash", { command: "npm test" }, "t1"))).toBeUndefined();
     expect(g.projectHosts()).toEqual(["registry.npmjs.org"]);
     g.setProjectGrants(["bash=npm test"]);
-    void g.beforeToolCall(call("edit", { path: "a" }, "e2"));
+    void g.decideCall(call("edit", { path: "a" }, "e2"));
     await vi.waitFor(() => expect(published.at(-1)?.map((r) => r.toolCallId)).toEqual(["e2"]));
     expect(g.projectHosts()).toEqual([]);
     g.denyAll("done");
@@ -95,7 +95,7 @@ describe("project grants", () => {
   it("a prefix or malformed grant from main is ignored: a project grant is exact", async () => {
     const { g } = gate();
     g.setProjectGrants(["bash:ls", "bash:npm", "net:*.example.org", "net:evil.org:443", "tool:", 42 as unknown as string]);
-    void g.beforeToolCall(call("bash", { command: "ls -la" }, "l"));
+    void g.decideCall(call("bash", { command: "ls -la" }, "l"));
     await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toEqual(["l"]));
     expect(g.projectHosts()).toEqual([]);
     g.denyAll("done");
@@ -103,13 +103,13 @@ describe("project grants", () => {
 
   it("'for this project' is offered only with a workspace, and never for a call that can only be allowed once", async () => {
     const without = gate([], {}, undefined, false);
-    void without.g.beforeToolCall(call("bash", { command: "npm test" }, "n"));
+    void without.g.decideCall(call("bash", { command: "npm test" }, "n"));
     await vi.waitFor(() => expect(without.g.pending()).toHaveLength(1));
     expect(without.g.pending()[0].project).toBeUndefined();
     await expect(without.g.answer("n", "project")).rejects.toThrow(/cannot be allowed for the project/);
     without.g.denyAll("done");
     const { g } = gate([], { bash: "every-call" });
-    void g.beforeToolCall(call("bash", { command: "npm test" }, "x"));
+    void g.decideCall(call("bash", { command: "npm test" }, "x"));
     await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
     expect(g.pending()[0].project).toBeUndefined();
     await expect(g.answer("x", "project")).rejects.toThrow(/cannot be allowed for the project/);
@@ -149,35 +149,35 @@ describe("network questions", () => {
 describe("the approval gate", () => {
   it("lets allowed tools and granted calls through without asking", async () => {
     const { g, published } = gate(["bash:ls", "bash=npm test"], { read: "allow" });
-    expect(await g.beforeToolCall(call("read", { path: "a" }))).toBeUndefined();
-    expect(await g.beforeToolCall(call("bash", { command: "ls -la src" }))).toBeUndefined();
-    expect(await g.beforeToolCall(call("bash", { command: "npm test" }))).toBeUndefined();
+    expect(await g.decideCall(call("read", { path: "a" }))).toBeUndefined();
+    expect(await g.decideCall(call("bash", { command: "ls -la src" }))).toBeUndefined();
+    expect(await g.decideCall(call("bash", { command: "npm test" }))).toBeUndefined();
     expect(published).toEqual([]);
   });
 
   it("a command allowed for the chat covers that command, not what its program can be made to run (sed's `e`)", async () => {
     const { g, published, saved } = gate();
-    const first = g.beforeToolCall(call("bash", { command: "sed -n 1p notes.txt" }, "s1"));
+    const first = g.decideCall(call("bash", { command: "sed -n 1p notes.txt" }, "s1"));
     await vi.waitFor(() => expect(published).toHaveLength(1));
     expect(published[0][0].scope).toBe("sed -n 1p notes.txt");
     await g.answer("s1", "chat");
     expect(await first).toBeUndefined();
     expect(saved).toEqual(["bash=sed -n 1p notes.txt"]);
-    expect(await g.beforeToolCall(call("bash", { command: "sed -n 1p notes.txt" }, "s2"))).toBeUndefined();
+    expect(await g.decideCall(call("bash", { command: "sed -n 1p notes.txt" }, "s2"))).toBeUndefined();
 
-    const hidden = g.beforeToolCall(call("bash", { command: 'sed -n "1e touch PWNED" notes.txt' }, "s3"));
+    const hidden = g.decideCall(call("bash", { command: 'sed -n "1e touch PWNED" notes.txt' }, "s3"));
     await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toEqual(["s3"]));
     expect(g.pending()[0].scope).toBe('sed -n "1e touch PWNED" notes.txt');
     await g.answer("s3", "deny");
-    // The card of a call the user said no to says "denied" (the result's details), not "failed".
-    expect(await hidden).toMatchObject({ block: true, reason: "The user denied this call.", details: { ending: "denied" } });
+    // The card of a call the user said no to says "denied" (its ending), not "failed".
+    expect(await hidden).toMatchObject({ block: true, reason: "The user denied this call.", ending: "denied" });
   });
 
   it("an older transcript's prefix grant for a program that runs others allows nothing now", async () => {
     const { g } = gate(["bash:sed", "bash:npm test", "bash:ls"]);
-    expect(await g.beforeToolCall(call("bash", { command: "ls -la" }))).toBeUndefined();
+    expect(await g.decideCall(call("bash", { command: "ls -la" }))).toBeUndefined();
     for (const [id, command] of [["a", 'sed -n "1e touch PWNED" f'], ["b", "npm test"]]) {
-      void g.beforeToolCall(call("bash", { command }, id));
+      void g.decideCall(call("bash", { command }, id));
       await vi.waitFor(() => expect(g.pending().map((r) => r.toolCallId)).toContain(id));
     }
     g.denyAll("done");
@@ -190,8 +190,8 @@ describe("the approval gate", () => {
       return tool === "write" && (args as { path: string }).path.startsWith(".git/hooks") ? ".git/hooks is protected: it runs outside the sandbox later (git hooks)" : undefined;
     };
     const { g, published } = gate(["tool:write"], { write: "allow" }, protection);
-    expect(await g.beforeToolCall(call("write", { path: "a.txt" }, "w0"))).toBeUndefined();
-    const result = g.beforeToolCall(call("write", { path: ".git/hooks/pre-commit" }, "w1"));
+    expect(await g.decideCall(call("write", { path: "a.txt" }, "w0"))).toBeUndefined();
+    const result = g.decideCall(call("write", { path: ".git/hooks/pre-commit" }, "w1"));
     await vi.waitFor(() => expect(published).toHaveLength(1));
     expect(published[0][0].scope).toBeUndefined();
     expect(published[0][0].summary).toMatch(/pre-commit.* — \.git\/hooks is protected: it runs outside the sandbox later \(git hooks\)$/);
@@ -203,7 +203,7 @@ describe("the approval gate", () => {
 
   it("when finding out whether a call changes a protected file fails, it asks as for one", async () => {
     const { g, published } = gate([], { write: "allow" }, () => Promise.reject(new Error("broken")));
-    void g.beforeToolCall(call("write", { path: "a.txt" }));
+    void g.decideCall(call("write", { path: "a.txt" }));
     await vi.waitFor(() => expect(published).toHaveLength(1));
     expect(published[0][0]).toMatchObject({ summary: expect.stringMatching(/could not be checked/) });
     expect(published[0][0].scope).toBeUndefined();
@@ -212,7 +212,7 @@ describe("the approval gate", () => {
 
   it("'every-call' (a shell outside any sandbox) asks each time: earlier grants do not count and none can be made", async () => {
     const { g, published } = gate(["bash=npm test"], { bash: "every-call" });
-    const result = g.beforeToolCall(call("bash", { command: "npm test" }));
+    const result = g.decideCall(call("bash", { command: "npm test" }));
     await vi.waitFor(() => expect(published).toHaveLength(1));
     expect(published[0][0].scope).toBeUndefined();
     await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
@@ -222,7 +222,7 @@ describe("the approval gate", () => {
 
   it("asks, and 'chat' is refused for a call that only 'once' can cover", async () => {
     const { g, published } = gate();
-    const result = g.beforeToolCall(call("bash", { command: "make && make install" }));
+    const result = g.decideCall(call("bash", { command: "make && make install" }));
     await vi.waitFor(() => expect(published).toHaveLength(1));
     expect(published[0][0]).toMatchObject({ toolCallId: "c1", toolName: "bash" });
     expect(published[0][0].scope).toBeUndefined();
@@ -234,8 +234,8 @@ describe("the approval gate", () => {
 
   it("offers no chat-wide grant for a command that hides a newline or a right-to-left override; only once", async () => {
     const { g, published, saved } = gate();
-    const newline = g.beforeToolCall(call("bash", { command: "echo Tests passed, cleaning up:\nrm -rf src" }, "c1"));
-    const bidi = g.beforeToolCall(call("bash", { command: "cat notes\u202egnp.exe" }, "c2"));
+    const newline = g.decideCall(call("bash", { command: "echo Tests passed, cleaning up:\nrm -rf src" }, "c1"));
+    const bidi = g.decideCall(call("bash", { command: "cat notes\u202egnp.exe" }, "c2"));
     await vi.waitFor(() => expect(g.pending()).toHaveLength(2));
     for (const request of g.pending()) expect(request.scope, request.toolCallId).toBeUndefined();
     await expect(g.answer("c1", "chat")).rejects.toThrow(/only be allowed once/);
@@ -251,11 +251,11 @@ describe("the approval gate", () => {
   it("a stopped run answers its questions as denied", async () => {
     const { g } = gate();
     const stop = new AbortController();
-    const result = g.beforeToolCall(call("write", { path: "x" }), stop.signal);
+    const result = g.decideCall(call("write", { path: "x" }), stop.signal);
     await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
     stop.abort();
     // Its card says "stopped", not "denied" or "failed".
-    expect(await result).toEqual({ block: true, reason: "The run was stopped before the user answered.", details: { ending: "stopped" } });
+    expect(await result).toEqual({ block: true, reason: "The run was stopped before the user answered.", ending: "stopped" });
     expect(g.pending()).toEqual([]);
   });
 
@@ -264,14 +264,14 @@ describe("the approval gate", () => {
     try {
       const { g } = gate();
       g.setViewers(1);
-      const result = g.beforeToolCall(call("edit", { path: "x" }));
+      const result = g.decideCall(call("edit", { path: "x" }));
       await vi.advanceTimersByTimeAsync(5_000);
       expect(g.pending()).toHaveLength(1);
       g.setViewers(0);
       await vi.advanceTimersByTimeAsync(999);
       expect(g.pending()).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await result).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second /), details: { ending: "denied" } });
+      expect(await result).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second /), ending: "denied" });
     } finally {
       vi.useRealTimers();
     }
@@ -280,16 +280,17 @@ describe("the approval gate", () => {
 
 describe("parked questions (a run nobody watches)", () => {
   /** What the Agent gets back for a call: a decision now, or a parked one to wait for. */
-  const parkedOf = async (result: ReturnType<ApprovalGate["beforeToolCall"]>) => {
+  const parkedOf = async (result: ReturnType<ApprovalGate["decideCall"]>) => {
     const got = await result;
     expect(got).toEqual({ parked: expect.any(Promise) });
-    return [got!.parked!] as const; // in an array: returned bare, an async function would wait for it
+    if (!got || !("parked" in got)) throw new Error("not parked");
+    return [got.parked] as const; // in an array: returned bare, an async function would wait for it
   };
 
   it("with no window on the chat the call is parked at once, shown as parked, and runs when answered in time", async () => {
     const { g } = gate();
     g.setViewers(0);
-    const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "x" })));
+    const [parked] = await parkedOf(g.decideCall(call("edit", { path: "x" })));
     expect(g.pending()).toEqual([expect.objectContaining({ toolCallId: "c1", parked: true })]);
     await g.answer("c1", "once");
     expect(await parked).toBeUndefined();
@@ -299,11 +300,11 @@ describe("parked questions (a run nobody watches)", () => {
   it("an unattended run parks even with a window open; a watched chat outside one asks as before", async () => {
     const { g } = gate();
     g.setUnattended(true);
-    const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "x" }, "u1")));
+    const [parked] = await parkedOf(g.decideCall(call("edit", { path: "x" }, "u1")));
     await g.answer("u1", "deny", "not now");
     expect(await parked).toMatchObject({ block: true, reason: "The user denied this call: not now" });
     g.setUnattended(false);
-    const asked = g.beforeToolCall(call("edit", { path: "y" }, "w1"));
+    const asked = g.decideCall(call("edit", { path: "y" }, "w1"));
     await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
     expect(g.pending()[0]!.parked).toBeUndefined();
     await g.answer("w1", "once");
@@ -314,19 +315,19 @@ describe("parked questions (a run nobody watches)", () => {
     const { g } = gate();
     g.setUnattended(true);
     const run = new AbortController();
-    const [parked] = await parkedOf(g.beforeToolCall(call("bash", { command: "rm -rf build" }), run.signal));
+    const [parked] = await parkedOf(g.decideCall(call("bash", { command: "rm -rf build" }), run.signal));
     run.abort();
-    expect(await parked).toEqual({ block: true, reason: RUN_ENDED, details: { ending: "denied" } });
+    expect(await parked).toEqual({ block: true, reason: RUN_ENDED, ending: "denied" });
     expect(RUN_ENDED).toMatch(/^Denied: no answer before the run ended/);
     expect(g.pending()).toEqual([]);
   });
 
   it("the worker closing denies a parked call as the run's end; a question asked while watched keeps its own reason", async () => {
     const { g } = gate();
-    const watched = g.beforeToolCall(call("edit", { path: "a" }, "w"));
+    const watched = g.decideCall(call("edit", { path: "a" }, "w"));
     await vi.waitFor(() => expect(g.pending()).toHaveLength(1));
     g.setViewers(0);
-    const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "b" }, "p")));
+    const [parked] = await parkedOf(g.decideCall(call("edit", { path: "b" }, "p")));
     g.denyAll("The chat was closed.");
     expect(await parked).toMatchObject({ block: true, reason: RUN_ENDED });
     expect(await watched).toMatchObject({ block: true, reason: "The chat was closed." });
@@ -337,11 +338,11 @@ describe("parked questions (a run nobody watches)", () => {
     try {
       const { g } = gate();
       g.setUnattended(true);
-      const [parked] = await parkedOf(g.beforeToolCall(call("edit", { path: "x" })));
+      const [parked] = await parkedOf(g.decideCall(call("edit", { path: "x" })));
       await vi.advanceTimersByTimeAsync(999);
       expect(g.pending()).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(1);
-      expect(await parked).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second \(the run is unattended\)/), details: { ending: "denied" } });
+      expect(await parked).toEqual({ block: true, reason: expect.stringMatching(/^Nobody answered within 1 second \(the run is unattended\)/), ending: "denied" });
     } finally {
       vi.useRealTimers();
     }

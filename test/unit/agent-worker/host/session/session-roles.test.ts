@@ -62,15 +62,25 @@ describe("a child role (a subagent's session)", () => {
 
   it("routes the calls of its parent's task to the parent's chat, and says the parent's no", async () => {
     const { role, questions, pending } = child({ block: true });
-    const verdict = await role.task(() => role.beforeToolCall(call("bash")));
-    expect(verdict).toEqual({ block: true, reason: "The user denied this call.", details: { ending: "denied" } });
+    const verdict = await role.task(() => role.decideCall(call("bash")));
+    expect(verdict).toEqual({ block: true, reason: "The user denied this call.", ending: "denied" });
     expect(questions).toEqual([{ toolCallId: "c1", toolName: "bash", args: { path: "a.txt" }, summary: "bash of a.txt" }]);
     expect(pending()).toEqual([]);
   });
 
+  it("asks its parent's chat a command's network question only on the parent's task: undefined there is an allowance", async () => {
+    const question = { toolCallId: "n1", toolName: "network", args: { host: "example.org" }, summary: "curl wants example.org" };
+    expect(child().role.askNetwork(question)).toBeUndefined(); // not its parent's to answer: the session's own chat asks
+    const allowing = child();
+    expect(await allowing.role.task(() => allowing.role.askNetwork(question)!)).toBeUndefined();
+    expect(allowing.questions).toEqual([question]);
+    const denying = child({ block: true, reason: "not that host" });
+    expect(await denying.role.task(() => denying.role.askNetwork(question)!)).toEqual({ block: true, reason: "not that host" });
+  });
+
   it("asks in its own window about a call on what the user typed there", async () => {
     const { role, questions, pending } = child();
-    void role.beforeToolCall(call("read"));
+    void role.decideCall(call("read"));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(questions).toEqual([]);
     expect(pending().map((p) => p.toolName)).toEqual(["read"]);
@@ -96,7 +106,7 @@ describe("a parent role (a user's chat)", () => {
     const { role, pending } = parent();
     expect(role.instructions(() => "Be brief.")).toEqual({ custom: "Be brief." });
     expect(role.instructions(() => undefined)).toEqual({});
-    void role.task(() => role.beforeToolCall(call("bash")));
+    void role.task(() => role.decideCall(call("bash")));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(pending().map((p) => p.toolName)).toEqual(["bash"]);
     expect(role.reportsOn({ type: "tool_execution_start" } as never)).toBe(false);
@@ -116,7 +126,7 @@ describe("a parent role's worktree tool", () => {
   it("asks the user like write, the question saying what the task's worktree holds, as main describes it", async () => {
     const asked: TaskWorktreeRequest[] = [];
     const { role, pending } = parent(async (request) => (asked.push(request), { ok: true, text: "The worker subagent's worktree (branch paddock/x): 1 file changed, +1 −0: a.txt" }));
-    void role.beforeToolCall(worktreeCall({ action: "apply", sessionId: "child-1" }));
+    void role.decideCall(worktreeCall({ action: "apply", sessionId: "child-1" }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(asked).toEqual([{ action: "describe", sessionId: "child-1" }]);
     expect(pending()).toMatchObject([
@@ -126,7 +136,7 @@ describe("a parent role's worktree tool", () => {
 
   it("refuses, without asking, a task main refuses (another chat's)", async () => {
     const { role, pending } = parent(async () => ({ ok: false, text: "other-1 is not a subagent task of this chat." }));
-    expect(await role.beforeToolCall(worktreeCall({ action: "discard", sessionId: "other-1" }))).toEqual({ block: true, reason: "other-1 is not a subagent task of this chat." });
+    expect(await role.decideCall(worktreeCall({ action: "discard", sessionId: "other-1" }))).toEqual({ block: true, reason: "other-1 is not a subagent task of this chat." });
     expect(pending()).toEqual([]);
   });
 });

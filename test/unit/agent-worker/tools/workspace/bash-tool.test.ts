@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../../../../testkit/processes";
 import { createWorkspace, type WorkspaceFixture } from "./workspace-fixture";
-import { ToolFailure } from "../../../../../src/shared/agent/tool-failure";
+import { isToolErrorResult, ToolFailure } from "../../../../../src/shared/agent/tool-failure";
 import type { BashDetails } from "../../../../../src/agent-worker/tools/workspace/bash-tool";
 
 let ws: WorkspaceFixture;
@@ -51,7 +51,7 @@ describe("bash (no sandbox)", () => {
 
   it("returns a command killed by a signal as an error result with the shell's code (128 + the signal), as pi 1.6.0", async () => {
     const result = await ws.result("bash", { command: "echo before; kill -9 $$" });
-    expect(result.isError).toBe(true);
+    expect(isToolErrorResult(result)).toBe(true);
     expect(result.content).toEqual([{ type: "text", text: "before\n\n\nCommand exited with code 137" }]);
     const silent = await ws.result("bash", { command: "kill -TERM $$" });
     expect(silent).toMatchObject({ isError: true, content: [{ text: "(no output)\n\nCommand exited with code 143" }] });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import recorded from "./pi-compat/pi-1.6.0.json";
 import { scenarios } from "./pi-compat/scenarios";
 import { WORKSPACE_TOOL_PROMPTS } from "../../../../../src/agent-worker/tools/workspace";
+import { isToolErrorResult } from "../../../../../src/shared/agent/tool-failure";
 import { createWorkspace, textOf, type WorkspaceFixture } from "./workspace-fixture";
 
 /**
@@ -75,7 +76,7 @@ describe("pi compatibility", () => {
       try {
         const result = await ws.result(scenario.tool, structuredClone(scenario.params));
         actual.text = samePaths(textOf(result));
-        if (result.isError) actual.isError = true;
+        if (isToolErrorResult(result)) actual.isError = true;
         if (result.details?.diff !== undefined) actual.diff = result.details.diff;
         if (result.details?.firstChangedLine !== undefined) actual.firstChangedLine = result.details.firstChangedLine;
       } catch (error) {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentTool, AgentToolResult } from "../../../../../src/shared/agent/types";
+import { isToolErrorResult } from "../../../../../src/shared/agent/tool-failure";
 import { unsandboxedShell, workspaceTools, type ShellSandbox } from "../../../../../src/agent-worker/tools/workspace";
 
 /** A temporary workspace (`root`) beside a session folder and an `outside` folder, with its tools. */
@@ -48,7 +49,7 @@ export function createWorkspace(sandbox: ShellSandbox = unsandboxedShell(), opti
       return (error as Error).message;
     }
     // As pi 1.6.0, a command that exits with another code than 0 is an error result, not a thrown error.
-    if (ended.isError) return textOf(ended);
+    if (isToolErrorResult(ended)) return textOf(ended);
     throw new Error(`${name} ${JSON.stringify(params)} did not fail`);
   };
   return { base, root, sessionDir, outside, tool, run, result, failure, remove: () => rmSync(base, { recursive: true, force: true }) };
