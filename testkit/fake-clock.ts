@@ -1,5 +1,33 @@
+import type { Schedule } from "../src/shared/schedules/schedule";
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+/** Where schedule tests' clocks start: Thursday 2026-01-15, 08:00 UTC (their scheduler's time zone is UTC). */
+export const SCHEDULE_START = Date.parse("2026-01-15T08:00:00Z");
+
+/** A schedule tests' clock: `after` ms past SCHEDULE_START. */
+export const scheduleClock = (after = 0): FakeClock => new FakeClock(SCHEDULE_START + after);
+
+/** A schedule for tests: enabled, daily at 09:00, each run a new chat, a missed one run once; `overrides` say the rest. */
+export function testSchedule(overrides: Partial<Schedule> = {}): Schedule {
+  return {
+    id: "s1",
+    name: "Morning",
+    prompt: "Summarize",
+    workspace: "",
+    profile: "read-only",
+    budget: { costUsd: 1 },
+    when: { kind: "daily", time: "09:00" },
+    target: "new-chat",
+    missed: "run-once",
+    enabled: true,
+    ...overrides,
+  };
+}
+
 /**
- * A clock and timers moved by hand (the scheduler's SchedulerClock): `advance` fires, in order, each timer due by
+ * A clock and timers moved by hand (the scheduler's SchedulerClock, a run budget's BudgetClock): `advance` fires, in order, each timer due by
  * the new time, as a computer awake throughout would; `sleep` moves the time without firing anything, as a computer
  * asleep (or an app closed) does, and `wake` then fires what is overdue at once, late.
  */

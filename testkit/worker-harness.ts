@@ -19,7 +19,8 @@ import { DEFAULT_SETTINGS } from "../src/shared/settings/schema";
 import type { WorkerSettings } from "../src/shared/protocol/control-protocol";
 import { SessionClient, type SessionClientOptions, type SessionConnection } from "../src/renderer/store/session-client";
 import { WebSocketTransport, type WebSocketLike } from "../src/shared/transport/websocket-transport";
-import { startOpenAIServer, type OpenAITestServer } from "../src/web-host/openai-test-server";
+import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../src/web-host/openai-test-server";
+import type { BrokerEvent } from "../src/main/broker/session-broker";
 
 export const WORKER_FILE = resolve("out/main/agent-worker.js");
 /** The built MCP host process (src/mcp-host/). */
@@ -195,6 +196,36 @@ export async function startHarness(
       await server.close();
     },
   };
+}
+
+/** A model turn that calls tool `name` with `args` as call `id` (the loopback server's directive). */
+export const toolCallTurn = (id: string, name: string, args: Record<string, unknown>): string => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
+
+/** Resolves when the chat is not streaming and holds `messages` messages. */
+export const settled = (client: SessionClient, messages: number, timeoutMs = 20_000): Promise<void> =>
+  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, timeoutMs);
+
+/** Resolves when the chat is not streaming and its last message is the model's. */
+export const repliedAndIdle = (client: SessionClient, timeoutMs = 20_000): Promise<void> =>
+  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.at(-1)?.role === "assistant", timeoutMs);
+
+/** Resolves when the chat has a question waiting for the user. */
+export const asked = (client: SessionClient, timeoutMs = 20_000): Promise<void> => waitForView(client, (v) => v.approvals.length > 0, timeoutMs);
+
+/** The broker's next event that `match`es (rejects after `timeoutMs`). */
+export function nextEvent(harness: Pick<Harness, "broker">, match: (e: BrokerEvent) => boolean, timeoutMs = 15_000): Promise<BrokerEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error("no such broker event"));
+    }, timeoutMs);
+    const off = harness.broker.onEvent((e) => {
+      if (!match(e)) return;
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
 }
 
 /**

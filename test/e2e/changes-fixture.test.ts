@@ -5,53 +5,17 @@
  * outside, Rewind from a user message with the conflict dialog and Redo, and the worker's refusal shown in words.
  * Screenshots under test-results/ui/changes-*.png.
  */
-import { mkdirSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
-import { launchChromium } from "../../testkit/launch-chromium";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { fixtureBrowser, screenshotDir } from "./fixtures/serve-fixture";
 import { expectAccessible } from "../../testkit/axe";
 import { poll, shot as chatPageShot } from "../../testkit/chat-page";
 
-let server: FixtureServer;
-let browser: Browser;
+const fixture = fixtureBrowser();
 
-beforeAll(async () => {
-  mkdirSync(screenshotDir, { recursive: true });
-  server = await buildAndServeFixture();
-  browser = await launchChromium();
-}, 120_000);
+const open = (scenario: string, viewport = { width: 1280, height: 800 }): Promise<Page> => fixture.open(scenario, { viewport, ready: "message-list" });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const pages: { page: Page; problems: string[] }[] = [];
-afterEach(async () => {
-  for (const { page, problems } of pages.splice(0)) {
-    expect(problems).toEqual([]);
-    await page.close();
-  }
-});
-
-async function open(scenario: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  const problems: string[] = [];
-  pages.push({ page, problems });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => void (m.type() === "error" && problems.push(m.text())));
-  await page.goto(`${server.url}?scenario=${scenario}`);
-  await page.getByTestId("message-list").waitFor();
-  return page;
-}
-
-interface Call {
-  name: string;
-  args: unknown[];
-}
-const calls = async (page: Page, name: string): Promise<unknown[][]> =>
-  ((await page.evaluate(() => (globalThis as any).__fixture.session("s1").calls)) as Call[]).filter((c) => c.name === name).map((c) => c.args);
+const calls = async (page: Page, name: string): Promise<unknown[][]> => (await fixture.calls(page)).filter((c) => c.name === name).map((c) => c.args);
 const shot = (page: Page, name: string) => chatPageShot(page, name, screenshotDir);
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? document.activeElement?.tagName);
 

@@ -6,54 +6,18 @@
  * latest" clear of the question's buttons, the sidebar hidden and shown again, find in chat landing inside a folded
  * tool card. Screenshots under test-results/ui/reading-*.png.
  */
-import { mkdirSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
-import { launchChromium } from "../../testkit/launch-chromium";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { fixtureBrowser, screenshotDir } from "./fixtures/serve-fixture";
 import { poll, shot as chatPageShot } from "../../testkit/chat-page";
 
-let server: FixtureServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(screenshotDir, { recursive: true });
-  server = await buildAndServeFixture();
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const pages: { page: Page; problems: string[] }[] = [];
-afterEach(async () => {
-  for (const { page, problems } of pages.splice(0)) {
-    expect(problems).toEqual([]);
-    await page.close();
-  }
-});
+const fixture = fixtureBrowser();
 
 const WIDE = { width: 1000, height: 760 };
 
-async function open(scenario = "reading", viewport = WIDE): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  const problems: string[] = [];
-  pages.push({ page, problems });
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => void (m.type() === "error" && problems.push(m.text())));
-  await page.goto(`${server.url}?scenario=${scenario}`);
-  await page.getByTestId("message-list").waitFor();
-  return page;
-}
+const open = (scenario = "reading", viewport = WIDE): Promise<Page> => fixture.open(scenario, { viewport, ready: "message-list" });
 
-interface Call {
-  name: string;
-  args: unknown[];
-}
-const calls = async (page: Page, name: string): Promise<unknown[][]> =>
-  ((await page.evaluate(() => (globalThis as any).__fixture.session("s1").calls)) as Call[]).filter((c) => c.name === name).map((c) => c.args);
+const calls = async (page: Page, name: string): Promise<unknown[][]> => (await fixture.calls(page)).filter((c) => c.name === name).map((c) => c.args);
 const shot = (page: Page, name: string) => chatPageShot(page, name, screenshotDir);
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>

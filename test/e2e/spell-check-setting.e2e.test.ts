@@ -3,35 +3,18 @@
  * app's services (`?desktop=1`) offer it, off until turned on, and turning it on saves `spellCheck`; the browser host,
  * where the browser's own checker applies, shows none. Screenshot: test-results/ui/settings-spelling.png.
  */
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
-import { launchChromium } from "../../testkit/launch-chromium";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { fixtureBrowser, screenshotDir } from "./fixtures/serve-fixture";
 import { poll, shot } from "../../testkit/chat-page";
 
-let server: FixtureServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(screenshotDir, { recursive: true });
-  server = await buildAndServeFixture();
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = fixtureBrowser();
 
 async function openSettings(query: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  await page.goto(`${server.url}?scenario=empty${query}`);
+  const page = await fixture.open("empty", { query, viewport: { width: 1100, height: 720 } });
   await page.getByTestId("open-settings").click();
   await page.getByTestId("settings-view").waitFor();
-  return { page, problems };
+  return { page, problems: fixture.problems(page) };
 }
 
 describe("the spelling switch", () => {

@@ -3,62 +3,27 @@
  * in-memory sessions. Checks key handling, abort, retry, queue removal, virtualization and the main screens, and
  * saves screenshots of each state under test-results/ui/.
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { buildAndServeFixture, screenshotDir, type FixtureServer } from "./fixtures/serve-fixture";
-import { launchChromium } from "../../testkit/launch-chromium";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { fixtureBrowser, screenshotDir } from "./fixtures/serve-fixture";
 import { pickModel } from "../../testkit/model-picker";
 import { shot as chatPageShot } from "../../testkit/chat-page";
 
-let server: FixtureServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(screenshotDir, { recursive: true });
-  server = await buildAndServeFixture();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = fixtureBrowser();
 
 interface Call {
   name: string;
   args: unknown[];
 }
 
-/** Pages the current test opened with `open`; afterEach fails the test if any saw a page error or console error. */
-const openedThisTest: Page[] = [];
-afterEach(() => {
-  const pages = openedThisTest.splice(0);
-  for (const page of pages) expect(problemsOf(page)).toEqual([]);
-});
+/** Opens the fixture on a scenario; the test fails on any page error or CSP violation (see fixtureBrowser). */
+const open = (scenario: string, extra = "", viewport = { width: 1280, height: 800 }): Promise<Page> =>
+  fixture.open(scenario, { query: extra, viewport, ready: "session-list" });
 
-/** Opens the fixture on a scenario; the test fails on any page error or CSP violation (see afterEach). */
-async function open(scenario: string, extra = "", viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  openedThisTest.push(page);
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(m.text());
-  });
-  (page as Page & { problems?: string[] }).problems = problems;
-  await page.goto(`${server.url}?scenario=${scenario}${extra}`);
-  await page.waitForSelector("[data-testid=session-list]");
-  return page;
-}
+const problemsOf = (page: Page): string[] => fixture.problems(page);
 
-function problemsOf(page: Page): string[] {
-  return (page as Page & { problems?: string[] }).problems ?? [];
-}
-
-const sessionCalls = (page: Page, id = "s1"): Promise<Call[]> =>
-  page.evaluate((sid) => (globalThis as any).__fixture.session(sid).calls, id);
+const sessionCalls = (page: Page, id = "s1"): Promise<Call[]> => fixture.calls(page, id);
 const appCalls = (page: Page): Promise<Call[]> => page.evaluate(() => (globalThis as any).__fixture.app.calls);
 const shot = (page: Page, name: string) => chatPageShot(page, name, screenshotDir);
 
@@ -543,8 +508,8 @@ describe("chat UI fixture", () => {
 
   it("the palette follows the system unless a theme is chosen in settings", async () => {
     const background = async (colorScheme: "light" | "dark", theme = "") => {
-      const page = await browser.newPage({ viewport: { width: 800, height: 600 }, colorScheme });
-      await page.goto(`${server.url}?scenario=chat${theme}`);
+      const page = await fixture.browser.newPage({ viewport: { width: 800, height: 600 }, colorScheme });
+      await page.goto(`${fixture.server.url}?scenario=chat${theme}`);
       await page.getByTestId("composer").waitFor();
       const color = await page.evaluate(() => getComputedStyle((globalThis as any).document.body).backgroundColor);
       await page.close();
@@ -562,8 +527,8 @@ describe("chat UI fixture", () => {
     const page = await open("tool", "&theme=dark");
     await shot(page, "dark-tool");
     await page.close();
-    const zoomed = await browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
-    await zoomed.goto(`${server.url}?scenario=chat`);
+    const zoomed = await fixture.browser.newPage({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+    await zoomed.goto(`${fixture.server.url}?scenario=chat`);
     await zoomed.getByTestId("composer").waitFor();
     // At 1280x800 and 200% zoom the layout viewport is 640x400 CSS px: the sidebar folds away behind a button.
     expect(await zoomed.getByRole("button", { name: "Show chats" }).isVisible()).toBe(true);

@@ -8,40 +8,15 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { _electron, type ElectronApplication, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import type { ElectronApplication, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { skipMessage } from "../../scripts/electron-binary.mjs";
-import { appUnderTest, entryArguments } from "./app-under-test.mjs";
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const mainEntry = join(repoRoot, "out/main/index.js");
-// The development binary with out/, or the packaged app `--packaged` names (app-under-test.mjs).
-const binary = appUnderTest(process.env);
-const missing = "missing" in binary ? binary.missing : undefined;
-if (missing !== undefined) console.warn(skipMessage(missing));
+import { appsPerTest, exited, launchApp, missing, ready, testServerSettings } from "./electron-app";
 
 /** A user message whose reply the test server scripts (see src/web-host/openai-test-server.ts). */
 const turn = turnDirective;
-
-/** Launches the built app on the profile `userData`; errors thrown in its pages are added to `pageErrors`. */
-async function launchApp(userData: string, pageErrors: string[]): Promise<ElectronApplication> {
-  if ("missing" in binary) throw new Error("unreachable: the suite is skipped without a binary");
-  const launched = await _electron.launch({
-    executablePath: binary.path,
-    // Chromium refuses to start as root without --no-sandbox (CI containers); that is the OS sandbox only.
-    args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), ...entryArguments(binary, mainEntry)],
-    env: { ...process.env, PADDOCK_USER_DATA: userData } as Record<string, string>,
-    timeout: 30_000,
-  });
-  const watch = (page: Page) => page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  launched.on("window", watch);
-  for (const page of launched.windows()) watch(page);
-  return launched;
-}
 
 async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByTestId("composer");
@@ -75,14 +50,10 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
   beforeAll(async () => {
     server = await startOpenAIServer();
     userData = mkdtempSync(join(tmpdir(), "paddock-electron-"));
-    const settings: Settings = {
-      ...structuredClone(DEFAULT_SETTINGS as Settings),
-      customProviders: [{ id: "test", name: "Test server", baseUrl: server.baseUrl, models: ["paddock-test"] }],
-      defaultModel: { provider: "custom:test", id: "paddock-test" },
-      onboarded: true,
+    const settings = testServerSettings(server.baseUrl, {
       // Windows here close while a run may still be going; the question on quitting has its own test below.
       abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning: false },
-    };
+    });
     writeFileSync(join(userData, "settings.json"), JSON.stringify(settings, null, 2));
   });
 
@@ -92,7 +63,7 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
     if (userData) rmSync(userData, { recursive: true, force: true });
   });
 
-  const launch = () => launchApp(userData, pageErrors);
+  const launch = () => launchApp(userData, { pageErrors });
 
   /** The session a window shows, as main records it. */
   async function sessionsOfWindows(electronApp: ElectronApplication): Promise<string[]> {
@@ -227,50 +198,22 @@ const slowPrompt = (label: string, count: number, tokensPerSecond: number) =>
 
 describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing windows, crashes", () => {
   let server: OpenAITestServer;
-  const profiles: string[] = [];
-  /** The test's app; afterEach ends it if the test did not. */
-  let running: ElectronApplication | undefined;
+  /** The test's app is ended after it if the test did not. */
+  const apps = appsPerTest("paddock-electron-life-");
 
   beforeAll(async () => {
     server = await startOpenAIServer();
   });
 
-  afterEach(async () => {
-    await shutDown(running);
-    running = undefined;
-  });
-
   afterAll(async () => {
     await server?.close();
-    for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A fresh profile using the test server, with the quit confirmation off unless asked for. */
-  function newProfile(confirmCloseWhileRunning = false): string {
-    const dir = mkdtempSync(join(tmpdir(), "paddock-electron-life-"));
-    profiles.push(dir);
-    const settings: Settings = {
-      ...structuredClone(DEFAULT_SETTINGS as Settings),
-      customProviders: [{ id: "test", name: "Test server", baseUrl: server.baseUrl, models: ["paddock-test"] }],
-      defaultModel: { provider: "custom:test", id: "paddock-test" },
-      onboarded: true,
-      abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning },
-    };
-    writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
-    return dir;
-  }
+  const newProfile = (confirmCloseWhileRunning = false): string =>
+    apps.profile(testServerSettings(server.baseUrl, { abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning } }));
 
-  async function launchOn(dir: string, errors: string[]): Promise<ElectronApplication> {
-    running = await launchApp(dir, errors);
-    return running;
-  }
-
-  /** The app's first window, once its page is up. */
-  async function ready(electronApp: ElectronApplication): Promise<Page> {
-    const page = await electronApp.firstWindow();
-    await page.getByTestId("composer").waitFor({ timeout: 30_000 });
-    return page;
-  }
+  const launchOn = (dir: string, pageErrors: string[]): Promise<ElectronApplication> => apps.launch(dir, { pageErrors });
 
   async function savedWindows(page: Page): Promise<string[]> {
     const settings = (await page.evaluate(() => (globalThis as any).paddock.call("getSettings", []))) as Settings;
@@ -317,7 +260,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
     // The menu's Quit (app.quit), not Playwright's close: the whole quit, cleanup and exit included.
     // Bounded: the cleanup takes about 5 s at worst, and with nothing running much less.
     await quitApp(electronApp);
-    running = undefined;
     expect(savedWindowsOnDisk(dir)).toEqual(shown);
 
     electronApp = await launchOn(dir, errors);
@@ -330,7 +272,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
 
     // And again, through Playwright's close this time: no quit may wipe the list, not even one after a restore.
     await relaunched.close();
-    running = undefined;
     expect(savedWindowsOnDisk(dir)).toEqual(shown);
     expect(errors).toEqual([]);
   }, 150_000);
@@ -377,7 +318,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
 
     // Quit: the run is stopped and journaled, the window list stays, the app exits within its bound.
     await quitApp(electronApp);
-    running = undefined;
     expect(savedWindowsOnDisk(dir)).toEqual([sessionId]);
     expect(errors).toEqual([]);
 
@@ -508,7 +448,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
     const gone = exited(electronApp);
     electronApp.process().kill("SIGKILL");
     await gone;
-    running = undefined;
     // Each worker sees its lifeline close, saves the reply so far and exits within 1.5 s.
     await expect.poll(() => workers.filter(isRunning), { timeout: 3_000, interval: 100 }).toEqual([]);
 
@@ -566,7 +505,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: quitting, closing w
   }, 60_000);
 });
 
-/** Resolves once the app's main process has exited (at once if it has). */
 /** Quits as the menu's Quit does (app.quit, not Playwright's close), and expects the app gone within 15 s. */
 async function quitApp(electronApp: ElectronApplication): Promise<void> {
   const started = Date.now();
@@ -574,26 +512,6 @@ async function quitApp(electronApp: ElectronApplication): Promise<void> {
   await electronApp.evaluate(({ app }) => void setTimeout(() => app.quit(), 0));
   await gone;
   expect(Date.now() - started).toBeLessThan(15_000);
-}
-
-function exited(electronApp: ElectronApplication): Promise<void> {
-  const child = electronApp.process();
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
-
-/** Ends an app a test left running: Playwright's close (a quit), or SIGKILL if that does not end it in time. */
-async function shutDown(electronApp: ElectronApplication | undefined): Promise<void> {
-  if (!electronApp) return;
-  const child = electronApp.process();
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = exited(electronApp);
-  const timer = new Promise<void>((resolve) => setTimeout(resolve, 20_000).unref());
-  await Promise.race([electronApp.close().catch(() => undefined), timer]);
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill("SIGKILL");
-    await gone;
-  }
 }
 
 /** Pids of the app's agent workers: its utility processes started as "Paddock Agent" (Node services). */

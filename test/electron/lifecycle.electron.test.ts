@@ -6,22 +6,14 @@
  * (test/unit/main/lifecycle/, test/unit/main/app-page/); this checks Electron's side. Skips loudly where the Electron
  * binary is missing.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { _electron, type ElectronApplication, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ElectronApplication, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { findElectronBinary, skipMessage } from "../../scripts/electron-binary.mjs";
 import { closedPort } from "../../testkit/closed-port";
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const mainEntry = join(repoRoot, "out/main/index.js");
-const binary = findElectronBinary();
-const missing = "missing" in binary ? binary.missing : undefined;
-if (missing !== undefined) console.warn(skipMessage(missing));
+import { appsPerTest, exited, missing, ready, testServerSettings } from "./electron-app";
 
 /** `step1 step2 ... stepN`, streamed slowly by the test model: a reply still going whatever the steps below take. */
 const slowPrompt = (label: string, count: number, tokensPerSecond: number) =>
@@ -29,54 +21,21 @@ const slowPrompt = (label: string, count: number, tokensPerSecond: number) =>
 
 describe.skipIf(missing !== undefined)("Paddock in Electron: the system ending it, pages that do not load, the session's setup", () => {
   let server: OpenAITestServer;
-  const profiles: string[] = [];
-  let running: ElectronApplication | undefined;
+  /** The test's app is ended after it if the test did not. */
+  const apps = appsPerTest("paddock-electron-lifecycle-");
 
   beforeAll(async () => {
     server = await startOpenAIServer();
   });
 
-  afterEach(async () => {
-    await shutDown(running);
-    running = undefined;
-  });
-
   afterAll(async () => {
     await server?.close();
-    for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A fresh profile on the test server that asks before quitting while agents work (the question under test). */
-  function newProfile(): string {
-    const dir = mkdtempSync(join(tmpdir(), "paddock-electron-lifecycle-"));
-    profiles.push(dir);
-    const settings: Settings = {
-      ...structuredClone(DEFAULT_SETTINGS as Settings),
-      customProviders: [{ id: "test", name: "Test server", baseUrl: server.baseUrl, models: ["paddock-test"] }],
-      defaultModel: { provider: "custom:test", id: "paddock-test" },
-      onboarded: true,
-      abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning: true },
-    };
-    writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
-    return dir;
-  }
+  const newProfile = (): string => apps.profile(testServerSettings(server.baseUrl, { abort: { ...DEFAULT_SETTINGS.abort, confirmCloseWhileRunning: true } }));
 
-  async function launch(dir: string): Promise<ElectronApplication> {
-    if ("missing" in binary) throw new Error("unreachable: the suite is skipped without a binary");
-    running = await _electron.launch({
-      executablePath: binary.path,
-      args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), mainEntry],
-      env: { ...process.env, PADDOCK_USER_DATA: dir } as Record<string, string>,
-      timeout: 30_000,
-    });
-    return running;
-  }
-
-  async function ready(electronApp: ElectronApplication): Promise<Page> {
-    const page = await electronApp.firstWindow();
-    await page.getByTestId("composer").waitFor({ timeout: 30_000 });
-    return page;
-  }
+  const launch = (dir: string): Promise<ElectronApplication> => apps.launch(dir);
 
   /** Main's quit question answers Cancel, always, and counts how often it was asked. */
   async function questionsCancelled(electronApp: ElectronApplication): Promise<void> {
@@ -129,7 +88,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: the system ending i
     // Before, Electron turned SIGTERM into a quit like the menu's: the question came, answered Cancel, and the app stayed.
     electronApp.process().kill("SIGTERM");
     await gone;
-    running = undefined;
     // 1 s for the cleanup, plus Chromium's own exit on a loaded machine; the user's quit may take 6 s.
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(savedWindowsOnDisk(dir)).toEqual([sessionId]);
@@ -145,7 +103,6 @@ describe.skipIf(missing !== undefined)("Paddock in Electron: the system ending i
       setTimeout(() => (powerMonitor as any).emit("shutdown", { preventDefault() {} }), 0);
     });
     await gone;
-    running = undefined;
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(savedWindowsOnDisk(dir)).toEqual([sessionId]);
     await relaunchedCutShort(dir, sessionId);
@@ -212,28 +169,4 @@ async function send(page: Page, text: string): Promise<void> {
   const composer = page.getByTestId("composer");
   await composer.fill(text);
   await composer.press("Enter");
-}
-
-function exited(electronApp: ElectronApplication): Promise<void> {
-  const child = electronApp.process();
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
-
-/** Ends an app a test left running: Playwright's close, or SIGKILL if that does not end it in time. */
-async function shutDown(electronApp: ElectronApplication | undefined): Promise<void> {
-  if (!electronApp) return;
-  const child = electronApp.process();
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = exited(electronApp);
-  const timer = new Promise<void>((resolve) => setTimeout(resolve, 20_000).unref());
-  // A test's stubbed question answers Cancel: let the quit through.
-  await electronApp.evaluate(({ dialog }) => {
-    (dialog as any).showMessageBox = () => Promise.resolve({ response: 0, checkboxChecked: false });
-  }).catch(() => undefined);
-  await Promise.race([electronApp.close().catch(() => undefined), timer]);
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill("SIGKILL");
-    await gone;
-  }
 }

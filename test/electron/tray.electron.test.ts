@@ -4,67 +4,31 @@
  * lands, `PADDOCK_TEST_SCHEDULES=1` stands in for "schedules exist" (read in electron/index.ts). Skips loudly where
  * the Electron binary is missing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { _electron, type ElectronApplication } from "playwright-core";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { ElectronApplication } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/shared/settings/schema";
-import { findElectronBinary, skipMessage } from "../../scripts/electron-binary.mjs";
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const mainEntry = join(repoRoot, "out/main/index.js");
-const binary = findElectronBinary();
-const missing = "missing" in binary ? binary.missing : undefined;
-if (missing !== undefined) console.warn(skipMessage(missing));
+import { appsPerTest, exited as ended, missing, ready } from "./electron-app";
 
 describe.skipIf(missing !== undefined)("Paddock in Electron: the tray while schedules exist and no window is open", () => {
-  const profiles: string[] = [];
-  let running: ElectronApplication | undefined;
-
-  afterEach(async () => {
-    const child = running?.process();
+  // An app with no window may not take Playwright's close: it exits at once, or is killed.
+  const apps = appsPerTest("paddock-electron-tray-", async (electronApp) => {
+    const child = electronApp?.process();
     if (child && child.exitCode === null && child.signalCode === null) {
-      await running!.evaluate(({ app }) => app.exit(0)).catch(() => undefined);
+      await electronApp!.evaluate(({ app }) => app.exit(0)).catch(() => undefined);
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     }
-    running = undefined;
   });
 
-  afterAll(() => {
-    for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function newProfile(stayInTray: boolean): string {
-    const dir = mkdtempSync(join(tmpdir(), "paddock-electron-tray-"));
-    profiles.push(dir);
-    const settings: Settings = {
-      ...structuredClone(DEFAULT_SETTINGS as Settings),
-      onboarded: true,
-      background: { ...DEFAULT_SETTINGS.background, stayInTray },
-    };
-    writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
-    return dir;
-  }
+  const newProfile = (stayInTray: boolean): string =>
+    apps.profile({ ...structuredClone(DEFAULT_SETTINGS as Settings), onboarded: true, background: { ...DEFAULT_SETTINGS.background, stayInTray } });
 
   async function launch(dir: string, schedules: boolean): Promise<ElectronApplication> {
-    if ("missing" in binary) throw new Error("unreachable: the suite is skipped without a binary");
-    running = await _electron.launch({
-      executablePath: binary.path,
-      args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), mainEntry],
-      env: { ...process.env, PADDOCK_USER_DATA: dir, ...(schedules ? { PADDOCK_TEST_SCHEDULES: "1" } : {}) } as Record<string, string>,
-      timeout: 30_000,
-    });
-    await (await running.firstWindow()).getByTestId("composer").waitFor({ timeout: 30_000 });
-    return running;
+    const electronApp = await apps.launch(dir, schedules ? { env: { PADDOCK_TEST_SCHEDULES: "1" } } : {});
+    await ready(electronApp);
+    return electronApp;
   }
 
-  const exited = (electronApp: ElectronApplication) => {
-    const child = electronApp.process();
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => child.once("exit", () => resolve(true)));
-  };
+  const exited = (electronApp: ElectronApplication) => ended(electronApp).then(() => true);
   const closeAllWindows = (electronApp: ElectronApplication) =>
     electronApp.evaluate(({ BrowserWindow }) => {
       for (const win of BrowserWindow.getAllWindows()) win.close();

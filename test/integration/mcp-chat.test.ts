@@ -18,7 +18,7 @@ import { createLoopbackCore } from "../../testkit/loopback-core";
 import { EVERYTHING_BIN } from "../../testkit/mcp-everything";
 import { isAlive } from "../../testkit/processes";
 import { TempFolders } from "../../testkit/temp-folders";
-import { openWebSocket, waitForIdle, waitForView } from "../../testkit/worker-harness";
+import { openWebSocket, waitForIdle, waitForView, settled } from "../../testkit/worker-harness";
 
 let server: OpenAITestServer;
 let dir: string;
@@ -72,7 +72,6 @@ const lastToolResult = () => {
   const messages = server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
   return JSON.stringify(messages.filter((m) => m.role === "tool").at(-1)?.content);
 };
-const settled = (client: SessionClient, messages: number) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 
 describe("a chat with an MCP server", () => {
   it("offers the server's tools to the model, and asks before calling one of an untrusted server", async () => {

@@ -4,11 +4,11 @@
  * Edits allowed a write runs without an approval while a command still asks; Settings' default applies to a chat that
  * chose none; a Read-only command runs with the workspace read-only; each change is on record in the transcript.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView, type Harness, toolCallTurn as call, repliedAndIdle as idle, asked } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { sandboxForTests } from "../../testkit/sandbox-support";
@@ -16,17 +16,9 @@ import { transcriptFileIn } from "../../src/shared-node/session-files/session-fo
 
 const sandbox = await sandboxForTests("the Read-only profile's commands");
 
-let h: Harness | undefined;
-const folders = new TempFolders();
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
-});
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
 
-const call = (id: string, name: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
-const idle = (client: SessionClient) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.at(-1)?.role === "assistant", 20_000);
-const asked = (client: SessionClient) => waitForView(client, (v) => v.approvals.length > 0, 20_000);
 const lastToolResult = (harness: Harness) => {
   const messages = harness.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
   return JSON.stringify(messages.filter((m) => m.role === "tool").at(-1)?.content);
@@ -37,7 +29,7 @@ const markers = (client: SessionClient) =>
 describe("permission profiles in the worker", () => {
   it("Read-only refuses a write without asking, telling the model why; the transcript records the profile", async () => {
     const root = folders.make({ "notes.txt": "alpha\n" });
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { write: "allow", read: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { write: "allow", read: "allow" } } });
     const client = await h.client("read-only");
     await client.setChatOptions({ profile: "read-only" });
     const seen: number[] = [];
@@ -62,7 +54,7 @@ describe("permission profiles in the worker", () => {
 
   it("Edits allowed runs a write with no approval, while a command still asks; back to Ask, a write asks again", async () => {
     const root = folders.make({});
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("edits");
     await client.setChatOptions({ profile: "edits" });
     await client.prompt(`Write ${call("w1", "write", { path: "a.txt", content: "a\n" })}`);
@@ -88,7 +80,7 @@ describe("permission profiles in the worker", () => {
 
   it("a chat that chose none runs under Settings' default", async () => {
     const root = folders.make({});
-    h = await startHarness({ workspaceOf: () => root, settings: { defaultProfile: "edits" } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { defaultProfile: "edits" } });
     const client = await h.client("default");
     await client.prompt(`Write ${call("w1", "write", { path: "d.txt", content: "d\n" })}`);
     await idle(client);
@@ -97,7 +89,7 @@ describe("permission profiles in the worker", () => {
 
   it("a subagent never runs wider than its parent: under Read-only its write is refused unasked; under Edits allowed it runs unasked", async () => {
     const root = folders.make({});
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const seen: number[] = [];
     const off = client.mirror.subscribe(() => seen.push(client.mirror.getView().approvals.length));
@@ -121,7 +113,7 @@ describe("permission profiles in the worker", () => {
 
   it.skipIf(!sandbox.available)("Read-only runs a command in the sandbox with the workspace read-only: it reads, it cannot write", async () => {
     const root = folders.make({ "notes.txt": "alpha\n" });
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
     const client = await h.client("read-only-bash");
     await waitForView(client, (v) => v.workspace?.sandboxChecking !== true && v.workspace !== undefined);
     await client.setChatOptions({ profile: "read-only" });

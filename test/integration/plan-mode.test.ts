@@ -5,27 +5,19 @@
  * write under the act profile; a subagent launched from a planning run is read-only; the mode survives the worker's
  * end and a reload.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { type Harness, toolCallTurn as call, repliedAndIdle as idle, nextEvent } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { transcriptFileIn } from "../../src/shared-node/session-files/session-folder";
 import { inPlanMode, pendingPlan, planInstruction, withPlan } from "../../src/shared/agent/plan-mode";
-import type { BrokerEvent } from "../../src/main/broker/session-broker";
 
-let h: Harness | undefined;
-const folders = new TempFolders();
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
-});
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
 
-const call = (id: string, name: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
-const idle = (client: SessionClient) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.at(-1)?.role === "assistant", 20_000);
 const lastRequest = (harness: Harness) => harness.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
 const lastToolResult = (harness: Harness) => JSON.stringify(lastRequest(harness).filter((m) => m.role === "tool").at(-1)?.content);
 const systemOf = (harness: Harness) => JSON.stringify(lastRequest(harness).filter((m) => m.role === "system" || m.role === "developer").map((m) => m.content));
@@ -35,22 +27,10 @@ const markers = (client: SessionClient) =>
     return marker.plan ? `plan:${marker.profile}` : marker.profile;
   });
 
-function nextEvent(harness: Harness, match: (e: BrokerEvent) => boolean, timeoutMs = 15_000): Promise<BrokerEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no such broker event")), timeoutMs);
-    const off = harness.broker.onEvent((e) => {
-      if (!match(e)) return;
-      clearTimeout(timer);
-      off();
-      resolve(e);
-    });
-  });
-}
-
 describe("plan mode in the worker", () => {
   it("refuses a planning run's write unasked, telling the model why; approving sends the plan and the next run writes under the act profile", async () => {
     const root = folders.make({ "notes.txt": "alpha\n" });
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { read: "allow", write: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { read: "allow", write: "allow" } } });
     const client = await h.client("plan");
     await client.setChatOptions({ profile: "edits", plan: true });
     const seen: number[] = [];
@@ -93,7 +73,7 @@ describe("plan mode in the worker", () => {
 
   it("a subagent launched from a planning run is read-only: its write is refused unasked", async () => {
     const root = folders.make({});
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("plan-parent");
     await client.setChatOptions({ profile: "edits", plan: true });
     const seen: number[] = [];
@@ -109,7 +89,7 @@ describe("plan mode in the worker", () => {
 
   it("the mode survives the worker's end: reopened, the chat is still planning and its write still refused", async () => {
     const root = folders.make({});
-    h = await startHarness({ workspaceOf: () => root, idleGraceMs: 0, settings: { toolApproval: { write: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, idleGraceMs: 0, settings: { toolApproval: { write: "allow" } } });
     const first = await h.client("kept", "window-1");
     await first.setChatOptions({ plan: true });
     await first.prompt("What would you change?");

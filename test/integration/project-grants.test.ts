@@ -12,21 +12,20 @@ import { PROJECT_GRANTS_FILE, ProjectGrants } from "../../src/main/broker/projec
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { sandboxForTests } from "../../testkit/sandbox-support";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 
 const sandbox = await sandboxForTests("the project grants' and network questions' integration tests");
 
-let h: Harness | undefined;
 let server: Server | undefined;
-const folders = new TempFolders();
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
-  folders.removeAll();
 });
+// Registered after the server's hook, so its own runs first (vitest runs them last in, first out): the harness's
+// workers let go of the server before it closes.
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
 
 const bash = (id: string, command: string) => turnDirective({ toolCalls: [{ id, name: "bash", arguments: { command } }] });
 const asked = (client: SessionClient, id: string) => waitForView(client, (v) => v.approvals.some((a) => a.toolCallId === id), 20_000);
@@ -46,7 +45,7 @@ describe("allowed in this project", () => {
     const a = folders.make({ "x.txt": "x\n" });
     const b = folders.make({ "x.txt": "x\n" });
     const store = await grantsIn(folders.make());
-    h = await startHarness({ workspaceOf: (id) => (id.startsWith("b-") ? b : a), projectGrants: store });
+    const h = await harnesses.start({ workspaceOf: (id) => (id.startsWith("b-") ? b : a), projectGrants: store });
     const first = await h.client("a-first");
     void first.prompt(bash("c1", "cat x.txt")).catch(() => {});
     await asked(first, "c1");
@@ -94,7 +93,7 @@ describe.skipIf(!sandbox.available)("a sandboxed command's network access", () =
   it("waits and asks in the command's card naming the program and host; Allow once lets this run through", async () => {
     const port = await localServer();
     const workspace = folders.make();
-    h = await startHarness({ workspaceOf: () => workspace, projectGrants: await grantsIn(folders.make()), settings: { toolApproval: { bash: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => workspace, projectGrants: await grantsIn(folders.make()), settings: { toolApproval: { bash: "allow" } } });
     const client = await h.client("net-once");
     void client.prompt(bash("n1", fetchCommand(port))).catch(() => {});
     await asked(client, "n1");
@@ -120,7 +119,7 @@ describe.skipIf(!sandbox.available)("a sandboxed command's network access", () =
     const port = await localServer();
     const workspace = folders.make();
     const store = await grantsIn(folders.make());
-    h = await startHarness({ workspaceOf: () => workspace, projectGrants: store, settings: { toolApproval: { bash: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => workspace, projectGrants: store, settings: { toolApproval: { bash: "allow" } } });
     const client = await h.client("net-project");
     void client.prompt(bash("p1", fetchCommand(port))).catch(() => {});
     await asked(client, "p1");
@@ -139,7 +138,7 @@ describe.skipIf(!sandbox.available)("a sandboxed command's network access", () =
   it("a subagent's command on its parent's task asks in the parent's chat, labelled with the agent", async () => {
     const port = await localServer();
     const workspace = folders.make();
-    h = await startHarness({ workspaceOf: () => workspace, projectGrants: await grantsIn(folders.make()), settings: { toolApproval: { subagent: "allow", bash: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => workspace, projectGrants: await grantsIn(folders.make()), settings: { toolApproval: { subagent: "allow", bash: "allow" } } });
     const client = await h.client("net-parent");
     const fetch = turnDirective({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: fetchCommand(port) } }] });
     const task = turnDirective({ toolCalls: [{ id: "s1", name: "subagent", arguments: { agent: "worker", task: `Fetch it. ${fetch}` } }] });

@@ -2,18 +2,15 @@
  * A chat whose model pi-ai's catalogue no longer lists (saved with an older pi-ai) opens normally, without a model,
  * and says why and what to pick: main's words, naming the closest current model (issue 22). Real worker processes.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, waitForIdle, type Harness } from "../../testkit/worker-harness";
+import { describe, expect, it } from "vitest";
+import { waitForIdle } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harnesses = harnessPerTest();
 
 describe("a chat naming a retired model", () => {
   it("opens, and a prompt is told the model is gone and which current one is closest", async () => {
-    h = await startHarness({ settings: { defaultModel: { provider: "anthropic", id: "claude-opus-4-1" } } });
+    const h = await harnesses.start({ settings: { defaultModel: { provider: "anthropic", id: "claude-opus-4-1" } } });
     const client = await h.client("retired");
     expect(client.mirror.getView().state.messages).toEqual([]);
     // The page that connects after the chat opened is told too, once, in main's words.

@@ -11,14 +11,11 @@ import type { Core } from "../../src/main/broker/core";
 import type { Schedule, ScheduleView } from "../../src/shared/schedules/schedule";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
-import { FakeClock } from "../../testkit/fake-clock";
+import { FakeClock, HOUR, SCHEDULE_START as START, scheduleClock, testSchedule } from "../../testkit/fake-clock";
 import { dispatchAppCall } from "../../src/main/broker/app-call";
 import type { AppEvent } from "../../src/shared/protocol/app-api";
 import { createLoopbackCore } from "../../testkit/loopback-core";
 
-const HOUR = 3_600_000;
-/** Thursday 2026-01-15, 08:00 UTC. */
-const START = Date.parse("2026-01-15T08:00:00Z");
 
 let dir: string;
 let server: OpenAITestServer;
@@ -40,19 +37,8 @@ async function start(clock: FakeClock): Promise<Core<never>> {
   return core;
 }
 
-const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
-  id: "morning",
-  name: "Morning summary",
-  prompt: "Say good morning",
-  workspace: "",
-  profile: "read-only",
-  budget: { toolCalls: 5 },
-  when: { kind: "daily", time: "09:00" },
-  target: "new-chat",
-  missed: "run-once",
-  enabled: true,
-  ...overrides,
-});
+const schedule = (overrides: Partial<Schedule> = {}): Schedule =>
+  testSchedule({ id: "morning", name: "Morning summary", prompt: "Say good morning", budget: { toolCalls: 5 }, ...overrides });
 
 const until = async (check: () => boolean, timeoutMs = 20_000) => {
   const t0 = Date.now();
@@ -70,7 +56,7 @@ async function transcriptOf(c: Core<never>, chatId: string) {
 
 describe("schedules (integration)", () => {
   it("a due occurrence makes a new chat with the reply, under the schedule's profile and budget, and records it", async () => {
-    const clock = new FakeClock(START);
+    const clock = scheduleClock();
     const c = await start(clock);
     await c.schedules.save(schedule());
     clock.advance(HOUR);
@@ -87,7 +73,7 @@ describe("schedules (integration)", () => {
   });
 
   it("an occurrence due while the previous run goes on is skipped, still running; a continued chat gets each run", async () => {
-    const clock = new FakeClock(START);
+    const clock = scheduleClock();
     const c = await start(clock);
     const chat = await c.service.createSession();
     // A slow reply: the next hour's occurrence comes while it streams.
@@ -127,11 +113,11 @@ describe("schedules (integration)", () => {
   });
 
   it("an occurrence missed while Paddock was closed runs once at the next start", async () => {
-    const first = await start(new FakeClock(START));
+    const first = await start(scheduleClock());
     await first.schedules.save(schedule());
     await first.shutdown();
     core = undefined;
-    const c = await start(new FakeClock(START + 2 * 24 * HOUR + 2 * HOUR));
+    const c = await start(scheduleClock(2 * 24 * HOUR + 2 * HOUR));
     await until(() => only(c).runs[0]?.outcome === "finished");
     expect(only(c).runs).toHaveLength(1);
     expect(only(c).runs[0].reason).toBe("missed while Paddock was closed or the computer asleep (3 times): ran once");
@@ -139,7 +125,7 @@ describe("schedules (integration)", () => {
   });
 
   it("a run that reaches the schedule's budget is recorded as stopped by it, with the reason", async () => {
-    const clock = new FakeClock(START);
+    const clock = scheduleClock();
     const c = await start(clock);
     const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, name: "calculate", arguments: { expression: `${n}+1` } }));
     await c.schedules.save(schedule({ budget: { toolCalls: 1 }, prompt: `Count ${turnDirective({ toolCalls: calls })}` }));
@@ -149,7 +135,7 @@ describe("schedules (integration)", () => {
   });
 
   it("the AppApi's schedule calls: checked, saved, pushed to pages, run by hand, deleted", async () => {
-    const c = await start(new FakeClock(START));
+    const c = await start(scheduleClock());
     const events: AppEvent[] = [];
     c.service.onEvent((e) => events.push(e));
     await expect(dispatchAppCall(c.service, "saveSchedule", [{ ...schedule(), extra: true }])).rejects.toThrow(/saveSchedule: invalid arguments/);

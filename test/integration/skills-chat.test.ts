@@ -14,7 +14,7 @@ import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { createLoopbackCore } from "../../testkit/loopback-core";
 import { TempFolders } from "../../testkit/temp-folders";
-import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { openWebSocket, settled } from "../../testkit/worker-harness";
 
 let server: OpenAITestServer;
 let dir: string;
@@ -55,7 +55,6 @@ const lastToolResult = () => {
   const messages = server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
   return JSON.stringify(messages.filter((m) => m.role === "tool").at(-1)?.content);
 };
-const settled = (client: SessionClient, messages: number) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 const read = (id: string, path: string) => turnDirective({ toolCalls: [{ id, name: "read", arguments: { path } }] });
 
 describe("skills in a chat", () => {

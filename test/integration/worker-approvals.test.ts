@@ -3,21 +3,18 @@
  * and runs once, runs and is allowed for the rest of the chat, or is denied with a reason the model is told; a
  * question nobody can answer (no window on the chat) is denied after the timeout.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { describe, expect, it } from "vitest";
+import { waitForView, type Harness } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harnesses = harnessPerTest();
 
 /** A harness whose `calculate` tool asks first. */
 const asking = (extra: { approvalTimeoutMs?: number; idleGraceMs?: number } = {}) =>
-  startHarness({
+  harnesses.start({
     idleGraceMs: extra.idleGraceMs,
     settings: { toolApproval: { calculate: "ask", wait: "allow" }, ...(extra.approvalTimeoutMs ? { approvalTimeoutMs: extra.approvalTimeoutMs } : {}) },
   });
@@ -32,7 +29,7 @@ const lastToolResult = (harness: Harness) => {
 
 describe("approval of tool calls", () => {
   it("waits for the user (the chat counts as waiting), then runs the call once; the next call asks again", async () => {
-    h = await asking();
+    const h = await asking();
     const client = await h.client("once");
     const activities: string[] = [];
     h.broker.onEvent((e: BrokerEvent) => e.type === "activity" && activities.push(e.activity));
@@ -41,7 +38,7 @@ describe("approval of tool calls", () => {
     const [request] = client.mirror.getView().approvals;
     expect(request).toMatchObject({ toolCallId: "c1", toolName: "calculate", scope: "calculate" });
     expect(request.summary).toContain("2+3");
-    await expect.poll(() => h!.broker.activity("once")).toBe("waiting"); // main hears it over its own channel
+    await expect.poll(() => h.broker.activity("once")).toBe("waiting"); // main hears it over its own channel
     expect(client.mirror.getView().toolRuns.c1?.status ?? "not started").not.toBe("done");
 
     await client.answerApproval("c1", "once");
@@ -57,14 +54,14 @@ describe("approval of tool calls", () => {
   });
 
   it("allowed for this chat: later calls run at once, also in a new worker (the grant is journaled)", async () => {
-    h = await asking({ idleGraceMs: 0 });
+    const h = await asking({ idleGraceMs: 0 });
     const client = await h.client("grant", "window-1");
     void client.prompt(`One ${calculate("g1", "1+1")}`).catch(() => {});
     await asked(client);
     await client.answerApproval("g1", "chat");
     await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 4);
 
-    const closed = new Promise<void>((resolve) => h!.broker.onEvent((e) => e.type === "session-closed" && resolve()));
+    const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && resolve()));
     client.close();
     h.broker.detach("grant", "window-1");
     await closed;
@@ -76,7 +73,7 @@ describe("approval of tool calls", () => {
   });
 
   it("denied with a reason: the call is not made and the model is told why", async () => {
-    h = await asking();
+    const h = await asking();
     const client = await h.client("deny");
     void client.prompt(`Compute ${calculate("d1", "6*7")}`).catch(() => {});
     await asked(client);
@@ -91,7 +88,7 @@ describe("approval of tool calls", () => {
   });
 
   it("a question nobody can answer (no window on the chat) is denied after the timeout; the worker lived meanwhile", async () => {
-    h = await asking({ approvalTimeoutMs: 400, idleGraceMs: 0 });
+    const h = await asking({ approvalTimeoutMs: 400, idleGraceMs: 0 });
     const client = await h.client("timeout", "window-1");
     void client.prompt(`Compute ${calculate("t1", "9-1")}`).catch(() => {});
     await asked(client);
@@ -102,7 +99,7 @@ describe("approval of tool calls", () => {
     h.broker.detach("timeout", "probe");
     client.close();
     h.broker.detach("timeout", "window-1");
-    const closed = new Promise<void>((resolve) => h!.broker.onEvent((e) => e.type === "session-closed" && resolve()));
+    const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && resolve()));
     await closed; // denied, the run ended, and only then did the idle worker stop
     const back = await h.client("timeout", "window-2");
     const messages = back.mirror.getView().state.messages;

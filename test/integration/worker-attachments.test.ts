@@ -4,22 +4,17 @@
  * name; the files stay in the session's folder and survive a new worker; a chat's instructions, temperature and
  * output limit reach the request, every window sees them, and a new worker keeps them.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startHarness, testSettings, waitForView, type Harness } from "../../testkit/worker-harness";
+import { startHarness, testSettings, waitForView, type Harness, settled } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { bandsPng } from "../../testkit/png";
-import { TempFolders } from "../../testkit/temp-folders";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import { attachmentsOf } from "../../src/shared/protocol/attachments";
 
-let h: Harness | undefined;
-const folders = new TempFolders();
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
-});
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
 
 /** The loopback server twice: as a text-only endpoint (the default model) and as one whose models read images. */
 const withVision = (server: { baseUrl: string }) => [
@@ -27,13 +22,11 @@ const withVision = (server: { baseUrl: string }) => [
   { id: "vision", name: "Vision", baseUrl: server.baseUrl, models: ["seeing-model"], images: true },
 ];
 async function harness(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const started = await startHarness(options);
+  const started = await harnesses.start(options);
   started.settings.customProviders = withVision(started.server);
   return started;
 }
 
-const settled = (client: SessionClient, messages: number) =>
-  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
 /** The content of the last user message the model was sent. */
 const lastUserContent = (harness: Harness) => {
@@ -51,7 +44,7 @@ async function reopen(harness: Harness, client: SessionClient, sessionId: string
 
 describe("attachments", () => {
   it("an image reaches a model that reads images as image content, ahead of the text; the message keeps a reference", async () => {
-    h = await harness();
+    const h = await harness();
     const client = await h.client("img", "w1");
     await client.setModel({ provider: "custom:vision", id: "seeing-model" });
     const png = bandsPng(16, 8);
@@ -75,7 +68,7 @@ describe("attachments", () => {
   });
 
   it("a model that reads text only: the message with an image is refused with the reason and nothing is sent", async () => {
-    h = await harness();
+    const h = await harness();
     const client = await h.client("text-only");
     const ref = await client.putAttachment("photo.png", "image/png", b64(bandsPng(4, 4)));
     const before = h.server.requests.length;
@@ -87,7 +80,7 @@ describe("attachments", () => {
   });
 
   it("an image sent before the chat moved to a text-only model is named as left out, not sent", async () => {
-    h = await harness();
+    const h = await harness();
     const client = await h.client("switch");
     await client.setModel({ provider: "custom:vision", id: "seeing-model" });
     const ref = await client.putAttachment("before.png", "image/png", b64(bandsPng(4, 4)));
@@ -105,7 +98,7 @@ describe("attachments", () => {
   });
 
   it("a text file is inlined with its name, for any model; a file the worker refuses never becomes a message", async () => {
-    h = await harness();
+    const h = await harness();
     const client = await h.client("text");
     const ref = await client.putAttachment("notes.md", "text/markdown", b64("# Plan\n- ship it\n"));
     await client.prompt("Summarise", [ref]);
@@ -123,7 +116,7 @@ describe("attachments", () => {
   });
 
   it("survives a new worker: the message keeps its image, the page can show it, and the model gets it again", async () => {
-    h = await harness({ integrityCheck: true });
+    const h = await harness({ integrityCheck: true });
     let client = await h.client("restart", "w1");
     await client.setModel({ provider: "custom:vision", id: "seeing-model" });
     const png = bandsPng(6, 6, [[200, 30, 30]]);
@@ -144,7 +137,7 @@ describe("attachments", () => {
 
 describe("a chat's own instructions and parameters", () => {
   it("reach the request, show in every window, and stay with the chat in a new worker", async () => {
-    h = await startHarness({ settings: { defaultSystemPrompt: "Default rules." } });
+    const h = await harnesses.start({ settings: { defaultSystemPrompt: "Default rules." } });
     let client = await h.client("opts", "w1");
     const other = await h.client("opts", "w2");
     await client.prompt("first");
@@ -181,7 +174,7 @@ describe("a chat's own instructions and parameters", () => {
   });
 
   it("caps max output tokens at the endpoint's limit; a changed default reaches a live chat", async () => {
-    h = await startHarness();
+    const h = await harnesses.start();
     h.settings.customProviders = [{ ...h.settings.customProviders[0], maxTokens: 1000 }];
     const client = await h.client("cap");
     await client.setChatOptions({ maxTokens: 50_000 });
@@ -199,7 +192,7 @@ describe("a chat's own instructions and parameters", () => {
 
   it("in a workspace Settings' default instructions are added to Paddock's prompt: the tool list and the folder rule stay", async () => {
     const root = folders.make({ "AGENTS.md": "Use tabs." });
-    h = await startHarness({ workspaceOf: () => root, settings: { defaultSystemPrompt: "Always answer in French." } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { defaultSystemPrompt: "Always answer in French." } });
     const client = await h.client("ws-default");
     await client.prompt("hello");
     await settled(client, 2);
@@ -221,7 +214,7 @@ describe("a chat's own instructions and parameters", () => {
 
   it("in a workspace the chat's own instructions are added too, in place of Settings' default, and AGENTS.md and the folder are still given", async () => {
     const root = folders.make({ "AGENTS.md": "Use tabs." });
-    h = await startHarness({ workspaceOf: () => root, settings: { defaultSystemPrompt: "Always answer in French." } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { defaultSystemPrompt: "Always answer in French." } });
     const client = await h.client("ws");
     await client.setChatOptions({ systemPrompt: "Only ever answer in haiku." });
     await client.prompt("hello");

@@ -7,21 +7,16 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NodeWorkerLauncher } from "../../src/main/broker/node-worker-launcher";
 import type { WorkerLauncher } from "../../src/main/broker/worker-process";
 import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import { WORKER_KEEPS_CRASHING } from "../../src/shared/protocol/worker-failure";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 
-let h: Harness | undefined;
-const folders = new TempFolders("paddock-crash-loop-");
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
-});
+const harnesses = harnessPerTest("paddock-crash-loop-");
+const folders = harnesses.folders;
 
 /** A launcher that counts its launches, and notes when each was launched and when each process was seen to exit. */
 function counting(launcher: WorkerLauncher): WorkerLauncher & { launches: number; launchedAt: number[]; exitedAt: number[] } {
@@ -47,13 +42,13 @@ describe("a worker that exits as it starts", () => {
     const entry = join(folders.make(), "crashing-worker.mjs");
     writeFileSync(entry, `process.stderr.write("loading the worker\\nError: the native module could not load (test)\\n"); process.exit(3);\n`);
     const launcher = counting(new NodeWorkerLauncher(entry));
-    h = await startHarness({ launcher, crashLoop });
+    const h = await harnesses.start({ launcher, crashLoop });
     const failed: BrokerEvent[] = [];
     h.broker.onEvent((e) => e.type === "worker-failed" && failed.push(e));
 
     const attempt = async () => {
       const at = Date.now();
-      const error = await h!.broker.attach("crashing", "window-1").then(() => undefined, (e: Error) => e);
+      const error = await h.broker.attach("crashing", "window-1").then(() => undefined, (e: Error) => e);
       return { message: error?.message ?? "(attached)", tookMs: Date.now() - at };
     };
     const first = await attempt();
@@ -84,7 +79,7 @@ describe("a worker that exits as it starts", () => {
 
 describe("a worker that crashes right after it took its chat", () => {
   it("the page's view turns to 'failed' with the reason, and its Retry brings a working worker back", async () => {
-    h = await startHarness({ crashLoop });
+    const h = await harnesses.start({ crashLoop });
     const harness = h;
     const client = await harness.client("crash-after", "window-1", { retryWorker: async () => harness.broker.retry("crash-after") });
     // Each worker that takes the chat is killed as soon as it has: limit + 1 quick crashes in a row.

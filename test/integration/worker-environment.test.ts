@@ -9,10 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { catalogModels as getModels } from "../../src/main/broker/model-catalog";
 import { workerApiKey } from "../../src/main/broker/endpoint-keys";
 import { turnDirective } from "../../src/web-host/openai-test-server";
-import type { SessionClient } from "../../src/renderer/store/session-client";
-import { TempFolders } from "../../testkit/temp-folders";
 import { sandboxForTests } from "../../testkit/sandbox-support";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView, type Harness, settled } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 
 const sandbox = await sandboxForTests("the sandboxed printenv test");
 
@@ -25,8 +24,9 @@ const MAIN_ENV = {
 };
 const SECRETS = [/sk-test-secret-anthropic/, /svc-test-secret-token/, /proxy-test-secret/];
 
-let h: Harness | undefined;
-const folders = new TempFolders();
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
+
 const saved = new Map<string, string | undefined>();
 
 /** Sets variables in main's (this process's) environment, which the workers started afterwards are given. */
@@ -38,9 +38,6 @@ function setMainEnv(vars: Record<string, string>): void {
 }
 
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
   for (const [name, value] of saved) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
@@ -48,8 +45,6 @@ afterEach(async () => {
   saved.clear();
 });
 
-const settled = (client: SessionClient, messages: number) =>
-  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 const lastToolResult = (harness: Harness) => {
   const messages = harness.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
   return String(messages.filter((m) => m.role === "tool").at(-1)?.content ?? "");
@@ -61,9 +56,10 @@ const everythingSent = (harness: Harness) => JSON.stringify(harness.server.reque
 /** The attack: print the command's environment, and the environment of the process that started it (the worker). */
 const PRINT_ENV = "printenv; echo ---parent---; tr '\\0' '\\n' < /proc/$PPID/environ 2>/dev/null; echo ---end---";
 
-async function runPrintenv(id: string, approve: boolean): Promise<string> {
+/** The command's output, and everything the model's server was sent meanwhile. */
+async function runPrintenv(id: string, approve: boolean): Promise<{ output: string; sent: string }> {
   const root = folders.make();
-  h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+  const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
   const client = await h.client(id);
   await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
   void client.prompt(turnDirective({ toolCalls: [{ id: "p1", name: "bash", arguments: { command: PRINT_ENV } }] })).catch(() => {});
@@ -72,26 +68,26 @@ async function runPrintenv(id: string, approve: boolean): Promise<string> {
     await client.answerApproval("p1", "once");
   }
   await settled(client, 4);
-  return lastToolResult(h);
+  return { output: lastToolResult(h), sent: everythingSent(h) };
 }
 
 describe("secrets in main's environment", () => {
   it.skipIf(!sandbox.available)("a sandboxed command sees none of them", async () => {
     setMainEnv(MAIN_ENV);
-    const output = await runPrintenv("sandboxed", false);
+    const { output, sent } = await runPrintenv("sandboxed", false);
     expect(output).toContain("---end---");
     expect(output).toMatch(/^PATH=/m); // it did print the environment
     expect(output).toContain("HTTPS_PROXY="); // the sandbox's own proxy, or the user's without its password
     for (const secret of SECRETS) {
       expect(output).not.toMatch(secret);
-      expect(everythingSent(h!)).not.toMatch(secret);
+      expect(sent).not.toMatch(secret);
     }
     expect(output).not.toMatch(/^(ANTHROPIC_API_KEY|MY_SERVICE_TOKEN)=/m);
   });
 
   it("a command without a sandbox sees none of them, nor does the worker that started it hold them", async () => {
     setMainEnv({ ...MAIN_ENV, PADDOCK_NO_SANDBOX: "1" });
-    const output = await runPrintenv("unsandboxed", true);
+    const { output, sent } = await runPrintenv("unsandboxed", true);
     expect(output).toContain("---end---");
     expect(output).toMatch(/^PATH=/m);
     for (const secret of SECRETS.slice(0, 2)) expect(output).not.toMatch(secret);
@@ -99,18 +95,18 @@ describe("secrets in main's environment", () => {
     if (process.platform === "linux") expect(output).toMatch(/---parent---\n[\s\S]*MALLOC_ARENA_MAX=/); // the worker's own
     // The worker keeps its proxy's password (its own requests may need it); its command does not get it.
     expect(output.split("---parent---")[0]).not.toMatch(SECRETS[2]);
-    expect(everythingSent(h!)).not.toMatch(/sk-test-secret-anthropic|svc-test-secret-token/);
+    expect(sent).not.toMatch(/sk-test-secret-anthropic|svc-test-secret-token/);
   });
 
   it("a key only the environment holds still reaches the provider: main hands it to the worker for each request", async () => {
     const [groq] = getModels("groq");
     setMainEnv({ GROQ_API_KEY: "gsk-env-only-key" });
-    h = await startHarness({
+    const h = await harnesses.start({
       settings: { defaultModel: { provider: "groq", id: groq.id } },
       // Main's real rule for a built-in provider's key: a stored key, else pi-ai's environment variable (main's).
       getApiKey: (provider) => workerApiKey(provider, undefined, { get: () => undefined }, []),
       // The provider's own model, its requests sent to the loopback server instead.
-      resolveModel: (ref) => ({ ...getModels("groq").find((m) => m.id === ref.id)!, baseUrl: h!.server.baseUrl }),
+      resolveModel: (ref) => ({ ...getModels("groq").find((m) => m.id === ref.id)!, baseUrl: h.server.baseUrl }),
     });
     const client = await h.client("env-key");
     await client.prompt("hello");

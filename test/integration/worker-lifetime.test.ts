@@ -5,19 +5,15 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { describe, expect, it } from "vitest";
+import { waitForView, type Harness, nextEvent } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { messageText } from "../../testkit/message-text";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
-import type { BrokerEvent } from "../../src/main/broker/session-broker";
 import type { AssistantMessage } from "@earendil-works/pi-ai";
 import { isAlive, workerChildren } from "../../testkit/processes";
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harnesses = harnessPerTest();
 
 const REPLY = Array.from({ length: 1_500 }, (_, i) => `word${i}`).join(" "); // ~13k characters
 /** About two seconds of streaming at 2,000 tokens/s. */
@@ -25,18 +21,6 @@ const slowReply = () => ({ text: REPLY, chunkChars: 8, tokensPerSecond: 1500 });
 
 
 /** Resolves with the first broker event that matches. */
-function nextEvent(harness: Harness, match: (e: BrokerEvent) => boolean, timeoutMs = 15_000): Promise<BrokerEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no such broker event")), timeoutMs);
-    const off = harness.broker.onEvent((e) => {
-      if (!match(e)) return;
-      clearTimeout(timer);
-      off();
-      resolve(e);
-    });
-  });
-}
-
 const transcript = (harness: Harness, id: string) => loadTranscript(join(harness.dataDir, "sessions", `${id}.jsonl`));
 const workerPid = async (harness: Harness, id: string) => {
   const pid = (await harness.broker.attach(id, "probe")).worker.pid!;
@@ -46,7 +30,7 @@ const workerPid = async (harness: Harness, id: string) => {
 
 describe("a worker's life follows the work, not the viewers", () => {
   it("the only viewer leaves mid-run: the run completes and the whole reply is in the transcript", async () => {
-    h = await startHarness({ idleGraceMs: 0 });
+    const h = await harnesses.start({ idleGraceMs: 0 });
     const client = await h.client("alone", "window-1");
     h.server.enqueue(slowReply());
     void client.prompt("keep going without me").catch(() => {});
@@ -68,7 +52,7 @@ describe("a worker's life follows the work, not the viewers", () => {
   });
 
   it("a viewer arriving mid-run gets the streaming message and follows it to the end, digests checked", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     const first = await h.client("catch-up", "window-1");
     h.server.enqueue(slowReply());
     void first.prompt("stream for two").catch(() => {});
@@ -88,7 +72,7 @@ describe("a worker's life follows the work, not the viewers", () => {
   });
 
   it("stops an idle worker without viewers after the grace period, and a viewer returning within it keeps it", async () => {
-    h = await startHarness({ idleGraceMs: 700 });
+    const h = await harnesses.start({ idleGraceMs: 700 });
     const client = await h.client("grace", "window-1");
     const pid = await workerPid(h, "grace");
     client.close();
@@ -111,7 +95,7 @@ describe("a worker's life follows the work, not the viewers", () => {
   });
 
   it("a run with follow-ups queued keeps its worker until the last one is answered", async () => {
-    h = await startHarness({ idleGraceMs: 0 });
+    const h = await harnesses.start({ idleGraceMs: 0 });
     const client = await h.client("queued", "window-1");
     h.server.enqueue(slowReply(), { text: "first follow-up answered" }, { text: "second follow-up answered" });
     void client.prompt("start").catch(() => {});
@@ -130,7 +114,7 @@ describe("a worker's life follows the work, not the viewers", () => {
   });
 
   it("quitting with runs in progress aborts them and journals each reply as stopped", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     const a = await h.client("quit-a", "window-1");
     const b = await h.client("quit-b", "window-2");
     h.server.setFallback(() => slowReply());
@@ -156,7 +140,7 @@ describe("a worker's life follows the work, not the viewers", () => {
   });
 
   it("a worker that dies with no viewer is not respawned until the chat is opened again", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     const client = await h.client("dead", "window-1");
     h.server.enqueue(slowReply());
     void client.prompt("run").catch(() => {});
@@ -178,7 +162,7 @@ describe("a worker's life follows the work, not the viewers", () => {
 
 describe("workers that have work, or will not start", () => {
   it("an idle stop a busy worker refuses leaves it working (main's view lags behind the worker's)", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     const client = await h.client("refuse", "window-1");
     h.server.enqueue(slowReply());
     void client.prompt("keep going").catch(() => {});
@@ -193,7 +177,7 @@ describe("workers that have work, or will not start", () => {
   });
 
   it("closing a session (a deleted chat) stops its run now, journaled as stopped", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     const client = await h.client("deleted", "window-1");
     h.server.enqueue(slowReply());
     void client.prompt("about to be deleted").catch(() => {});
@@ -206,7 +190,7 @@ describe("workers that have work, or will not start", () => {
   });
 
   it("a worker that cannot open its transcript is killed, and the next attach tries again", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     const before = workerChildren().length;
     mkdirSync(join(h.dataDir, "sessions", "unreadable.jsonl"), { recursive: true }); // a folder where the file goes
     await expect(h.broker.attach("unreadable", "window-1")).rejects.toThrow();
@@ -217,7 +201,7 @@ describe("workers that have work, or will not start", () => {
   });
 
   it("a worker that dies while watched and whose replacement cannot start leaves the chat to be opened afresh", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     await h.client("respawn", "window-1");
     const pid = await workerPid(h, "respawn");
     const file = join(h.dataDir, "sessions", "respawn.jsonl");
@@ -226,14 +210,14 @@ describe("workers that have work, or will not start", () => {
     const closedOrFailed = nextEvent(h, (e) => e.type === "worker-exited");
     process.kill(pid, "SIGKILL");
     await closedOrFailed;
-    await expect.poll(() => h!.broker.openSessionIds().includes("respawn"), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => h.broker.openSessionIds().includes("respawn"), { timeout: 5_000 }).toBe(false);
     rmSync(file, { recursive: true });
     const again = await h.client("respawn", "window-2");
     expect(again.mirror.getView().connection).toBe("ready");
   });
 
   it("ignores Ctrl+C (SIGINT): the terminal sends it to the whole process group, and only the parent ends a worker", async () => {
-    h = await startHarness({ idleGraceMs: 60_000 });
+    const h = await harnesses.start({ idleGraceMs: 60_000 });
     await h.client("sigint", "window-1");
     const pid = await workerPid(h, "sigint");
     process.kill(pid, "SIGINT");

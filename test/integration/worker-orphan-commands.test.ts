@@ -7,18 +7,16 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { turnDirective } from "../../src/web-host/openai-test-server";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { isAlive, processesRunning } from "../../testkit/processes";
 
-let h: Harness | undefined;
-const folders = new TempFolders();
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
+
 const savedNoSandbox = process.env.PADDOCK_NO_SANDBOX;
 
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
   if (savedNoSandbox === undefined) delete process.env.PADDOCK_NO_SANDBOX;
   else process.env.PADDOCK_NO_SANDBOX = savedNoSandbox;
 });
@@ -27,7 +25,7 @@ describe.skipIf(process.platform !== "linux")("a worker whose parent's channel d
   it("ends its running command's tree, a background grandchild included, and exits", async () => {
     process.env.PADDOCK_NO_SANDBOX = "1"; // the workers started from now on run commands without a sandbox
     const root = folders.make();
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
     const client = await h.client("orphan-commands");
     await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
     const background = `sleep 41.${process.pid}`;

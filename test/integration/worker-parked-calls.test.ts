@@ -4,20 +4,17 @@
  * chat counts as waiting, so main notifies), and it is denied with the reason when the run ends without an answer,
  * the denial journaled; answered in time, it runs. A chat's own run with a window on it asks as before.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { describe, expect, it } from "vitest";
+import { waitForView } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { turnDirective } from "../../src/web-host/openai-test-server";
 import { toolEnding } from "../../src/shared/protocol/tool-ending";
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harnesses = harnessPerTest();
 
 /** `calculate` asks; `wait` runs at once. */
 const asking = (approvalTimeoutMs?: number) =>
-  startHarness({ idleGraceMs: 0, settings: { toolApproval: { calculate: "ask", wait: "allow" }, ...(approvalTimeoutMs ? { approvalTimeoutMs } : {}) } });
+  harnesses.start({ idleGraceMs: 0, settings: { toolApproval: { calculate: "ask", wait: "allow" }, ...(approvalTimeoutMs ? { approvalTimeoutMs } : {}) } });
 
 /** One turn: `calculate` (asks) first, then `wait` (allowed). */
 const twoCalls = (c: string, w: string) =>
@@ -30,7 +27,7 @@ const twoCalls = (c: string, w: string) =>
 
 describe("parked calls in an unattended run", () => {
   it("the turn's other call runs while the question is parked; with no answer when the run ends it is denied, journaled", async () => {
-    h = await asking();
+    const h = await asking();
     const client = await h.client("parked", "window-1");
     await client.prompt(`Work ${twoCalls("c1", "w1")}`, [], { unattended: true });
     // The allowed call ran to its end although the one before it waits for an answer.
@@ -38,7 +35,7 @@ describe("parked calls in an unattended run", () => {
     const [request] = client.mirror.getView().approvals;
     expect(request).toMatchObject({ toolCallId: "c1", parked: true });
     expect(client.mirror.getView().toolRuns.c1?.status).not.toBe("done");
-    await expect.poll(() => h!.broker.activity("parked")).toBe("waiting"); // what main's notifier asks from
+    await expect.poll(() => h.broker.activity("parked")).toBe("waiting"); // what main's notifier asks from
 
     await client.abort(); // the run ends (Stop; a budget reached does the same)
     await waitForView(client, (v) => !v.state.isStreaming && v.approvals.length === 0);
@@ -47,7 +44,7 @@ describe("parked calls in an unattended run", () => {
     expect(toolEnding((live.toolRuns.c1?.result as { details?: unknown } | undefined)?.details)).toBe("denied");
     const liveResult = live.state.messages.find((m) => m.role === "toolResult" && m.toolCallId === "c1");
     expect(liveResult).toMatchObject({ isError: true, details: { ending: "denied" } });
-    const closed = new Promise<void>((resolve) => h!.broker.onEvent((e) => e.type === "session-closed" && resolve()));
+    const closed = new Promise<void>((resolve) => h.broker.onEvent((e) => e.type === "session-closed" && resolve()));
     client.close();
     h.broker.detach("parked", "window-1");
     await closed;
@@ -65,7 +62,7 @@ describe("parked calls in an unattended run", () => {
   });
 
   it("answered in time, the parked call runs and the run goes on", async () => {
-    h = await asking();
+    const h = await asking();
     const client = await h.client("answered", "window-1");
     await client.prompt(`Work ${twoCalls("c2", "w2")}`, [], { unattended: true });
     await waitForView(client, (v) => v.approvals.length === 1 && v.toolRuns.w2?.status === "done");
@@ -77,7 +74,7 @@ describe("parked calls in an unattended run", () => {
   });
 
   it("the approval timeout denies a parked call even while a window shows the chat, saying the run is unattended", async () => {
-    h = await asking(400);
+    const h = await asking(400);
     const client = await h.client("timeout", "window-1");
     await client.prompt(`Work ${twoCalls("c3", "w3")}`, [], { unattended: true });
     await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 5);
@@ -86,7 +83,7 @@ describe("parked calls in an unattended run", () => {
   });
 
   it("a watched chat's own run (no contract) asks as before: the turn's later call waits for the answer", async () => {
-    h = await asking();
+    const h = await asking();
     const client = await h.client("watched", "window-1");
     await client.prompt(`Work ${twoCalls("c4", "w4")}`);
     await waitForView(client, (v) => v.approvals.length === 1);

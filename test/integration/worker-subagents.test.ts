@@ -4,11 +4,11 @@
  * Limits, failures, stopping, crashes, which model and thinking level a child runs with, agent files from pi's folder
  * and from the project (asked about first), and a subagent's tool calls decided in the parent's chat.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView, type Harness } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { defaultFallback, turnDirective, type ScriptedTurn } from "../../src/web-host/openai-test-server";
 import type { SessionClient } from "../../src/renderer/store/session-client";
 import type { SubagentDetails } from "../../src/agent-worker/tools/subagent/subagent-tool";
@@ -16,13 +16,8 @@ import type { ChildLaunch } from "../../src/main/broker/child-launch";
 import { applyToWorkspace } from "../../src/shared-node/git-worktrees/worktree-apply";
 import { git } from "../../testkit/git";
 
-let h: Harness | undefined;
-const folders = new TempFolders();
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
-});
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
 
 const folder = (files: Record<string, string> = {}) => folders.make(files);
 
@@ -84,7 +79,7 @@ async function until<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T>
 describe("the subagent tool", () => {
   it("single: a worker of its own does the task, in its own journaled session, and the parent gets its final text", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     await client.prompt(subagent({ agent: "scout", task: task("Look around.", { text: "Found three files." }) }));
     await settled(client, 4);
@@ -105,20 +100,20 @@ describe("the subagent tool", () => {
 
   it("a finished subagent's worker stops soon when nobody watches it; the parent's chat keeps its own", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root, idleGraceMs: 60_000, subagentIdleGraceMs: 300 });
+    const h = await harnesses.start({ workspaceOf: () => root, idleGraceMs: 60_000, subagentIdleGraceMs: 300 });
     const client = await h.client("parent");
     await client.prompt(subagent({ agent: "scout", task: task("Look briefly.", { text: "Done." }) }));
     await settled(client, 4);
     const child = toolResult(client).details.runs[0].sessionId!;
     const parentPid = workerPid(h, "parent")!;
     client.close();
-    await until(() => workerPid(h!, child) === undefined, 5_000);
+    await until(() => workerPid(h, child) === undefined, 5_000);
     expect(alive(parentPid)).toBe(true); // a chat's worker waits out the chats' grace (a minute here)
   });
 
   it("parallel: every task runs, never more than 4 requests at once, and the parent reads 'Parallel: n/m succeeded'", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     let open = 0;
     let most = 0;
     h.server.setFallback((body) => {
@@ -146,7 +141,7 @@ describe("the subagent tool", () => {
 
   it("refuses more than 8 parallel tasks, running none", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const tasks = Array.from({ length: 9 }, (_, i) => ({ agent: "worker", task: `Task ${i}` }));
     await client.prompt(subagent({ tasks }));
@@ -159,7 +154,7 @@ describe("the subagent tool", () => {
 
   it("chain: each step gets the previous output for {previous}, literally ($& and $1 stay)", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const chain = [
       { agent: "scout", task: task("First.", { text: "costs $& and $1 today" }) },
@@ -176,7 +171,7 @@ describe("the subagent tool", () => {
 
   it("chain: stops at the first failure and says where, with the finished steps in the details", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const chain = [
       { agent: "scout", task: task("First.", { text: "step one done" }) },
@@ -194,7 +189,7 @@ describe("the subagent tool", () => {
 
   it("a subagent's task that meets a rate limit is retried, and its result is the retry's answer", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root, settings: { retry: { attempts: 2, maxWaitMs: 60_000 } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { retry: { attempts: 2, maxWaitMs: 60_000 } } });
     let limited = 0;
     h.server.setFallback((body) => {
       const first = (body.messages as { role: string; content: unknown }[]).find((m) => m.role === "user");
@@ -214,11 +209,11 @@ describe("the subagent tool", () => {
 
   it("a subagent whose process is killed is a failed task, and says so", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     void client.prompt(subagent({ agent: "worker", task: task("Hang.", { text: "partial", hangAfterChunks: 1 }) })).catch(() => {});
     const [childId] = await until(() => startedSubagents(client, 1));
-    const pid = await until(() => workerPid(h!, childId));
+    const pid = await until(() => workerPid(h, childId));
     await until(() => childRequests(h!, "Hang.").length > 0);
     process.kill(pid, "SIGKILL");
     await settled(client, 4);
@@ -230,13 +225,13 @@ describe("the subagent tool", () => {
 
   it("stopping the parent stops its subagents, aborted, and leaves no worker process behind", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const tasks = [1, 2, 3].map((i) => ({ agent: "worker", task: task(`Hang ${i}.`, { text: "...", hangAfterChunks: 1 }) }));
     void client.prompt(subagent({ tasks })).catch(() => {});
     const ids = await until(() => startedSubagents(client, 3));
     const pids = await until(() => {
-      const found = ids.map((id) => workerPid(h!, id));
+      const found = ids.map((id) => workerPid(h, id));
       return found.every(Boolean) ? (found as number[]) : undefined;
     });
     await until(() => childRequests(h!, "Hang ").length === 3);
@@ -253,11 +248,11 @@ describe("the subagent tool", () => {
 describe("a parent that crashes", () => {
   it("ends its subagents' processes", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     void client.prompt(subagent({ agent: "worker", task: task("Hang on.", { text: "...", hangAfterChunks: 1 }) })).catch(() => {});
     const [childId] = await until(() => startedSubagents(client, 1));
-    const childPid = await until(() => workerPid(h!, childId));
+    const childPid = await until(() => workerPid(h, childId));
     await until(() => childRequests(h!, "Hang on.").length > 0);
     process.kill(workerPid(h, "parent")!, "SIGKILL");
     await until(() => !alive(childPid), 5_000);
@@ -270,7 +265,7 @@ describe("agent definitions", () => {
     const home = folder({
       ".pi/agent/agents/haiku.md": "---\nname: haiku\ndescription: Answers in haiku\ntools: read, ls\n---\n\nYou answer in haiku only.\n",
     });
-    h = await startHarness({ workspaceOf: () => root, homeDir: home });
+    const h = await harnesses.start({ workspaceOf: () => root, homeDir: home });
     const client = await h.client("parent");
     await client.prompt(subagent({ agent: "haiku", task: task("Describe the sea.", { text: "waves fold into foam" }) }));
     await settled(client, 4);
@@ -288,7 +283,7 @@ describe("agent definitions", () => {
     const home = folder({
       ".pi/agent/agents/pinned.md": "---\nname: pinned\ndescription: Has its own model\nmodel: custom:loopback/other-model\n---\nBe brief.\n",
     });
-    h = await startHarness({ workspaceOf: () => root, homeDir: home });
+    const h = await harnesses.start({ workspaceOf: () => root, homeDir: home });
     // The loopback models think (reasoning_effort is sent): main reads the endpoints live, so this holds from here on.
     h.settings.customProviders = [{ ...h.settings.customProviders[0], reasoning: true }];
     const client = await h.client("parent");
@@ -309,7 +304,7 @@ describe("agent definitions", () => {
 
   it("an unknown agent or no mode at all lists the agents there are, in pi's words", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     await client.prompt(subagent({ agent: "nobody", task: "x" }));
     await settled(client, 4);
@@ -329,7 +324,7 @@ describe("agent definitions", () => {
   it("a project agent runs only once the user agrees, and a changed file is asked about again", async () => {
     const agentFile = ".pi/agents/local.md";
     const root = folder({ [agentFile]: "---\nname: local\ndescription: The repo's own helper\n---\nBe brief.\n" });
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const ask = () => subagent({ agent: "local", agentScope: "both", task: task("Local work.", { text: "local done" }) });
 
@@ -366,7 +361,7 @@ describe("a subagent's folder", () => {
   it("is the very folder main checked: one swapped for a link (or another folder) right after the check is refused, and nothing outside is read", async () => {
     const outside = folder({ "secret.txt": "OUTSIDE-SECRET", "AGENTS.md": "OUTSIDE-CONTEXT" });
     const root = folder({ "linked/notes.txt": "inside", "replaced/notes.txt": "inside" });
-    h = await startHarness({
+    const h = await harnesses.start({
       workspaceOf: () => root,
       // Right after main's check and before the child's worker opens the folder: what a command running in parallel
       // (one approval) did in the review, with `/` as the target.
@@ -401,7 +396,7 @@ describe("a subagent's folder", () => {
 describe("a subagent's tool calls", () => {
   it("are asked about in the parent's chat, labelled with the agent, by the parent's policy", async () => {
     const root = folder();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("parent");
     const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: "out.txt", content: "from the worker\n" } }] };
     void client.prompt(subagent({ agent: "worker", task: task("Write it.", write) })).catch(() => {});
@@ -419,7 +414,7 @@ describe("a subagent's tool calls", () => {
 
   it("a change of a file the sandbox protects is asked about in the parent every time, although its Settings allow writes", async () => {
     const root = folder({ ".git/HEAD": "ref: refs/heads/main\n", ".git/hooks/.keep": "" });
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow" } } });
     const client = await h.client("parent");
     const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\n" } }] };
     void client.prompt(subagent({ agent: "worker", task: task("Hook it.", write) })).catch(() => {});
@@ -442,7 +437,7 @@ describe("an isolated subagent (isolation: worktree)", () => {
     git(root, "add", "-A");
     git(root, "commit", "-q", "-m", "first");
     const launches: ChildLaunch[] = [];
-    h = await startHarness({
+    const h = await harnesses.start({
       workspaceOf: () => root,
       settings: { toolApproval: { subagent: "allow", write: "allow" } },
       onChildSession: (child) => void launches.push(child.launch),
@@ -469,7 +464,7 @@ describe("an isolated subagent (isolation: worktree)", () => {
     git(root, "add", "-A");
     git(root, "commit", "-q", "-m", "first");
     const launches: ChildLaunch[] = [];
-    h = await startHarness({
+    const h = await harnesses.start({
       workspaceOf: () => root,
       settings: { toolApproval: { subagent: "allow", write: "allow" } },
       onChildSession: (child) => void launches.push(child.launch),
@@ -511,7 +506,7 @@ describe("an isolated subagent (isolation: worktree)", () => {
     git(root, "init", "-q");
     git(root, "add", "-A");
     git(root, "commit", "-q", "-m", "first");
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow" } } });
     const client = await h.client("parent");
     const write = (content: string) => ({ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content } }] });
     await client.prompt(
@@ -559,7 +554,7 @@ describe("an isolated subagent (isolation: worktree)", () => {
     git(root, "add", "-A");
     git(root, "commit", "-q", "-m", "first");
     const launches: ChildLaunch[] = [];
-    h = await startHarness({
+    const h = await harnesses.start({
       workspaceOf: () => root,
       settings: { toolApproval: { subagent: "allow", write: "allow" } },
       onChildSession: (child) => void launches.push(child.launch),

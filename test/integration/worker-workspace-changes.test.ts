@@ -5,30 +5,21 @@
  * file's diff, a hunk taken back; a file changed outside is a conflict, not overwritten; a non-git folder, a file over
  * the size limit; redo; the timeline survives a restart.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
+import { waitForView, toolCallTurn as call, settled } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { turnDirective } from "../../src/web-host/openai-test-server";
-import type { SessionClient } from "../../src/renderer/store/session-client";
 import { sandboxForTests } from "../../testkit/sandbox-support";
 import { toolFileChanges } from "../../src/shared/protocol/changes";
 import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
 
 const sandbox = await sandboxForTests("the workspace changes tests");
 
-let h: Harness | undefined;
-const folders = new TempFolders();
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
-});
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
 
-const call = (id: string, name: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
-const settled = (client: SessionClient, messages: number) =>
-  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 const allow = { toolApproval: { bash: "allow", write: "allow", edit: "allow" } } as const;
 
 /** Every entry under `root`: its kind, mode and bytes (a link's target), so two states compare exactly. */
@@ -51,7 +42,7 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
     const root = folders.make({ "old/x.txt": "x\n", "old/sub/y.txt": "y\n", "a.txt": "alpha\n", "run.sh": "echo hi\n", "keep.txt": "one\ntwo\nthree\n" });
     chmodSync(join(root, "run.sh"), 0o644);
     const before = tree(root);
-    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: allow });
     const client = await h.client("changes");
     await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
     const command = "rm -rf old && mv a.txt b.txt && printf '\\000\\001\\002\\377' > bin.dat && chmod +x run.sh";
@@ -96,7 +87,7 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
   it("takes back one hunk, keeping the rest of the file; a file changed outside since is a conflict until the user answers", async () => {
     const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`);
     const root = folders.make({ "f.txt": lines.join("") });
-    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: allow });
     const client = await h.client("hunks");
     const edits = [
       { oldText: "line 2\n", newText: "LINE 2\n" },
@@ -128,7 +119,7 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
   it("works in a folder that is not a git repository, says a file over the size limit changed without a copy, and keeps its timeline across a restart", async () => {
     const root = folders.make({ "notes.md": "# notes\n" });
     expect(existsSync(join(root, ".git"))).toBe(false);
-    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: allow });
     const client = await h.client("restart");
     // 21 MB: over the default 20 MB limit.
     const command = "head -c 22020096 /dev/zero > big.bin && echo more >> notes.md";
@@ -160,7 +151,7 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
 
   it("rewinds chat and files together to before a message, tells the model which files were restored, and redo brings both back", async () => {
     const root = folders.make({ "f.txt": "v1\n" });
-    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: allow });
     const client = await h.client("rewind");
     await client.prompt("hello");
     await settled(client, 2);
@@ -191,7 +182,7 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
 
   it("attributes a subagent's whole task to it", async () => {
     const root = folders.make({ "a.txt": "a\n" });
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow", bash: "allow", edit: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { subagent: "allow", write: "allow", bash: "allow", edit: "allow" } } });
     const client = await h.client("parent");
     const write = { toolCalls: [{ id: "w1", name: "write", arguments: { path: "b.txt", content: "from the subagent\n" } }] };
     const task = `Write b. ${turnDirective(write)}`;
@@ -205,7 +196,7 @@ describe.skipIf(!sandbox.available)("a chat's workspace changes", () => {
 
   it("a workspace that cannot be recorded: the chat says plainly that checkpoints are off, and works on", async () => {
     const root = folders.make({ "a.txt": "a\n" });
-    h = await startHarness({ workspaceOf: () => root, settings: allow });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: allow });
     writeFileSync(join(h.dataDir, "checkpoints"), "not a folder"); // the store cannot be made
     const client = await h.client("off");
     void client.prompt(call("w1", "write", { path: "a.txt", content: "b\n" })).catch(() => {});

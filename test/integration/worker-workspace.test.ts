@@ -8,30 +8,23 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TempFolders } from "../../testkit/temp-folders";
-import { startHarness, waitForView, type Harness } from "../../testkit/worker-harness";
-import { turnDirective } from "../../src/web-host/openai-test-server";
-import type { SessionClient } from "../../src/renderer/store/session-client";
+import { waitForView, type Harness, toolCallTurn as call, settled } from "../../testkit/worker-harness";
+import { harnessPerTest } from "../../testkit/harness-per-test";
 import { sandboxForTests } from "../../testkit/sandbox-support";
 import { Fifos } from "../../testkit/fifos";
 
 const sandbox = await sandboxForTests("the sandboxed-command test");
 
-let h: Harness | undefined;
-const folders = new TempFolders();
+const harnesses = harnessPerTest();
+const folders = harnesses.folders;
+
 const fifos = new Fifos();
 afterEach(async () => {
   fifos.releaseAll();
-  await h?.close();
-  h = undefined;
-  folders.removeAll();
 });
 
 const workspace = (files: Record<string, string> = {}) => folders.make(files);
 
-const call = (id: string, name: string, args: Record<string, unknown>) => turnDirective({ toolCalls: [{ id, name, arguments: args }] });
-const settled = (client: SessionClient, messages: number) =>
-  waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 /** The text of the tool result the model was sent last. */
 const lastToolResult = (harness: Harness) => {
   const messages = harness.server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
@@ -41,7 +34,7 @@ const lastToolResult = (harness: Harness) => {
 describe("a chat with a workspace", () => {
   it("tells the model the folder and AGENTS.md in pi 1.6.0's sections, and gives it pi's tools; a chat without one gets neither", async () => {
     const root = workspace({ "AGENTS.md": "Always answer in haiku." });
-    h = await startHarness({ workspaceOf: (id) => (id === "with" ? root : undefined) });
+    const h = await harnesses.start({ workspaceOf: (id) => (id === "with" ? root : undefined) });
     const client = await h.client("with");
     await client.prompt("hello");
     await settled(client, 2);
@@ -69,7 +62,7 @@ describe("a chat with a workspace", () => {
     const sub = join(root, "sub");
     mkdirSync(sub);
     fifos.make(join(sub, "AGENTS.md"));
-    h = await startHarness({ workspaceOf: (id) => (id === "link" ? root : sub) });
+    const h = await harnesses.start({ workspaceOf: (id) => (id === "link" ? root : sub) });
     const skipped: Record<string, string[] | undefined> = {};
     for (const [id, folder] of [["link", root], ["fifo", sub]] as const) {
       const client = await h.client(id);
@@ -87,7 +80,7 @@ describe("a chat with a workspace", () => {
 
   it("an edit asks with the diff it would make; once allowed it changes only its range and the result carries the patch", async () => {
     const root = workspace({ "notes.txt": "alpha\r\nbeta\r\ngamma\r\n" });
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("edit");
     void client.prompt(call("e1", "edit", { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] })).catch(() => {});
     await waitForView(client, (v) => v.approvals.length > 0);
@@ -108,7 +101,7 @@ describe("a chat with a workspace", () => {
 
   it("a write asks with the new file's lines", async () => {
     const root = workspace();
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("write");
     void client.prompt(call("w1", "write", { path: "src/new.ts", content: "export const x = 1;\n" })).catch(() => {});
     await waitForView(client, (v) => v.approvals.length > 0);
@@ -121,7 +114,7 @@ describe("a chat with a workspace", () => {
 
   it.skipIf(!sandbox.available)("a command runs in the sandbox: its output streams, it writes in the workspace only and cannot read the app's data", async () => {
     const root = workspace();
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
     writeFileSync(join(h.dataDir, "secrets.json"), "top secret");
     const outside = join(tmpdir(), `paddock-outside-${process.pid}-${Date.now()}`);
     const client = await h.client("bash");
@@ -155,7 +148,7 @@ describe("a chat with a workspace", () => {
   it.skipIf(!sandbox.available)("runs Settings' shell command prefix before each command, in the sandbox, and follows a change at once", async () => {
     const root = workspace();
     const prefix = "shopt -s expand_aliases\nalias greet='echo hello from the prefix'";
-    h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" }, shellCommandPrefix: prefix } });
+    const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" }, shellCommandPrefix: prefix } });
     const client = await h.client("prefix");
     await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
     const outside = join(tmpdir(), `paddock-prefix-${process.pid}-${Date.now()}`);
@@ -182,7 +175,7 @@ describe("a chat with a workspace", () => {
     const root = workspace();
     process.env.PADDOCK_NO_SANDBOX = "1"; // read by the workers started below
     try {
-      h = await startHarness({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
+      const h = await harnesses.start({ workspaceOf: () => root, settings: { toolApproval: { bash: "allow" } } });
       const client = await h.client("unsandboxed");
       await waitForView(client, (v) => v.workspace?.sandboxChecking !== true);
       expect(client.mirror.getView().workspace).toMatchObject({ sandboxed: false, sandboxProblem: expect.stringContaining("PADDOCK_NO_SANDBOX") });
@@ -205,7 +198,7 @@ describe("a chat with a workspace", () => {
     const above = workspace();
     const root = join(above, "project");
     mkdirSync(root);
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     renameSync(root, join(above, "project-was"));
     symlinkSync(outside, root);
     const client = await h.client("swapped");
@@ -223,7 +216,7 @@ describe("a chat with a workspace", () => {
   it("a chat whose folder went missing still opens and says so, without file or shell tools", async () => {
     const root = workspace();
     rmSync(root, { recursive: true });
-    h = await startHarness({ workspaceOf: () => root });
+    const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("gone");
     expect(client.mirror.getView().workspace).toMatchObject({ folder: root, problem: expect.stringContaining("no longer exists") });
     await client.prompt("hello");

@@ -16,7 +16,7 @@ import { SessionClient } from "../../src/renderer/store/session-client";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { createLoopbackCore } from "../../testkit/loopback-core";
 import { TempFolders } from "../../testkit/temp-folders";
-import { openWebSocket, waitForView } from "../../testkit/worker-harness";
+import { openWebSocket, waitForView, settled } from "../../testkit/worker-harness";
 import { git } from "../../testkit/git";
 
 let server: OpenAITestServer;
@@ -64,7 +64,6 @@ async function connect(id: string): Promise<SessionClient> {
   return client;
 }
 
-const settled = (client: SessionClient, messages: number) => waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === messages, 20_000);
 const bash = (id: string, command: string) => turnDirective({ toolCalls: [{ id, name: "bash", arguments: { command } }] });
 const write = (path: string, content: string) => turnDirective({ toolCalls: [{ id: "w1", name: "write", arguments: { path, content } }] });
 

@@ -2,9 +2,9 @@
  * Subagents, brokered by main (no Electron import). A parent session's `subagent` tool asks over its control channel
  * for a task to be done; this takes a worker for it (the warm pool's), binds it to a session of its own (journaled
  * like any chat, hidden from the sidebar, linked to the parent's tool call), runs the task and hands back the
- * outcome. It keeps the limits (4 at once per parent, Settings' global cap: the rest wait their turn) and ties each
- * child to its parent: stopping the parent's task, or the parent's worker going away, ends the child; a child whose
- * process dies is a failed task.
+ * outcome. It keeps the limits (4 at once per parent, Settings' global cap: the rest wait their turn, a parent's in its
+ * calls' order) and ties each child to its parent: stopping the parent's task, or the parent's worker going away, ends
+ * the child; a child whose process dies is a failed task.
  */
 import { randomBytes } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
@@ -165,6 +165,17 @@ export class SubagentRuns {
   async run(parentSessionId: string, request: SubagentRequest): Promise<SubagentOutcome> {
     checkRequest(request);
     if (this.byRequest.has(request.requestId)) throw new Error(`A subagent task ${request.requestId} is already running`);
+    // Its place in line now, before the checks below (which can end in either order for two tasks of one call).
+    const place = this.slots.enter(parentSessionId, request.toolCallId, request.index);
+    try {
+      return await this.runInLine(parentSessionId, request, place);
+    } finally {
+      // Checks that failed leave the line to those behind (no-op for a task that took its slot).
+      place.leave();
+    }
+  }
+
+  private async runInLine(parentSessionId: string, request: SubagentRequest, place: SlotPlace): Promise<SubagentOutcome> {
     const workspace = this.host.workspaceOf(parentSessionId);
     if (!workspace) throw new Error("Subagents work in the chat's workspace: choose a workspace folder first.");
     const inside = await folderInside(workspace, request.cwd);
@@ -194,7 +205,7 @@ export class SubagentRuns {
     // The first task of a call with more to come: start warm workers for the rest of its first wave now.
     const upcoming = Math.max(0, Number(request.upcoming) || 0);
     if (upcoming > 0 && !this.hasRunningTasks(parentSessionId, request.requestId)) this.host.prewarm(Math.min(MAX_PER_PARENT, upcoming + 1), true, upcoming + 1);
-    const release = await this.slots.take(parentSessionId, () => this.host.maxSubagents());
+    const release = await place.take(() => this.host.maxSubagents());
     const holder = `subagent:${request.requestId}`;
     try {
       if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
@@ -428,6 +439,7 @@ function checkRequest(request: SubagentRequest): void {
     typeof request !== "object" || request === null ||
     !text(request.requestId, 100) || !text(request.toolCallId, 200) || !text(request.agent, 64) ||
     typeof request.task !== "string" || request.task.length > 1_000_000 ||
+    !Number.isSafeInteger(request.index) || request.index < 0 ||
     (request.cwd !== undefined && typeof request.cwd !== "string") ||
     (request.isolation !== undefined && request.isolation !== "worktree") ||
     (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string")) ||
@@ -444,22 +456,58 @@ function newChildId(): string {
 }
 
 /**
- * Running-task slots: at most MAX_PER_PARENT per parent and `max()` in all. A task waits, in order, until both
- * have room; the function it gets back frees its slot (once).
+ * Running-task slots: at most MAX_PER_PARENT per parent and `max()` in all. A task gets its place in line as main
+ * hears of it (`enter`, before any await: main's checks of two tasks can end in either order), and waits until both
+ * limits have room; the function `take` gives back frees its slot (once). Parents are served in the order their tasks
+ * came in; one parent's tasks in (call, index) order: a call main heard of first before a later one, within a call
+ * by the task's index, so a task never starts ahead of an earlier one of its parent that is still in line (still
+ * being checked, or waiting).
  */
-class Slots {
+export class Slots {
   private total = 0;
   private readonly perParent = new Map<string, number>();
-  private readonly waiting: { parent: string; max: () => number; go(): void }[] = [];
+  /** Each parent's calls with tasks in line or running: the call's number (the order main heard of it) and how many. */
+  private readonly calls = new Map<string, Map<string, { order: number; tasks: number }>>();
+  private nextCall = 0;
+  /** Tasks in line, in the order they came in. */
+  private readonly line: Place[] = [];
 
-  take(parent: string, max: () => number): Promise<() => void> {
-    return new Promise((resolve) => {
-      this.waiting.push({ parent, max, go: () => resolve(this.releaser(parent)) });
-      this.pump();
-    });
+  /** A task of `parent`'s call `callId`, at `index` in it, takes its place in line. */
+  enter(parent: string, callId: string, index: number): SlotPlace {
+    const calls = this.calls.get(parent) ?? new Map<string, { order: number; tasks: number }>();
+    this.calls.set(parent, calls);
+    const call = calls.get(callId) ?? { order: this.nextCall++, tasks: 0 };
+    calls.set(callId, call);
+    call.tasks++;
+    const place: Place = { parent, call: call.order, index };
+    this.line.push(place);
+    let left = false;
+    const leaveCall = () => {
+      if (left) return;
+      left = true;
+      if (--call.tasks === 0) calls.delete(callId);
+      if (calls.size === 0) this.calls.delete(parent);
+    };
+    return {
+      take: (max) =>
+        new Promise((resolve) => {
+          if (!this.line.includes(place)) throw new Error("This task has left the line.");
+          place.max = max;
+          place.go = () => resolve(this.releaser(parent, leaveCall));
+          this.pump();
+        }),
+      leave: () => {
+        const at = this.line.indexOf(place);
+        if (at < 0) return;
+        this.line.splice(at, 1);
+        leaveCall();
+        // A task behind it may go now.
+        this.pump();
+      },
+    };
   }
 
-  private releaser(parent: string): () => void {
+  private releaser(parent: string, leaveCall: () => void): () => void {
     let released = false;
     return () => {
       if (released) return;
@@ -468,19 +516,39 @@ class Slots {
       const n = (this.perParent.get(parent) ?? 1) - 1;
       if (n === 0) this.perParent.delete(parent);
       else this.perParent.set(parent, n);
+      leaveCall();
       this.pump();
     };
   }
 
   private pump(): void {
-    for (let i = 0; i < this.waiting.length; ) {
-      const w = this.waiting[i];
-      if (this.total < w.max() && (this.perParent.get(w.parent) ?? 0) < MAX_PER_PARENT) {
-        this.waiting.splice(i, 1);
+    for (let i = 0; i < this.line.length; ) {
+      const p = this.line[i];
+      const ahead = this.line.some((o) => o !== p && o.parent === p.parent && (o.call < p.call || (o.call === p.call && o.index < p.index)));
+      if (p.go && p.max && !ahead && this.total < p.max() && (this.perParent.get(p.parent) ?? 0) < MAX_PER_PARENT) {
+        this.line.splice(i, 1);
         this.total++;
-        this.perParent.set(w.parent, (this.perParent.get(w.parent) ?? 0) + 1);
-        w.go();
+        this.perParent.set(p.parent, (this.perParent.get(p.parent) ?? 0) + 1);
+        p.go();
+        // One that started may let an earlier-come task of its parent go: from the top again.
+        i = 0;
       } else i++;
     }
   }
+}
+
+/** A task's place in Slots' line. */
+export interface SlotPlace {
+  /** Waits for the task's turn; the function it resolves to frees the slot. */
+  take(max: () => number): Promise<() => void>;
+  /** The task will not run (its checks failed): it leaves the line, letting those behind it go. No-op once taken. */
+  leave(): void;
+}
+
+interface Place {
+  parent: string;
+  call: number;
+  index: number;
+  max?: () => number;
+  go?: () => void;
 }

@@ -74,6 +74,7 @@ const SubagentRequestSchema = Type.Object(
     cwd: Type.Optional(Cwd),
     scope: AgentScopeSchema,
     parentModel: Type.Optional(ModelRefSchema),
+    index: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     upcoming: Type.Optional(Type.Integer({ minimum: 0 })),
     parentThinkingLevel: Type.Optional(ThinkingLevelSchema),
     isolation: Type.Optional(Type.Literal("worktree")),

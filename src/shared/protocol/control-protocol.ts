@@ -153,6 +153,11 @@ export interface SubagentRequest {
   scope: AgentScope;
   /** The parent's model: the subagent's when its definition names none, or one that cannot be used. */
   parentModel?: ModelRef;
+  /**
+   * Its place in the parent's call: 0 for a single task, the task's or the chain step's index otherwise. Main starts a
+   * parent's waiting tasks in (call, index) order, whatever order its checks of them end in.
+   */
+  index: number;
   /** Tasks of the same call still to come after this one: main warms workers for them meanwhile. */
   upcoming?: number;
   /** The parent's thinking level: the subagent's along with the parent's model (pi's dispatch defaults). */

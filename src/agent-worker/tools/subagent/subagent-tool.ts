@@ -215,6 +215,7 @@ export function subagentTool(runner: SubagentRunner, options: SubagentToolOption
               ...(item.cwd !== undefined ? { cwd: item.cwd } : {}),
               ...(isolation ? { isolation } : {}),
               scope,
+              index,
               upcoming: total - index - 1,
               ...(parentModel ? { parentModel } : {}),
               parentThinkingLevel: runner.parentThinkingLevel(),

@@ -95,6 +95,12 @@ describe("the control channel's frame guard (main's side)", () => {
     await expect(
       main.runSubagent!({ requestId: "r1", toolCallId: "t1", agent: "scout", task: "look", scope: "user", workspace: "/" }),
     ).rejects.toThrow(/^runSubagent: invalid arguments/);
+    // A task's place in its call: a whole number from 0, always said.
+    for (const index of [undefined, -1, 0.5, "1"]) {
+      await expect(main.runSubagent!({ requestId: "r1", toolCallId: "t1", agent: "scout", task: "look", scope: "user", ...(index === undefined ? {} : { index }) })).rejects.toThrow(
+        /^runSubagent: invalid arguments/,
+      );
+    }
     await expect(main.mcpCall!({ callId: "c1", serverId: "everything", tool: "echo", arguments: "rm -rf" })).rejects.toThrow(/^mcpCall: invalid arguments at \/0\/arguments/);
     await expect(main.shutdownMain!()).rejects.toThrow("Unknown method: shutdownMain");
     await expect(main.constructor!()).rejects.toThrow("Unknown method: constructor");

@@ -5,7 +5,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { readFile, realpath, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyToWorkspace } from "../../../../src/shared-node/git-worktrees/worktree-apply";
 import { childWorkerSettings, SubagentRuns, type AgentCatalog, type SubagentBrokerHost } from "../../../../src/main/broker/subagent-runs";
@@ -34,6 +34,10 @@ function rig(
     workspace?: string;
     worktreesDir?: string;
     work?: (folder: string, task: string) => Promise<void>;
+    /** Settings' cap on subagents running at once (8). */
+    max?: number;
+    /** Held before discovery for a task run from that folder (by its name) ends: a slow check. */
+    discovery?: (folder: string) => Promise<void>;
   } = {},
 ) {
   const workspace = options.workspace ?? folders.make(options.files ?? {});
@@ -68,14 +72,14 @@ function rig(
       return {};
     },
     hasApiKey: async () => true,
-    maxSubagents: () => 8,
+    maxSubagents: () => options.max ?? 8,
     prewarm: () => {},
     tasksDone: () => {},
     ...(options.worktreesDir ? { worktreesDir: options.worktreesDir } : {}),
   };
   const catalog: AgentCatalog = {
     // With files: the agents found on disk (the project's, from the folder discovery is given), as main finds them.
-    discover: async (scope, from) => (options.files ? discoverAgents({ scope, dataDir: join(workspace, "no-data"), workspace: from }) : { agents, problems: [] }),
+    discover: async (scope, from) => (await options.discovery?.(basename(from ?? "")), options.files ? discoverAgents({ scope, dataDir: join(workspace, "no-data"), workspace: from }) : { agents, problems: [] }),
     folders: () => ({ paddock: "/data/agents", pi: "/home/.pi/agent/agents" }),
     isConfirmed: () => true,
     confirm: async () => {},
@@ -90,6 +94,7 @@ const request = (agentName: string, extra: Partial<SubagentRequest> = {}): Subag
   agent: agentName,
   task: "Find the tests",
   scope: "user",
+  index: 0,
   parentModel,
   parentThinkingLevel: "high",
   ...extra,
@@ -187,6 +192,106 @@ describe("a subagent task in main", () => {
     await expect(runs.run("parent", request("scout"))).rejects.toThrow("The subagent's set-up could not be recorded, so it was not started.");
     expect(launches).toHaveLength(0);
     expect(tasks).toHaveLength(0);
+  });
+});
+
+describe("tasks waiting their turn", () => {
+  /** A rig whose children work until `finish` is called: `started` lists the tasks begun, in order. */
+  function held(options: Parameters<typeof rig>[1]) {
+    const finishers: (() => void)[] = [];
+    const started: string[] = [];
+    const r = rig([agent("scout"), agent("worker")], {
+      ...options,
+      work: (_folder, task) => {
+        started.push(task.replace("Task: ", ""));
+        return new Promise<void>((resolve) => finishers.push(resolve));
+      },
+    });
+    const next = async (count: number) => {
+      await expect.poll(() => started.length).toBe(count);
+      finishers.shift()!();
+    };
+    return { ...r, started, next };
+  }
+  const task = (name: string, index: number, extra: Partial<SubagentRequest> = {}) =>
+    request("scout", { requestId: `r-${name}`, task: name, cwd: name, index, ...extra });
+  const gate = () => {
+    let open!: () => void;
+    return { promise: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+  };
+
+  it("start in the call's order under a cap of one when the requests arrive swapped", async () => {
+    const { runs, started, next } = held({ max: 1, files: { "zero/a": "", "one/a": "" }, discovery: undefined });
+    const done = Promise.all([runs.run("parent", task("one", 1)), runs.run("parent", task("zero", 0))]);
+    await next(1);
+    await next(2);
+    await done;
+    expect(started).toEqual(["zero", "one"]);
+  });
+
+  it("start in the call's order when main's checks of them end the other way round (a slow look at the first's folder)", async () => {
+    const slow = gate();
+    const { runs, started, next } = held({
+      max: 1,
+      files: { "zero/a": "", "one/a": "" },
+      discovery: async (folder) => {
+        if (folder === "zero") await slow.promise;
+      },
+    });
+    const done = Promise.all([runs.run("parent", task("zero", 0)), runs.run("parent", task("one", 1))]);
+    // The second's checks are over; it still waits for the first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toEqual([]);
+    slow.open();
+    await next(1);
+    await next(2);
+    await done;
+    expect(started).toEqual(["zero", "one"]);
+  });
+
+  it("a call heard of first goes first; parents take turns in the order their tasks came in", async () => {
+    const { runs, started, next } = held({ max: 1, files: { "a/x": "", "b/x": "", "c/x": "", "d/x": "", "e/x": "" } });
+    const done = Promise.all([
+      runs.run("parent", task("a", 0, { toolCallId: "first" })),
+      runs.run("other", task("b", 0, { toolCallId: "x" })),
+      runs.run("parent", task("c", 1, { toolCallId: "second" })),
+      runs.run("parent", task("d", 0, { toolCallId: "second" })),
+      runs.run("parent", task("e", 1, { toolCallId: "first" })),
+    ]);
+    for (let i = 1; i <= 5; i++) await next(i);
+    await done;
+    // parent's: first's 0 and 1, then second's 0 and 1, each where one of them came in; other's b where it came in.
+    expect(started).toEqual(["a", "b", "e", "d", "c"]);
+  });
+
+  it("an earlier task whose checks fail holds nobody up", async () => {
+    const { runs, started, next } = held({ max: 1, files: { "zero/x": "", "one/x": "" } });
+    const done = Promise.allSettled([runs.run("parent", task("zero", 0, { agent: "ghost" })), runs.run("parent", task("one", 1))]);
+    await next(1);
+    const [ghost, one] = await done;
+    expect(ghost).toMatchObject({ status: "rejected", reason: { message: expect.stringContaining('Unknown agent: "ghost"') } });
+    expect(one).toMatchObject({ status: "fulfilled" });
+    expect(started).toEqual(["one"]);
+  });
+
+  it("keeps four of a parent's tasks running at most, in order, under a larger cap", async () => {
+    const names = ["t0", "t1", "t2", "t3", "t4", "t5"];
+    const { runs, started, next } = held({ max: 8, files: Object.fromEntries(names.map((n) => [`${n}/a`, ""])) });
+    const done = Promise.all(names.map((n, i) => runs.run("parent", task(n, i))).reverse());
+    await expect.poll(() => started.length).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toEqual(["t0", "t1", "t2", "t3"]);
+    for (let i = 4; i <= 6; i++) await next(i);
+    for (let i = 0; i < 3; i++) await next(6);
+    await done;
+    expect(started).toEqual(names);
+  });
+
+  it("refuses a request without its place in the call", async () => {
+    const { runs } = rig([agent("scout")]);
+    for (const index of [undefined, -1, 1.5, "0"]) {
+      await expect(runs.run("parent", request("scout", { index: index as never }))).rejects.toThrow("runSubagent: invalid request");
+    }
   });
 });
 

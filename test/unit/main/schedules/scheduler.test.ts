@@ -3,32 +3,13 @@ import { join } from "node:path";
 import type { Schedule, ScheduleRun } from "../../../../src/shared/schedules/schedule";
 import { ScheduleStore } from "../../../../src/main/schedules/schedule-store";
 import { Scheduler, type OccurrenceResult } from "../../../../src/main/schedules/scheduler";
-import { FakeClock } from "../../../../testkit/fake-clock";
+import { FakeClock, HOUR, MINUTE, SCHEDULE_START as START, scheduleClock, testSchedule } from "../../../../testkit/fake-clock";
 import { TempFolders } from "../../../../testkit/temp-folders";
 
 const temp = new TempFolders("paddock-schedules-");
 afterEach(() => temp.removeAll());
 
-const HOUR = 3_600_000;
-const MINUTE = 60_000;
-/** Thursday 2026-01-15, 08:00 UTC. */
-const START = Date.parse("2026-01-15T08:00:00Z");
-
-function schedule(overrides: Partial<Schedule> = {}): Schedule {
-  return {
-    id: "s1",
-    name: "Morning",
-    prompt: "Summarize",
-    workspace: "",
-    profile: "read-only",
-    budget: { costUsd: 1 },
-    when: { kind: "daily", time: "09:00" },
-    target: "new-chat",
-    missed: "run-once",
-    enabled: true,
-    ...overrides,
-  };
-}
+const schedule = testSchedule;
 
 /** A runner whose runs end when the test says; each run's schedule and chat recorded. */
 class Runs {
@@ -43,7 +24,7 @@ class Runs {
 
 function rig(options: { clock?: FakeClock; dir?: string } = {}) {
   const dir = options.dir ?? temp.make();
-  const clock = options.clock ?? new FakeClock(START);
+  const clock = options.clock ?? scheduleClock();
   const store = new ScheduleStore(join(dir, "schedules.json"));
   const runs = new Runs();
   const scheduler = new Scheduler({ store, run: runs.run, clock, timeZone: () => "UTC" });
@@ -119,7 +100,7 @@ describe("Scheduler", () => {
     await first.scheduler.save(schedule({ id: "skip", missed: "skip" }));
     await first.scheduler.dispose();
     // Closed from Thursday 08:00 to Sunday 10:00: four 09:00s missed.
-    const clock = new FakeClock(START + 3 * 24 * HOUR + 2 * HOUR);
+    const clock = scheduleClock(3 * 24 * HOUR + 2 * HOUR);
     const second = rig({ clock, dir: first.dir });
     second.scheduler.start();
     expect(second.runs.started.map((r) => r.id)).toEqual(["once"]);
@@ -156,7 +137,7 @@ describe("Scheduler", () => {
     first.clock.advance(HOUR);
     expect(first.runs.started).toHaveLength(1);
     await await first.scheduler.dispose();
-    const second = rig({ dir: first.dir, clock: new FakeClock(START + HOUR + MINUTE) });
+    const second = rig({ dir: first.dir, clock: scheduleClock(HOUR + MINUTE) });
     second.scheduler.start();
     expect(second.scheduler.list()[0].runs[0]).toMatchObject({ outcome: "stopped", reason: "Paddock quit during the run", chatId: "chat-1" });
     expect(second.runs.started).toHaveLength(0);

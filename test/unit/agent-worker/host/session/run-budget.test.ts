@@ -15,6 +15,7 @@ import type { ChatBudget } from "../../../../../src/shared/agent/budget";
 import type { BudgetMeter } from "../../../../../src/shared/protocol/budget-meter";
 import type { TranscriptRecord } from "../../../../../src/shared-node/session-files/transcript-store";
 import { echoTool, scriptedAgent, textResult, useScriptedModel, userMessage } from "../../agent/harness";
+import { FakeClock } from "../../../../../testkit/fake-clock";
 
 const faux = useScriptedModel(["budget-1"]);
 
@@ -46,31 +47,6 @@ const priced: StreamFn = (model, context, options) => {
 const callEcho = (tokens: number, cost: number, n = 1): FauxResponseStep => () =>
   withUsage(fauxAssistantMessage(Array.from({ length: n }, (_, i) => fauxToolCall("echo", { text: `e${i}` })), { stopReason: "toolUse" }), tokens, cost);
 const answer = (tokens: number, cost: number): FauxResponseStep => () => withUsage(fauxAssistantMessage("done"), tokens, cost);
-
-/** A clock whose time moves only when told; timers fire as it passes them. */
-function fakeClock() {
-  let now = 1_000_000;
-  const timers = new Map<number, { at: number; run: () => void }>();
-  let next = 1;
-  const clock: BudgetClock = {
-    now: () => now,
-    setTimeout: (run, ms) => {
-      const id = next++;
-      timers.set(id, { at: now + ms, run });
-      return id;
-    },
-    clearTimeout: (id) => void timers.delete(id as number),
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (const [id, timer] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
-      if (timer.at > now || !timers.has(id)) continue;
-      timers.delete(id);
-      timer.run();
-    }
-  };
-  return { clock, advance, pending: () => timers.size };
-}
 
 function session(responses: FauxResponseStep[], budget: ChatBudget, options: { tools?: AgentTool<any>[]; clock?: BudgetClock } = {}) {
   const journal: TranscriptRecord[] = [];
@@ -157,7 +133,8 @@ describe("run budgets", () => {
   });
 
   it("a time cap (a fake clock): warned at 80 %, stopped at the cap while a tool waits", async () => {
-    const { clock, advance } = fakeClock();
+    const clock = new FakeClock(1_000_000);
+    const advance = (ms: number) => clock.advance(ms);
     let toolStarted!: () => void;
     const started = new Promise<void>((resolve) => (toolStarted = resolve));
     const waiting: AgentTool<any> = {

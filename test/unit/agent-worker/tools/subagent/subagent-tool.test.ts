@@ -51,7 +51,7 @@ describe("the subagent tool", () => {
     const updates: string[] = [];
     const result = await subagentTool(fake).execute("c1", { agent: "worker", task: "Do it" }, undefined, (u) => updates.push(text(u)));
     expect(text(result)).toBe("All done.");
-    expect(started[0]).toMatchObject({ agent: "worker", task: "Do it", toolCallId: "c1", scope: "user", upcoming: 0, parentModel: { provider: "openai", id: "gpt-4.1" }, parentThinkingLevel: "high" });
+    expect(started[0]).toMatchObject({ agent: "worker", task: "Do it", toolCallId: "c1", scope: "user", index: 0, upcoming: 0, parentModel: { provider: "openai", id: "gpt-4.1" }, parentThinkingLevel: "high" });
     expect(updates.slice(0, 2)).toEqual(["worker: working…", "worker: → read a.ts"]);
     expect(result.details.runs[0]).toMatchObject({ status: "completed", sessionId: "s-r1" });
     expect(result.details.usage.turns).toBe(1);
@@ -152,7 +152,7 @@ describe("the subagent tool", () => {
   });
 
   it("parallel: pi's summary, a section per task with its status, and any failure makes the call an error", async () => {
-    const { fake } = runner((r) => (r.task === "b" ? { ok: false, stopReason: "error", errorMessage: "boom" } : { output: `out ${r.task}` }));
+    const { fake, started } = runner((r) => (r.task === "b" ? { ok: false, stopReason: "error", errorMessage: "boom" } : { output: `out ${r.task}` }));
     const updates: string[] = [];
     const tasks = ["a", "b", "c"].map((task) => ({ agent: "worker", task }));
     const failure = (await subagentTool(fake)
@@ -163,6 +163,8 @@ describe("the subagent tool", () => {
       "Parallel: 2/3 succeeded\n\n### [worker] completed\n\nout a\n\n---\n\n### [worker] failed (error)\n\nError: boom\n\n---\n\n### [worker] completed\n\nout c",
     );
     expect(failure.details.runs.map((r) => r.status)).toEqual(["completed", "failed", "completed"]);
+    // Each request says its place in the call, by which main starts them in order under a cap.
+    expect(started.map((r) => [r.task, r.index, r.upcoming])).toEqual([["a", 0, 2], ["b", 1, 1], ["c", 2, 0]]);
     expect(updates[0]).toBe("Parallel: 0/3 done, 0 running, 3 pending...");
     expect(updates.at(-1)).toBe("Parallel: 3/3 done, 0 running, 0 pending...");
   });

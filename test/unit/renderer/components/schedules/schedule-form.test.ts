@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formOf, newForm, previewOccurrences, scheduleOf } from "../../../../../src/renderer/components/schedules/schedule-form";
-
-const NOW = Date.parse("2026-01-15T08:00:00Z");
+import { SCHEDULE_START as NOW } from "../../../../../testkit/fake-clock";
 
 describe("schedule form", () => {
   it("a filled form is a schedule, and the schedule gives the form back", () => {
