@@ -66,6 +66,10 @@ describe("budgets, through real workers", () => {
     const messages = client.mirror.getView().state.messages;
     expect(messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: stop });
     expect(server.requests.length - before).toBe(3);
+    // The reply that went over the cap asked for a call: it is not made (the run was stopped), and says so.
+    const results = messages.filter((m) => m.role === "toolResult");
+    expect(results.at(-1)).toMatchObject({ isError: true, details: { ending: "stopped" }, content: [{ text: "The run was stopped before this call was made." }] });
+    expect(results.slice(-3, -1).map((m) => m.isError)).toEqual([false, false]);
     expect((await transcript(id)).messages.at(-1)).toMatchObject({ stopReason: "aborted", errorMessage: stop });
     // The page was told, and its meter shows the run's spend against the cap, cost unknown.
     expect(client.mirror.getView().notices.map((n) => n.text)).toContain(stop);

@@ -29,3 +29,11 @@ export type CallVerdict = CallDecision | { parked: Promise<CallDecision> };
 export function denied(reason: string): CallBlock {
   return { block: true, reason, ending: "denied" };
 }
+
+/**
+ * A call the run was stopped before making (Stop, or a budget reached as the reply that asked for it ended: pi's loop
+ * still walks that reply's calls, with the run's signal already aborted). Shown as "stopped", never run.
+ */
+export function stoppedBeforeCall(): CallBlock {
+  return { block: true, reason: "The run was stopped before this call was made.", ending: "stopped" };
+}

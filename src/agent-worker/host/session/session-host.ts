@@ -51,7 +51,7 @@ import { ChildRole } from "./child-role";
 import { WORKSPACE_TOOL_PROMPTS } from "../../tools/workspace/prompt-lines";
 import type { WorkspaceFiles } from "../../tools/workspace/workspace-files";
 import { ApprovalGate, type GatePolicy } from "../approvals/approval-gate";
-import { denied, type CallVerdict } from "../approvals/call-decision";
+import { denied, stoppedBeforeCall, type CallVerdict } from "../approvals/call-decision";
 import { ToolCallGuard } from "./tool-call-guard";
 import { mcpToolsLeftOutText, SessionMcp, withMcpTools } from "../mcp/session-mcp";
 import type { McpCallProgress, McpToolDescriptor } from "../../../shared/protocol/mcp-host-protocol";
@@ -687,6 +687,7 @@ export class SessionHost {
    * allowed for a parked one, just before it runs.
    */
   private async decideCall(context: BeforeToolCallContext, signal?: AbortSignal): Promise<CallVerdict> {
+    if (signal?.aborted) return stoppedBeforeCall();
     const verdict = await this.approvals.profileVerdict(context.toolCall.name);
     if (verdict.decision === "refuse") return denied(verdict.reason);
     const decided = await this.role.decideCall(context, signal);

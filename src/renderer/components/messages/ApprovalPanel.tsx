@@ -117,7 +117,7 @@ export function ApprovalPanel({ request, answer, focus }: ApprovalPanelProps) {
       <code className="approval-summary" dir="ltr"><VisibleText text={request.summary} /></code>
       {request.parked ? (
         <p className="approval-parked" data-testid="approval-parked">
-          Parked: asked while nobody was watching, so the run went on where it could. Unanswered when the run ends, the call is denied.
+          Parked: asked while nobody was watching, so the run went on where it could. Unanswered when the run ends, or after the time Settings → Tools give an unanswered question, the call is denied.
         </p>
       ) : null}
       {request.diff ? <DiffView diff={request.diff} /> : null}

@@ -34,7 +34,7 @@ export function ToolsSection({ settings, save, onError }: SettingsSectionProps) 
           </Field>
         ))}
         <NumberField id="set-approval-timeout" label="Unanswered questions are denied after (minutes)" min={1} max={1440}
-          hint="Only while no window shows the chat: the agent is told nobody answered."
+          hint="While no window shows the chat, and always in a scheduled run (its questions are parked): the agent is told nobody answered."
           value={settings.tools.approvalTimeoutMinutes} onError={onError}
           invalid="The time to answer must be a whole number of minutes from 1 to 1440."
           commit={(minutes) => save({ tools: { approvalTimeoutMinutes: minutes } })} />
