@@ -55,15 +55,16 @@ export function planInstruction(plan: string): string {
 
 /**
  * The plan awaiting the user's word, or undefined: the chat's last message is a finished reply (not failed, stopped or
- * cut off) with text, of a run that went in Plan mode (the latest profile marker before it says so), and the chat is
- * still in Plan mode and idle. Markers after the reply do not hide it.
+ * cut off) with text, of a run that went in Plan mode (the latest profile marker before it says so), the chat is idle,
+ * and still in Plan mode, or that run's plan was its message's own (sent in Plan for this message: its marker's run
+ * contract says so, and the chat never left its act mode). Markers after the reply do not hide it.
  */
 export function pendingPlan(
   messages: readonly { role: string }[],
   planNow: boolean,
   running: boolean,
 ): { index: number; text: string } | undefined {
-  if (!planNow || running) return undefined;
+  if (running) return undefined;
   let i = messages.length - 1;
   while (i >= 0 && messages[i]?.role === "permissionProfile") i--;
   const reply = messages[i] as { role: string; stopReason?: string; content?: unknown } | undefined;
@@ -71,8 +72,8 @@ export function pendingPlan(
   const text = replyText(reply.content).trim();
   if (!text) return undefined;
   for (let j = i - 1; j >= 0; j--) {
-    const m = messages[j] as { role: string; plan?: boolean };
-    if (m.role === "permissionProfile") return m.plan === true ? { index: i, text } : undefined;
+    const m = messages[j] as { role: string; plan?: boolean; run?: { plan?: boolean } };
+    if (m.role === "permissionProfile") return m.plan === true && (planNow || m.run?.plan === true) ? { index: i, text } : undefined;
   }
   return undefined;
 }

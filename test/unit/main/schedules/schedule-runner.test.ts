@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resultOf } from "../../../../src/main/schedules/schedule-runner";
+import { resultOf, scheduleContract } from "../../../../src/main/schedules/schedule-runner";
+import { runContractProblem } from "../../../../src/shared/protocol/run-contract";
 
 const usage = (cost: number, tokens = 100) => ({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0, cost, turns: 1 });
 
@@ -19,5 +20,14 @@ describe("resultOf", () => {
     expect(resultOf({ ok: false, stopReason: "aborted", usage: usage(0) })).toMatchObject({ outcome: "stopped" });
     expect(resultOf({ ok: false, stopReason: "error", errorMessage: "401 Unauthorized", usage: usage(0) })).toMatchObject({ outcome: "failed", reason: "401 Unauthorized" });
     expect(resultOf({ ok: false, stopReason: "error", usage: usage(0) })).toMatchObject({ outcome: "failed", reason: "The run failed" });
+  });
+});
+
+describe("scheduleContract", () => {
+  it("binds the run: unattended, under the schedule's profile, its budget as the run's caps (none: no caps of its own)", () => {
+    const contract = scheduleContract({ profile: "edits", budget: { costUsd: 1.5, toolCalls: 10 } });
+    expect(contract).toEqual({ unattended: true, profile: "edits", budget: { costUsd: 1.5, toolCalls: 10 } });
+    expect(runContractProblem(contract)).toBeUndefined();
+    expect(scheduleContract({ profile: "read-only", budget: {} })).toEqual({ unattended: true, profile: "read-only" });
   });
 });

@@ -60,6 +60,16 @@ describe("plan mode", () => {
     expect(pendingPlan([marker(true), user, reply("1."), marker(false), user, reply("did it")], true, false)).toBeUndefined();
   });
 
+  it("a message sent in Plan (its run's contract) awaits the user's word though the chat is not in Plan mode", () => {
+    const once = { role: "permissionProfile", profile: "read-only", plan: true, run: { plan: true }, timestamp: 1 };
+    expect(pendingPlan([once, user, reply("1. Add login.tsx")], false, false)).toEqual({ index: 2, text: "1. Add login.tsx" });
+    expect(pendingPlan([once, user, reply("1. Add login.tsx")], false, true)).toBeUndefined();
+    // The next message, sent to act: its marker ends it.
+    expect(pendingPlan([once, user, reply("1."), marker(false), user, reply("did it")], false, false)).toBeUndefined();
+    // A chat-wide plan's reply still needs the chat in Plan mode.
+    expect(pendingPlan([marker(true), user, reply("1.")], false, false)).toBeUndefined();
+  });
+
   it("in Plan mode only read-only tools run: writes, edits and other MCP tools are refused, commands only read-only in a sandbox", () => {
     expect(PLAN_PROFILE).toBe("read-only");
     for (const sandboxed of [true, false]) {
