@@ -85,7 +85,7 @@ import { branchAt } from "../../../shared/agent/branches";
 import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/protocol/changes";
 import { decide, effectiveProfile, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
 import { sessionProfile } from "./session-profile";
-import { profileMarker } from "../../../shared/agent/profile-marker";
+import { latestProfile, profileMarker } from "../../../shared/agent/profile-marker";
 import { PLAN_REFUSAL_LABEL } from "../../../shared/agent/plan-mode";
 
 
@@ -500,9 +500,11 @@ export class SessionHost {
         this.agent.dropLastMessages(1);
         await this.journal.record({ t: "drop", count: 1 });
       }
+      // Retry answers the same message again, under the terms its run had (a message sent in Plan plans again).
+      if (!this.agent.state.isStreaming) this.startRun(this.againTerms());
       // Not after a reply: continuing from one runs the queued messages, which a marker after it would hide.
       if (this.agent.state.messages.at(-1)?.role !== "assistant") await this.recordProfile();
-      await this.agent.continue();
+      await this.runOrEnd(this.agent.continue());
     },
     continueReply: async () => {
       this.requireModel();
@@ -512,8 +514,10 @@ export class SessionHost {
       if (last?.role === "assistant" && !unfinishedReplyAsSaid(last)) {
         throw new Error("The reply stopped before it said anything: Retry asks again instead.");
       }
-      // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got.
-      await this.agent.prompt(this.userMessage(CONTINUE_PROMPT));
+      // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got. It goes
+      // on under the terms the reply's run had.
+      this.startRun(this.againTerms());
+      await this.runOrEnd(this.agent.prompt(this.userMessage(CONTINUE_PROMPT)));
     },
     // Without attachments the message is queued at once, so quick successive calls keep their order.
     steer: async (text, attachments) => {
@@ -748,6 +752,25 @@ export class SessionHost {
     this.runContract = normalizeRunContract(contract);
     this.approvals.setUnattended(this.runContract.unattended === true);
     this.runTermsChanged();
+  }
+
+  /**
+   * The terms a run asking again about the last message goes under (Retry, Continue): the contract the run it redoes
+   * had (its marker's), the user answering for it now (not unattended).
+   */
+  private againTerms(): RunContract {
+    const { unattended: _unattended, ...terms } = latestProfile(this.agent.state.messages).run ?? {};
+    return terms;
+  }
+
+  /** A run started directly on the Agent: if it never started (refused), its contract ends at once. */
+  private async runOrEnd(run: Promise<void>): Promise<void> {
+    try {
+      await run;
+    } catch (error) {
+      if (!this.agent.state.isStreaming) this.endRun();
+      throw error;
+    }
   }
 
   /** The run settled (or never started): its contract ends, the chat's own terms are back. */

@@ -183,6 +183,8 @@ describe("a run's contract (run-contract.ts)", () => {
     const stopped = client.mirror.getView().state.messages.at(-1);
     expect(stopped).toMatchObject({ role: "assistant", stopReason: "aborted", errorMessage: expect.stringMatching(/^Stopped at the 1-tool-call budget/) });
     expect(client.mirror.getView().chatOptions).toBeUndefined();
+    // Settled, the run's caps are gone from the meter with it (the chat has none of its own).
+    await waitForView(client, (v) => v.budget === undefined);
     expect(await markers()).toEqual([
       { role: "permissionProfile", profile: "read-only", plan: true, run: { plan: true, profile: "edits", budget: { toolCalls: 1 } }, timestamp: expect.any(Number) },
     ]);
@@ -196,6 +198,31 @@ describe("a run's contract (run-contract.ts)", () => {
     const transcript = await loadTranscript(temp.file);
     expect(transcript.chatOptions).toBeUndefined();
     expect((await markers()).at(-1)).toEqual({ role: "permissionProfile", profile: "ask", timestamp: expect.any(Number) });
+  });
+
+  it("Retry answers a message sent in Plan in Plan again (its run's terms), not under the chat's act profile", async () => {
+    const { client } = await openSession();
+    const prompts: string[] = [];
+    const noting = (text: string): FauxResponseStep => (context) => {
+      prompts.push(JSON.stringify(context));
+      return fauxAssistantMessage(text);
+    };
+    faux.appendResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 Service Unavailable" })]);
+    await client.prompt("plan it", [], { plan: true });
+    await waitForIdle(client);
+    expect(client.mirror.getView().state.messages.at(-1)).toMatchObject({ stopReason: "error" });
+    faux.appendResponses([noting("1. the plan")]);
+    await client.continue();
+    await waitForIdle(client);
+    expect(prompts[0]).toContain("<plan_mode>");
+    expect(texts(client).at(-1)).toBe("1. the plan");
+    // Still the one marker: the retry went under the same terms.
+    expect((await markers()).map((m) => ("run" in m ? m.run : undefined))).toEqual([{ plan: true }]);
+    // The chat's next message acts again.
+    faux.appendResponses([noting("acting")]);
+    await client.prompt("go");
+    await waitForIdle(client);
+    expect(prompts[1]).not.toContain("<plan_mode>");
   });
 
   it("a run with no contract after one with the same profile still gets its own marker; a malformed contract is refused with the reason", async () => {
