@@ -437,7 +437,12 @@ export class SessionHost {
       requireModel: () => this.requireModel(),
       userMessage: async (text, attachments) => (attachments.length > 0 ? this.messageWith(text, attachments) : this.userMessage(text)),
       journal: (record) => this.journal.record(record),
-      prompt: (message) => this.accept(message),
+      prompt: (message, contract) => this.accept(message, contract),
+      termsAt: (index) => this.againTerms(index),
+      runStarting: (contract) => {
+        this.startRun(contract);
+        return { undo: () => (this.agent.state.isStreaming ? undefined : this.endRun()) };
+      },
       changed: () => this.reportStatus(),
     });
     this.journal.restoreQueues(loaded.steering, loaded.followUp);
@@ -755,11 +760,13 @@ export class SessionHost {
   }
 
   /**
-   * The terms a run asking again about the last message goes under (Retry, Continue): the contract the run it redoes
-   * had (its marker's), the user answering for it now (not unattended).
+   * The terms a run asking again goes under (Retry, Continue; an edit of the message at `before`, a new version of
+   * the reply starting there): the contract the run it redoes had (the latest marker before it), the user answering
+   * for it now (not unattended).
    */
-  private againTerms(): RunContract {
-    const { unattended: _unattended, ...terms } = latestProfile(this.agent.state.messages).run ?? {};
+  private againTerms(before?: number): RunContract {
+    const messages = before === undefined ? this.agent.state.messages : this.agent.state.messages.slice(0, before);
+    const { unattended: _unattended, ...terms } = latestProfile(messages).run ?? {};
     return terms;
   }
 

@@ -225,6 +225,26 @@ describe("a run's contract (run-contract.ts)", () => {
     expect(prompts[1]).not.toContain("<plan_mode>");
   });
 
+  it("a new version of a message sent in Plan, or of its reply (Edit, Regenerate), plans again", async () => {
+    const { client } = await openSession();
+    const prompts: string[] = [];
+    const noting = (text: string): FauxResponseStep => (context) => {
+      prompts.push(JSON.stringify(context));
+      return fauxAssistantMessage(text);
+    };
+    faux.appendResponses([noting("plan one"), noting("plan two"), noting("plan three")]);
+    await client.prompt("plan it", [], { plan: true });
+    await waitForIdle(client);
+    await client.regenerate();
+    await waitForIdle(client);
+    const index = client.mirror.getView().state.messages.findIndex((m) => m.role === "user");
+    await client.editMessage(index, "plan it better");
+    await waitForIdle(client);
+    expect(prompts).toHaveLength(3);
+    for (const prompt of prompts) expect(prompt).toContain("<plan_mode>");
+    expect(texts(client).at(-1)).toBe("plan three");
+  });
+
   it("a run with no contract after one with the same profile still gets its own marker; a malformed contract is refused with the reason", async () => {
     const { client } = await openSession();
     faux.appendResponses([fauxAssistantMessage("one"), fauxAssistantMessage("two")]);
