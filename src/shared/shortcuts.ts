@@ -55,6 +55,7 @@ export const SHORTCUTS = [
   { id: "send", label: "Send (while a reply runs: steer it)", section: "In the message box", keys: { key: "Enter" } },
   { id: "newline", label: "New line", section: "In the message box", keys: { key: "Enter", shift: true } },
   { id: "follow-up", label: "Queue a follow-up while a reply runs", section: "In the message box", keys: { key: "Enter", alt: true } },
+  { id: "cycle-mode", label: "Switch mode: plan this message → Plan mode → back", section: "In the message box", keys: { key: "Tab", shift: true } },
   { id: "rename-chat", label: "Rename the chat", section: "In the chat list", keys: { key: "F2" } },
   { id: "delete-chat", label: "Delete the chat (Undo brings it back)", section: "In the chat list", keys: { key: "Delete" } },
 ] as const satisfies readonly Shortcut[];

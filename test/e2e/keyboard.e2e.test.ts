@@ -273,6 +273,7 @@ describe("the shortcut list and the shortcuts", () => {
     expect(await dialog.locator("[data-shortcut]").count()).toBe(SHORTCUTS.length);
     expect((await dialog.locator('[data-shortcut="new-chat"]').textContent())?.replace(/\s/g, "")).toContain("Ctrl+Shift+O");
     expect((await dialog.locator('[data-shortcut="focus-composer"]').textContent())?.replace(/\s/g, "")).toContain("Ctrl+L");
+    expect((await dialog.locator('[data-shortcut="cycle-mode"]').textContent())?.replace(/\s/g, "")).toContain("Shift+Tab");
     expect((await focus(page)).testId).toBe("shortcuts-close");
     expect(formatViolations(await axeViolations(page))).toBe("");
     await shot(page, "keyboard-shortcuts");

@@ -1,10 +1,13 @@
 /**
  * Plan mode (issue 27 §1) as a user meets it: the web host, real workers and tools, the built page in Chromium.
- * Shift+Tab in the composer cycles the chat's act profile → Plan → back (the chip beside the box and the header's
- * picker say which); a planning run's write is refused; its reply waits in a plan card whose three buttons work from
- * the keyboard: Keep planning (the focus back in the composer), Edit plan (edited in place) and Approve and run (back
- * to the act profile, the plan sent quoted, the next run writes). Screenshots: test-results/screens/plan-mode-chip.png,
- * plan-card.png, plan-mode-briefing.png, plan-card-editing.png, plan-approved.png.
+ * Shift+Tab in the composer cycles the chat's act profile → Plan (this message) → Plan mode → back (the chip beside the
+ * box and the header's picker say which); a planning run's write is refused; its reply waits in a plan card whose
+ * three buttons work from the keyboard: Keep planning (the focus back in the composer), Edit plan (edited in place) and
+ * Approve and run (back to the act profile, the plan sent quoted, the next run writes). One message sent in Plan: its
+ * run only reads, its plan card shows (and again after a reload), and the chat and the chip are back in the act
+ * profile. Screenshots: test-results/screens/plan-mode-chip.png, plan-card.png, plan-mode-briefing.png,
+ * plan-card-editing.png, plan-approved.png, plan-once-chip.png, plan-once-card.png, plan-once-reloaded.png,
+ * plan-once-approved.png.
  */
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,11 +46,15 @@ describe("plan mode", () => {
     await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
     await page.keyboard.press("Escape");
 
-    // Shift+Tab in the composer: Plan; again: back; again: Plan. The focus stays in the box.
+    // Shift+Tab in the composer: Plan for this message (the chat's options untouched); again: Plan mode; again: back;
+    // twice more: Plan mode. The focus stays in the box.
     const composer = page.getByTestId("composer");
     const chip = page.getByTestId("composer-mode");
     await composer.focus();
     expect(await chip.innerText()).toContain("Edits allowed");
+    await page.keyboard.press("Shift+Tab");
+    await poll(() => chip.innerText()).toContain("Plan (this message)");
+    expect(await picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
     await page.keyboard.press("Shift+Tab");
     await poll(() => chip.innerText()).toContain("Plan mode");
     await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Plan");
@@ -55,6 +62,7 @@ describe("plan mode", () => {
     await page.keyboard.press("Shift+Tab");
     await poll(() => chip.innerText()).toContain("Edits allowed");
     await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
+    await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
     await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Plan");
     await picker.click();
@@ -122,6 +130,66 @@ describe("plan mode", () => {
     expect(await page.getByTestId("approval-once").count()).toBe(0);
     expect(await chip.innerText()).toContain("Edits allowed");
     await shot(page, "plan-approved");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("one message in Plan: its run only reads, its plan card shows (after a reload too), and the chat stays in its act profile", async () => {
+    const { page, sessionId, problems } = await openChat(rig.browser, rig.host);
+    await rig.host.call("setWorkspace", sessionId, folder);
+    await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(folder));
+    const picker = page.getByTestId("profile-picker");
+    await picker.click();
+    await page.getByTestId("profile-option-edits").click();
+    await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
+    await page.keyboard.press("Escape");
+
+    // One Shift+Tab: this message plans; the chip and the footer say so, the header's picker stays the chat's.
+    const composer = page.getByTestId("composer");
+    const chip = page.getByTestId("composer-mode");
+    await composer.focus();
+    await page.keyboard.press("Shift+Tab");
+    await poll(() => chip.getAttribute("data-mode")).toBe("once");
+    expect(await chip.innerText()).toBe("Plan (this message)");
+    expect(await chip.getAttribute("title")).toMatch(/the next message you send only reads[\s\S]*stays in Edits allowed/);
+    expect(await page.locator("#composer-hint").innerText()).toContain("Shift+Tab: Plan mode for the chat");
+    expect(await picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
+    await composer.fill(`Plan a file ${write("once.txt")}`);
+    await shot(page, "plan-once-chip");
+
+    // Sent: the chip is back to act at once; the run refuses the write (Edits allowed would have run it).
+    await page.keyboard.press("Enter");
+    await poll(() => chip.getAttribute("data-mode")).toBe("act");
+    expect(await chip.innerText()).toBe("Edits allowed");
+    await replies(page, 1);
+    expect(existsSync(join(folder, "once.txt"))).toBe(false);
+    await poll(() => page.getByTestId("tool-card").last().innerText()).toMatch(/This chat is in Plan mode \(read-only\)/);
+    await poll(() => page.getByTestId("message-permissionProfile").last().innerText()).toMatch(/This message in Plan/);
+    const card = page.getByTestId("plan-card");
+    await card.waitFor();
+    expect(await page.getByTestId("plan-approve").getAttribute("title")).toMatch(/carried out under Edits allowed/);
+    expect(await picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
+    const sent = String((rig.server.requests.at(-1)!.body.messages as { content: unknown }[])[0].content);
+    expect(sent).toContain("<plan_mode>");
+    await expectAccessible(page, "a one-message plan's card", { wholeHeight: false });
+    await shot(page, "plan-once-card");
+
+    // Reloaded: the transcript says the message was sent in Plan, so the card is back; the chip is act.
+    await page.reload();
+    await card.waitFor();
+    expect(await chip.innerText()).toBe("Edits allowed");
+    await page.getByTestId("message-permissionProfile").last().scrollIntoViewIfNeeded();
+    await shot(page, "plan-once-reloaded");
+
+    // Approved: the plan is sent to act under Edits allowed; nothing about the chat changed.
+    await page.getByTestId("plan-approve").click();
+    await replies(page, 3);
+    await poll(() => card.count()).toBe(0);
+    expect(await page.getByTestId("message-user").last().innerText()).toMatch(/Carry out this plan:/);
+    await poll(() => page.getByTestId("message-permissionProfile").last().innerText()).toMatch(/^Permissions\s+Runs from here: Edits allowed/);
+    expect(await picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
+    expect(String((rig.server.requests.at(-1)!.body.messages as { content: unknown }[])[0].content)).not.toContain("<plan_mode>");
+    await shot(page, "plan-once-approved");
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -2,7 +2,7 @@
  * Plan mode (issue 27 §1) in real workers (child_process.fork, the loopback model, the real tools): a planning run's
  * write is refused unasked and the model told why, its request carries the plan prompt, its marker says planning;
  * approving (the plan card's steps: back to the act profile, the plan quoted as the instruction) lets the next run
- * write under the act profile; a subagent launched from a planning run is read-only; the mode survives the worker's
+ * write under the act profile; a subagent launched from a planning run plans too (read-only); the mode survives the worker's
  * end and a reload.
  */
 import { describe, expect, it } from "vitest";
@@ -71,7 +71,7 @@ describe("plan mode in the worker", () => {
     expect(transcript).toContain('"role":"permissionProfile","profile":"read-only","plan":true');
   });
 
-  it("a subagent launched from a planning run is read-only: its write is refused unasked", async () => {
+  it("a subagent launched from a planning run plans too: read-only, its write refused unasked, asked for a plan", async () => {
     const root = folders.make({});
     const h = await harnesses.start({ workspaceOf: () => root });
     const client = await h.client("plan-parent");
@@ -83,7 +83,10 @@ describe("plan mode in the worker", () => {
     await idle(client);
     off();
     expect(existsSync(join(root, "sub.txt"))).toBe(false);
-    expect(h.server.requests.some((r) => JSON.stringify(r.body.messages).includes("This chat is Read-only"))).toBe(true);
+    // The subagent plans too (its task's run contract): Read-only, and asked for a plan.
+    expect(h.server.requests.some((r) => JSON.stringify(r.body.messages).includes("This chat is in Plan mode (read-only)"))).toBe(true);
+    const subagentRequest = h.server.requests.find((r) => JSON.stringify(r.body.messages).includes("Task: Write sub.txt"));
+    expect(JSON.stringify(subagentRequest?.body.messages)).toContain("<plan_mode>");
     expect(Math.max(0, ...seen)).toBe(0);
   });
 

@@ -3,13 +3,13 @@
  * moves: a due occurrence makes a chat with the reply under the schedule's contract, an overlapping one is skipped,
  * and one missed while Paddock was closed runs once at the next start.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import type { Core } from "../../src/main/broker/core";
 import type { Schedule, ScheduleView } from "../../src/shared/schedules/schedule";
-import { loadTranscript } from "../../src/shared-node/session-files/transcript-store";
+import { loadTranscript, TranscriptWriter } from "../../src/shared-node/session-files/transcript-store";
 import { startOpenAIServer, turnDirective, type OpenAITestServer } from "../../src/web-host/openai-test-server";
 import { FakeClock, HOUR, SCHEDULE_START as START, scheduleClock, testSchedule } from "../../testkit/fake-clock";
 import { dispatchAppCall } from "../../src/main/broker/app-call";
@@ -69,7 +69,52 @@ describe("schedules (integration)", () => {
     const transcript = await transcriptOf(c, run.chatId!);
     const texts = transcript.messages.map((m) => (m.role === "assistant" ? m.content.map((p) => (p.type === "text" ? p.text : "")).join("") : m.role));
     expect(texts).toContain("Say good morning");
-    expect(transcript.chatOptions).toEqual({ profile: "read-only", budget: { run: { toolCalls: 5 } } });
+    // The contract bound the run, not the chat: the chat's options are its own (none), the run's marker records it.
+    expect(transcript.chatOptions).toBeUndefined();
+    expect(transcript.messages.filter((m) => m.role === "permissionProfile")).toEqual([
+      { role: "permissionProfile", profile: "read-only", run: { unattended: true, profile: "read-only", budget: { toolCalls: 5 } }, timestamp: expect.any(Number) },
+    ]);
+  });
+
+  it("a run continuing a chat goes under the schedule's profile and caps, not the chat's, which stay the user's", async () => {
+    const clock = new FakeClock(START);
+    const c = await start(clock);
+    const chat = await c.service.createSession();
+    const set = await c.service.setWorkspace(chat.id, dir, true);
+    expect("refused" in set).toBe(false);
+    // The user's own choice for the chat: Edits allowed (a write would run), 50 tool calls a run.
+    const own = { profile: "edits" as const, budget: { run: { toolCalls: 50 } } };
+    const writer = await TranscriptWriter.open(c.broker.transcriptFile(chat.id));
+    await writer.append({ t: "meta", chatOptions: own });
+    await writer.close();
+    const calls = [
+      { id: "w1", name: "write", arguments: { path: "scheduled.txt", content: "written" } },
+      { id: "c1", name: "calculate", arguments: { expression: "1+1" } },
+      { id: "c2", name: "calculate", arguments: { expression: "2+2" } },
+    ];
+    await c.schedules.save(schedule({ target: { continue: chat.id }, budget: { toolCalls: 2 }, prompt: `Work ${turnDirective({ toolCalls: calls })}` }));
+    clock.advance(HOUR);
+    await until(() => only(c).runs[0]?.outcome !== undefined && only(c).runs[0].outcome !== "running");
+    // The schedule's cap of 2 tool calls stopped it (the chat's own is 50); Read-only refused the write.
+    expect(only(c).runs[0]).toMatchObject({ outcome: "stopped-by-budget", reason: expect.stringMatching(/^Stopped at the 2-tool-call budget/) });
+    expect(existsSync(join(dir, "scheduled.txt"))).toBe(false);
+    const transcript = await transcriptOf(c, chat.id);
+    const write = transcript.messages.find((m) => m.role === "toolResult" && m.toolCallId === "w1");
+    expect(JSON.stringify(write)).toMatch(/Read-only/);
+    expect(transcript.chatOptions).toEqual(own);
+    expect(transcript.messages.filter((m) => m.role === "permissionProfile")).toEqual([
+      { role: "permissionProfile", profile: "read-only", run: { unattended: true, profile: "read-only", budget: { toolCalls: 2 } }, timestamp: expect.any(Number) },
+    ]);
+    // The worker checks a contract main sends with runTask: a malformed one is refused in words, and nothing runs.
+    const attachment = await c.broker.attach(chat.id, "test");
+    try {
+      const before = (await transcriptOf(c, chat.id)).messages.length;
+      await expect(attachment.worker.call((control) => control.runTask("Again", { profile: "root" } as never))).rejects.toThrow(/runTask: Not a valid run contract: profile: must be one of/);
+      await expect(attachment.worker.call((control) => control.runTask("Again", { unattended: true, budget: { toolCalls: -1 } }))).rejects.toThrow(/budget\.toolCalls/);
+      expect((await transcriptOf(c, chat.id)).messages).toHaveLength(before);
+    } finally {
+      c.broker.detach(chat.id, "test");
+    }
   });
 
   it("an occurrence due while the previous run goes on is skipped, still running; a continued chat gets each run", async () => {

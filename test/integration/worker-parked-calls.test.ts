@@ -67,7 +67,9 @@ describe("parked calls in an unattended run", () => {
     await client.prompt(`Work ${twoCalls("c2", "w2")}`, [], { unattended: true });
     await waitForView(client, (v) => v.approvals.length === 1 && v.toolRuns.w2?.status === "done");
     await client.answerApproval("c2", "once");
-    await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 5);
+    // The run's marker (its contract: unattended) leads its user message, then the calls and the reply.
+    await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 6);
+    expect(client.mirror.getView().state.messages[0]).toMatchObject({ role: "permissionProfile", run: { unattended: true } });
     const results = client.mirror.getView().state.messages.filter((m) => m.role === "toolResult");
     expect(JSON.stringify(results[0])).toContain("6*7 = 42");
     expect(client.mirror.getView().state.messages.at(-1)?.role).toBe("assistant");
@@ -77,7 +79,7 @@ describe("parked calls in an unattended run", () => {
     const h = await asking(400);
     const client = await h.client("timeout", "window-1");
     await client.prompt(`Work ${twoCalls("c3", "w3")}`, [], { unattended: true });
-    await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 5);
+    await waitForView(client, (v) => !v.state.isStreaming && v.state.messages.length === 6);
     const results = client.mirror.getView().state.messages.filter((m) => m.role === "toolResult");
     expect(JSON.stringify(results[0])).toMatch(/Nobody answered within 0\.4 seconds \(the run is unattended\)/);
   });

@@ -9,6 +9,7 @@ import { rpcEndpoint } from "../../shared/transport/comlink-endpoint";
 import { MessagePortMainTransport } from "./transport/message-port-main-transport";
 import { ParentTransport } from "../../shared-node/process/parent-transport";
 import { SessionHost } from "./session/session-host";
+import { runContractProblem } from "../../shared/protocol/run-contract";
 import { endRunningCommands } from "../tools/workspace/process-tree";
 
 /**
@@ -99,14 +100,12 @@ const api: WorkerControlApi = {
   async ping() {
     return { pid: process.pid, rssBytes: process.memoryUsage.rss() };
   },
-  async runTask(task) {
+  async runTask(task, contract) {
     if (!host) throw new Error("This worker hosts no session yet");
     if (typeof task !== "string") throw new Error("runTask: the task must be text");
-    return host.runTask(task);
-  },
-  async setScheduleTerms(contract) {
-    if (!host) throw new Error("This worker hosts no session yet");
-    await host.setScheduleTerms(contract);
+    const problem = contract === undefined ? undefined : runContractProblem(contract);
+    if (problem) throw new Error(`runTask: ${problem}`);
+    return host.runTask(task, contract);
   },
   async listChanges(since) {
     if (!host) throw new Error("This worker hosts no session yet");

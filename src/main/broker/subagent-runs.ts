@@ -241,8 +241,8 @@ export class SubagentRuns {
       if (child.stopped) return this.outcome(child, { ok: false, output: "", stopReason: "aborted", errorMessage: "Stopped before it started." }, notice);
       const died = worker.process.exited.then((exit) => exit);
       const result = await Promise.race([
-        // pi's subagent sends its child `Task: <task>`, not the bare task.
-        worker.call((c) => c.runTask(`Task: ${request.task}`)).then((r) => ({ kind: "ran" as const, r })),
+        // pi's subagent sends its child `Task: <task>`, not the bare task; a planning parent's subagent plans too.
+        worker.call((c) => c.runTask(`Task: ${request.task}`, request.parentPlan ? { plan: true } : undefined)).then((r) => ({ kind: "ran" as const, r })),
         died.then((exit) => ({ kind: "died" as const, exit })),
       ]).catch((error: unknown) => ({ kind: "failed" as const, error }));
       if (result.kind === "ran") {
@@ -444,7 +444,8 @@ function checkRequest(request: SubagentRequest): void {
     (request.isolation !== undefined && request.isolation !== "worktree") ||
     (request.parentModel !== undefined && (typeof request.parentModel?.provider !== "string" || typeof request.parentModel?.id !== "string")) ||
     (request.parentThinkingLevel !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(request.parentThinkingLevel)) ||
-    (request.parentProfile !== undefined && !isPermissionProfile(request.parentProfile))
+    (request.parentProfile !== undefined && !isPermissionProfile(request.parentProfile)) ||
+    (request.parentPlan !== undefined && request.parentPlan !== true)
   ) {
     throw new Error("runSubagent: invalid request");
   }

@@ -1,17 +1,20 @@
 /**
  * One occurrence of a schedule run as a chat, in the background (issue 27 §4). Electron-free.
  *
- * A new chat (named after the schedule, in its workspace) or the chat the schedule continues; the schedule's contract
- * set on it as the chat's options (its permission profile, its budget as each run's caps: WorkerControlApi's
- * `setScheduleTerms`, journaled and shown as if the user had chosen them); the prompt sent as one run with no page
- * attached, the way a subagent's task is (`runTask`); and the run's end told: finished, failed, stopped at a budget
- * cap or stopped, with what it changed in the workspace (the chat's own Changes record, asked of its worker: the
- * list's "3 files changed" opens the chat's Changes panel on the run). The broker keeps the chat's worker while the run goes on (a viewer of its own), and its idle stop
+ * A new chat (named after the schedule, in its workspace) or the chat the schedule continues; the prompt sent as one
+ * run with no page attached, the way a subagent's task is (`runTask`), under the schedule's contract
+ * (shared/protocol/run-contract.ts: unattended, its permission profile, its budget as the run's caps). The contract
+ * binds that run only: a chat the schedule continues keeps the options its user chose (its header shows them), and the
+ * run's profile marker records what the run went under. Then the run's end told: finished, failed, stopped at a
+ * budget cap or stopped, with what it changed in the workspace (the chat's own Changes record, asked of its
+ * worker: the list's "3 files changed" opens the chat's Changes panel on the run). The broker keeps the chat's worker while the run goes on (a viewer of its own), and its idle stop
  * applies after, as to a chat whose window closed.
  */
 import type { SubagentOutcome } from "../../shared/protocol/control-protocol";
 import type { RunChanges, Schedule } from "../../shared/schedules/schedule";
 import type { ChangeSet, ChangesSince } from "../../shared/protocol/changes";
+import type { RunContract } from "../../shared/protocol/run-contract";
+import { normalizeCaps } from "../../shared/agent/budget";
 import type { AppService } from "../broker/app-service";
 import type { SessionBroker } from "../broker/session-broker";
 import type { SessionIndex } from "../broker/session-index";
@@ -33,8 +36,7 @@ export function scheduleRunner<Port>(deps: ScheduleRunnerDeps<Port>): RunOccurre
     const viewer = `schedule:${schedule.id}:${Date.now()}`;
     const attachment = await deps.broker.attach(chatId, viewer);
     try {
-      await attachment.worker.call((control) => control.setScheduleTerms({ profile: schedule.profile, runBudget: schedule.budget }));
-      const outcome = await attachment.worker.call((control) => control.runTask(schedule.prompt));
+      const outcome = await attachment.worker.call((control) => control.runTask(schedule.prompt, scheduleContract(schedule)));
       const changes = outcome.usage.turns > 0 ? await runChanges((since) => attachment.worker.call((control) => control.listChanges(since))) : undefined;
       // Named after the schedule once its run has titled it from the prompt (a title the worker sets wins before).
       if (schedule.target === "new-chat") await deps.service.renameSession(chatId, schedule.name.trim() || "Scheduled run").catch(() => undefined);
@@ -43,6 +45,12 @@ export function scheduleRunner<Port>(deps: ScheduleRunnerDeps<Port>): RunOccurre
       deps.broker.detach(chatId, viewer);
     }
   };
+}
+
+/** What a schedule's run is bound by: nobody answers while it runs, its profile, its budget as the run's caps. */
+export function scheduleContract(schedule: Pick<Schedule, "profile" | "budget">): RunContract {
+  const budget = normalizeCaps(schedule.budget);
+  return { unattended: true, profile: schedule.profile, ...(budget ? { budget } : {}) };
 }
 
 async function chatFor<Port>(schedule: Schedule, deps: ScheduleRunnerDeps<Port>): Promise<string> {

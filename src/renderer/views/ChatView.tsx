@@ -41,7 +41,7 @@ import type { WorkspaceFileSource } from "../components/composer/useMentionMenu"
 import { attachmentLoader, AttachmentsContext } from "../components/attachments/attachment-loader";
 import { ProfilePicker } from "../components/chat-settings/ProfilePicker";
 import { PlanCard } from "../components/messages/PlanCard";
-import { cycleMode, inPlanMode, modeLabel, pendingPlan, planInstruction, withPlan } from "../../shared/agent/plan-mode";
+import { composerMode, composerModeLabel, composerModeTitle, inPlanMode, messageContract, modeLabel, nextComposerMode, pendingPlan, planInstruction, withPlan } from "../../shared/agent/plan-mode";
 import { effectiveProfile } from "../../shared/protocol/permission-profiles";
 import type { PermissionProfile } from "../../shared/protocol/permission-profiles";
 import { ChatSettings } from "../components/chat-settings/ChatSettings";
@@ -219,12 +219,22 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
       return { ref, file: base64Blob(data, mimeType) };
     },
   } : undefined, [commands, hasWorkspace]);
-  const onSend = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => {
+  // Plan for the next message only (plan-mode.ts, ComposerMode "once"): the composer's, never the chat's options; a
+  // chat opened anew starts in its act mode.
+  const [planOnce, setPlanOnce] = useState(false);
+  useEffect(() => setPlanOnce(false), [view.sessionId]);
+  // The composer's mode a message sent now goes in (its run's contract: Plan for this message, the chat staying in its
+  // act profile).
+  const sendMode = composerMode(inPlanMode(view.chatOptions), planOnce);
+  const onSend = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, async (refs) => {
     setSent((n) => n + 1);
+    const contract = messageContract(sendMode);
     // Resolves once the worker has the message (journaled): a rejection means it was not sent, so the composer keeps
-    // the text; a connection lost later, while the reply streams, does not reach this call.
-    return commands.prompt(text, refs);
-  }), [commands, withFiles]);
+    // the text (and its mode); a connection lost later, while the reply streams, does not reach this call.
+    await (contract ? commands.prompt(text, refs, contract) : commands.prompt(text, refs));
+    // Sent: the one-message plan is spent, the composer is back to act.
+    if (contract) setPlanOnce(false);
+  }), [commands, withFiles, sendMode]);
   const onSteer = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.steer(text, refs)), [commands, withFiles]);
   const onFollowUp = useCallback((text: string, files: PendingAttachment[]) => withFiles(files, (refs) => commands.followUp(text, refs)), [commands, withFiles]);
   /** The draft's files are kept in the chat's attachment folder, as a sent message's are (reached once connected). */
@@ -240,35 +250,56 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
   const onProfile = useCallback((profile: PermissionProfile) => commands.setChatOptions(withPlan({ ...(chatOptions ?? {}), profile }, false)), [commands, chatOptions]);
   // Plan mode (plan-mode.ts): Shift+Tab in the composer cycles it; the header's picker shows and sets it too.
   const plan = inPlanMode(chatOptions);
-  const onPlan = useCallback((on: boolean) => commands.setChatOptions(withPlan(chatOptions, on)), [commands, chatOptions]);
+  const onPlan = useCallback((on: boolean) => {
+    setPlanOnce(false);
+    return commands.setChatOptions(withPlan(chatOptions, on));
+  }, [commands, chatOptions]);
   const actProfile = effectiveProfile(chatOptions?.profile, defaultProfile, view.workspace?.sandboxed).profile;
   const actLabel = modeLabel(false, actProfile);
-  const onCycleMode = useCallback(() => act(commands.setChatOptions(cycleMode(chatOptions))), [act, commands, chatOptions]);
-  const mode = useMemo(() => ({ plan, label: modeLabel(plan, actProfile), onCycle: onCycleMode }), [plan, actProfile, onCycleMode]);
+  // Shift+Tab: act → Plan (this message, the composer's) → Plan mode (the chat's option) → act.
+  const current = composerMode(plan, planOnce);
+  const onCycleMode = useCallback(() => {
+    const next = nextComposerMode(current);
+    setPlanOnce(next === "once");
+    if ((next === "plan") !== plan) act(commands.setChatOptions(withPlan(chatOptions, next === "plan")));
+  }, [act, commands, chatOptions, current, plan]);
+  const mode = useMemo(() => ({
+    mode: current, label: composerModeLabel(current, actProfile), title: composerModeTitle(current, actProfile), onCycle: onCycleMode,
+  }), [current, actProfile, onCycleMode]);
   const awaiting = pendingPlan(state.messages, plan, running);
   const [plansSetAside, setPlansSetAside] = useState<string | null>(null);
   const planKey = awaiting ? `${view.sessionId ?? ""}:${historyStart + awaiting.index}` : null;
-  // Approving: back to the act profile, then the plan as the instruction; a send that fails puts Plan mode back.
+  // Approving: back to the act profile, then the plan as the instruction; a send that fails puts Plan mode back. A
+  // message's own plan left the chat in its act profile: the plan is sent, nothing else changes.
+  // The list follows to the instruction as a send's does (told first: a reader scrolled up is brought down to it).
   const onApprovePlan = useCallback(async (text: string) => {
+    if (!plan) {
+      setSent((n) => n + 1);
+      await commands.prompt(planInstruction(text));
+      setPlanOnce(false);
+      return;
+    }
     await commands.setChatOptions(withPlan(chatOptions, false));
+    setSent((n) => n + 1);
     try {
       await commands.prompt(planInstruction(text));
     } catch (error) {
       await commands.setChatOptions(withPlan(chatOptions, true)).catch(() => undefined);
       throw error;
     }
-    setSent((n) => n + 1);
-  }, [commands, chatOptions]);
+  }, [commands, chatOptions, plan]);
   // A plan card appearing takes room from the list: the list follows to the reply it is about.
   const [planShown, setPlanShown] = useState(0);
   const cardShown = planKey !== null && planKey !== plansSetAside;
   useEffect(() => {
     if (cardShown) setPlanShown((n) => n + 1);
   }, [cardShown, planKey]);
+  // Keep planning: a message's own plan arms the next message to plan too (the chat's Plan mode simply goes on).
   const onKeepPlanning = useCallback(() => {
     setPlansSetAside(planKey);
+    if (!plan) setPlanOnce(true);
     document.getElementById("composer-input")?.focus();
-  }, [planKey]);
+  }, [planKey, plan]);
   // The Budget dialog saves the chat's budget with the rest of its options as they are.
   const onBudget = useCallback((budget: ChatBudget | undefined) => {
     const { budget: _old, ...rest } = chatOptions ?? {};
@@ -386,7 +417,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />
         {awaiting && cardShown ? (
-          <PlanCard key={planKey} plan={awaiting.text} actLabel={actLabel} blockedReason={blockedReason}
+          <PlanCard key={planKey} plan={awaiting.text} actLabel={actLabel} once={!plan} blockedReason={blockedReason}
             onApprove={onApprovePlan} onKeepPlanning={onKeepPlanning} />
         ) : null}
         <Composer running={running} blockedReason={blockedReason} focusKey={view.sessionId} imagesRefusal={imagesRefusal}

@@ -79,6 +79,7 @@ const SubagentRequestSchema = Type.Object(
     parentThinkingLevel: Type.Optional(ThinkingLevelSchema),
     isolation: Type.Optional(Type.Literal("worktree")),
     parentProfile: Type.Optional(Type.Enum([...PERMISSION_PROFILES])),
+    parentPlan: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );

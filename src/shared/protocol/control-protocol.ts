@@ -7,6 +7,7 @@ import type { BudgetCaps } from "../agent/budget";
 import type { ThinkingLevel, ToolExecutionMode } from "../agent/types";
 import type { ToolPolicy } from "../settings/schema";
 import type { PermissionProfile } from "./permission-profiles";
+import type { RunContract } from "./run-contract";
 import type { Model } from "@earendil-works/pi-ai";
 import type { ModelRef, SessionActivity } from "./app-api";
 import type { QueueMode } from "../agent/types";
@@ -166,6 +167,8 @@ export interface SubagentRequest {
   isolation?: "worktree";
   /** The parent chat's permission profile now: the subagent's is never wider (absent: taken as Ask). */
   parentProfile?: PermissionProfile;
+  /** The parent's run plans (Plan mode, or a message sent in Plan): the subagent's task runs in Plan too. */
+  parentPlan?: true;
 }
 
 export type AgentScope = "user" | "project" | "both";
@@ -310,16 +313,6 @@ export interface WorkerStatus {
   spend?: { id: string; cost: number; unpricedTokens?: number };
 }
 
-/**
- * What a scheduled run may do and spend (WorkerControlApi.setScheduleTerms): set as the chat's options, and the next
- * task (runTask) runs unattended (session-protocol.ts RunContract: its questions parked, denied if unanswered).
- */
-export interface ScheduleTerms {
-  profile: PermissionProfile;
-  /** Caps on each run of the chat. */
-  runBudget: BudgetCaps;
-}
-
 /** How far a spare warms up: a subagent's spare loads the workspace tools and its model API's client too. */
 export interface WarmUpOptions {
   subagent?: { api?: string; sandbox?: SandboxVerdict };
@@ -352,15 +345,12 @@ export interface WorkerControlApi {
   /** Liveness probe, also used to measure start-up: resolves once the worker serves. */
   ping(): Promise<{ pid: number; rssBytes: number }>;
   /**
-   * Subagents: does `task` as one run and resolves when it ends (never rejects for the run's own failure: the
-   * outcome says). Main calls it once, right after `init`.
+   * Does `task` as one run, with no page needed, and resolves when it ends (never rejects for the run's own failure:
+   * the outcome says): a subagent's task (main calls it once, right after `init`; `contract.plan` when its parent's
+   * run plans) and a schedule's occurrence (its contract: unattended, its profile and run caps). The contract binds
+   * that run only (run-contract.ts); a malformed one is refused with the reason, and nothing runs.
    */
-  runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">>;
-  /**
-   * A scheduled run's contract (main/schedules): the chat's permission profile and each run's caps become these,
-   * its other options kept; journaled and shown as if the user had set them. Main calls it before `runTask`.
-   */
-  setScheduleTerms(contract: ScheduleTerms): Promise<void>;
+  runTask(task: string, contract?: RunContract): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">>;
   /**
    * The changes view's `listChanges` (session-protocol.ts), for main: what a scheduled run changed in the chat's
    * workspace, read when it ends (main/schedules/schedule-runner.ts), from the same checkpoints the page's Changes panel

@@ -23,6 +23,7 @@ import { CHANGES_ARGS, type ChangeSet, type ChangesSince, type CheckpointId, typ
 import { MAX_MCP_SERVERS, MCP_SERVER_ID_PATTERN } from "../mcp/server-limits";
 import { PERMISSION_PROFILES } from "./permission-profiles";
 import type { AgentBriefing } from "./agent-briefing";
+import { RunContractSchema, type RunContract } from "./run-contract";
 
 
 /** AgentStateData as it travels: the Set becomes a sorted array. */
@@ -63,15 +64,8 @@ export interface SessionSnapshot {
   budget?: BudgetMeter;
 }
 
-/**
- * What a run started with `prompt` is told beyond the chat's options (its profile and budgets, ChatOptions): the
- * run's own terms. `unattended`: nobody is expected to answer while it runs (a schedule's run): a question is parked
- * (ApprovalRequest.parked) even while a window shows the chat, the run goes on where it can, and a question still
- * unanswered when the run ends or the approval timeout passes is denied, saying so.
- */
-export interface RunContract {
-  unattended?: boolean;
-}
+/** A run's own terms, passed with `prompt` (declared once: run-contract.ts). */
+export type { RunContract } from "./run-contract";
 
 /** A tool call waiting for the user's yes or no (see approval-gate.ts in the worker). */
 export interface ApprovalRequest {
@@ -274,7 +268,6 @@ const ToolCallId = Type.String({ minLength: 1, maxLength: 200 });
 const Answer = Type.Union([Type.Literal("once"), Type.Literal("chat"), Type.Literal("project"), Type.Literal("deny")]);
 /** A message: its text, and the attachments stored for it with `putAttachment` (none: the text alone). */
 const TextMessage = Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments])]);
-const RunContractSchema = Type.Object({ unattended: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
 /** A prompt: a message, and the contract of the run it starts. */
 const PromptMessage = Type.Union([Type.Tuple([Text]), Type.Tuple([Text, Attachments]), Type.Tuple([Text, Attachments, RunContractSchema])]);
 
@@ -319,7 +312,8 @@ export const SESSION_COMMANDS = {
    * that cannot lose it), the events up to it sent to this mirror first. The run goes on; the mirror reports its end
    * (`isStreaming` false again). Rejects, with the reason, when it is not accepted: no model, a run active, images to
    * a model that does not read them. `attachments` were stored with `putAttachment` first (a frame carries one large
-   * file at most).
+   * file at most). `run`: the run's own contract (run-contract.ts: a message sent in Plan, an unattended run), for
+   * that run only.
    */
   prompt: command<(text: string, attachments?: AttachmentRef[], run?: RunContract) => Promise<void>>()(PromptMessage),
   /** Retry: drops a failed (or interrupted) last reply and asks the model again; else pi's continue(). */

@@ -68,6 +68,7 @@ describe("the shortcut table", () => {
     expect(intent("newline", false)).toBe("newline");
     expect(intent("follow-up", true)).toBe("follow-up");
     expect(intent("stop", true)).toBe("escape");
+    expect(intent("cycle-mode", false)).toBe("cycle-mode");
   });
 });
 

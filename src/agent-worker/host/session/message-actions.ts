@@ -13,6 +13,7 @@ import type { AgentMessage } from "../../../shared/agent/types";
 import { branchAt, deletionRange, lastReplyStart } from "../../../shared/agent/branches";
 import { attachmentsOf, type AttachmentRef } from "../../../shared/protocol/attachments";
 import type { BranchRecord } from "../../../shared-node/session-files/branch-records";
+import type { RunContract } from "../../../shared/protocol/run-contract";
 
 export interface MessageActionsHost {
   readonly agent: Agent;
@@ -21,8 +22,15 @@ export interface MessageActionsHost {
   /** The user message a prompt would send: checks attachments (and images against the model); rejects otherwise. */
   userMessage(text: string, attachments: readonly AttachmentRef[]): Promise<AgentMessage>;
   journal(record: BranchRecord): Promise<void>;
-  /** Starts a run with `message`; resolves once the message is accepted (journaled), the run going on. */
-  prompt(message: AgentMessage): Promise<void>;
+  /** Starts a run with `message` under `contract`; resolves once the message is accepted (journaled), the run going on. */
+  prompt(message: AgentMessage, contract?: RunContract): Promise<void>;
+  /**
+   * The run contract the message at `index` was answered under (a message sent in Plan): its new version, or a new
+   * version of its reply, goes under it again. Absent: none.
+   */
+  termsAt?(index: number): RunContract;
+  /** A run is about to start on the Agent directly (Regenerate) under `contract`; `undo` if it never started. */
+  runStarting?(contract: RunContract): { undo(): void };
   /** The path changed outside a run: tell main (message count, outcome). */
   changed(): void;
 }
@@ -49,7 +57,7 @@ export class MessageActions {
     // Built (and checked) before anything changes, so a refusal leaves the chat as it was.
     const message = await this.host.userMessage(text, attachments);
     this.idle("edit a message");
-    await this.branchAndRun(index, () => this.host.prompt(message));
+    await this.branchAndRun(index, () => this.host.prompt(message, this.host.termsAt?.(index)));
   }
 
   /** The last reply gets a new version: the model answers the last user message again. Resolves when settled. */
@@ -58,7 +66,11 @@ export class MessageActions {
     this.host.requireModel();
     const at = lastReplyStart(this.messages);
     if (at === undefined) throw new Error("There is no reply to regenerate.");
-    await this.branchAndRun(at, () => this.host.agent.continue());
+    const starting = this.host.runStarting?.(this.host.termsAt?.(at) ?? {});
+    await this.branchAndRun(at, () => this.host.agent.continue()).catch((error: unknown) => {
+      starting?.undo();
+      throw error;
+    });
   }
 
   /** Shows version `version` (0-based) of the messages at `at`. Does nothing when it is shown already. */

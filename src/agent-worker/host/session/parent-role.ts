@@ -25,6 +25,8 @@ export interface ParentRoleHost {
   thinkingLevel(): ThinkingLevel;
   /** The profile the chat's calls are decided under now: its subagents' is never wider. */
   profile(): Promise<PermissionProfile>;
+  /** The run under way plans (the chat's Plan mode, or its contract's): its subagents plan too. */
+  planning(): boolean;
 }
 
 export class ParentRole implements SessionRole {
@@ -89,7 +91,8 @@ export class ParentRole implements SessionRole {
       run: async (request, onProgress) => {
         this.listeners.set(request.requestId, onProgress);
         try {
-          return await main.runSubagent({ ...request, parentProfile: await this.host.profile() });
+          const plan = this.host.planning() ? { parentPlan: true as const } : {};
+          return await main.runSubagent({ ...request, parentProfile: await this.host.profile(), ...plan });
         } finally {
           this.listeners.delete(request.requestId);
         }

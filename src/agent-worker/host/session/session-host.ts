@@ -16,7 +16,6 @@ import { isModelChosen, type AgentStateData, type AgentStateEvent } from "../../
 import { NO_TOOL_RUNS, reduceToolRuns, type ToolRuns } from "../../../shared/agent/tool-runs";
 import type {
   FolderIdentity,
-  ScheduleTerms,
   RunOutcome,
   SandboxVerdict,
   SubagentApprovalQuestion,
@@ -34,8 +33,8 @@ import {
   type SessionApi,
   type SessionSnapshot,
   type WorkspaceInfo,
-  type RunContract,
 } from "../../../shared/protocol/session-protocol";
+import { normalizeRunContract, runTerms, type RunContract } from "../../../shared/protocol/run-contract";
 import { withStallTimeout } from "../provider/stall-timeout";
 import { providerCall } from "../provider/provider-call";
 import { HeldQueue } from "./held-queue";
@@ -88,8 +87,8 @@ import { branchAt } from "../../../shared/agent/branches";
 import type { ConflictAnswer, RevertResult, RewindScope } from "../../../shared/protocol/changes";
 import { decide, effectiveProfile, toolKind, type PermissionProfile } from "../../../shared/protocol/permission-profiles";
 import { sessionProfile } from "./session-profile";
-import { profileMarker } from "../../../shared/agent/profile-marker";
-import { inPlanMode, PLAN_REFUSAL_LABEL } from "../../../shared/agent/plan-mode";
+import { latestProfile, profileMarker } from "../../../shared/agent/profile-marker";
+import { PLAN_REFUSAL_LABEL } from "../../../shared/agent/plan-mode";
 
 
 /**
@@ -116,9 +115,10 @@ function workspaceSetup(
   };
 }
 
-/** The profile a session asks for (see SessionHost.chosenProfile). */
-function chosenProfile(options: WorkerInitOptions, own: ChatOptions | undefined, settings: WorkerSettings = options.settings): PermissionProfile {
-  return sessionProfile(options.subagent, own?.profile, settings, inPlanMode(own));
+/** The profile a session asks for (see SessionHost.chosenProfile): its run's contract's terms before its options'. */
+function chosenProfile(options: WorkerInitOptions, own: ChatOptions | undefined, settings: WorkerSettings = options.settings, run?: RunContract): PermissionProfile {
+  const terms = runTerms(own, run);
+  return sessionProfile(options.subagent, terms.profile, settings, terms.plan);
 }
 
 type NetworkQuestion = Parameters<NonNullable<WorkspaceSetup["askNetwork"]>>[0];
@@ -194,6 +194,12 @@ export class SessionHost {
   private readonly attachments: AttachmentStore;
   /** The chat's own instructions and parameters (journaled in `meta` records). */
   private chatOptions: ChatOptions;
+  /**
+   * The contract of the run under way (run-contract.ts: `prompt`'s or `runTask`'s), from its message's acceptance until
+   * it settles (a retry that takes over is the same run); empty between runs. It binds that run only: the chat's
+   * options are never changed by it, and the run's profile marker records it.
+   */
+  private runContract: RunContract = {};
   /** Edit, Regenerate, versions, Delete. */
   private readonly actions: MessageActions;
   /** The MCP servers' tools this chat uses (session-mcp.ts). */
@@ -248,6 +254,7 @@ export class SessionHost {
           modelRef: () => this.modelRef,
           thinkingLevel: () => this.agent.state.thinkingLevel,
           profile: async () => (await this.profileNow()).profile,
+          planning: () => this.planning(),
         });
     this.mcp = new SessionMcp({
       main,
@@ -263,7 +270,7 @@ export class SessionHost {
       {
         profile: async (tool) => {
           const { profile, sandboxed } = await this.profileNow();
-          const label = inPlanMode(this.chatOptions) ? PLAN_REFUSAL_LABEL : undefined;
+          const label = this.planning() ? PLAN_REFUSAL_LABEL : undefined;
           return decide(profile, toolKind(tool, this.mcp.readOnly(tool)), sandboxed, label);
         },
         policy: (tool) => this.policy(tool),
@@ -399,10 +406,7 @@ export class SessionHost {
         // A reply at no cost from a model without pricing: its tokens are counted beside the money (cost unknown).
         if (usage && !(cost > 0)) this.spend.unpricedTokens += usage.totalTokens || usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
       }
-      if (event.type === "agent_end") {
-        this.approvals.setUnattended(false);
-        this.calls.clear();
-      }
+      if (event.type === "agent_end") this.calls.clear();
     });
     this.journal.follow(this.agent);
     // After the journal's listener: a failed reply is journaled before its retry drops it.
@@ -427,7 +431,12 @@ export class SessionHost {
       requireModel: () => this.requireModel(),
       userMessage: async (text, attachments) => (attachments.length > 0 ? this.messageWith(text, attachments) : this.userMessage(text)),
       journal: (record) => this.journal.record(record),
-      prompt: (message) => this.accept(message),
+      prompt: (message, contract) => this.accept(message, contract),
+      termsAt: (index) => this.againTerms(index),
+      runStarting: (contract) => {
+        this.startRun(contract);
+        return { undo: () => (this.agent.state.isStreaming ? undefined : this.endRun()) };
+      },
       changed: () => this.reportStatus(),
     });
     this.journal.restoreQueues(loaded.steering, loaded.followUp);
@@ -490,9 +499,11 @@ export class SessionHost {
         this.agent.dropLastMessages(1);
         await this.journal.record({ t: "drop", count: 1 });
       }
+      // Retry answers the same message again, under the terms its run had (a message sent in Plan plans again).
+      if (!this.agent.state.isStreaming) this.startRun(this.againTerms());
       // Not after a reply: continuing from one runs the queued messages, which a marker after it would hide.
       if (this.agent.state.messages.at(-1)?.role !== "assistant") await this.recordProfile();
-      await this.agent.continue();
+      await this.runOrEnd(this.agent.continue());
     },
     continueReply: async () => {
       this.requireModel();
@@ -502,8 +513,10 @@ export class SessionHost {
       if (last?.role === "assistant" && !unfinishedReplyAsSaid(last)) {
         throw new Error("The reply stopped before it said anything: Retry asks again instead.");
       }
-      // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got.
-      await this.agent.prompt(this.userMessage(CONTINUE_PROMPT));
+      // Said in the chat, not slipped in: the model gets exactly this request, and the user sees what it got. It goes
+      // on under the terms the reply's run had.
+      this.startRun(this.againTerms());
+      await this.runOrEnd(this.agent.prompt(this.userMessage(CONTINUE_PROMPT)));
     },
     // Without attachments the message is queued at once, so quick successive calls keep their order.
     steer: async (text, attachments) => {
@@ -732,10 +745,11 @@ export class SessionHost {
    * a run is active (the Agent's Error). The mirrors are sent what happened before the caller hears back.
    */
   private async accept(message: AgentMessage, contract: RunContract = {}): Promise<void> {
+    // The run's own terms hold until it settles (onStateEvent); a prompt refused because a run is active changes nothing.
+    const starting = !this.agent.state.isStreaming;
+    if (starting) this.startRun(contract);
     await this.recordProfile();
     const journaled = this.journal.untilJournaled(message);
-    // The run's own terms hold until it ends (agent_end); a prompt refused because a run is active changes nothing.
-    if (!this.agent.state.isStreaming) this.approvals.setUnattended(contract.unattended === true);
     const run = this.agent.prompt(message);
     let accepted = false;
     // The Agent ends a failed run in its transcript; only a listener throwing in its safety net rejects it later.
@@ -744,11 +758,63 @@ export class SessionHost {
     });
     try {
       await Promise.race([journaled.written, run]);
+    } catch (error) {
+      // Not accepted, so no run of its: the chat's own terms are back.
+      if (starting && !this.agent.state.isStreaming) this.endRun();
+      throw error;
     } finally {
       journaled.cancel();
     }
     accepted = true;
     this.mirrors.flush();
+  }
+
+  /** A run starts under `contract`: its terms (profile, plan, caps, attendance) take effect for it alone. */
+  private startRun(contract: RunContract): void {
+    this.runContract = normalizeRunContract(contract);
+    this.approvals.setUnattended(this.runContract.unattended === true);
+    this.runTermsChanged();
+  }
+
+  /**
+   * The terms a run asking again goes under (Retry, Continue; an edit of the message at `before`, a new version of
+   * the reply starting there): the contract the run it redoes had (the latest marker before it), the user answering
+   * for it now (not unattended).
+   */
+  private againTerms(before?: number): RunContract {
+    const messages = before === undefined ? this.agent.state.messages : this.agent.state.messages.slice(0, before);
+    const { unattended: _unattended, ...terms } = latestProfile(messages).run ?? {};
+    return terms;
+  }
+
+  /** A run started directly on the Agent: if it never started (refused), its contract ends at once. */
+  private async runOrEnd(run: Promise<void>): Promise<void> {
+    try {
+      await run;
+    } catch (error) {
+      if (!this.agent.state.isStreaming) this.endRun();
+      throw error;
+    }
+  }
+
+  /** The run settled (or never started): its contract ends, the chat's own terms are back. */
+  private endRun(): void {
+    const had = Object.keys(this.runContract).length > 0;
+    this.runContract = {};
+    this.approvals.setUnattended(false);
+    if (had) this.runTermsChanged();
+  }
+
+  /** What the run goes under changed: the plan part of the prompt and the caps follow (the gate asks each call). */
+  private runTermsChanged(): void {
+    if (this.closed) return;
+    this.agent.state.systemPrompt = this.systemPrompt();
+    this.budget?.capsChanged();
+  }
+
+  /** Whether the run under way (else the next) plans: the chat's Plan mode, or the run's contract. */
+  private planning(): boolean {
+    return runTerms(this.chatOptions, this.runContract).plan;
   }
 
   /** Serves one mirror on `transport` until it closes. */
@@ -792,7 +858,7 @@ export class SessionHost {
    * launch's (its parent's, narrowed by its definition), and its own window may only narrow it.
    */
   chosenProfile(): PermissionProfile {
-    return chosenProfile(this.options, this.chatOptions, this.settings);
+    return chosenProfile(this.options, this.chatOptions, this.settings, this.runContract);
   }
 
   /** The profile calls are decided under now, and whether commands run in a sandbox (see effectiveProfile). */
@@ -811,7 +877,7 @@ export class SessionHost {
   private async recordProfile(): Promise<void> {
     if (this.agent.state.isStreaming) return;
     const { profile, wanted } = await this.profileNow();
-    const marker = profileMarker(this.agent.state.messages, profile, wanted, Date.now(), inPlanMode(this.chatOptions));
+    const marker = profileMarker(this.agent.state.messages, profile, wanted, Date.now(), this.planning(), this.runContract);
     if (!marker || this.agent.state.isStreaming) return;
     this.agent.appendMessage(marker);
     await this.journal.record({ t: "message", message: marker });
@@ -974,29 +1040,18 @@ export class SessionHost {
     return { summary: describeToolCall(tool, args, toolName), ...(diff ? { diff } : {}) };
   }
 
-  /** A scheduled run's contract (WorkerControlApi.setScheduleTerms): the chat's options with its profile and run caps. */
-  async setScheduleTerms(contract: ScheduleTerms): Promise<void> {
-    const problem = typeof contract === "object" && contract !== null ? undefined : "the contract must be an object";
-    if (problem) throw new Error(problem);
-    const { profile, runBudget } = contract;
-    await this.api.setChatOptions({ ...this.chatOptions, profile, budget: { ...this.chatOptions.budget, run: runBudget } });
-    this.nextTaskUnattended = true;
-  }
-
-  /** The next runTask is a schedule's: nobody is expected to answer its questions (set by setScheduleTerms). */
-  private nextTaskUnattended = false;
-
-  /** A subagent's one task (see WorkerControlApi.runTask). Never rejects: a run that could not start is a failed one. */
-  async runTask(task: string): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
+  /**
+   * One task done as a run with no page needed, under `contract` (see WorkerControlApi.runTask): a subagent's, a
+   * schedule's occurrence. Never rejects: a run that could not start is a failed one.
+   */
+  async runTask(task: string, contract?: RunContract): Promise<Omit<SubagentOutcome, "requestId" | "agent" | "sessionId" | "notice">> {
     const start = this.agent.state.messages.length;
     try {
       await this.role.task(async () => {
         // Its folder is not the one main checked (replaced, say, by a link to `/`): no tools there, and no task.
         const problem = this.workspace?.info().problem;
         if (problem) throw new Error(problem);
-        const unattended = this.nextTaskUnattended;
-        this.nextTaskUnattended = false;
-        await this.api.prompt(task, [], unattended ? { unattended: true } : undefined);
+        await this.api.prompt(task, [], contract);
         // Accepted: the task's result is its run's, once that has settled (with its retries).
         await this.runsSettled();
       });
@@ -1016,7 +1071,7 @@ export class SessionHost {
     return {
       ...(custom !== undefined ? { instructions: { from: this.chatOptions.systemPrompt?.trim() ? "chat" as const : "settings" as const, text: custom } } : {}),
       ...(addendum !== undefined ? { addendum } : {}),
-      ...(inPlanMode(this.chatOptions) ? { plan: true } : {}),
+      ...(this.planning() ? { plan: true } : {}),
       ...(workspace ? {
         parts: {
           tools: this.tools().map((t) => {
@@ -1086,7 +1141,10 @@ export class SessionHost {
     }
     // A retry that takes over is no end of the work: nothing is held, and main hears of no end (the retry's start follows).
     const retrying = event.type === "run_settled" && this.retries.takeOver();
-    if (event.type === "run_settled" && !retrying) this.held.runSettled();
+    if (event.type === "run_settled" && !retrying) {
+      this.endRun();
+      this.held.runSettled();
+    }
     if (event.type === "run_start" || (event.type === "run_settled" && !retrying)) this.reportStatus();
     // A subagent's parent shows what it is doing: each tool call is news.
     else if (this.role.reportsOn(event)) this.reportStatus();
@@ -1140,11 +1198,11 @@ export class SessionHost {
     if (refusal) throw new Error(refusal);
   }
 
-  /** The caps now: the chat's own; for its runs, Settings' defaults when it has none of its own. */
+  /** The caps now: the chat's own; for its run, the run's contract's, else the chat's, else Settings' defaults. */
   private budgetCaps(): ChatBudget {
-    const own = this.chatOptions.budget;
-    const run = own?.run ?? this.settings.runBudget;
-    return { ...(own?.chat ? { chat: own.chat } : {}), ...(run ? { run } : {}) };
+    const { chat, run: own } = runTerms(this.chatOptions, this.runContract).budget;
+    const run = own ?? this.settings.runBudget;
+    return { ...(chat ? { chat } : {}), ...(run ? { run } : {}) };
   }
 
   /** A compaction's marker joins the transcript: the Agent's state (so every mirror), the status, the journal. */

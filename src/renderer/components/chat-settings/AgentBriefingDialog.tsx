@@ -64,7 +64,7 @@ function BriefingParts({ briefing }: { briefing: AgentBriefing }) {
       {planMode ? (
         <section className="briefing-part" aria-label="Plan mode" data-testid="briefing-plan">
           <h3 className="briefing-title">Plan mode</h3>
-          <p className="muted briefing-note">Added while the chat is in Plan mode (Shift+Tab in the message box), after Paddock's rules.</p>
+          <p className="muted briefing-note">Added while the chat is in Plan mode, or to one message sent in Plan (Shift+Tab in the message box), after Paddock's rules.</p>
           <pre className="briefing-text">{planMode}</pre>
         </section>
       ) : null}

@@ -21,6 +21,7 @@ import { withMention, withoutMention, type MentionAt } from "./mention-menu";
 import { storedAttachment } from "../attachments/attachment-files";
 import { ofChatServers } from "../../../shared/mcp/chat-servers";
 import type { WorkspaceEntry } from "../../../shared/protocol/workspace-files";
+import type { ComposerMode } from "../../../shared/agent/plan-mode";
 
 interface ComposerProps {
   running: boolean;
@@ -57,10 +58,11 @@ interface ComposerProps {
    */
   mcpServers?: readonly string[];
   /**
-   * The chat's mode (agent/plan-mode.ts), shown beside the box: Plan, or the act profile's name. Shift+Tab in the box
+   * The mode a message is sent in (agent/plan-mode.ts, ComposerMode), shown beside the box: the act profile's name,
+   * "Plan (this message)" or "Plan mode", with a tooltip saying what it does and what comes next. Shift+Tab in the box
    * (or the chip) cycles it; absent: no modes offered.
    */
-  mode?: { plan: boolean; label: string; onCycle(): void };
+  mode?: { mode: ComposerMode; label: string; title: string; onCycle(): void };
 }
 
 /**
@@ -519,16 +521,22 @@ export const Composer = memo(function Composer(props: ComposerProps) {
       </div>
       <div id="composer-hint" className="composer-hint">
         {mode ? (
-          <button type="button" className={`composer-mode${mode.plan ? " composer-mode-plan" : ""}`} data-testid="composer-mode"
-            onClick={mode.onCycle} aria-label={`Mode: ${mode.label}. Shift+Tab switches`}
-            title={mode.plan ? "Plan mode: the agent only reads and answers with a plan to approve (Shift+Tab leaves it)" : "Shift+Tab: Plan mode, where the agent only reads and proposes a plan first"}>
-            {mode.plan ? "Plan mode" : mode.label}
+          <button type="button" className={`composer-mode${mode.mode === "act" ? "" : ` composer-mode-plan composer-mode-${mode.mode}`}`} data-testid="composer-mode"
+            data-mode={mode.mode} onClick={mode.onCycle} aria-label={`Mode: ${mode.label}. Shift+Tab switches`} title={mode.title}>
+            {mode.label}
           </button>
         ) : null}
         {running
           ? "Enter steers · Alt+Enter queues a follow-up · Esc stops"
-          : `Enter to send · Shift+Enter for a new line${mode ? (mode.plan ? " · Shift+Tab leaves Plan mode" : " · Shift+Tab for Plan mode") : ""} · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
+          : `Enter to send · Shift+Enter for a new line${mode ? ` · Shift+Tab: ${MODE_HINTS[mode.mode]}` : ""} · / for prompt templates${workspaceFiles ? " · @ for files" : ""} · paste or drop images and files`}
       </div>
     </div>
   );
 });
+
+/** The footer's word on Shift+Tab in each mode: what it switches to. */
+const MODE_HINTS: Readonly<Record<ComposerMode, string>> = {
+  act: "plan this message",
+  once: "Plan mode for the chat",
+  plan: "leave Plan mode",
+};

@@ -7,6 +7,8 @@ export interface PlanCardProps {
   plan: string;
   /** The act profile approving returns the chat to, by name. */
   actLabel: string;
+  /** The plan was one message's own (sent in Plan for this message): the chat never left its act profile. */
+  once?: boolean;
   /** Why approving is impossible now (the chat is not connected, no model); undefined: it is possible. */
   blockedReason?: string;
   /** Leaves Plan mode and sends `plan` (as approved, perhaps edited) as the instruction. */
@@ -20,7 +22,7 @@ export interface PlanCardProps {
  * act profile, the plan sent as a user message quoting it), "Edit plan" (the plan's text edited in place, then
  * approved) and "Keep planning". A failed approval keeps the card, the edited text and the chat in Plan mode.
  */
-export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, onApprove, onKeepPlanning }: PlanCardProps) {
+export const PlanCard = memo(function PlanCard({ plan, actLabel, once = false, blockedReason, onApprove, onKeepPlanning }: PlanCardProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(plan);
   const [busy, setBusy] = useState(false);
@@ -78,7 +80,7 @@ export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, 
       ) : null}
       <div className="plan-card-actions">
         <button type="button" className="btn btn-primary" data-testid="plan-approve" disabled={busy || Boolean(blockedReason)}
-          title={blockedReason ?? `Leave Plan mode (back to ${actLabel}) and send the plan as the instruction`}
+          title={blockedReason ?? (once ? `Send the plan as the instruction, carried out under ${actLabel}` : `Leave Plan mode (back to ${actLabel}) and send the plan as the instruction`)}
           onClick={() => approve(editing ? draft : plan)}>
           Approve and run
         </button>
@@ -88,7 +90,7 @@ export const PlanCard = memo(function PlanCard({ plan, actLabel, blockedReason, 
           <button ref={editButton} type="button" className="btn btn-secondary" data-testid="plan-edit" disabled={busy} onClick={() => setEditing(true)}>Edit plan</button>
         )}
         <button type="button" className="btn btn-ghost" data-testid="plan-keep" disabled={busy} onClick={onKeepPlanning}
-          title="Stay in Plan mode and tell the agent more">Keep planning</button>
+          title={once ? "Tell the agent more: your next message plans too" : "Stay in Plan mode and tell the agent more"}>Keep planning</button>
       </div>
       {failure ? <div className="notice notice-error" role="alert">{failure}</div> : null}
     </div>

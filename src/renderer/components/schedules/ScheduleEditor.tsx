@@ -102,7 +102,7 @@ export function ScheduleEditor({ initial, chat, editing, onSaved, onCancel }: Sc
             </select>
           </label>
         </div>
-        <p className="schedule-help muted">{PROFILE_TEXT[form.profile].allows} A call it leaves to a question is parked: a notification asks, and with no answer by the end of the run it is denied.</p>
+        <p className="schedule-help muted">{PROFILE_TEXT[form.profile].allows} A call it leaves to a question is parked: a notification asks, and with no answer by the end of the run it is denied. The profile and budget bind the schedule's runs only: a chat it continues keeps its own.</p>
         <fieldset className="schedule-caps">
           <legend>Caps on each run</legend>
           <div className="schedule-row">

@@ -44,12 +44,14 @@ function rig(
   const launches: ChildLaunch[] = [];
   const recorded = new Map<string, ChildLaunch>();
   const tasks: string[] = [];
+  const contracts: unknown[] = [];
   const workerFor = (launch?: ChildLaunch) => ({
     process: { exited: new Promise(() => {}) },
     call: (fn: (control: unknown) => Promise<unknown>) =>
       fn({
-        runTask: async (task: string) => {
+        runTask: async (task: string, contract?: unknown) => {
           tasks.push(task);
+          contracts.push(contract);
           if (launch?.workspace) await options.work?.(launch.workspace, task);
           return { ok: true, output: "done", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: 0, turns: 1 } };
         },
@@ -84,7 +86,7 @@ function rig(
     isConfirmed: () => true,
     confirm: async () => {},
   };
-  return { runs: new SubagentRuns(host, catalog), launches, tasks, workspace };
+  return { runs: new SubagentRuns(host, catalog), launches, tasks, contracts, workspace };
 }
 
 const parentModel = { provider: "openai", id: "gpt-4.1" };
@@ -107,6 +109,14 @@ describe("a subagent task in main", () => {
     const outcome = await runs.run("parent", request("scout"));
     expect(outcome.ok).toBe(true);
     expect(tasks).toEqual(["Task: Find the tests"]);
+  });
+
+  it("runs the task in Plan when its parent's run plans (the run's contract), and without a contract otherwise", async () => {
+    const { runs, contracts } = rig([agent("scout")]);
+    await runs.run("parent", request("scout", { requestId: "r-plan", parentProfile: "read-only", parentPlan: true }));
+    await runs.run("parent", request("scout", { requestId: "r-act" }));
+    expect(contracts).toEqual([{ plan: true }, undefined]);
+    await expect(runs.run("parent", request("scout", { requestId: "r-bad", parentPlan: "yes" as never }))).rejects.toThrow(/invalid request/);
   });
 
   it("runs an agent without a model on the parent's model and thinking level", async () => {

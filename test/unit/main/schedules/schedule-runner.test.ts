@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChangeSet, ChangesSince } from "../../../../src/shared/protocol/changes";
-import { resultOf, runChanges } from "../../../../src/main/schedules/schedule-runner";
+import { resultOf, runChanges, scheduleContract } from "../../../../src/main/schedules/schedule-runner";
+import { runContractProblem } from "../../../../src/shared/protocol/run-contract";
 
 const usage = (cost: number, tokens = 100) => ({ input: tokens, output: 0, cacheRead: 0, cacheWrite: 0, cost, turns: 1 });
 
@@ -43,5 +44,14 @@ describe("runChanges", () => {
   it("records nothing when no file changed, or the chat records no changes (the run's result stands)", async () => {
     expect(await runChanges(async () => set(0))).toBeUndefined();
     expect(await runChanges(async () => Promise.reject(new Error("Checkpoints are off for this chat: it has no workspace.")))).toBeUndefined();
+  });
+});
+
+describe("scheduleContract", () => {
+  it("binds the run: unattended, under the schedule's profile, its budget as the run's caps (none: no caps of its own)", () => {
+    const contract = scheduleContract({ profile: "edits", budget: { costUsd: 1.5, toolCalls: 10 } });
+    expect(contract).toEqual({ unattended: true, profile: "edits", budget: { costUsd: 1.5, toolCalls: 10 } });
+    expect(runContractProblem(contract)).toBeUndefined();
+    expect(scheduleContract({ profile: "read-only", budget: {} })).toEqual({ unattended: true, profile: "read-only" });
   });
 });

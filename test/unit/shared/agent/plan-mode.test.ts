@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  cycleMode, inPlanMode, modeLabel, pendingPlan, PLAN_PROFILE, PLAN_REFUSAL_LABEL, planInstruction, withPlan,
+  composerMode, composerModeLabel, composerModeTitle, inPlanMode, messageContract, modeLabel, nextComposerMode, pendingPlan, PLAN_PROFILE,
+  PLAN_REFUSAL_LABEL, planInstruction, withPlan,
 } from "../../../../src/shared/agent/plan-mode";
 import { decide, toolKind } from "../../../../src/shared/protocol/permission-profiles";
 import { chatOptionsProblem, normalizeChatOptions } from "../../../../src/shared/protocol/chat-options";
@@ -16,13 +17,25 @@ const user = { role: "user", content: "Add a login page" };
 const reply = (text: string, stopReason = "stop") => ({ role: "assistant", stopReason, content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text }] });
 
 describe("plan mode", () => {
-  it("Shift+Tab cycles the act profile → Plan → the act profile, keeping every other option", () => {
+  it("Shift+Tab cycles act → Plan (this message) → Plan mode → act; only Plan mode is the chat's option, every other one kept", () => {
+    expect(composerMode(false, false)).toBe("act");
+    expect(composerMode(false, true)).toBe("once");
+    expect(composerMode(true, true)).toBe("plan"); // the chat's Plan mode wins over the composer's one message
+    expect(["act", "once", "plan"].map((m) => nextComposerMode(m as "act"))).toEqual(["once", "plan", "act"]);
+    expect(composerModeLabel("act", "edits")).toBe("Edits allowed");
+    expect(composerModeLabel("once", "edits")).toBe("Plan (this message)");
+    expect(composerModeLabel("plan", "edits")).toBe("Plan mode");
+    expect(composerModeTitle("once", "edits")).toMatch(/the next message you send only reads[\s\S]*stays in Edits allowed \(Shift\+Tab: Plan mode\)/);
+    expect(composerModeTitle("plan", "ask")).toMatch(/back to Ask\)$/);
+    // Only the one message carries a contract; Plan mode is the chat's options.
+    expect(messageContract("once")).toEqual({ plan: true });
+    expect(messageContract("act")).toBeUndefined();
+    expect(messageContract("plan")).toBeUndefined();
     const act = { profile: "edits" as const, temperature: 0.3 };
-    const planning = cycleMode(act);
+    const planning = withPlan(act, true);
     expect(planning).toEqual({ profile: "edits", temperature: 0.3, plan: true });
     expect(inPlanMode(planning)).toBe(true);
-    expect(cycleMode(planning)).toEqual(act);
-    expect(cycleMode(undefined)).toEqual({ plan: true });
+    expect(withPlan(planning, false)).toEqual(act);
     expect(withPlan({ plan: true }, false)).toEqual({});
     expect(modeLabel(true, "edits")).toBe("Plan");
     expect(modeLabel(false, "edits")).toBe("Edits allowed");
@@ -58,6 +71,16 @@ describe("plan mode", () => {
     expect(pendingPlan([marker(true), user, reply("1."), user], true, false)).toBeUndefined();
     // The latest marker decides: planning, then acting.
     expect(pendingPlan([marker(true), user, reply("1."), marker(false), user, reply("did it")], true, false)).toBeUndefined();
+  });
+
+  it("a message sent in Plan (its run's contract) awaits the user's word though the chat is not in Plan mode", () => {
+    const once = { role: "permissionProfile", profile: "read-only", plan: true, run: { plan: true }, timestamp: 1 };
+    expect(pendingPlan([once, user, reply("1. Add login.tsx")], false, false)).toEqual({ index: 2, text: "1. Add login.tsx" });
+    expect(pendingPlan([once, user, reply("1. Add login.tsx")], false, true)).toBeUndefined();
+    // The next message, sent to act: its marker ends it.
+    expect(pendingPlan([once, user, reply("1."), marker(false), user, reply("did it")], false, false)).toBeUndefined();
+    // A chat-wide plan's reply still needs the chat in Plan mode.
+    expect(pendingPlan([marker(true), user, reply("1.")], false, false)).toBeUndefined();
   });
 
   it("in Plan mode only read-only tools run: writes, edits and other MCP tools are refused, commands only read-only in a sandbox", () => {

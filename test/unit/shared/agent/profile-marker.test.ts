@@ -34,4 +34,18 @@ describe("the profile marker", () => {
     expect(profileMarker([user, planning!], "read-only", "read-only", 4)).toEqual({ role: "permissionProfile", profile: "read-only", timestamp: 4 });
     expect(profileMarkerText(planning!)).toMatch(/^Plan mode from here/);
   });
+
+  it("a run with a contract of its own gets a marker carrying it, and the run after it, without, another", () => {
+    const scheduled = profileMarker([user], "read-only", "read-only", 5, false, { unattended: true, profile: "read-only", budget: { toolCalls: 5, costUsd: 2 } });
+    expect(scheduled).toEqual({ role: "permissionProfile", profile: "read-only", run: { unattended: true, profile: "read-only", budget: { costUsd: 2, toolCalls: 5 } }, timestamp: 5 });
+    expect(profileMarkerText(scheduled!)).toBe("This run: Read-only; unattended (questions parked, denied if unanswered), within the $2.00 budget and the 5-tool-call budget. The chat's own settings apply again after it.");
+    // The same terms again (a schedule's next run): nothing new to say. Without them: a marker, though the profile is the same.
+    expect(profileMarker([user, scheduled!], "read-only", "read-only", 6, false, { unattended: true, profile: "read-only", budget: { toolCalls: 5, costUsd: 2 } })).toBeUndefined();
+    expect(profileMarker([user, scheduled!], "read-only", "read-only", 6)).toEqual({ role: "permissionProfile", profile: "read-only", timestamp: 6 });
+    // An empty contract is none.
+    expect(profileMarker([user], "ask", "ask", 7, false, { budget: {} })).toBeUndefined();
+    const once = profileMarker([user], "read-only", "read-only", 8, true, { plan: true });
+    expect(latestProfile([user, once!])).toEqual({ profile: "read-only", plan: true, run: { plan: true } });
+    expect(profileMarkerText(once!)).toBe("This message in Plan: only read-only tools run (Read-only), and the agent answers with a plan to approve.");
+  });
 });

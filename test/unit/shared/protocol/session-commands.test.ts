@@ -49,10 +49,11 @@ describe("session command table", () => {
     type Untyped = { [K in SessionMethod]: Static<(typeof SESSION_METHOD_SCHEMAS)[K]> extends Parameters<SessionApi[K]> ? never : K }[SessionMethod];
     expectTypeOf<Untyped>().toEqualTypeOf<never>();
     expect(Value.Check(SESSION_METHOD_SCHEMAS.prompt, ["hi"])).toBe(true);
-    // A run's contract (a schedule's unattended run) rides on prompt; nothing else does.
+    // A run's contract (run-contract.ts: a message sent in Plan, an unattended run) rides on prompt; nothing else does.
     expect(Value.Check(SESSION_METHOD_SCHEMAS.prompt, ["hi", [], { unattended: true }])).toBe(true);
+    expect(Value.Check(SESSION_METHOD_SCHEMAS.prompt, ["hi", [], { plan: true, profile: "ask" }])).toBe(true);
     expect(Value.Check(SESSION_METHOD_SCHEMAS.prompt, ["hi", [], { unattended: "yes" }])).toBe(false);
-    expect(Value.Check(SESSION_METHOD_SCHEMAS.prompt, ["hi", [], { profile: "ask" }])).toBe(false);
+    expect(Value.Check(SESSION_METHOD_SCHEMAS.prompt, ["hi", [], { profile: "root" }])).toBe(false);
     expect(Value.Check(SESSION_METHOD_SCHEMAS.followUp, ["hi", [], { unattended: true }])).toBe(false);
     expect(Value.Check(SESSION_METHOD_SCHEMAS.answerApproval, ["call-1", "once"])).toBe(true);
     expect(Value.Check(SESSION_METHOD_SCHEMAS.answerApproval, ["call-1", "deny", "not now"])).toBe(true);

@@ -48,6 +48,7 @@ function parent(taskWorktree: (request: TaskWorktreeRequest) => Promise<TaskWork
     modelRef: () => undefined,
     thinkingLevel: () => "off",
     profile: async () => "ask",
+    planning: () => false,
   });
   return { role, pending };
 }
