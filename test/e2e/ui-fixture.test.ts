@@ -451,6 +451,40 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
+  it("sidebar message results ask main again on its search-index event, not when a chat is renamed or moves", async () => {
+    const page = await open("chat");
+    await page.evaluate(() => {
+      (globalThis as any).__fixture.app.messageHits = [
+        { sessionId: "s2", title: "Trip planning: Lisbon", messageIndex: 3, role: "assistant", snippet: "Take tram 28 to the castle.", ranges: [[5, 9]] },
+      ];
+    });
+    const asked = async () => (await appCalls(page)).filter((c) => c.name === "searchMessages").length;
+    await page.getByTestId("session-search").fill("tram");
+    const hit = page.getByTestId("message-hit");
+    await expect.poll(() => hit.count()).toBe(1);
+    expect(await hit.locator(".message-hit-title").textContent()).toBe("Trip planning: Lisbon");
+    const before = await asked();
+    // Main renames the chat and moves it to the top: the hit shows the new name, and main is not asked again.
+    await page.evaluate(() => {
+      const app = (globalThis as any).__fixture.app;
+      const s2 = app.sessions.find((s: { id: string }) => s.id === "s2");
+      app.emit({ type: "session", session: { ...s2, title: "Lisbon in May", updated: Date.now() } });
+    });
+    await expect.poll(() => hit.locator(".message-hit-title").textContent()).toBe("Lisbon in May");
+    await page.waitForTimeout(300);
+    expect(await asked()).toBe(before);
+    // Main's index gained a message: asked again, and the new hit shows without typing.
+    await page.evaluate(() => {
+      const app = (globalThis as any).__fixture.app;
+      app.messageHits.push({ sessionId: "s3", title: "Fix flaky CI test", messageIndex: 1, role: "user", snippet: "The tram test times out.", ranges: [[4, 8]] });
+      app.emit({ type: "search-index" });
+    });
+    await expect.poll(() => hit.count()).toBe(2);
+    expect(await asked()).toBe(before + 1);
+    await shot(page, "search-follows-index");
+    await page.close();
+  });
+
   it("settings: edits reach updateSettings, keys are write-only, theme switches", async () => {
     const page = await open("chat");
     await page.getByTestId("open-settings").click();
