@@ -175,6 +175,41 @@ describe("reading a chat at 1,000 px", () => {
     expect(Math.round(listBox.y + listBox.height - (far.y + far.height))).toBe(12);
   });
 
+  it("the notices and \"Jump to latest\" are placed in one layout pass a frame: a burst of scrolls reads the list's place once", async () => {
+    const page = await open();
+    const list = page.getByTestId("message-list");
+    await page.getByTestId("approval").waitFor();
+    await poll(() => page.getByTestId("notice").count()).toBe(3);
+    await list.evaluate((el) => void (el.scrollTop = 0));
+    await page.getByTestId("jump-latest").waitFor();
+    const reads = await list.evaluate(async (el) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      await frame();
+      await frame();
+      // Every read of the list's rectangle counted: fifty scroll events in one task, then the frame they asked for
+      // (this callback, asked for after them, runs after the pass in that frame).
+      let count = 0;
+      const read = Element.prototype.getBoundingClientRect;
+      Element.prototype.getBoundingClientRect = function (this: Element) {
+        if (this === el) count++;
+        return read.call(this);
+      };
+      try {
+        for (let i = 0; i < 50; i++) el.dispatchEvent(new Event("scroll"));
+        await frame();
+      } finally {
+        Element.prototype.getBoundingClientRect = read;
+      }
+      return count;
+    });
+    expect(reads).toBe(1);
+    // Both were placed in that pass: the notices at their place (no question near), the button at its usual gap.
+    const listBox = (await list.boundingBox())!;
+    const jump = (await page.getByTestId("jump-latest").boundingBox())!;
+    expect(Math.round(listBox.y + listBox.height - (jump.y + jump.height))).toBe(12);
+    expect(await page.getByTestId("notice-stack").evaluate((el) => getComputedStyle(el).visibility)).toBe("visible");
+  });
+
   it("the notices never cover a waiting question: they step below its words and buttons, and back when it moves on", async () => {
     // Low enough that the question, the chat's last row, reaches the notices at the top of the list.
     const page = await open("reading", { width: 1000, height: 480 });

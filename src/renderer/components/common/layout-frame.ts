@@ -1,0 +1,86 @@
+/**
+ * One layout read per frame for what floats over the message list: the notices (notice-placement.ts) and "Jump to
+ * latest" (messages/jump-placement.ts) both keep clear of a waiting question, so both need the list's place and its
+ * approval panels'. Scrolling, resizing and rows coming and going ask for a pass (`schedule`); however many ask in
+ * one frame, the pass runs once, in the next animation frame: the list's layout read once (`read`), then every
+ * placement measures its own element, then every placement writes. Reads all come before writes, so the browser
+ * lays out once per frame, never once per scroll event or per placement. No DOM here (the DOM's part, reading the
+ * list and watching it, is LayoutFrameScope.tsx): Node tests load it with their own frames.
+ */
+import type { Span } from "../messages/jump-placement";
+
+/** An approval panel in the list: its whole span, where its question's words end, and its buttons (if shown). */
+export interface PanelLayout extends Span {
+  /** The bottom of the question with what it asks (the panel's top when it has none). */
+  askedBottom: number;
+  actions?: Span;
+}
+
+/** The message list's place (client coordinates) and its panels', and the top of the element holding both. */
+export interface ListLayout {
+  list: Span;
+  /** The top of the chat's body (the notices' CSS `top` counts from it). */
+  bodyTop: number;
+  panels: readonly PanelLayout[];
+}
+
+/**
+ * A placement: measures its own element (the frame's read phase) and returns what to write once every placement has
+ * measured, given the list's layout; nothing to do: undefined.
+ */
+export type Placement = () => ((layout: ListLayout) => void) | undefined;
+
+/** requestAnimationFrame and its cancel; tests pass their own. */
+export interface Frames {
+  request(callback: () => void): number;
+  cancel(handle: number): void;
+}
+
+export class LayoutFrame {
+  private readonly placements = new Set<Placement>();
+  private frame: number | undefined;
+
+  /** `read`: the list's layout now; undefined when there is nothing to read (unmounted), and the pass is skipped. */
+  constructor(private readonly read: () => ListLayout | undefined, private readonly frames: Frames) {}
+
+  /** Adds a placement, placed in the next pass; returns its removal. */
+  add(placement: Placement): () => void {
+    this.placements.add(placement);
+    this.schedule();
+    return () => void this.placements.delete(placement);
+  }
+
+  /** Asks for a pass in the next frame (one, however often asked before it runs). */
+  readonly schedule = (): void => {
+    if (this.frame !== undefined || this.placements.size === 0) return;
+    this.frame = this.frames.request(() => {
+      this.frame = undefined;
+      this.run();
+    });
+  };
+
+  /** The pass: one read of the list, every placement's measure, then every placement's write. */
+  run(): void {
+    if (this.placements.size === 0) return;
+    const layout = this.read();
+    if (!layout) return;
+    const writes = [...this.placements].map((measure) => measure());
+    for (const write of writes) write?.(layout);
+  }
+
+  /** Cancels a pass asked for (the placements are removed by their owners). */
+  dispose(): void {
+    if (this.frame !== undefined) this.frames.cancel(this.frame);
+    this.frame = undefined;
+  }
+}
+
+/**
+ * Asks `frame` for a pass whenever anything inside `body` scrolls (the list's scroll events reach an ancestor only
+ * when captured). Returns the stop function.
+ */
+export function followScrolls(body: EventTarget, frame: LayoutFrame): () => void {
+  // The options as an object: Node's EventTarget (the tests') removes a boolean-captured listener only so.
+  body.addEventListener("scroll", frame.schedule, { capture: true });
+  return () => body.removeEventListener("scroll", frame.schedule, { capture: true });
+}
