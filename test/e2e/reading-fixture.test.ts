@@ -74,7 +74,7 @@ describe("reading a chat at 1,000 px", () => {
       await page.getByTestId("context-meter").waitFor();
       await shot(page, `reading-header-${scenario}-${width}`);
       const layout = await page.evaluate(() => {
-        const header = document.querySelector<HTMLElement>(".chat-header")!;
+        const header = document.querySelector<HTMLElement>(".chat-header-row")!;
         const parts = [...header.querySelectorAll<HTMLElement>(":scope > *, .chat-controls > *")].filter((el) => el.getClientRects().length > 0);
         const middles = parts.map((el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
         return { overflows: header.scrollWidth > header.clientWidth, spread: Math.max(...middles) - Math.min(...middles), height: header.getBoundingClientRect().height };
@@ -127,6 +127,21 @@ describe("reading a chat at 1,000 px", () => {
     await poll(() => notices.count()).toBe(2);
     expect((await calls(page, "dismissNotice")).map(([id]) => id).sort()).toEqual([11, 13, 14]);
     expect((await box(page, "[data-testid=message-list]")).y).toBe(list.y);
+
+    // The header's panels open over the notices (the header, a size container, is a stacking context of its own).
+    await page.getByTestId("model-picker").click();
+    const popover = page.getByTestId("model-picker-popover");
+    await popover.waitFor();
+    await shot(page, "reading-header-panel-over-notices-1000");
+    const over = await page.evaluate(() => {
+      const panel = document.querySelector("[data-testid=model-picker-popover]")!.getBoundingClientRect();
+      const notice = document.querySelector("[data-testid=notice-stack]")!.getBoundingClientRect();
+      const x = Math.max(panel.left, notice.left) + 4;
+      const y = Math.max(panel.top, notice.top) + 4;
+      const overlapping = x < Math.min(panel.right, notice.right) && y < Math.min(panel.bottom, notice.bottom);
+      return { overlapping, topmostIsPanel: document.elementFromPoint(x, y)?.closest("[data-testid=model-picker-popover]") !== null };
+    });
+    expect(over).toEqual({ overlapping: true, topmostIsPanel: true });
   });
 
   it("\"Jump to latest\" never covers the question's buttons", async () => {

@@ -289,7 +289,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>
-      <header className="chat-header">
+      <header className="chat-header"><div className="chat-header-row">
         {onToggleSidebar ? (
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"
             title={`Show chats (${chordText(shortcut("toggle-sidebar").keys).label})`} aria-keyshortcuts={chordText(shortcut("toggle-sidebar").keys).aria}
@@ -322,7 +322,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               (the header's right end holds it). */}
           <ModelPicker models={models} current={state.model} onChange={onModelChange} onUseTyped={onUseTyped} />
         </div>
-      </header>
+      </div></header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
       {find.bar}
       <SubagentBanner commands={commands} connected={view.connection === "ready"} onOpenParent={onOpenChat} />
