@@ -2,8 +2,8 @@
  * One layout read per frame for what floats over the message list: the notices (notice-placement.ts) and "Jump to
  * latest" (messages/jump-placement.ts) both keep clear of a waiting question, so both need the list's place and its
  * approval panels'. Scrolling, resizing and rows coming and going ask for a pass (`schedule`); however many ask in
- * one frame, the pass runs once, in the next animation frame: the list's layout read once (`read`), then every
- * placement measures its own element, then every placement writes. Reads all come before writes, so the browser
+ * one frame, the pass runs once, in the next animation frame: every placement measures its own element, the list's
+ * layout is read once (`read`), then every placement writes. Reads all come before writes, so the browser
  * lays out once per frame, never once per scroll event or per placement. No DOM here (the DOM's part, reading the
  * list and watching it, is LayoutFrameScope.tsx): Node tests load it with their own frames.
  */
@@ -59,13 +59,16 @@ export class LayoutFrame {
     });
   };
 
-  /** The pass: one read of the list, every placement's measure, then every placement's write. */
+  /**
+   * The pass: every placement's measure, one read of the list (none when no placement has anything to place: no
+   * notices, no "Jump to latest", as while a reply streams at the bottom), then every placement's write.
+   */
   run(): void {
-    if (this.placements.size === 0) return;
+    const writes = [...this.placements].map((measure) => measure()).filter((write) => write !== undefined);
+    if (writes.length === 0) return;
     const layout = this.read();
     if (!layout) return;
-    const writes = [...this.placements].map((measure) => measure());
-    for (const write of writes) write?.(layout);
+    for (const write of writes) write(layout);
   }
 
   /** Cancels a pass asked for (the placements are removed by their owners). */

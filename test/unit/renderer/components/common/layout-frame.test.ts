@@ -105,5 +105,14 @@ describe("one layout pass per frame for the notices and Jump to latest", () => {
     const frames = manualFrames();
     new LayoutFrame(() => LAYOUT, frames).schedule();
     expect(frames.asked).toBe(0);
+    // Placements with nothing to place (no notices, no button shown): the list is not read at all.
+    let reads = 0;
+    const idle = new LayoutFrame(() => {
+      reads++;
+      return LAYOUT;
+    }, frames);
+    idle.add(() => undefined);
+    frames.next();
+    expect(reads).toBe(0);
   });
 });
