@@ -443,9 +443,10 @@ describe("chat UI fixture", () => {
       await check(page, `header-${width}-changes`);
       await page.getByRole("button", { name: "Close changes" }).click();
       await page.getByTestId("changes-panel").waitFor({ state: "detached" });
-      // The longest level a select shows here, and (where the window has one beside the chat) no sidebar.
+      // The longest level a select shows here; then (where the window has one beside the chat) no sidebar.
       await thinking.selectOption("off");
       await expect.poll(() => thinking.inputValue()).toBe("off");
+      await check(page, `header-${width}-thinking-off`);
       // (Up to 760 px the sidebar is a drawer over the chat, closed.)
       if (width > 760) {
         await page.getByTestId("hide-sidebar").click();
