@@ -86,7 +86,8 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
   // in the chat body's one layout pass per frame with the notices (layout-frame.ts).
   const jumpRef = useRef<HTMLButtonElement>(null);
   const layoutFrame = useContext(LayoutFrameContext);
-  useLayoutEffect(() => layoutFrame?.add(() => {
+  // Placed only while shown: at the bottom (a reply streaming) the frame has nothing of the list's to place.
+  useLayoutEffect(() => (showJump ? layoutFrame?.add(() => {
     const button = jumpRef.current;
     if (!button) return undefined;
     const height = button.offsetHeight;
@@ -97,9 +98,12 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
       if (button.style.visibility !== visibility) button.style.visibility = visibility;
       if (button.style.bottom !== bottom) button.style.bottom = bottom;
     };
-  }), [layoutFrame]);
-  // The button appearing, rows and panels changing: placed again in the next frame (scrolling asks by itself).
-  useLayoutEffect(() => layoutFrame?.schedule());
+  }) : undefined), [layoutFrame, showJump]);
+  // Rows and panels changing: placed again in the next frame (scrolling, resizing and rows coming and going ask by
+  // themselves; this catches a row growing in place).
+  useLayoutEffect(() => {
+    if (showJump) layoutFrame?.schedule();
+  });
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
