@@ -12,32 +12,36 @@ const animationFrames: Frames = {
 /**
  * The chat's body (`.chat-body`): the message list and what floats over it (the notices, "Jump to latest"), which
  * place themselves in its one layout pass per frame, asked for when anything in it scrolls, it resizes, or rows and
- * panels come and go.
+ * panels come and go; watched only while something floats.
  */
 export function ChatBody({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [frame] = useState(() => new LayoutFrame(() => (ref.current ? readListLayout(ref.current) : undefined), animationFrames));
+  // After the children's layout effects (their placements may already be there): the body's ref is set by now.
   useLayoutEffect(() => {
     const body = ref.current;
-    if (!body) return;
-    const stop = followScrolls(body, frame);
-    const resized = new ResizeObserver(frame.schedule);
-    resized.observe(body);
-    const changed = new MutationObserver(frame.schedule);
-    changed.observe(body, { childList: true, subtree: true });
-    frame.schedule();
-    return () => {
-      stop();
-      resized.disconnect();
-      changed.disconnect();
-      frame.dispose();
-    };
+    if (body) frame.followWith((schedule) => followLayout(body, schedule));
+    return () => frame.dispose();
   }, [frame]);
   return (
     <div className="chat-body" ref={ref}>
       <LayoutFrameContext.Provider value={frame}>{children}</LayoutFrameContext.Provider>
     </div>
   );
+}
+
+/** What may move the placements: anything in the body scrolling, the body resizing, rows and panels coming and going. */
+function followLayout(body: HTMLElement, schedule: () => void): () => void {
+  const stop = followScrolls(body, schedule);
+  const resized = new ResizeObserver(schedule);
+  resized.observe(body);
+  const changed = new MutationObserver(schedule);
+  changed.observe(body, { childList: true, subtree: true });
+  return () => {
+    stop();
+    resized.disconnect();
+    changed.disconnect();
+  };
 }
 
 /**

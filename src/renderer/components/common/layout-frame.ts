@@ -40,14 +40,34 @@ export class LayoutFrame {
   private readonly placements = new Set<Placement>();
   private frame: number | undefined;
 
+  private follow?: (schedule: () => void) => () => void;
+  private stopFollowing?: () => void;
+
   /** `read`: the list's layout now; undefined when there is nothing to read (unmounted), and the pass is skipped. */
   constructor(private readonly read: () => ListLayout | undefined, private readonly frames: Frames) {}
+
+  /**
+   * How to watch for what may move the placements (scrolls, resizes, rows coming and going), calling `schedule`; its
+   * returned function stops it. It runs only while there are placements (none while nothing floats, as while a reply
+   * streams at the bottom). Undefined: nothing is watched (the body went away).
+   */
+  followWith(follow: ((schedule: () => void) => () => void) | undefined): void {
+    this.stopFollowing?.();
+    this.stopFollowing = undefined;
+    this.follow = follow;
+    if (this.placements.size > 0) this.stopFollowing = follow?.(this.schedule);
+  }
 
   /** Adds a placement, placed in the next pass; returns its removal. */
   add(placement: Placement): () => void {
     this.placements.add(placement);
+    if (this.placements.size === 1 && !this.stopFollowing) this.stopFollowing = this.follow?.(this.schedule);
     this.schedule();
-    return () => void this.placements.delete(placement);
+    return () => {
+      if (!this.placements.delete(placement) || this.placements.size > 0) return;
+      this.stopFollowing?.();
+      this.stopFollowing = undefined;
+    };
   }
 
   /** Asks for a pass in the next frame (one, however often asked before it runs). */
@@ -71,19 +91,20 @@ export class LayoutFrame {
     for (const write of writes) write(layout);
   }
 
-  /** Cancels a pass asked for (the placements are removed by their owners). */
+  /** Cancels a pass asked for and stops following (the placements are removed by their owners). */
   dispose(): void {
     if (this.frame !== undefined) this.frames.cancel(this.frame);
     this.frame = undefined;
+    this.followWith(undefined);
   }
 }
 
 /**
- * Asks `frame` for a pass whenever anything inside `body` scrolls (the list's scroll events reach an ancestor only
- * when captured). Returns the stop function.
+ * Calls `schedule` whenever anything inside `body` scrolls (the list's scroll events reach an ancestor only when
+ * captured). Returns the stop function.
  */
-export function followScrolls(body: EventTarget, frame: LayoutFrame): () => void {
+export function followScrolls(body: EventTarget, schedule: () => void): () => void {
   // The options as an object: Node's EventTarget (the tests') removes a boolean-captured listener only so.
-  body.addEventListener("scroll", frame.schedule, { capture: true });
-  return () => body.removeEventListener("scroll", frame.schedule, { capture: true });
+  body.addEventListener("scroll", schedule, { capture: true });
+  return () => body.removeEventListener("scroll", schedule, { capture: true });
 }

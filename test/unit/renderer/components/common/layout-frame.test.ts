@@ -32,10 +32,19 @@ function setUp() {
   const frames = manualFrames();
   const body = new EventTarget();
   let reads = 0;
+  let following = 0;
   const frame = new LayoutFrame(() => {
     reads++;
     return LAYOUT;
   }, frames);
+  frame.followWith((schedule) => {
+    following++;
+    const stop = followScrolls(body, schedule);
+    return () => {
+      following--;
+      stop();
+    };
+  });
   const log: string[] = [];
   const placed: Record<string, unknown> = {};
   const removeNotices = frame.add(() => {
@@ -45,16 +54,16 @@ function setUp() {
       placed.notices = layout.panels.length;
     };
   });
-  frame.add(() => {
+  const removeJumpPlacement = frame.add(() => {
     log.push("measure jump");
     return (layout) => {
       log.push("write jump");
       placed.jump = jumpPlacement(layout.list, 30, layout.panels);
     };
   });
-  const stop = followScrolls(body, frame);
+  const removeJump = () => removeJumpPlacement();
   const scroll = () => body.dispatchEvent(new Event("scroll"));
-  return { frames, frame, body, reads: () => reads, log, placed, scroll, stop, removeNotices };
+  return { frames, frame, body, reads: () => reads, following: () => following, log, placed, scroll, removeNotices, removeJump };
 }
 
 describe("one layout pass per frame for the notices and Jump to latest", () => {
@@ -79,21 +88,35 @@ describe("one layout pass per frame for the notices and Jump to latest", () => {
     expect(t.reads() - reads).toBe(2);
   });
 
-  it("adding placements asks for one pass; nothing is asked once they are gone or the body is no longer followed", () => {
+  it("adding placements asks for one pass; scrolls are followed only while there are placements", () => {
     const t = setUp();
     expect(t.frames.pending()).toBe(1);
+    expect(t.following()).toBe(1);
     t.frames.next();
     expect(t.reads()).toBe(1);
-    t.stop();
+    t.removeNotices();
+    t.log.length = 0;
+    t.scroll();
+    t.frames.next();
+    expect(t.log).toEqual(["measure jump", "write jump"]);
+    expect(t.following()).toBe(1);
+    // Nothing floats any more (no notices, no button): nothing is followed, a scroll asks for no frame.
+    t.removeJump();
+    expect(t.following()).toBe(0);
     t.scroll();
     expect(t.frames.pending()).toBe(0);
-    const again = setUp();
-    again.frames.next();
-    again.removeNotices();
-    again.log.length = 0;
-    again.scroll();
-    again.frames.next();
-    expect(again.log).toEqual(["measure jump", "write jump"]);
+    // The page's order: the placements (children's layout effects) come before the body's watching (its parent's).
+    const frames = manualFrames();
+    const late = new LayoutFrame(() => LAYOUT, frames);
+    late.add(() => undefined);
+    let watching = 0;
+    late.followWith(() => {
+      watching++;
+      return () => watching--;
+    });
+    expect(watching).toBe(1);
+    late.dispose();
+    expect(watching).toBe(0);
   });
 
   it("a pass asked for and then disposed of does not run", () => {
@@ -101,6 +124,7 @@ describe("one layout pass per frame for the notices and Jump to latest", () => {
     t.frame.dispose();
     t.frames.next();
     expect(t.reads()).toBe(0);
+    expect(t.following()).toBe(0);
     // No placement: nothing to place, no frame asked for.
     const frames = manualFrames();
     new LayoutFrame(() => LAYOUT, frames).schedule();
