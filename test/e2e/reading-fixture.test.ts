@@ -38,7 +38,7 @@ describe("reading a chat at 1,000 px", () => {
       await page.getByTestId("context-meter").waitFor();
       await shot(page, `reading-header-${scenario}-${width}`);
       const layout = await page.evaluate(() => {
-        const header = document.querySelector<HTMLElement>(".chat-header")!;
+        const header = document.querySelector<HTMLElement>(".chat-header-row")!;
         const parts = [...header.querySelectorAll<HTMLElement>(":scope > *, .chat-controls > *")].filter((el) => el.getClientRects().length > 0);
         const middles = parts.map((el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
         return { overflows: header.scrollWidth > header.clientWidth, spread: Math.max(...middles) - Math.min(...middles), height: header.getBoundingClientRect().height };
@@ -91,6 +91,21 @@ describe("reading a chat at 1,000 px", () => {
     await poll(() => notices.count()).toBe(2);
     expect((await calls(page, "dismissNotice")).map(([id]) => id).sort()).toEqual([11, 13, 14]);
     expect((await box(page, "[data-testid=message-list]")).y).toBe(list.y);
+
+    // The header's panels open over the notices (the header, a size container, is a stacking context of its own).
+    await page.getByTestId("model-picker").click();
+    const popover = page.getByTestId("model-picker-popover");
+    await popover.waitFor();
+    await shot(page, "reading-header-panel-over-notices-1000");
+    const over = await page.evaluate(() => {
+      const panel = document.querySelector("[data-testid=model-picker-popover]")!.getBoundingClientRect();
+      const notice = document.querySelector("[data-testid=notice-stack]")!.getBoundingClientRect();
+      const x = Math.max(panel.left, notice.left) + 4;
+      const y = Math.max(panel.top, notice.top) + 4;
+      const overlapping = x < Math.min(panel.right, notice.right) && y < Math.min(panel.bottom, notice.bottom);
+      return { overlapping, topmostIsPanel: document.elementFromPoint(x, y)?.closest("[data-testid=model-picker-popover]") !== null };
+    });
+    expect(over).toEqual({ overlapping: true, topmostIsPanel: true });
   });
 
   it("\"Jump to latest\" never covers the question's buttons", async () => {
@@ -137,6 +152,41 @@ describe("reading a chat at 1,000 px", () => {
     const far = (await jump.boundingBox())!;
     const listBox = (await list.boundingBox())!;
     expect(Math.round(listBox.y + listBox.height - (far.y + far.height))).toBe(12);
+  });
+
+  it("the notices and \"Jump to latest\" are placed in one layout pass a frame: a burst of scrolls reads the list's place once", async () => {
+    const page = await open();
+    const list = page.getByTestId("message-list");
+    await page.getByTestId("approval").waitFor();
+    await poll(() => page.getByTestId("notice").count()).toBe(3);
+    await list.evaluate((el) => void (el.scrollTop = 0));
+    await page.getByTestId("jump-latest").waitFor();
+    const reads = await list.evaluate(async (el) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      await frame();
+      await frame();
+      // Every read of the list's rectangle counted: fifty scroll events in one task, then the frame they asked for
+      // (this callback, asked for after them, runs after the pass in that frame).
+      let count = 0;
+      const read = Element.prototype.getBoundingClientRect;
+      Element.prototype.getBoundingClientRect = function (this: Element) {
+        if (this === el) count++;
+        return read.call(this);
+      };
+      try {
+        for (let i = 0; i < 50; i++) el.dispatchEvent(new Event("scroll"));
+        await frame();
+      } finally {
+        Element.prototype.getBoundingClientRect = read;
+      }
+      return count;
+    });
+    expect(reads).toBe(1);
+    // Both were placed in that pass: the notices at their place (no question near), the button at its usual gap.
+    const listBox = (await list.boundingBox())!;
+    const jump = (await page.getByTestId("jump-latest").boundingBox())!;
+    expect(Math.round(listBox.y + listBox.height - (jump.y + jump.height))).toBe(12);
+    expect(await page.getByTestId("notice-stack").evaluate((el) => getComputedStyle(el).visibility)).toBe("visible");
   });
 
   it("the notices never cover a waiting question: they step below its words and buttons, and back when it moves on", async () => {

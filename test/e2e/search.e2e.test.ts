@@ -157,7 +157,7 @@ describe("search across chats in the sidebar", () => {
       await poll(() => page.getByTestId("message-results").textContent()).toContain("No messages match.");
       await send(page, `Name a seabird ${turn({ text: "The storm petrel walks on water." })}`);
       await replies(page, 1);
-      // Nobody typed again: the results are asked for anew as the chat changes.
+      // Nobody typed again: main's index gained the reply, its search-index event reached the page, which asked anew.
       await poll(() => page.getByTestId("message-hit").count()).toBe(2);
       expect(await page.getByTestId("message-results").textContent()).toContain("The storm petrel walks on water.");
       expect(problems).toEqual([]);

@@ -328,37 +328,61 @@ describe("chat UI fixture", () => {
     await page.close();
   });
 
-  it("the chat header stays one row from 1280 down to 600 px: the title keeps its first characters, nothing spills out", async () => {
-    for (const width of [1280, 1100, 800, 600]) {
-      const page = await open("header", "", { width, height: 700 });
-      await page.getByTestId("worktree-strip").waitFor();
-      await page.getByTestId("thinking-picker").waitFor();
-      await expect.poll(() => page.getByTestId("changes-button").getAttribute("aria-label")).toMatch(/^Changes: \d+ files/);
-      await shot(page, `header-${width}`);
-      const layout = await page.evaluate(() => {
-        const header = document.querySelector<HTMLElement>(".chat-header")!;
-        const box = header.getBoundingClientRect();
-        const style = getComputedStyle(header);
-        const title = header.querySelector<HTMLElement>(".chat-title")!;
-        // The width the title's first twelve characters need.
-        const range = document.createRange();
-        range.setStart(title.firstChild!, 0);
-        range.setEnd(title.firstChild!, 12);
-        const parts = [...header.querySelectorAll<HTMLElement>(":scope > *, .chat-controls > *, button, select")]
-          .filter((el) => el.getClientRects().length > 0 && !el.closest("[role=dialog], [role=menu]"))
-          .map((el) => ({ part: el.getAttribute("data-testid") ?? el.className, rect: el.getBoundingClientRect() }));
-        return {
-          titleWidth: title.clientWidth, twelveChars: range.getBoundingClientRect().width,
-          left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight), top: box.top, bottom: box.bottom,
-          overflows: header.scrollWidth > header.clientWidth,
-          parts: parts.map(({ part, rect }) => ({ part, left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom, middle: (rect.top + rect.bottom) / 2 })),
-        };
-      });
-      expect(layout.titleWidth, `title at ${width} px`).toBeGreaterThanOrEqual(Math.floor(layout.twelveChars));
-      expect(layout.overflows, `header overflows at ${width} px`).toBe(false);
+  it("the chat header stays one row from 1280 down to 600 px, with and without the sidebar and the Changes panel: the title keeps its first characters, every control's text is whole", async () => {
+    /** The header's layout, and what in it is cut short: clipped outright, or ellipsized without a tooltip saying it all. */
+    const measure = (page: Page) => page.evaluate(() => {
+      const header = document.querySelector<HTMLElement>(".chat-header")!;
+      const row = header.querySelector<HTMLElement>(".chat-header-row")!;
+      const box = row.getBoundingClientRect();
+      const style = getComputedStyle(row);
+      const title = row.querySelector<HTMLElement>(".chat-title")!;
+      // The width the title's first twelve characters need.
+      const range = document.createRange();
+      range.setStart(title.firstChild!, 0);
+      range.setEnd(title.firstChild!, 12);
+      const shown = (el: HTMLElement) => el.getClientRects().length > 0 && !el.closest("[role=dialog], [role=menu]") && getComputedStyle(el).clip === "auto";
+      const parts = [...row.querySelectorAll<HTMLElement>(":scope > *, .chat-controls > *, button, select")]
+        .filter(shown)
+        .map((el) => ({ part: el.getAttribute("data-testid") ?? el.className, rect: el.getBoundingClientRect() }));
+      const name = (el: Element) => el.getAttribute("data-testid") ?? (el.className || el.tagName);
+      const cut: string[] = [];
+      for (const el of row.querySelectorAll<HTMLElement>("*")) {
+        if (!shown(el) || el.clientWidth === 0 || el.tagName === "SELECT") continue;
+        if (el.scrollWidth <= el.clientWidth) continue;
+        // Ellipsized by design (the title, the folder's and the model's names): its whole text in a tooltip.
+        const text = (el.textContent ?? "").trim();
+        const tooltip = el.closest("[title]")?.getAttribute("title") ?? "";
+        if (getComputedStyle(el).textOverflow === "ellipsis" && tooltip.includes(text.replace(/^Model: /, ""))) continue;
+        cut.push(`${name(el)} (${el.scrollWidth} > ${el.clientWidth}: "${text}")`);
+      }
+      // A select shows its chosen option in its own box: as wide as that option needs, or its text is cut ("Mediun").
+      for (const select of row.querySelectorAll<HTMLSelectElement>("select")) {
+        if (!shown(select)) continue;
+        const probe = select.cloneNode(true) as HTMLSelectElement;
+        probe.value = select.value;
+        probe.style.cssText = "position: absolute; visibility: hidden; width: auto; min-width: 0; max-width: none; field-sizing: content";
+        select.parentElement!.append(probe);
+        const needs = probe.getBoundingClientRect().width;
+        probe.remove();
+        const has = select.getBoundingClientRect().width;
+        if (has + 0.5 < needs) cut.push(`${name(select)} (${has} < ${needs}: "${select.selectedOptions[0]?.text}")`);
+      }
+      return {
+        titleWidth: title.clientWidth, twelveChars: range.getBoundingClientRect().width, cut,
+        left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight), top: box.top, bottom: box.bottom,
+        overflows: row.scrollWidth > row.clientWidth || header.scrollWidth > header.clientWidth,
+        parts: parts.map(({ part, rect }) => ({ part, left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom, middle: (rect.top + rect.bottom) / 2 })),
+      };
+    });
+    const check = async (page: Page, name: string) => {
+      await shot(page, name);
+      const layout = await measure(page);
+      expect(layout.titleWidth, `title in ${name}`).toBeGreaterThanOrEqual(Math.floor(layout.twelveChars));
+      expect(layout.overflows, `header overflows in ${name}`).toBe(false);
+      expect(layout.cut, `text cut short in ${name}`).toEqual([]);
       const middle = layout.parts[0]!.middle;
       for (const p of layout.parts) {
-        const where = `${p.part} at ${width} px`;
+        const where = `${p.part} in ${name}`;
         expect(p.left, where).toBeGreaterThanOrEqual(layout.left - 0.5);
         expect(p.right, where).toBeLessThanOrEqual(layout.right + 0.5);
         expect(p.top, where).toBeGreaterThanOrEqual(layout.top);
@@ -366,13 +390,37 @@ describe("chat UI fixture", () => {
         // One row: everything on the same line.
         expect(Math.abs(p.middle - middle), where).toBeLessThan(4);
       }
+    };
+    for (const width of [1280, 1100, 800, 600]) {
+      const page = await open("header", "", { width, height: 700 });
+      await page.getByTestId("worktree-strip").waitFor();
+      const thinking = page.getByTestId("thinking-picker");
+      await thinking.waitFor();
+      await expect.poll(() => page.getByTestId("changes-button").getAttribute("aria-label")).toMatch(/^Changes: \d+ files/);
+      await check(page, `header-${width}`);
       // The workspace chip's name may be cut short on screen, never in its name or tooltip.
       const chip = page.getByTestId("workspace-button");
       expect(await chip.getAttribute("title")).toContain("/home/ada/projects/paddock-e2e-changes-worktree-with-a-long-name-worktrees/");
       expect(await chip.textContent()).toContain("paddock-e2e-changes-worktree-with-a-long-name");
+      // The Changes panel open over the chat.
+      await page.getByTestId("changes-button").click();
+      await page.getByTestId("changes-panel").waitFor();
+      await check(page, `header-${width}-changes`);
+      await page.getByRole("button", { name: "Close changes" }).click();
+      await page.getByTestId("changes-panel").waitFor({ state: "detached" });
+      // The longest level a select shows here; then (where the window has one beside the chat) no sidebar.
+      await thinking.selectOption("off");
+      await expect.poll(() => thinking.inputValue()).toBe("off");
+      await check(page, `header-${width}-thinking-off`);
+      // (Up to 760 px the sidebar is a drawer over the chat, closed.)
+      if (width > 760) {
+        await page.getByTestId("hide-sidebar").click();
+        await page.getByTestId("show-sidebar").waitFor();
+      }
+      await check(page, `header-${width}-no-sidebar`);
       await page.close();
     }
-  });
+  }, 150_000);
 
   it("shows model and thinking pickers; thinking only for reasoning models", async () => {
     const page = await open("chat");
@@ -413,6 +461,40 @@ describe("chat UI fixture", () => {
     await list.locator("[data-session-id=s3] .session-open").click({ modifiers: ["Control"] });
     await expect.poll(async () => (await appCalls(page)).filter((c) => c.name === "openSession").map((c) => c.args))
       .toEqual([["s3", "new-window"]]);
+    await page.close();
+  });
+
+  it("sidebar message results ask main again on its search-index event, not when a chat is renamed or moves", async () => {
+    const page = await open("chat");
+    await page.evaluate(() => {
+      (globalThis as any).__fixture.app.messageHits = [
+        { sessionId: "s2", title: "Trip planning: Lisbon", messageIndex: 3, role: "assistant", snippet: "Take tram 28 to the castle.", ranges: [[5, 9]] },
+      ];
+    });
+    const asked = async () => (await appCalls(page)).filter((c) => c.name === "searchMessages").length;
+    await page.getByTestId("session-search").fill("tram");
+    const hit = page.getByTestId("message-hit");
+    await expect.poll(() => hit.count()).toBe(1);
+    expect(await hit.locator(".message-hit-title").textContent()).toBe("Trip planning: Lisbon");
+    const before = await asked();
+    // Main renames the chat and moves it to the top: the hit shows the new name, and main is not asked again.
+    await page.evaluate(() => {
+      const app = (globalThis as any).__fixture.app;
+      const s2 = app.sessions.find((s: { id: string }) => s.id === "s2");
+      app.emit({ type: "session", session: { ...s2, title: "Lisbon in May", updated: Date.now() } });
+    });
+    await expect.poll(() => hit.locator(".message-hit-title").textContent()).toBe("Lisbon in May");
+    await page.waitForTimeout(300);
+    expect(await asked()).toBe(before);
+    // Main's index gained a message: asked again, and the new hit shows without typing.
+    await page.evaluate(() => {
+      const app = (globalThis as any).__fixture.app;
+      app.messageHits.push({ sessionId: "s3", title: "Fix flaky CI test", messageIndex: 1, role: "user", snippet: "The tram test times out.", ranges: [[4, 8]] });
+      app.emit({ type: "search-index" });
+    });
+    await expect.poll(() => hit.count()).toBe(2);
+    expect(await asked()).toBe(before + 1);
+    await shot(page, "search-follows-index");
     await page.close();
   });
 

@@ -152,6 +152,18 @@ describe.skipIf(missing !== undefined)("Paddock in Electron", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("sidebar search results typed before a reply lands gain it: main's search-index event crosses the IPC bridge", async () => {
+    const first = await app!.firstWindow();
+    await first.getByTestId("session-search").fill("gannet");
+    await expect.poll(() => first.getByTestId("message-results").innerText()).toContain("No messages match.");
+    await send(first, `Name a diving bird ${turn({ text: "The northern gannet dives from thirty metres." })}`);
+    await expect.poll(() => first.getByTestId("message-assistant").last().innerText()).toContain("northern gannet");
+    // Nobody typed again: the page asked anew when main's index told it so.
+    await expect.poll(() => first.getByTestId("message-results").innerText(), { timeout: 15_000 }).toContain("The northern gannet dives from thirty metres.");
+    await first.getByTestId("session-search").fill("");
+    expect(pageErrors).toEqual([]);
+  });
+
   it("keeps settings, windows and transcripts across a relaunch", async () => {
     const page = await app!.firstWindow();
     await bridgeCall(page, "updateSettings", [{ theme: "dark", abort: { clearQueuesOnAbort: true } }]);

@@ -74,6 +74,28 @@ describe("search across chats with real workers", () => {
     expect((await c.service.searchMessages("zeppel", 10)).hits.map((h) => h.messageIndex)).toEqual([1]);
   });
 
+  it("pages are told (the search-index app event) when a reply is in the index, and not for a rename", async () => {
+    const c = await start();
+    await c.search.ready();
+    // What a page asking at each event finds (the sidebar's results ask then).
+    const found: string[][] = [];
+    c.service.onEvent((event) => {
+      if (event.type === "search-index") void c.service.searchMessages("tusk", 10).then((r) => found.push(r.hits.map((h) => h.role)));
+    });
+    const chat = await c.service.createSession();
+    const client = await view(c, chat.id);
+    server.enqueue({ text: "Narwhals have a single long tusk." });
+    await client.prompt("Tell me about narwhals");
+    await waitForIdle(client);
+    await until(async () => found.some((roles) => roles.includes("assistant")));
+    await c.search.ready();
+    await new Promise((r) => setTimeout(r, 400));
+    const before = found.length;
+    await c.service.renameSession(chat.id, "Sea unicorns");
+    await new Promise((r) => setTimeout(r, 400));
+    expect(found.length).toBe(before);
+  });
+
   it("the index is saved on quit and answers at the next start; an imported chat is searchable and opens", async () => {
     let c = await start();
     const chat = await c.service.createSession();

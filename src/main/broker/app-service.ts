@@ -148,6 +148,7 @@ export class AppService<Port = never> implements AppApi {
     options.broker.onEvent((event) => this.onBrokerEvent(event));
     options.index.onChange((id) => this.publishSession(id));
     options.mcp?.onStatus((servers) => this.events.emit({ type: "mcp-status", servers }));
+    options.search?.onIndexChange(() => this.events.emit({ type: "search-index" }));
     this.forgetRemovedEndpointKeys(options.settings.get());
     // Only what workers use: window moves also change settings, and must not ping every worker.
     const workerSettings = (s: Settings) => toWorkerSettings(s, options.monthlySpend?.refusal(s.budgets.monthlyCapUsd));

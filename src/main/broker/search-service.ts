@@ -15,6 +15,10 @@
  *   main keeps answering windows while it builds; a search meanwhile answers from what is indexed and says so.
  * - **Snippets from the transcripts.** The index keeps no text; a hit's snippet is cut from its chat's transcript
  *   (a few recent ones are kept), and a hit whose message no longer matches is left out and its chat read again.
+ * - **Telling the pages.** `onIndexChange` fires when what a search would answer changed: messages indexed or
+ *   dropped, a chat deleted or restored, the reading a search was told of ("indexing") finished. Changes close
+ *   together are told once (`announceDelayMs`), so a reply landing while chats are read does not flood; the app
+ *   service pushes it to every page as the `search-index` event, and open results ask again then, never otherwise.
  */
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import type { AgentMessage } from "../../shared/agent/types";
@@ -27,6 +31,7 @@ import { readTranscriptChanges, type TranscriptCursor } from "./search-transcrip
 import type { BrokerEvent } from "./session-broker";
 import type { SessionIndex } from "./session-index";
 import { isRecord } from "../../shared/is-record";
+import { Listeners } from "../../shared/transport/transport";
 
 /** Text past this many characters of one message is not indexed (a pasted log would otherwise fill the dictionary). */
 const MAX_INDEXED_CHARS = 100_000;
@@ -38,6 +43,8 @@ const SAVE_DELAY_MS = 30_000;
 const PER_CHAT = 3;
 /** Chats whose message texts are kept for snippets: typing a query on refines it, and the same chats come back. */
 const SNIPPET_CACHE = 32;
+/** Changes to the index within this long of the first are told to the pages once. */
+const ANNOUNCE_DELAY_MS = 250;
 
 export interface MessageSearchOptions {
   /** The saved index (read at start, written after changes and by `flush`). */
@@ -48,6 +55,8 @@ export interface MessageSearchOptions {
   onBrokerEvent(listener: (event: BrokerEvent) => void): () => void;
   /** Delay before saving after a change; default 30 s. */
   saveDelayMs?: number;
+  /** How long changes are gathered before `onIndexChange` tells them (once); default 250 ms. */
+  announceDelayMs?: number;
 }
 
 /** A chat's messages as snippets need them: who said it (a tool's output: which tool) and its searchable text. */
@@ -72,6 +81,12 @@ export class MessageSearch {
   private disposed = false;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly snippetSources = new Map<string, CachedTranscript>();
+  private readonly indexChanges = new Listeners<[]>();
+  private announceTimer?: ReturnType<typeof setTimeout>;
+  /** A search answered "indexing" since the reading last finished: its end is told (the answer may grow). */
+  private answeredIndexing = false;
+  /** Whether each chat seen changing was live then (deleting or restoring an indexed chat changes what is found). */
+  private readonly liveness = new Map<string, boolean>();
 
   constructor(private readonly options: MessageSearchOptions) {
     this.unsubscribe.push(
@@ -81,8 +96,17 @@ export class MessageSearch {
       }),
       options.sessions.onChange((id) => {
         const record = options.sessions.get(id);
-        if (!record) this.forget(id);
-        else if (!record.parent && !this.cursors.has(id)) this.refresh(id);
+        if (!record) {
+          this.liveness.delete(id);
+          this.forget(id);
+          return;
+        }
+        // A chat never seen before was live (deleted chats found at start are not indexed).
+        const live = options.sessions.isLive(id);
+        const was = this.liveness.get(id) ?? true;
+        this.liveness.set(id, live);
+        if (live !== was && this.index.messageCount(id) > 0) this.announce();
+        if (!record.parent && !this.cursors.has(id)) this.refresh(id);
       }),
     );
     // Loading waits for the next turn of the event loop: the first window comes first.
@@ -104,13 +128,23 @@ export class MessageSearch {
     if (this.started) this.work();
   }
 
+  /**
+   * Calls `listener` (no arguments) a moment after what a search answers may have changed; see the file's comment.
+   * Returns the unsubscribe function.
+   */
+  onIndexChange(listener: () => void): () => void {
+    return this.indexChanges.add(listener);
+  }
+
   /** Drops a chat from the index (it was purged). */
   forget(sessionId: string): void {
     this.queue.delete(sessionId);
     this.snippetSources.delete(sessionId);
     if (!this.cursors.delete(sessionId) && this.index.messageCount(sessionId) === 0) return;
+    const had = this.index.messageCount(sessionId) > 0;
     this.index.removeSession(sessionId);
     this.changed();
+    if (had) this.announce();
   }
 
   /** Messages of live chats matching `query`, best first; see AppApi.searchMessages. */
@@ -140,7 +174,9 @@ export class MessageSearch {
         ...(message.toolName !== undefined ? { toolName: message.toolName } : {}), snippet: snippet.text, ranges: snippet.ranges,
       });
     }
-    return { hits, indexing: !this.started || this.queue.size > 0 || this.working !== undefined };
+    const indexing = !this.started || this.queue.size > 0 || this.working !== undefined;
+    if (indexing) this.answeredIndexing = true;
+    return { hits, indexing };
   }
 
   /** Sizes, for the benchmark. */
@@ -175,6 +211,8 @@ export class MessageSearch {
   /** Stops following the chats; saves what changed. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = undefined;
     for (const off of this.unsubscribe) off();
     this.queue.clear();
     await this.loading.catch(() => undefined);
@@ -199,6 +237,11 @@ export class MessageSearch {
     for (const id of [...this.cursors.keys()]) if (!listed.has(id)) this.cursors.delete(id);
     this.started = true;
     this.work();
+    // Nothing to read: a search told "indexing" before the load hears that the answer is whole.
+    if (!this.working && this.answeredIndexing) {
+      this.answeredIndexing = false;
+      this.announce();
+    }
   }
 
   private async readSaved(): Promise<{ index: MessageIndex; cursors: Map<string, TranscriptCursor> } | undefined> {
@@ -245,6 +288,11 @@ export class MessageSearch {
         this.trimmed = true;
         this.index.trim();
       }
+      // Done reading: a search told "indexing" meanwhile hears that the answer is whole now.
+      if (this.started && this.queue.size === 0 && this.answeredIndexing) {
+        this.answeredIndexing = false;
+        this.announce();
+      }
       this.work();
     });
   }
@@ -276,6 +324,17 @@ export class MessageSearch {
       if (from > 0) await yieldToEventLoop();
       this.index.replaceFrom(id, start + from, messages.slice(from, from + CHUNK).map((m, i) => indexed(m, from + i)));
     }
+    this.announce();
+  }
+
+  /** Tells `onIndexChange`'s listeners once, a moment after the first of changes close together. */
+  private announce(): void {
+    if (this.announceTimer || this.disposed) return;
+    this.announceTimer = setTimeout(() => {
+      this.announceTimer = undefined;
+      if (!this.disposed) this.indexChanges.emit();
+    }, this.options.announceDelayMs ?? ANNOUNCE_DELAY_MS);
+    this.announceTimer.unref?.();
   }
 
   /** The chat's messages for snippets: the transcript as its worker would load it, cached until it grows. */

@@ -17,6 +17,7 @@ import { QueueStrip } from "../components/composer/QueueStrip";
 import { ErrorBanner } from "../components/common/ErrorBanner";
 import { RetryBanner } from "../components/common/RetryBanner";
 import { NoticeBanner, NoticeStack } from "../components/common/NoticeBanner";
+import { ChatBody } from "../components/common/LayoutFrameScope";
 import { groupNotices, noticeLevel } from "../components/common/notice-groups";
 import { ModelPicker, ThinkingPicker } from "../components/common/ModelPicker";
 import { effectiveThinkingLevel } from "../components/common/model-picker-items";
@@ -333,7 +334,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
 
   return (
     <section className="chat" aria-label={`Chat: ${title}`}>
-      <header className="chat-header">
+      <header className="chat-header"><div className="chat-header-row">
         {onToggleSidebar ? (
           <button type="button" className="icon-button sidebar-toggle" onClick={onToggleSidebar} aria-label="Show chats"
             title={`Show chats (${chordText(shortcut("toggle-sidebar").keys).label})`} aria-keyshortcuts={chordText(shortcut("toggle-sidebar").keys).aria}
@@ -366,11 +367,11 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
               (the header's right end holds it). */}
           <ModelPicker models={models} current={state.model} onChange={onModelChange} onUseTyped={onUseTyped} />
         </div>
-      </header>
+      </div></header>
       {worktree ? <WorktreeStrip sessionId={view.sessionId} worktree={worktree} /> : null}
       {find.bar}
       <SubagentBanner commands={commands} connected={view.connection === "ready"} onOpenParent={onOpenChat} />
-      <div className="chat-body">
+      <ChatBody>
       {/* Notices float over the chat's top, identical ones merged with a count (notice-groups.ts). */}
       {noticeGroups.length > 0 || appNotices || view.retry || failure || actionError || changes.notice || view.failure ? (
         <NoticeStack>
@@ -412,7 +413,7 @@ export function ChatView({ handle, title: listedTitle, models, abortSettings, ho
           </AttachmentsContext.Provider>
         </ApprovalsContext.Provider>
       )}
-      </div>
+      </ChatBody>
       <div className="chat-bottom">
         <QueueStrip steering={view.steering} followUp={view.followUp} held={view.held} onRemove={onRemoveQueued}
           onSendHeld={onSendHeld} onDiscardHeld={onDiscardHeld} />

@@ -81,7 +81,12 @@ export type AppEvent =
   /** A schedule, or what it ran, changed (shared/schedules): the whole list, as `listSchedules` answers. */
   | { type: "schedules"; schedules: ScheduleView[] }
   /** This month's spending changed, or the month turned (Settings → Budgets follows it). */
-  | { type: "monthly-spend"; spend: MonthSpend };
+  | { type: "monthly-spend"; spend: MonthSpend }
+  /**
+   * What `searchMessages` answers may have changed (main's index gained or dropped messages, a chat was deleted or
+   * restored, its reading finished): open search results ask again. Told at most about every quarter second.
+   */
+  | { type: "search-index" };
 
 export interface ProviderStatus {
   provider: string;

@@ -1,7 +1,9 @@
-import { useLayoutEffect, useRef, type ReactNode } from "react";
+import { useContext, useLayoutEffect, useRef, type ReactNode } from "react";
 import { noticeCount } from "./notice-groups";
 import { ErrorIcon, WarningIcon } from "./icons";
 import { noticePlacement } from "./notice-placement";
+import type { Placement } from "./layout-frame";
+import { LayoutFrameContext } from "./LayoutFrameScope";
 
 interface NoticeBannerProps {
   level: "info" | "warning" | "error";
@@ -33,55 +35,48 @@ export function NoticeBanner({ level, text, onDismiss, action, count = 1 }: Noti
 /**
  * Notices floating over the top of the chat (or the page), newest last: they never push the chat down, stack when
  * there are several, and scroll among themselves past about a third of the height, so the chat always shows. Over a
- * chat they never cover a waiting question: they step below its words and buttons (notice-placement.ts).
+ * chat they never cover a waiting question: they step below its words and buttons (notice-placement.ts), placed in
+ * the chat body's one layout pass per frame (layout-frame.ts) with "Jump to latest".
  */
 export function NoticeStack({ children, label = "Notices" }: { children: ReactNode; label?: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const frame = useContext(LayoutFrameContext);
   useLayoutEffect(() => {
     const stack = ref.current;
-    const body = stack?.parentElement;
-    if (!stack || !body) return;
-    let frame = 0;
-    const placeNow = () => placeClearOfQuestions(stack, body);
-    const place = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(placeNow);
-    };
-    placeNow();
-    // The list scrolls (its events reach an ancestor only when captured), rows and questions come and go, sizes change.
-    body.addEventListener("scroll", place, true);
-    const resized = new ResizeObserver(place);
-    resized.observe(body);
+    if (!stack || !frame) return;
+    const remove = frame.add(clearOfQuestions(stack));
+    // Notices coming, going or growing change the stack's height.
+    const resized = new ResizeObserver(frame.schedule);
     resized.observe(stack);
-    const changed = new MutationObserver(place);
-    changed.observe(body, { childList: true, subtree: true });
     return () => {
-      cancelAnimationFrame(frame);
-      body.removeEventListener("scroll", place, true);
+      remove();
       resized.disconnect();
-      changed.disconnect();
+      stack.style.top = "";
+      stack.style.visibility = "";
     };
-  }, []);
+  }, [frame]);
   return <div ref={ref} className="notice-stack" role="region" aria-label={label} data-testid="notice-stack">{children}</div>;
 }
 
-/** Puts the stack clear of the approval panels' questions and buttons in the message list beside it (if any). */
-function placeClearOfQuestions(stack: HTMLElement, body: HTMLElement): void {
-  const list = body.querySelector<HTMLElement>("[data-testid=message-list]");
-  const panels = list ? [...list.querySelectorAll<HTMLElement>("[data-approval-id]")] : [];
-  if (!stack.style.top && !stack.style.visibility && panels.length === 0) return;
-  // Measured where the CSS puts it; moved (or hidden) before the frame is painted.
-  stack.style.top = "";
-  stack.style.visibility = "";
-  if (!list || panels.length === 0) return;
-  const questions = panels.flatMap((panel) => {
-    const top = panel.getBoundingClientRect().top;
-    const asked = panel.querySelector(".approval-summary") ?? panel.querySelector(".approval-question");
-    const actions = panel.querySelector(".approval-actions");
-    return [{ top, bottom: asked ? asked.getBoundingClientRect().bottom : top }, ...(actions ? [actions.getBoundingClientRect()] : [])];
-  });
-  const natural = stack.getBoundingClientRect();
-  const place = noticePlacement(list.getBoundingClientRect(), { top: natural.top, height: natural.height }, questions);
-  if (place === "hidden") stack.style.visibility = "hidden";
-  else if (place !== natural.top) stack.style.top = `${place - body.getBoundingClientRect().top}px`;
+/**
+ * The stack's placement (layout-frame.ts): clear of the approval panels' questions and buttons in the message list
+ * (if any), moved (or hidden) before the frame is painted. Where the CSS puts it is measured while it is not moved and
+ * remembered while it is, so a pass never writes before it reads.
+ */
+function clearOfQuestions(stack: HTMLElement): Placement {
+  let naturalOffset: number | undefined;
+  return () => {
+    const box = stack.getBoundingClientRect();
+    const moved = stack.style.top !== "";
+    return (layout) => {
+      if (!moved || naturalOffset === undefined) naturalOffset = box.top - layout.bodyTop;
+      const natural = layout.bodyTop + naturalOffset;
+      const questions = layout.panels.flatMap((p) => [{ top: p.top, bottom: p.askedBottom }, ...(p.actions ? [p.actions] : [])]);
+      const place = questions.length === 0 ? natural : noticePlacement(layout.list, { top: natural, height: box.height }, questions);
+      const top = place === "hidden" || place === natural ? "" : `${place - layout.bodyTop}px`;
+      const visibility = place === "hidden" ? "hidden" : "";
+      if (stack.style.top !== top) stack.style.top = top;
+      if (stack.style.visibility !== visibility) stack.style.visibility = visibility;
+    };
+  };
 }

@@ -1,5 +1,5 @@
 import { ScrollRoot } from "../common/scroll-root";
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useContext, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import type { ToolRun } from "../../../shared/agent/tool-runs";
@@ -9,6 +9,7 @@ import type { ChatItem } from "./chatItems";
 import { useRevealRow, type RowReveal } from "../find/useRevealRow";
 import { ListFollowContext } from "./message-actions-context";
 import { JUMP_GAP, jumpPlacement } from "./jump-placement";
+import { LayoutFrameContext } from "../common/LayoutFrameScope";
 
 interface MessageListProps {
   items: readonly ChatItem[];
@@ -81,19 +82,28 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     setShowJump(true);
   });
 
-  // "Jump to latest" never covers a question's buttons: placed above an approval panel it would cover (jump-placement.ts).
+  // "Jump to latest" never covers a question's buttons: placed above an approval panel it would cover (jump-placement.ts),
+  // in the chat body's one layout pass per frame with the notices (layout-frame.ts).
   const jumpRef = useRef<HTMLButtonElement>(null);
-  const placeJump = useCallback(() => {
+  const layoutFrame = useContext(LayoutFrameContext);
+  // Placed only while shown: at the bottom (a reply streaming) the frame has nothing of the list's to place.
+  useLayoutEffect(() => (showJump ? layoutFrame?.add(() => {
     const button = jumpRef.current;
-    const el = scrollRef.current;
-    if (!button || !el) return;
-    const box = el.getBoundingClientRect();
-    const panels = [...el.querySelectorAll("[data-approval-id]")].map((p) => p.getBoundingClientRect());
-    const place = jumpPlacement(box, button.offsetHeight, panels);
-    button.style.visibility = place === "hidden" ? "hidden" : "";
-    button.style.bottom = place === "hidden" || place === JUMP_GAP ? "" : `${place}px`;
-  }, []);
-  useLayoutEffect(placeJump);
+    if (!button) return undefined;
+    const height = button.offsetHeight;
+    return (layout) => {
+      const place = jumpPlacement(layout.list, height, layout.panels);
+      const visibility = place === "hidden" ? "hidden" : "";
+      const bottom = place === "hidden" || place === JUMP_GAP ? "" : `${place}px`;
+      if (button.style.visibility !== visibility) button.style.visibility = visibility;
+      if (button.style.bottom !== bottom) button.style.bottom = bottom;
+    };
+  }) : undefined), [layoutFrame, showJump]);
+  // Rows and panels changing: placed again in the next frame (scrolling, resizing and rows coming and going ask by
+  // themselves; this catches a row growing in place).
+  useLayoutEffect(() => {
+    if (showJump) layoutFrame?.schedule();
+  });
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -101,8 +111,7 @@ export function MessageList({ items, toolRuns, toolResults, tailVersion, followS
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD;
     stuck.current = atBottom;
     setShowJump(!atBottom);
-    placeJump();
-  }, [placeJump]);
+  }, []);
 
   // A version switch keeps the reader at the row they switched (see ListFollowContext): the list does not follow to
   // the new end when the rows change, then finds out again whether it is at the bottom.

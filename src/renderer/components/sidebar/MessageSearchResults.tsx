@@ -1,68 +1,59 @@
-import { useEffect, useState } from "react";
-import type { MessageHit, MessageSearchResult } from "../../../shared/protocol/app-api";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { MessageHit, SessionSummary } from "../../../shared/protocol/app-api";
 import { useServices } from "../../context/ServicesContext";
-import { errorText } from "../../../shared/error-text";
+import { MessageSearchAsks, type SearchShown } from "./message-search-asks";
 
 interface MessageSearchResultsProps {
   query: string;
   /**
-   * The chats as the sidebar lists them: a new list (a reply landed, a chat went idle) asks again, since main reads
-   * what a chat gained into its index when that chat's status changes. Without it, results asked for while a reply
-   * was landing would stay without it.
+   * The chats as the sidebar lists them: a hit shows its chat's title as listed now (a chat renamed after the search
+   * keeps its hits, under the new name). A new list never asks main again: main's `search-index` event does
+   * (message-search-asks.ts).
    */
-  chats: readonly unknown[];
+  chats: readonly Pick<SessionSummary, "id" | "title">[];
   onOpen(hit: MessageHit): void;
 }
 
-/** How long typing must pause before main is asked (each keystroke would otherwise be a search). */
-const DEBOUNCE_MS = 60;
-const LIMIT = 20;
-
 /**
  * The sidebar's search in message text, across chats: main's index answers (`searchMessages`); each result shows
- * its chat, who said it and a snippet with the matching words marked, and opens the chat at that message.
+ * its chat, who said it and a snippet with the matching words marked, and opens the chat at that message. Asked
+ * when typing pauses and when main's index changes (a reply landing after the search was typed), never otherwise.
  */
 export function MessageSearchResults({ query, chats, onOpen }: MessageSearchResultsProps) {
-  const { app } = useServices();
-  const [result, setResult] = useState<{ query: string; found: MessageSearchResult } | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const trimmed = query.trim();
+  const services = useServices();
+  const { app } = services;
+  const [shown, setShown] = useState<SearchShown>(null);
+  const asks = useRef<MessageSearchAsks | null>(null);
+  const latestQuery = useRef(query);
+  latestQuery.current = query;
 
   useEffect(() => {
-    // Results of an earlier search stay while the next one is typed (it usually narrows them), not once cleared.
-    if (trimmed === "") {
-      setResult(null);
-      return;
-    }
-    let current = true;
-    const ask = () =>
-      app.searchMessages(query.slice(0, 200), LIMIT).then(
-        (found) => {
-          if (!current) return;
-          setFailure(null);
-          setResult({ query, found });
-          // Main is still reading chats (just after start): ask again shortly for the rest.
-          if (found.indexing) retry = setTimeout(ask, 1000);
-        },
-        (e: unknown) => current && setFailure(errorText(e)),
-      );
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const timer = setTimeout(ask, DEBOUNCE_MS);
+    const current = new MessageSearchAsks({
+      search: (q, limit) => app.searchMessages(q, limit),
+      onEvent: (listener) => services.onEvent(listener),
+      show: setShown,
+    });
+    asks.current = current;
+    current.setQuery(latestQuery.current);
     return () => {
-      current = false;
-      clearTimeout(timer);
-      clearTimeout(retry);
+      current.dispose();
+      asks.current = null;
     };
-  }, [app, query, trimmed, chats]);
+  }, [app, services]);
+  useEffect(() => asks.current?.setQuery(query), [query]);
 
-  if (trimmed === "") return null;
+  const titles = useMemo(() => new Map(chats.map((c) => [c.id, c.title])), [chats]);
+
+  if (query.trim() === "") return null;
+  const result = shown && "found" in shown ? shown : null;
+  const failure = shown && "failure" in shown ? shown.failure : null;
   const hits = result?.found.hits ?? [];
   return (
     <section className="message-results" aria-label="Messages" data-testid="message-results" data-query={result?.query}>
       <h2 className="group-label">Messages</h2>
       {failure ? <p className="muted sidebar-empty">{failure}</p> : null}
-      {result === null && !failure ? <p className="muted sidebar-empty">Searching…</p> : null}
-      {result !== null && hits.length === 0 && !failure ? (
+      {shown === null ? <p className="muted sidebar-empty">Searching…</p> : null}
+      {result !== null && hits.length === 0 ? (
         <p className="muted sidebar-empty">{result.found.indexing ? "Still reading your chats…" : "No messages match."}</p>
       ) : null}
       <ul>
@@ -70,7 +61,7 @@ export function MessageSearchResults({ query, chats, onOpen }: MessageSearchResu
           <li key={`${hit.sessionId}:${hit.messageIndex}`}>
             <button type="button" className="message-hit" onClick={() => onOpen(hit)} data-testid="message-hit"
               data-session-id={hit.sessionId} data-message-index={hit.messageIndex}>
-              <span className="message-hit-title" dir="auto">{hit.title || "New chat"}</span>
+              <span className="message-hit-title" dir="auto">{(titles.get(hit.sessionId) ?? hit.title) || "New chat"}</span>
               <span className="message-hit-snippet" dir="auto">
                 <span className="message-hit-role">{hitRoleLabel(hit)}</span>
                 <Marked text={hit.snippet} ranges={hit.ranges} />

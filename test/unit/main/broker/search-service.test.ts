@@ -75,6 +75,65 @@ describe("the search across chats, in main", () => {
     expect((await search.search("submarines", 10)).hits).toEqual([]);
   });
 
+  it("tells the pages once when a burst of changes lands, and when a chat is deleted or restored; never for a rename", async () => {
+    const data = await dataFolder({ a: ["first message"], b: ["other chat"] });
+    const events = new Listeners<[BrokerEvent]>();
+    const search = new MessageSearch({
+      file: join(data.sessionsDir, "search-index.bin"), sessions: data.index,
+      transcriptFile: (id) => join(data.sessionsDir, `${id}.jsonl`), onBrokerEvent: (listener) => events.add(listener), announceDelayMs: 40,
+    });
+    running.push(search);
+    await search.ready();
+    let told = 0;
+    search.onIndexChange(() => told++);
+    const settled = async () => {
+      await search.ready();
+      await new Promise((r) => setTimeout(r, 120));
+    };
+    // A streaming reply: many status reports, messages landing between them.
+    for (let i = 1; i <= 6; i++) {
+      appendFileSync(join(data.sessionsDir, "a.jsonl"), `${transcriptLine(i, `albatross part ${i}`)}\n`);
+      events.emit({ type: "status", status: { sessionId: "a", running: i < 6, messageCount: i + 1, updated: Date.now() } });
+    }
+    await settled();
+    expect(told).toBe(1);
+    expect((await search.search("albatross", 10)).hits.length).toBeGreaterThan(0);
+    // Status reports with nothing new, a rename: what a search answers is the same.
+    events.emit({ type: "status", status: { sessionId: "a", running: false, messageCount: 7, updated: Date.now() } });
+    data.index.update("a", { title: "Seabirds" });
+    await settled();
+    expect(told).toBe(1);
+    data.index.markDeleted("a");
+    await settled();
+    expect(told).toBe(2);
+    data.index.restore("a");
+    await settled();
+    expect(told).toBe(3);
+    // A chat with nothing indexed deleted: nothing a search finds changes.
+    data.index.upsert({ id: "empty", title: "Empty", created: 3, updated: 3, messageCount: 0 });
+    await settled();
+    const before = told;
+    data.index.markDeleted("empty");
+    await settled();
+    expect(told).toBe(before);
+  });
+
+  it("a search answered while chats are still read hears when the reading is done", async () => {
+    const data = await dataFolder({ a: ["puffins nest in burrows"] });
+    const events = new Listeners<[BrokerEvent]>();
+    const search = new MessageSearch({
+      file: join(data.sessionsDir, "search-index.bin"), sessions: data.index,
+      transcriptFile: (id) => join(data.sessionsDir, `${id}.jsonl`), onBrokerEvent: (listener) => events.add(listener), announceDelayMs: 1,
+    });
+    running.push(search);
+    let told = 0;
+    search.onIndexChange(() => told++);
+    expect((await search.search("puffins", 10)).indexing).toBe(true);
+    await search.ready();
+    await expect.poll(() => told).toBeGreaterThan(0);
+    expect(await search.search("puffins", 10)).toMatchObject({ indexing: false, hits: [{ sessionId: "a" }] });
+  });
+
   it("indexes a chat created after start once the session index lists it (an import)", async () => {
     const data = await dataFolder({});
     const { search } = start(data);
