@@ -62,6 +62,8 @@ describe("issue 27's flows, walked through from the keyboard", () => {
     const { page, problems } = await openChat(rig.browser, rig.host);
     const composer = page.getByTestId("composer");
     await composer.focus();
+    // Shift+Tab goes act → plan this message → the chat's Plan mode: twice puts the chat in Plan mode.
+    await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
     await poll(() => page.getByTestId("profile-picker").getAttribute("aria-label")).toBe("Permissions: Plan");
     await send(page, `Plan it ${turn({ text: "## Plan\n\n1. Read the README\n2. Check it" })}`);
