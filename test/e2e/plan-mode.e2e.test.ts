@@ -34,17 +34,23 @@ afterAll(async () => {
 const write = (path: string, content = "hello\n") => turn({ toolCalls: [{ name: "write", arguments: { path, content } }] });
 const focused = (page: import("playwright-core").Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
 
+/** A chat in the test folder whose act profile is Edits allowed (so an approved plan's write runs unasked). */
+async function editsChat() {
+  const opened = await openChat(rig.browser, rig.host);
+  const { page } = opened;
+  await rig.host.call("setWorkspace", opened.sessionId, folder);
+  await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(folder));
+  const picker = page.getByTestId("profile-picker");
+  await picker.click();
+  await page.getByTestId("profile-option-edits").click();
+  await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
+  await page.keyboard.press("Escape");
+  return { ...opened, picker };
+}
+
 describe("plan mode", () => {
   it("Shift+Tab enters it, a planning run only reads, and the plan card's buttons work from the keyboard", async () => {
-    const { page, sessionId, problems } = await openChat(rig.browser, rig.host);
-    await rig.host.call("setWorkspace", sessionId, folder);
-    await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(folder));
-    // The act profile: Edits allowed, so the approved plan's write runs unasked.
-    const picker = page.getByTestId("profile-picker");
-    await picker.click();
-    await page.getByTestId("profile-option-edits").click();
-    await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
-    await page.keyboard.press("Escape");
+    const { page, problems, picker } = await editsChat();
 
     // Shift+Tab in the composer: Plan for this message (the chat's options untouched); again: Plan mode; again: back;
     // twice more: Plan mode. The focus stays in the box.
@@ -135,14 +141,7 @@ describe("plan mode", () => {
   });
 
   it("one message in Plan: its run only reads, its plan card shows (after a reload too), and the chat stays in its act profile", async () => {
-    const { page, sessionId, problems } = await openChat(rig.browser, rig.host);
-    await rig.host.call("setWorkspace", sessionId, folder);
-    await poll(() => page.getByTestId("workspace-button").textContent()).toContain(basename(folder));
-    const picker = page.getByTestId("profile-picker");
-    await picker.click();
-    await page.getByTestId("profile-option-edits").click();
-    await poll(() => picker.getAttribute("aria-label")).toBe("Permissions: Edits allowed");
-    await page.keyboard.press("Escape");
+    const { page, problems, picker } = await editsChat();
 
     // One Shift+Tab: this message plans; the chip and the footer say so, the header's picker stays the chat's.
     const composer = page.getByTestId("composer");
