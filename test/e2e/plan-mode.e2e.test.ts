@@ -160,7 +160,7 @@ describe("plan mode", () => {
     await page.keyboard.press("Enter");
     await poll(() => chip.getAttribute("data-mode")).toBe("act");
     expect(await chip.innerText()).toBe("Edits allowed");
-    await replies(page, 1);
+    await replies(page, 2); // the refused write's reply and the one after its result
     expect(existsSync(join(folder, "once.txt"))).toBe(false);
     await poll(() => page.getByTestId("tool-card").last().innerText()).toMatch(/This chat is in Plan mode \(read-only\)/);
     await poll(() => page.getByTestId("message-permissionProfile").last().innerText()).toMatch(/This message in Plan/);
